@@ -1,0 +1,152 @@
+/**
+ * buildApp(deps) → a ready Fastify instance. It never listens: main.ts does,
+ * and tests drive it with app.inject.
+ */
+import { randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import cors from '@fastify/cors';
+import helmet from '@fastify/helmet';
+import fastifyStatic from '@fastify/static';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { authPlugin } from './auth/auth.plugin.ts';
+import { authRoutes } from './auth/auth.routes.ts';
+import { AuthService } from './auth/auth.service.ts';
+import type { Config } from './config.ts';
+import type { Database } from './db/client.ts';
+import { registerErrorHandling } from './http/errors.ts';
+import { clientsRoutes } from './modules/clients/clients.routes.ts';
+import { normalizeHost } from './tenancy/host.ts';
+import { tenancyPlugin, TenantCache } from './tenancy/tenancy.plugin.ts';
+
+export const API_PREFIX = '/api/v1';
+export const VERSION = '1.0.0';
+
+export interface AppDeps {
+  config: Config;
+  db: Database;
+  /** Overrides the logger (tests pass false). */
+  logger?: FastifyServerOptions['logger'];
+}
+
+const REQUEST_ID_RE = /^[A-Za-z0-9._-]{1,100}$/;
+
+export async function buildApp({ config, db, logger }: AppDeps): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: logger ?? { level: config.logLevel },
+    bodyLimit: config.bodyLimitBytes,
+    trustProxy: config.trustProxy,
+    routerOptions: { ignoreTrailingSlash: true },
+    requestIdHeader: false,
+    genReqId: (request) => {
+      const incoming = request.headers['x-request-id'];
+      return typeof incoming === 'string' && REQUEST_ID_RE.test(incoming) ? incoming : randomUUID();
+    },
+    ajv: { customOptions: { coerceTypes: 'array', removeAdditional: false, allErrors: false } },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+
+  registerErrorHandling(app);
+  await registerSecurity(app, config);
+  await registerOpenApi(app);
+
+  const cache = new TenantCache(db);
+  const auth = new AuthService(db, config);
+  await app.register(tenancyPlugin, { db, mainHost: config.mainHost, cache });
+  await app.register(authPlugin, { auth });
+
+  await app.register(
+    async (api) => {
+      await api.register(authRoutes, { auth });
+      await api.register(clientsRoutes, { cache });
+    },
+    { prefix: API_PREFIX },
+  );
+
+  await registerWebApp(app, config.webDist);
+  return app;
+}
+
+async function registerSecurity(app: FastifyInstance, config: Config): Promise<void> {
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        // MUI (emotion) injects style elements at run time.
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:', 'blob:'],
+        fontSrc: ["'self'", 'data:'],
+        connectSrc: ["'self'"],
+        objectSrc: ["'none'"],
+        frameAncestors: ["'none'"],
+        // Self-hosted instances often run on plain http (e.g. *.localhost).
+        upgradeInsecureRequests: null,
+      },
+    },
+    crossOriginEmbedderPolicy: false,
+  });
+
+  // Only the tenant's own origin (and configured extras) may call the API from a browser.
+  await app.register(cors, {
+    hook: 'onRequest',
+    delegator: (request, callback) => {
+      const origin = request.headers.origin;
+      let allowed = false;
+      if (origin) {
+        try {
+          allowed =
+            config.corsOrigins.includes(origin) ||
+            normalizeHost(new URL(origin).host) === normalizeHost(request.headers.host ?? '');
+        } catch {
+          allowed = false;
+        }
+      }
+      callback(null, {
+        origin: allowed,
+        methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
+        allowedHeaders: ['Authorization', 'Content-Type', 'X-Request-Id'],
+        exposedHeaders: ['Retry-After', 'X-Request-Id', 'Content-Disposition'],
+        maxAge: 600,
+      });
+    },
+  });
+}
+
+async function registerOpenApi(app: FastifyInstance): Promise<void> {
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'intelnotes API',
+        version: VERSION,
+        description:
+          'Multi-tenant intelligence-notes workspace. The tenant is the first label of the Host header (SPEC §1). ' +
+          'Errors are JSON {detail, code, errors?}. Authenticated calls send `Authorization: Bearer <token>`.',
+      },
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
+    },
+  });
+  await app.register(swaggerUi, { routePrefix: '/api/docs', staticCSP: true });
+}
+
+/** Serves the built single-page app; every non-API GET falls back to index.html. */
+async function registerWebApp(app: FastifyInstance, webDist: string): Promise<void> {
+  if (!existsSync(path.join(webDist, 'index.html'))) {
+    app.log.warn({ webDist }, 'web app not built; serving the API only (npm start builds it)');
+    return;
+  }
+  await app.register(fastifyStatic, { root: webDist, wildcard: false, index: false, maxAge: '1h' });
+  app.get('/*', { schema: { hide: true } }, (request, reply) => {
+    if (request.url.startsWith('/api/')) {
+      return reply.status(404).send({ detail: `No route for ${request.method} ${request.url.split('?')[0]}.`, code: 'not_found' });
+    }
+    // Built files have their own routes (wildcard: false); anything else is a client-side route.
+    return reply.header('cache-control', 'no-cache').sendFile('index.html', { maxAge: 0 });
+  });
+}

@@ -1,0 +1,131 @@
+/**
+ * The only module that reads process.env. Every setting is parsed and
+ * validated here; a bad value stops the process with a message naming it.
+ */
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export interface Config {
+  env: 'development' | 'production' | 'test';
+  host: string;
+  port: number;
+  dataDir: string;
+  /** PostgreSQL server URL; when absent, embedded PGlite in `dataDir/pglite`. */
+  databaseUrl: string | null;
+  /** The main deployment host (serves the default tenant), lower case, no port. */
+  mainHost: string | null;
+  adminEmail: string | null;
+  adminPassword: string | null;
+  tokenTtlHours: number;
+  loginRateLimit: { max: number; windowSeconds: number };
+  bodyLimitBytes: number;
+  /** Extra origins allowed by CORS besides the tenant's own origin. */
+  corsOrigins: string[];
+  logLevel: string;
+  webDist: string;
+  trustProxy: boolean;
+  shutdownTimeoutMs: number;
+}
+
+export class ConfigError extends Error {}
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+type Env = Record<string, string | undefined>;
+
+function int(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^\d+$/.test(raw.trim())) throw new ConfigError(`${name} must be a whole number, got "${raw}"`);
+  const value = Number(raw);
+  if (value < min || value > max) throw new ConfigError(`${name} must be between ${min} and ${max}, got ${value}`);
+  return value;
+}
+
+function bool(env: Env, name: string, fallback: boolean): boolean {
+  const raw = env[name]?.trim().toLowerCase();
+  if (raw === undefined || raw === '') return fallback;
+  if (['1', 'true', 'yes', 'on'].includes(raw)) return true;
+  if (['0', 'false', 'no', 'off'].includes(raw)) return false;
+  throw new ConfigError(`${name} must be true or false, got "${env[name]}"`);
+}
+
+function str(env: Env, name: string): string | null {
+  const raw = env[name]?.trim();
+  return raw ? raw : null;
+}
+
+const EMAIL_RE = /^[^\s@]+@[^\s@]+$/;
+const HOST_RE = /^(?=.{1,253}$)[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/;
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+export function loadConfig(env: Env = process.env): Config {
+  const nodeEnv = str(env, 'NODE_ENV') ?? 'development';
+  if (!['development', 'production', 'test'].includes(nodeEnv)) {
+    throw new ConfigError(`NODE_ENV must be development, production or test, got "${nodeEnv}"`);
+  }
+
+  const databaseUrl = str(env, 'DATABASE_URL');
+  if (databaseUrl !== null) {
+    let url: URL;
+    try {
+      url = new URL(databaseUrl);
+    } catch {
+      throw new ConfigError('DATABASE_URL must be a URL such as postgres://user:password@host:5432/db');
+    }
+    if (url.protocol !== 'postgres:' && url.protocol !== 'postgresql:') {
+      throw new ConfigError(`DATABASE_URL must start with postgres:// or postgresql://, got "${url.protocol}//"`);
+    }
+  }
+
+  const mainHostRaw = str(env, 'MAIN_HOST')?.toLowerCase().replace(/\.$/, '') ?? null;
+  if (mainHostRaw !== null && !HOST_RE.test(mainHostRaw)) {
+    throw new ConfigError(`MAIN_HOST must be a host name without scheme or port (e.g. intelnotes.example.com), got "${mainHostRaw}"`);
+  }
+
+  const adminEmail = str(env, 'ADMIN_EMAIL');
+  if (adminEmail !== null && !EMAIL_RE.test(adminEmail)) throw new ConfigError(`ADMIN_EMAIL is not an email address: "${adminEmail}"`);
+  const adminPassword = env.ADMIN_PASSWORD ?? null;
+  if (adminPassword !== null && adminPassword.length < 8) throw new ConfigError('ADMIN_PASSWORD must be at least 8 characters');
+
+  const logLevel = str(env, 'LOG_LEVEL') ?? (nodeEnv === 'test' ? 'silent' : 'info');
+  if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${logLevel}"`);
+
+  const corsOrigins = (str(env, 'CORS_ORIGINS') ?? '')
+    .split(',')
+    .map((origin) => origin.trim())
+    .filter(Boolean);
+  for (const origin of corsOrigins) {
+    let parsed: URL | null = null;
+    try {
+      parsed = new URL(origin);
+    } catch {
+      /* reported below */
+    }
+    if (!parsed || parsed.origin !== origin) {
+      throw new ConfigError(`CORS_ORIGINS entries must be origins such as https://app.example.com, got "${origin}"`);
+    }
+  }
+
+  return {
+    env: nodeEnv as Config['env'],
+    host: str(env, 'HOST') ?? '0.0.0.0',
+    port: int(env, 'PORT', 3000, 0, 65535),
+    dataDir: path.resolve(repoRoot, str(env, 'DATA_DIR') ?? './data'),
+    databaseUrl,
+    mainHost: mainHostRaw,
+    adminEmail,
+    adminPassword,
+    tokenTtlHours: int(env, 'TOKEN_TTL_HOURS', 24 * 14, 1, 24 * 365),
+    loginRateLimit: {
+      max: int(env, 'LOGIN_RATE_LIMIT_MAX', 10, 1, 10_000),
+      windowSeconds: int(env, 'LOGIN_RATE_LIMIT_WINDOW_SECONDS', 900, 1, 86_400),
+    },
+    bodyLimitBytes: int(env, 'BODY_LIMIT_BYTES', 1_048_576, 1024, 1024 * 1024 * 1024),
+    corsOrigins,
+    logLevel,
+    webDist: path.resolve(repoRoot, str(env, 'WEB_DIST') ?? './web/dist'),
+    trustProxy: bool(env, 'TRUST_PROXY', false),
+    shutdownTimeoutMs: int(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
+  };
+}

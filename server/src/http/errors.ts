@@ -1,0 +1,105 @@
+/**
+ * The one error shape of the API ({detail, code, errors?}) and the global
+ * handler that maps every thrown error to it. Clients never see stack traces;
+ * anything unexpected is logged with its request id and answered with a 500.
+ */
+import type { FastifyError, FastifyInstance } from 'fastify';
+import type { ErrorBody } from '../contracts.ts';
+
+export type FieldErrors = Record<string, string[]>;
+
+export class ApiError extends Error {
+  constructor(
+    readonly statusCode: number,
+    readonly code: string,
+    readonly detail: string,
+    readonly errors?: FieldErrors,
+    readonly headers?: Record<string, string>,
+  ) {
+    super(detail);
+  }
+
+  toBody(): ErrorBody {
+    return this.errors ? { detail: this.detail, code: this.code, errors: this.errors } : { detail: this.detail, code: this.code };
+  }
+}
+
+export const badRequest = (detail: string, errors?: FieldErrors) => new ApiError(400, 'invalid', detail, errors);
+/** A 400 naming one field and why it was rejected. */
+export const fieldError = (field: string, message: string) =>
+  new ApiError(400, 'invalid', `${field}: ${message}`, { [field]: [message] });
+export const notAuthenticated = (detail = 'Authentication credentials were not provided or are invalid.') =>
+  new ApiError(401, 'not_authenticated', detail);
+export const permissionDenied = (detail = 'You do not have permission to perform this action.') =>
+  new ApiError(403, 'permission_denied', detail);
+export const notFound = (detail = 'Not found.') => new ApiError(404, 'not_found', detail);
+export const conflict = (detail: string, errors?: FieldErrors) => new ApiError(409, 'conflict', detail, errors);
+export const tooManyRequests = (retryAfterSeconds: number) =>
+  new ApiError(429, 'rate_limited', `Too many attempts. Try again in ${retryAfterSeconds} seconds.`, undefined, {
+    'retry-after': String(retryAfterSeconds),
+  });
+
+interface AjvIssue {
+  instancePath?: string;
+  message?: string;
+  params?: Record<string, unknown>;
+  keyword?: string;
+}
+
+/** Turns schema validation issues into {field: [messages]}. */
+function fieldErrorsFromValidation(issues: AjvIssue[], context: string | undefined): FieldErrors {
+  const errors: FieldErrors = {};
+  for (const issue of issues) {
+    let field = (issue.instancePath ?? '').replace(/^\//, '').replace(/\//g, '.');
+    const missing = issue.params?.['requiredProperties'] ?? issue.params?.['missingProperty'];
+    if (issue.keyword === 'required' && missing !== undefined) {
+      field = [field, Array.isArray(missing) ? missing[0] : missing].filter(Boolean).join('.');
+    }
+    const additional = issue.params?.['additionalProperty'] ?? issue.params?.['additionalProperties'];
+    if (issue.keyword === 'additionalProperties' && additional !== undefined) {
+      field = [field, Array.isArray(additional) ? additional[0] : additional].filter(Boolean).join('.');
+      (errors[field || context || 'non_field_errors'] ??= []).push('Unknown field.');
+      continue;
+    }
+    const message = issue.keyword === 'required' ? 'This field is required.' : `${capitalize(issue.message ?? 'is invalid')}.`;
+    (errors[field || context || 'non_field_errors'] ??= []).push(message);
+  }
+  return errors;
+}
+
+const capitalize = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
+
+export function registerErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError | ApiError, request, reply) => {
+    if (error instanceof ApiError) {
+      if (error.headers) reply.headers(error.headers);
+      return reply.status(error.statusCode).send(error.toBody());
+    }
+    if (error.validation) {
+      const errors = fieldErrorsFromValidation(error.validation as AjvIssue[], error.validationContext);
+      const first = Object.entries(errors)[0];
+      const detail = first ? `${first[0]}: ${first[1][0]}` : 'Invalid request.';
+      return reply.status(400).send({ detail, code: 'invalid', errors } satisfies ErrorBody);
+    }
+    const status = error.statusCode ?? 500;
+    if (status >= 400 && status < 500) {
+      const known: Record<number, [string, string]> = {
+        400: ['invalid', 'Malformed request.'],
+        404: ['not_found', 'Not found.'],
+        405: ['method_not_allowed', 'Method not allowed.'],
+        406: ['not_acceptable', 'Not acceptable.'],
+        413: ['payload_too_large', 'Request body is too large.'],
+        415: ['unsupported_media_type', 'Unsupported content type.'],
+      };
+      const [code, fallback] = known[status] ?? ['client_error', 'Bad request.'];
+      // Fastify's own 4xx messages (bad JSON, wrong content type) are safe to show.
+      return reply.status(status).send({ detail: error.message || fallback, code } satisfies ErrorBody);
+    }
+    request.log.error({ err: error }, 'unhandled error');
+    return reply.status(500).send({ detail: 'Internal server error.', code: 'server_error' } satisfies ErrorBody);
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    reply.status(404).send({ detail: `No route for ${request.method} ${request.url.split('?')[0]}.`, code: 'not_found' });
+  });
+}

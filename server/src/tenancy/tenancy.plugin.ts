@@ -1,0 +1,73 @@
+/**
+ * Resolves the tenant of every API request from its Host header and gives the
+ * request a `tx()` that runs queries under that tenant's row-level security.
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import type { Database, Tx } from '../db/client.ts';
+import { ApiError } from '../http/errors.ts';
+import { tenantFromHost, type HostTenant } from './host.ts';
+import { findDefaultTenant, findTenantByCode, type TenantRow } from './tenants.repository.ts';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** What the Host header names (default tenant, a code, or an impossible label). */
+    hostTenant: HostTenant;
+    /** The tenant row, or null when the host names no existing tenant. */
+    tenant: TenantRow | null;
+    /** Runs `fn` in a transaction scoped to this request's tenant. */
+    tx<T>(fn: (tx: Tx) => Promise<T>): Promise<T>;
+  }
+  interface FastifyContextConfig {
+    /** Set on routes that work without an existing tenant (e.g. clients/info). */
+    tenantOptional?: boolean;
+  }
+}
+
+/** How long a resolved tenant is reused before it is read again. */
+const CACHE_MS = 5_000;
+
+export class TenantCache {
+  private readonly entries = new Map<string, { tenant: TenantRow | null; at: number }>();
+  constructor(private readonly db: Database) {}
+
+  async resolve(host: HostTenant): Promise<TenantRow | null> {
+    if (host.kind === 'invalid') return null;
+    const key = host.kind === 'default' ? '' : host.code;
+    const hit = this.entries.get(key);
+    if (hit && Date.now() - hit.at < CACHE_MS) return hit.tenant;
+    const tenant = await this.db.withTenant({ tenantId: null }, (tx) =>
+      host.kind === 'default' ? findDefaultTenant(tx) : findTenantByCode(tx, host.code),
+    );
+    this.entries.set(key, { tenant, at: Date.now() });
+    return tenant;
+  }
+
+  /** Called after a tenant is created, renamed or deleted in this process. */
+  clear(): void {
+    this.entries.clear();
+  }
+}
+
+export const tenantNotFound = () => new ApiError(404, 'tenant_not_found', 'This tenant does not exist.');
+
+export const tenancyPlugin = fp(
+  async (app: FastifyInstance, options: { db: Database; mainHost: string | null; cache: TenantCache }) => {
+    app.decorateRequest('hostTenant', null as never);
+    app.decorateRequest('tenant', null);
+    app.decorateRequest('tx', function tx<T>(this: FastifyRequest, fn: (tx: Tx) => Promise<T>): Promise<T> {
+      return options.db.withTenant(
+        { tenantId: this.tenant?.id ?? null, manageTenants: this.principal?.canManageTenants ?? false },
+        fn,
+      );
+    });
+
+    app.addHook('onRequest', async (request) => {
+      if (!request.url.startsWith('/api/v1/')) return;
+      request.hostTenant = tenantFromHost(request.headers.host, options.mainHost);
+      request.tenant = await options.cache.resolve(request.hostTenant);
+      if (!request.tenant && !request.routeOptions.config.tenantOptional) throw tenantNotFound();
+    });
+  },
+  { name: 'tenancy' },
+);

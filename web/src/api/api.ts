@@ -1,0 +1,29 @@
+import { createApi } from '@reduxjs/toolkit/query/react';
+import type { ClientInfo, CurrentUser, LoginRequest, LoginResponse } from '@intelnotes/server/contracts';
+import { baseQuery } from './base-query';
+
+/**
+ * The one RTK Query API of the app. Feature areas add their endpoints with
+ * `api.injectEndpoints` so every call shares the base query (auth header, 401 handling).
+ */
+export const api = createApi({
+  reducerPath: 'api',
+  baseQuery,
+  keepUnusedDataFor: 60,
+  endpoints: (build) => ({
+    getTenant: build.query<ClientInfo, void>({
+      query: () => 'tenant/',
+    }),
+    login: build.mutation<LoginResponse, LoginRequest>({
+      query: (body) => ({ url: 'auth/login/', method: 'POST', body }),
+    }),
+    logout: build.mutation<void, void>({
+      query: () => ({ url: 'auth/logout/', method: 'POST' }),
+    }),
+    me: build.query<CurrentUser, void>({
+      query: () => 'auth/me/',
+    }),
+  }),
+});
+
+export const { useGetTenantQuery, useLoginMutation, useLogoutMutation, useMeQuery } = api;

@@ -1,0 +1,28 @@
+import type { ReactNode } from 'react';
+import Box from '@mui/material/Box';
+import Stack from '@mui/material/Stack';
+import Typography from '@mui/material/Typography';
+
+interface StatusMessageProps {
+  title: string;
+  children?: ReactNode;
+  /** Buttons or links offering a way out. */
+  actions?: ReactNode;
+}
+
+/** A centred full-page message: not found, failures, unknown tenant. */
+export function StatusMessage({ title, children, actions }: StatusMessageProps) {
+  return (
+    <Box sx={{ py: { xs: 6, sm: 10 }, px: 2, textAlign: 'center' }}>
+      <Typography variant="h4" component="h1" sx={{ fontWeight: 700, mb: 2, overflowWrap: 'anywhere' }}>
+        {title}
+      </Typography>
+      {children}
+      {actions && (
+        <Stack direction="row" spacing={2} sx={{ justifyContent: 'center', mt: 3, flexWrap: 'wrap' }}>
+          {actions}
+        </Stack>
+      )}
+    </Box>
+  );
+}

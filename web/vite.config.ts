@@ -1,0 +1,21 @@
+import { defineConfig } from 'vite';
+import react from '@vitejs/plugin-react';
+import pkg from './package.json' with { type: 'json' };
+
+export default defineConfig({
+  plugins: [react()],
+  define: {
+    __APP_VERSION__: JSON.stringify(pkg.version),
+  },
+  server: {
+    proxy: {
+      // The Host header is forwarded unchanged (no changeOrigin) because the API
+      // resolves the tenant from it: open http://demo.localhost:5173 to work as "demo".
+      '/api': { target: 'http://localhost:3000' },
+    },
+  },
+  build: {
+    outDir: 'dist',
+    emptyOutDir: true,
+  },
+});
