@@ -66,15 +66,21 @@ async function enterTenant(tx: Tx, context: TenantContext): Promise<void> {
   );
 }
 
-export async function openPglite(dataDir: string | null): Promise<Database> {
+/**
+ * Opens PGlite on a data folder, or in memory when `dataDir` is null;
+ * `template` restores an earlier `dumpDataDir()` (used to start tests fast).
+ */
+export async function openPglite(dataDir: string | null, template?: Blob): Promise<Database & { client: PGlite }> {
   const client = new PGlite({
     ...(dataDir ? { dataDir } : {}),
+    ...(template ? { loadDataDir: template } : {}),
     extensions: { pg_trgm, unaccent },
   });
   await client.waitReady;
   const db = drizzlePglite({ client, schema }) as unknown as Db;
   return {
     engine: 'pglite',
+    client,
     owner: db,
     withTenant: (context, fn) =>
       db.transaction(async (tx) => {

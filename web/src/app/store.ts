@@ -15,7 +15,7 @@ import {
   persistReducer,
   persistStore,
 } from 'redux-persist';
-import storage from 'redux-persist/lib/storage';
+import storage from 'redux-persist/es/storage';
 import { toast } from 'react-toastify';
 import { api } from '../api/api';
 import { logout, sessionSlice, setSession, userRefreshed } from '../features/session/session.slice';

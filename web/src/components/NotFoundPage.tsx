@@ -4,23 +4,25 @@ import { Link as RouterLink } from 'react-router';
 import { StatusMessage } from './StatusMessage';
 
 interface NotFoundPageProps {
-  /** Off for an unknown tenant, where the home page does not exist either. */
-  showHomeLink?: boolean;
+  /** The host names no tenant: there is no home page to offer either. */
+  unknownTenant?: boolean;
 }
 
-export function NotFoundPage({ showHomeLink = true }: NotFoundPageProps) {
+export function NotFoundPage({ unknownTenant = false }: NotFoundPageProps) {
   return (
     <StatusMessage
       title="Oops, we can't find a pulse..."
       actions={
-        showHomeLink && (
+        !unknownTenant && (
           <Button variant="contained" component={RouterLink} to="/">
             Go to the home page
           </Button>
         )
       }
     >
-      <Typography color="text.secondary">The page you are looking for does not exist.</Typography>
+      <Typography color="text.secondary">
+        {unknownTenant ? 'There is no workspace at this address.' : 'The page you are looking for does not exist.'}
+      </Typography>
     </StatusMessage>
   );
 }

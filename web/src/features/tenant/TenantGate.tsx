@@ -32,7 +32,7 @@ export function TenantGate({ children }: { children: ReactNode }) {
     if (!tenant.exists) {
       return (
         <Bare>
-          <NotFoundPage showHomeLink={false} />
+          <NotFoundPage unknownTenant />
         </Bare>
       );
     }

@@ -1,0 +1,83 @@
+/**
+ * Builds the real app on a fresh test database, with helpers to create
+ * tenants and users and to sign in. Every test file gets its own database.
+ */
+import type { FastifyInstance, InjectOptions } from 'fastify';
+import { buildApp } from '../app.ts';
+import { hashPassword } from '../auth/passwords.ts';
+import { insertUser, type UserRow } from '../auth/users.repository.ts';
+import { loadConfig, type Config } from '../config.ts';
+import type { Database } from '../db/client.ts';
+import { insertTenant, type TenantRow } from '../tenancy/tenants.repository.ts';
+import { createTestDatabase, type TestDatabase } from './test-db.ts';
+
+export const TEST_PASSWORD = 'correct horse battery staple';
+
+export interface TestContext {
+  app: FastifyInstance;
+  db: Database;
+  engine: TestDatabase['engine'];
+  config: Config;
+  close(): Promise<void>;
+  createTenant(code: string, options?: { isDefault?: boolean; name?: string }): Promise<TenantRow>;
+  createUser(
+    tenant: TenantRow,
+    email: string,
+    roles?: { is_admin?: boolean; is_research?: boolean; disabled?: boolean },
+  ): Promise<UserRow>;
+  /** Signs in on the tenant's host and returns the bearer token. */
+  login(tenant: TenantRow, email: string, password?: string): Promise<string>;
+  /** app.inject on the tenant's host, with an optional bearer token. */
+  request(tenant: TenantRow | string, options: InjectOptions & { token?: string }): ReturnType<FastifyInstance['inject']>;
+}
+
+export const hostOf = (tenant: TenantRow | string) => {
+  const code = typeof tenant === 'string' ? tenant : tenant.is_default ? null : tenant.code;
+  return code ? `${code}.localhost:3000` : 'localhost:3000';
+};
+
+export async function createTestApp(
+  env: Record<string, string> = {},
+  beforeReady?: (app: FastifyInstance) => void | Promise<void>,
+): Promise<TestContext> {
+  const testDb = await createTestDatabase();
+  const config = loadConfig({ NODE_ENV: 'test', WEB_DIST: '/nonexistent', ...env });
+  const app = await buildApp({ config, db: testDb.db, logger: false });
+  await beforeReady?.(app);
+  await app.ready();
+
+  const passwordHash = await hashPassword(TEST_PASSWORD);
+  const context: TestContext = {
+    app,
+    db: testDb.db,
+    engine: testDb.engine,
+    config,
+    close: async () => {
+      await app.close();
+      await testDb.close();
+    },
+    createTenant: (code, options = {}) =>
+      testDb.db.withTenant({ tenantId: null, manageTenants: true }, (tx) =>
+        insertTenant(tx, { code, name: options.name ?? code.toUpperCase(), is_default: options.isDefault ?? false }),
+      ),
+    createUser: (tenant, email, roles = {}) =>
+      testDb.db.withTenant({ tenantId: tenant.id }, (tx) =>
+        insertUser(tx, { tenant_id: tenant.id, email, password_hash: passwordHash, alias: email.split('@')[0], ...roles }),
+      ),
+    login: async (tenant, email, password = TEST_PASSWORD) => {
+      const response = await context.request(tenant, {
+        method: 'POST',
+        url: '/api/v1/auth/login/',
+        payload: { email, password },
+      });
+      if (response.statusCode !== 200) throw new Error(`login failed: ${response.statusCode} ${response.body}`);
+      return response.json().token as string;
+    },
+    request: (tenant, { token, headers, ...options }) =>
+      app.inject({
+        ...options,
+        headers: { host: hostOf(tenant), ...(token ? { authorization: `Bearer ${token}` } : {}), ...headers },
+      }),
+  };
+  return context;
+}

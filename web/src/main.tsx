@@ -1,0 +1,29 @@
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import CssBaseline from '@mui/material/CssBaseline';
+import LinearProgress from '@mui/material/LinearProgress';
+import { ThemeProvider } from '@mui/material/styles';
+import { Provider } from 'react-redux';
+import { RouterProvider } from 'react-router/dom';
+import { ToastContainer } from 'react-toastify';
+import { PersistGate } from 'redux-persist/integration/react';
+import { router } from './app/router';
+import { persistor, store } from './app/store';
+import { theme } from './app/theme';
+
+const container = document.getElementById('root');
+if (!container) throw new Error('index.html has no #root element');
+
+createRoot(container).render(
+  <StrictMode>
+    <Provider store={store}>
+      <ThemeProvider theme={theme}>
+        <CssBaseline />
+        <PersistGate loading={<LinearProgress aria-label="Restoring session" />} persistor={persistor}>
+          <RouterProvider router={router} />
+        </PersistGate>
+        <ToastContainer position="top-right" autoClose={5000} />
+      </ThemeProvider>
+    </Provider>
+  </StrictMode>,
+);
