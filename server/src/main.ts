@@ -27,22 +27,6 @@ async function main(): Promise<void> {
   if (applied.length > 0) app.log.info({ applied }, 'migrations applied');
 
   const seeded = await seedTenants(db, { email: config.adminEmail, password: config.adminPassword });
-  if (seeded.created.length > 0) {
-    const hosts = seeded.created.map(({ code }) =>
-      code === 'default' ? `http://localhost:${config.port}` : `http://${code}.localhost:${config.port}`,
-    );
-    // Printed once, at the first start, for the person who just installed it.
-    console.log(
-      [
-        '',
-        'intelnotes: first start — created tenants with an admin account:',
-        ...hosts.map((host) => `  ${host}`),
-        `  email:    ${seeded.created[0]!.adminEmail}`,
-        `  password: ${seeded.passwordFromEnv ? '(from ADMIN_PASSWORD)' : seeded.adminPassword}`,
-        '',
-      ].join('\n'),
-    );
-  }
 
   let stopping = false;
   const stop = async (signal: string) => {
@@ -67,7 +51,25 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => void stop('SIGINT'));
 
   await app.listen({ host: config.host, port: config.port });
-  console.log(`intelnotes: serving on http://localhost:${config.port} (demo tenant: http://demo.localhost:${config.port})`);
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  console.log(`intelnotes: serving on http://localhost:${port} (demo tenant: http://demo.localhost:${port})`);
+  if (seeded.created.length > 0) {
+    const hosts = seeded.created.map(({ code }) =>
+      code === 'default' ? `http://localhost:${port}` : `http://${code}.localhost:${port}`,
+    );
+    // Printed once, at the first start, for the person who just installed it.
+    console.log(
+      [
+        '',
+        'intelnotes: first start — created tenants with an admin account:',
+        ...hosts.map((host) => `  ${host}`),
+        `  email:    ${seeded.created[0]!.adminEmail}`,
+        `  password: ${seeded.passwordFromEnv ? '(from ADMIN_PASSWORD)' : seeded.adminPassword}`,
+        '',
+      ].join('\n'),
+    );
+  }
 }
 
 main().catch((error: unknown) => {

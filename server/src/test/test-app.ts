@@ -2,7 +2,7 @@
  * Builds the real app on a fresh test database, with helpers to create
  * tenants and users and to sign in. Every test file gets its own database.
  */
-import type { FastifyInstance, InjectOptions } from 'fastify';
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { buildApp } from '../app.ts';
 import { hashPassword } from '../auth/passwords.ts';
 import { insertUser, type UserRow } from '../auth/users.repository.ts';
@@ -28,7 +28,7 @@ export interface TestContext {
   /** Signs in on the tenant's host and returns the bearer token. */
   login(tenant: TenantRow, email: string, password?: string): Promise<string>;
   /** app.inject on the tenant's host, with an optional bearer token. */
-  request(tenant: TenantRow | string, options: InjectOptions & { token?: string }): ReturnType<FastifyInstance['inject']>;
+  request(tenant: TenantRow | string, options: InjectOptions & { token?: string }): Promise<LightMyRequestResponse>;
 }
 
 export const hostOf = (tenant: TenantRow | string) => {

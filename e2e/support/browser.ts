@@ -1,0 +1,64 @@
+/**
+ * Browser-test support: the real server (built web app + API on a fresh test
+ * database) listening on a free port, and Debian's Chromium driven by
+ * playwright-core. Pages are opened on http://{tenant}.localhost:{port}, which
+ * Chromium resolves to loopback, so subdomain tenancy is exercised for real.
+ */
+import { existsSync, mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createTestApp, type TestContext } from '@intelnotes/server/testing';
+import { chromium, type Browser, type Page } from 'playwright-core';
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+export const ARTIFACTS_DIR = path.join(repoRoot, 'test-artifacts');
+
+export const CHROMIUM_PATH = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
+
+/** Why browser tests cannot run here, or null when they can. */
+export function browserUnavailable(): string | null {
+  if (!existsSync(CHROMIUM_PATH)) {
+    return `Chromium not found at ${CHROMIUM_PATH} (install it with "apt-get install -y chromium" or set CHROMIUM_PATH)`;
+  }
+  if (!existsSync(path.join(repoRoot, 'web/dist/index.html'))) return 'web/dist is not built (npm test builds it)';
+  return null;
+}
+
+export interface E2EServer extends TestContext {
+  port: number;
+  url(tenantCode: string | null, pathname?: string): string;
+}
+
+export async function startServer(): Promise<E2EServer> {
+  const context = await createTestApp({ WEB_DIST: path.join(repoRoot, 'web/dist') });
+  await context.app.listen({ host: '127.0.0.1', port: 0 });
+  const address = context.app.server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  return Object.assign(context, {
+    port,
+    url: (tenantCode: string | null, pathname = '/') =>
+      `http://${tenantCode ? `${tenantCode}.` : ''}localhost:${port}${pathname}`,
+  });
+}
+
+/** Playwright gives every launch a fresh temporary profile (user data dir). */
+export async function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM_PATH,
+    headless: true,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+}
+
+/** Saves a full-page screenshot under test-artifacts/ for people to look at. */
+export async function screenshot(page: Page, name: string): Promise<void> {
+  mkdirSync(ARTIFACTS_DIR, { recursive: true });
+  await page.screenshot({ path: path.join(ARTIFACTS_DIR, `${name}.png`), fullPage: true });
+}

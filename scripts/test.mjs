@@ -1,0 +1,44 @@
+#!/usr/bin/env node
+// The whole test suite: API and unit tests (server/src/**/*.test.ts) and the
+// browser tests (e2e/**/*.test.ts), with node:test. Builds the web app first
+// when it is stale, because the browser tests drive the built app.
+//   npm test                      PGlite in memory, one fresh database per test file
+//   TEST_DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npm test
+//                                 a fresh database per test file on that server
+//   npm test -- server/src/auth   only the test files under the given paths
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const roots = process.argv.slice(2).length > 0 ? process.argv.slice(2) : ['server/src', 'e2e'];
+
+function* testFiles(entry) {
+  const full = path.resolve(root, entry);
+  if (!existsSync(full) || full.includes('node_modules')) return;
+  if (statSync(full).isDirectory()) {
+    for (const name of readdirSync(full).sort()) yield* testFiles(path.join(full, name));
+  } else if (full.endsWith('.test.ts')) {
+    yield path.relative(root, full);
+  }
+}
+
+const files = roots.flatMap((entry) => [...testFiles(entry)]);
+if (files.length === 0) {
+  console.error(`no test files under ${roots.join(', ')}`);
+  process.exit(1);
+}
+
+if (files.some((file) => file.startsWith('e2e'))) {
+  const build = spawnSync(process.execPath, [path.join(root, 'scripts/build-web-if-stale.mjs')], { stdio: 'inherit' });
+  if (build.status !== 0) process.exit(build.status ?? 1);
+}
+
+console.log(`intelnotes: ${files.length} test files on ${process.env.TEST_DATABASE_URL ? 'PostgreSQL server' : 'PGlite'}`);
+const result = spawnSync(
+  process.execPath,
+  ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-timeout=300000', ...files],
+  { cwd: root, stdio: 'inherit', env: { ...process.env, NODE_ENV: 'test' } },
+);
+process.exit(result.status ?? 1);
