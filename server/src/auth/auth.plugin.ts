@@ -30,8 +30,8 @@ export const authPlugin = fp(
       if (!request.url.startsWith('/api/v1/')) return;
       const token = bearerToken(request.headers.authorization);
       if (token === null) throw notAuthenticated('Malformed Authorization header; expected "Bearer <token>".');
-      if (token !== undefined) {
-        if (!request.tenant) throw notAuthenticated('Invalid or expired token.');
+      // Without a tenant (routes that allow an unknown host) no token can be valid: the caller is public.
+      if (token !== undefined && request.tenant) {
         request.principal = await options.auth.authenticate(request.tenant, token);
       }
       authorize(request.principal, request.routeOptions.config.access ?? 'public');
