@@ -29,9 +29,15 @@ CREATE TABLE entity_counters (
   PRIMARY KEY (tenant_id, kind, visibility)
 );
 
+-- The counter kind of a row: TG_ARGV[0], or the row's own `kind` column when
+-- that argument is '*' (lists); suggestions count under '<kind>:suggested'.
+CREATE FUNCTION entity_counter_kind(fixed text, row_data jsonb) RETURNS text
+LANGUAGE sql IMMUTABLE AS $$
+  SELECT CASE WHEN fixed = '*' THEN row_data ->> 'kind' ELSE fixed END
+      || CASE WHEN row_data ->> 'status' = 'suggested' THEN ':suggested' ELSE '' END
+$$;
+
 -- Keeps entity_counters in step with a table, in the writing transaction.
--- TG_ARGV[0] is the counted kind; rows whose status is 'suggested' count
--- under '<kind>:suggested'.
 CREATE FUNCTION maintain_entity_counter() RETURNS trigger
 LANGUAGE plpgsql AS $$
 DECLARE
@@ -39,10 +45,10 @@ DECLARE
   new_kind text;
 BEGIN
   IF TG_OP IN ('UPDATE', 'DELETE') THEN
-    old_kind := TG_ARGV[0] || CASE WHEN to_jsonb(OLD) ->> 'status' = 'suggested' THEN ':suggested' ELSE '' END;
+    old_kind := entity_counter_kind(TG_ARGV[0], to_jsonb(OLD));
   END IF;
   IF TG_OP IN ('INSERT', 'UPDATE') THEN
-    new_kind := TG_ARGV[0] || CASE WHEN to_jsonb(NEW) ->> 'status' = 'suggested' THEN ':suggested' ELSE '' END;
+    new_kind := entity_counter_kind(TG_ARGV[0], to_jsonb(NEW));
   END IF;
   IF TG_OP = 'UPDATE' AND old_kind = new_kind AND OLD.visibility = NEW.visibility THEN
     RETURN NULL;
@@ -201,7 +207,7 @@ CREATE TRIGGER organizations_counter AFTER INSERT OR UPDATE OR DELETE ON organiz
 CREATE TRIGGER people_counter AFTER INSERT OR UPDATE OR DELETE ON people
   FOR EACH ROW EXECUTE FUNCTION maintain_entity_counter('people');
 CREATE TRIGGER lists_counter AFTER INSERT OR UPDATE OR DELETE ON lists
-  FOR EACH ROW EXECUTE FUNCTION maintain_entity_counter('lists');
+  FOR EACH ROW EXECUTE FUNCTION maintain_entity_counter('*');
 
 DO $$
 DECLARE t text;
