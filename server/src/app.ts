@@ -18,7 +18,13 @@ import { AuthService } from './auth/auth.service.ts';
 import type { Config } from './config.ts';
 import type { Database } from './db/client.ts';
 import { registerErrorHandling } from './http/errors.ts';
+import multipart from '@fastify/multipart';
 import { clientsRoutes } from './modules/clients/clients.routes.ts';
+import { organizationsRoutes } from './modules/organizations/organizations.routes.ts';
+import { RESOURCES } from './modules/registry.ts';
+import { searchRoutes } from './modules/search/search.routes.ts';
+import { countsRoutes } from './modules/tools/counts.routes.ts';
+import { registerResource } from './resources/routes.ts';
 import { normalizeHost } from './tenancy/host.ts';
 import { tenancyPlugin, TenantCache } from './tenancy/tenancy.plugin.ts';
 
@@ -53,6 +59,8 @@ export async function buildApp({ config, db, logger }: AppDeps): Promise<Fastify
   });
 
   registerErrorHandling(app);
+  // Spreadsheet uploads are streamed; one file per request, capped in size.
+  await app.register(multipart, { limits: { fileSize: config.uploadLimitBytes, files: 1, fields: 10 } });
   await registerSecurity(app, config);
   await registerOpenApi(app);
 
@@ -65,6 +73,10 @@ export async function buildApp({ config, db, logger }: AppDeps): Promise<Fastify
     async (api) => {
       await api.register(authRoutes, { auth });
       await api.register(clientsRoutes, { cache });
+      await api.register(countsRoutes);
+      await api.register(searchRoutes);
+      await api.register(organizationsRoutes, { config });
+      for (const resource of RESOURCES) await registerResource(api, resource);
     },
     { prefix: API_PREFIX },
   );

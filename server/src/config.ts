@@ -24,6 +24,10 @@ export interface Config {
   logLevel: string;
   webDist: string;
   trustProxy: boolean;
+  /** Largest spreadsheet accepted by an upload. */
+  uploadLimitBytes: number;
+  /** Outbound fetches (suggested fields from a URL). */
+  fetch: { allowPrivate: boolean; timeoutMs: number; maxBytes: number; maxRedirects: number };
   shutdownTimeoutMs: number;
 }
 
@@ -126,6 +130,13 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel,
     webDist: path.resolve(repoRoot, str(env, 'WEB_DIST') ?? './web/dist'),
     trustProxy: bool(env, 'TRUST_PROXY', false),
+    uploadLimitBytes: int(env, 'UPLOAD_LIMIT_BYTES', 50 * 1024 * 1024, 1024, 2 * 1024 * 1024 * 1024),
+    fetch: {
+      allowPrivate: bool(env, 'FETCH_ALLOW_PRIVATE', false),
+      timeoutMs: int(env, 'FETCH_TIMEOUT_MS', 8000, 100, 120_000),
+      maxBytes: int(env, 'FETCH_MAX_BYTES', 2_000_000, 1024, 100_000_000),
+      maxRedirects: int(env, 'FETCH_MAX_REDIRECTS', 5, 0, 20),
+    },
     shutdownTimeoutMs: int(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
   };
 }

@@ -55,3 +55,21 @@ export type ClientInfo = Static<typeof ClientInfo>;
 /** Access levels, lowest first (SPEC §4, §6). */
 export const ACCESS_LEVELS = ['public', 'paywall', 'research', 'admin'] as const;
 export type AccessLevel = (typeof ACCESS_LEVELS)[number];
+
+/** The answer to a spreadsheet upload: what was created, updated and refused, row by row. */
+export const ImportReport = Type.Object({
+  created: Type.Integer(),
+  updated: Type.Integer(),
+  failed: Type.Integer(),
+  /** True when nothing was written because some rows failed (all-or-nothing mode). */
+  rolled_back: Type.Boolean(),
+  errors: Type.Array(
+    Type.Object({
+      row: Type.Integer({ description: 'Spreadsheet row number (the header is row 1)' }),
+      field: Type.Union([Type.String(), Type.Null()]),
+      message: Type.String(),
+    }),
+  ),
+  unmatched_columns: Type.Array(Type.String()),
+});
+export type ImportReport = Static<typeof ImportReport>;

@@ -1,0 +1,24 @@
+/**
+ * Every resource the engine serves. Search, entity counts and the API are
+ * derived from this one list; adding an entity means adding it here.
+ */
+import { organizations } from './organizations/organizations.resource.ts';
+import { people } from './people/people.resource.ts';
+import type { Resource } from '../resources/resource.ts';
+
+export const RESOURCES: Resource[] = [organizations, people];
+
+/** Kinds of SPEC §3's entity counts that no resource serves yet report zeros. */
+export const COUNTED_KINDS = [
+  'users', 'domains', 'raw_data', 'buckets', 'source', 'keyword', 'terminology', 'facts', 'library',
+  'ledger_entries', 'organizations', 'people', 'emails', 'library_lists', 'organizations_lists',
+  'people_lists', 'ledger_lists',
+] as const;
+
+/** Counter kinds whose key in entity counts differs from the counter's own name. */
+export const COUNTER_KIND_OF: Partial<Record<(typeof COUNTED_KINDS)[number], string>> = {
+  library_lists: 'LibraryList',
+  organizations_lists: 'OrganizationsList',
+  people_lists: 'PeopleList',
+  ledger_lists: 'LedgerList',
+};

@@ -1,0 +1,76 @@
+/**
+ * GET search/?q=&type=: quick search over every searchable resource, ranked
+ * exact → prefix → word prefix → trigram word similarity (typo tolerant),
+ * accent- and case-insensitive, visibility respected, limited per type.
+ * An empty q returns no results (the search dialog shows shortcuts instead).
+ */
+import type { FastifyInstance } from 'fastify';
+import { sql } from 'drizzle-orm';
+import { Type } from 'typebox';
+import { query } from '../../db/client.ts';
+import { ErrorBody } from '../../contracts.ts';
+import { fieldError } from '../../http/errors.ts';
+import { visibleTo } from '../../resources/visibility.ts';
+import { RESOURCES } from '../registry.ts';
+
+const SearchResult = Type.Object({
+  id: Type.String(),
+  type: Type.String(),
+  display_name: Type.Union([Type.String(), Type.Null()]),
+  slug: Type.Union([Type.String(), Type.Null()]),
+});
+
+const TYPES = RESOURCES.map((resource) => resource.type);
+
+export async function searchRoutes(app: FastifyInstance): Promise<void> {
+  app.get('/search/', {
+    validatorCompiler: () => () => true,
+    schema: {
+      tags: ['search'],
+      summary: 'Quick search across entities (empty q → no results)',
+      querystring: Type.Object({
+        q: Type.Optional(Type.String({ maxLength: 200 })),
+        type: Type.Optional(Type.String({ description: `Comma-separated: ${TYPES.join(', ')}` })),
+        limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 50, default: 10, description: 'Per type' })),
+      }),
+      response: { 200: Type.Object({ results: Type.Array(SearchResult) }), 400: ErrorBody },
+    },
+  }, async (request) => {
+    const params = request.query as Record<string, string | undefined>;
+    const q = (params['q'] ?? '').trim();
+    if (q.length > 200) throw fieldError('q', 'Ensure this has no more than 200 characters.');
+    const types = (params['type'] ?? '').split(',').map((type) => type.trim()).filter(Boolean);
+    const unknown = types.find((type) => !TYPES.includes(type));
+    if (unknown) throw fieldError('type', `Unknown type "${unknown}". Use one of: ${TYPES.join(', ')}.`);
+    const limitRaw = params['limit'] ?? '10';
+    if (!/^\d+$/.test(limitRaw) || Number(limitRaw) < 1) throw fieldError('limit', 'Must be a whole number of at least 1.');
+    const limit = Math.min(Number(limitRaw), 50);
+    if (q === '') return { results: [] };
+
+    const visible = visibleTo(request.principal.access);
+    const resources = RESOURCES.filter((resource) => types.length === 0 || types.includes(resource.type));
+    const results = await request.tx(async (tx) => {
+      const all = [];
+      for (const resource of resources) {
+        const rows = await query<{ id: string; display_name: string | null }>(
+          tx,
+          sql`WITH term AS (SELECT search_text(${q}) AS t)
+              SELECT id, display_name FROM ${sql.identifier(resource.table)}, term
+              WHERE visibility IN (${sql.join(visible.map((value) => sql`${value}`), sql`, `)})
+                ${resource.hasStatus ? sql`AND status = 'active'` : sql``}
+                AND (search_name LIKE '%' || replace(replace(replace(term.t, '\\', '\\\\'), '%', '\\%'), '_', '\\_') || '%'
+                     OR term.t <% search_name)
+              ORDER BY (search_name = term.t) DESC,
+                       (search_name LIKE term.t || '%') DESC,
+                       (search_name LIKE '% ' || term.t || '%') DESC,
+                       word_similarity(term.t, search_name) DESC,
+                       display_name
+              LIMIT ${limit}`,
+        );
+        all.push(...rows.map((row) => ({ id: row.id, type: resource.type, display_name: row.display_name, slug: null })));
+      }
+      return all;
+    });
+    return { results };
+  });
+}

@@ -1,0 +1,45 @@
+/**
+ * GET tools/entities-count (signed in) and GET tools/free-ahead-entities-count
+ * (no auth): per-kind totals by visibility, read from the counters that every
+ * write keeps current — never a scan of the entity tables.
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { sql } from 'drizzle-orm';
+import { Type } from 'typebox';
+import { query } from '../../db/client.ts';
+import { COUNTED_KINDS, COUNTER_KIND_OF } from '../registry.ts';
+
+const KindCount = Type.Object({
+  public_count: Type.Integer(),
+  paywall_count: Type.Integer(),
+  hidden_count: Type.Optional(Type.Integer({ description: 'Admins only' })),
+});
+const Counts = Type.Record(Type.String(), KindCount);
+
+type CountRow = { kind: string; visibility: string; n: number };
+
+export async function countsRoutes(app: FastifyInstance): Promise<void> {
+  const collect = async (request: FastifyRequest, withHidden: boolean) => {
+    const { counters, users } = await request.tx(async (tx) => ({
+      counters: await query<CountRow>(tx, sql`SELECT kind, visibility, sum(count)::int AS n FROM entity_counters GROUP BY 1, 2`),
+      users: withHidden ? (await query<{ n: number }>(tx, sql`SELECT count(*)::int AS n FROM users`))[0]?.n ?? 0 : 0,
+    }));
+    const result: Record<string, { public_count: number; paywall_count: number; hidden_count?: number }> = {};
+    for (const kind of COUNTED_KINDS) {
+      const counterKind = COUNTER_KIND_OF[kind] ?? kind;
+      const of = (visibility: string) => counters.find((row) => row.kind === counterKind && row.visibility === visibility)?.n ?? 0;
+      result[kind] = { public_count: of('public'), paywall_count: of('paywalled') };
+      if (withHidden) result[kind]!.hidden_count = kind === 'users' ? users : of('hidden');
+    }
+    return result;
+  };
+
+  app.get('/tools/entities-count/', {
+    config: { access: 'paywall' },
+    schema: { tags: ['tools'], summary: 'Entity counts per kind and visibility (hidden counts for admins)', security: [{ bearer: [] }], response: { 200: Counts } },
+  }, async (request) => collect(request, request.principal.access === 'admin'));
+
+  app.get('/tools/free-ahead-entities-count/', {
+    schema: { tags: ['tools'], summary: 'Public and paywalled entity counts (no auth)', response: { 200: Counts } },
+  }, async (request) => collect(request, false));
+}

@@ -1,0 +1,229 @@
+/**
+ * Field types of the resource engine. A field knows its database columns,
+ * how to turn API input into column values (or a field error), how to present
+ * a row, and its JSON schema for OpenAPI. Entities combine these; they never
+ * hand-write parsing or serialization.
+ */
+import { Type, type TSchema } from 'typebox';
+import {
+  formatIncompleteDate,
+  normalizeUrlForMatch,
+  parseEmail,
+  parseIncompleteDate,
+  parsePhone,
+  parseUrl,
+  type Parsed,
+} from './values.ts';
+
+export const VISIBILITIES = ['hidden', 'paywalled', 'public'] as const;
+export type Visibility = (typeof VISIBILITIES)[number];
+
+type Row = Record<string, unknown>;
+
+export interface FieldType {
+  /** Columns written for this field, by column name. */
+  columns(name: string): string[];
+  /** API input → column values; `undefined` input never reaches here. */
+  parse(input: unknown, name: string): Parsed<Record<string, unknown>>;
+  /** Row → the API value. */
+  present(row: Row, name: string): unknown;
+  /** JSON schema of the API value (input and output). */
+  schema: TSchema;
+  /** Column value for new rows when the field is not sent (null when absent). */
+  defaultValue?: unknown;
+  /** How the field can be filtered and offered in available-filters. */
+  filter?: 'choice' | 'boolean';
+  /** Value column used for ordering and filtering (defaults to the field name). */
+  sortColumn?(name: string): string;
+  /** Whether the field is an array of strings (spreadsheets split cells on ; and newlines). */
+  multiple?: boolean;
+  /** The choices of an enum field. */
+  choices?: readonly string[];
+  /** Plain-language hint shown in errors and docs. */
+  description?: string;
+}
+
+const ok = <T>(value: T): Parsed<T> => ({ ok: true, value });
+const fail = (message: string): Parsed<never> => ({ ok: false, message });
+const single = (name: string, value: unknown) => ok({ [name]: value });
+const nullable = (schema: TSchema) => Type.Union([schema, Type.Null()]);
+
+export function text(options: { max?: number; required?: boolean; multiline?: boolean } = {}): FieldType {
+  const max = options.max ?? 500;
+  return {
+    columns: (name) => [name],
+    schema: nullable(Type.String({ maxLength: max })),
+    parse: (input, name) => {
+      if (input === null) return options.required ? fail('This field is required.') : single(name, null);
+      if (typeof input !== 'string') return fail('Must be text.');
+      const value = options.multiline ? input.trim() : input.trim().replace(/\s+/g, ' ');
+      if (value === '') return options.required ? fail('This field may not be blank.') : single(name, null);
+      if (value.length > max) return fail(`Ensure this field has no more than ${max} characters.`);
+      return single(name, value);
+    },
+    present: (row, name) => row[name] ?? null,
+  };
+}
+
+/** Free text with its distinct values offered as a filter (e.g. a city). */
+export function category(options: { max?: number } = {}): FieldType {
+  return { ...text(options), filter: 'choice' };
+}
+
+export function choice<const T extends readonly string[]>(values: T, options: { default?: T[number] | null } = {}): FieldType {
+  return {
+    columns: (name) => [name],
+    schema: nullable(Type.Union(values.map((value) => Type.Literal(value)))),
+    choices: values,
+    filter: 'choice',
+    defaultValue: options.default ?? null,
+    parse: (input, name) => {
+      if (input === null || input === '') return single(name, null);
+      const match = values.find((value) => typeof input === 'string' && value.toLowerCase() === input.trim().toLowerCase());
+      return match === undefined ? fail(`Must be one of: ${values.join(', ')}.`) : single(name, match);
+    },
+    present: (row, name) => row[name] ?? null,
+  };
+}
+
+export function visibility(defaultValue: Visibility): FieldType {
+  return {
+    ...choice(VISIBILITIES, { default: defaultValue }),
+    schema: Type.Union(VISIBILITIES.map((value) => Type.Literal(value))),
+    parse: (input, name) => {
+      const match = VISIBILITIES.find((value) => typeof input === 'string' && value === input.trim().toLowerCase());
+      return match === undefined ? fail(`Must be one of: ${VISIBILITIES.join(', ')}.`) : single(name, match);
+    },
+  };
+}
+
+const TRUE_WORDS = ['true', '1', 'yes', 'y', 'on'];
+const FALSE_WORDS = ['false', '0', 'no', 'n', 'off', ''];
+
+export function boolean(defaultValue = false): FieldType {
+  return {
+    columns: (name) => [name],
+    schema: Type.Boolean(),
+    defaultValue,
+    filter: 'boolean',
+    parse: (input, name) => {
+      if (typeof input === 'boolean') return single(name, input);
+      if (typeof input === 'string' || typeof input === 'number') {
+        const word = String(input).trim().toLowerCase();
+        if (TRUE_WORDS.includes(word)) return single(name, true);
+        if (FALSE_WORDS.includes(word)) return single(name, false);
+      }
+      if (input === null) return single(name, defaultValue);
+      return fail('Must be true or false.');
+    },
+    present: (row, name) => Boolean(row[name]),
+  };
+}
+
+/** A calendar date, YYYY-MM-DD. */
+export function date(): FieldType {
+  return {
+    columns: (name) => [name],
+    schema: nullable(Type.String({ format: 'date' })),
+    parse: (input, name) => {
+      if (input === null || input === '') return single(name, null);
+      const parsed = parseIncompleteDate(input);
+      if (!parsed.ok) return parsed;
+      if (parsed.value && (parsed.value.incomplete_day || parsed.value.incomplete_month || parsed.value.incomplete_year)) {
+        return fail('Enter a full date as YYYY-MM-DD.');
+      }
+      return single(name, parsed.value?.date ?? null);
+    },
+    present: (row, name) => isoDate(row[name]),
+  };
+}
+
+/**
+ * A date whose day, month or year may be unknown: stored as a date with
+ * placeholders plus three flags, returned as e.g. "2019-03" with the flags.
+ */
+export function incompleteDate(): FieldType {
+  const flags = (name: string) => [`${name}_incomplete_day`, `${name}_incomplete_month`, `${name}_incomplete_year`];
+  return {
+    columns: (name) => [name, ...flags(name)],
+    schema: nullable(Type.String({ description: 'YYYY, YYYY-MM, YYYY-MM-DD, --MM-DD or --MM' })),
+    parse: (input, name) => {
+      const parsed = parseIncompleteDate(input);
+      if (!parsed.ok) return parsed;
+      const value = parsed.value;
+      const [day, month, year] = flags(name) as [string, string, string];
+      return ok({
+        [name]: value?.date ?? null,
+        [day]: value?.incomplete_day ?? false,
+        [month]: value?.incomplete_month ?? false,
+        [year]: value?.incomplete_year ?? false,
+      });
+    },
+    present: (row, name) =>
+      formatIncompleteDate({
+        date: (isoDate(row[name]) as string | null) ?? null,
+        incomplete_day: Boolean(row[`${name}_incomplete_day`]),
+        incomplete_month: Boolean(row[`${name}_incomplete_month`]),
+        incomplete_year: Boolean(row[`${name}_incomplete_year`]),
+      }),
+  };
+}
+
+/** The three flags of an incomplete date are also returned as fields of their own. */
+export function incompleteDateFlags(name: string): string[] {
+  return [`${name}_incomplete_day`, `${name}_incomplete_month`, `${name}_incomplete_year`];
+}
+
+function isoDate(value: unknown): string | null {
+  if (value === null || value === undefined) return null;
+  if (value instanceof Date) return value.toISOString().slice(0, 10);
+  return String(value).slice(0, 10);
+}
+
+/** A list of strings each parsed by `item`; duplicates are dropped. */
+function list(item: (input: unknown) => Parsed<string>, options: { max: number; keyColumn?: { name: string; key: (value: string) => string } }): FieldType {
+  return {
+    columns: (name) => [name, ...(options.keyColumn ? [options.keyColumn.name] : [])],
+    schema: Type.Array(Type.String(), { maxItems: options.max }),
+    multiple: true,
+    defaultValue: [],
+    parse: (input, name) => {
+      if (input === null) return ok({ [name]: [], ...(options.keyColumn ? { [options.keyColumn.name]: [] } : {}) });
+      if (!Array.isArray(input)) return fail('Must be a list.');
+      if (input.length > options.max) return fail(`Ensure this list has no more than ${options.max} items.`);
+      const values: string[] = [];
+      for (const [index, raw] of input.entries()) {
+        if (raw === null || (typeof raw === 'string' && raw.trim() === '')) continue;
+        const parsed = item(raw);
+        if (!parsed.ok) return fail(`Item ${index + 1}: ${parsed.message}`);
+        if (!values.includes(parsed.value)) values.push(parsed.value);
+      }
+      const keyed = options.keyColumn;
+      return ok({ [name]: values, ...(keyed ? { [keyed.name]: [...new Set(values.map(keyed.key))] } : {}) });
+    },
+    present: (row, name) => (row[name] as string[] | null) ?? [],
+  };
+}
+
+export const emails = (max = 50) => list(parseEmail, { max });
+export const phones = (max = 50) => list((input) => parsePhone(input), { max });
+/** URLs, with match keys kept in `url_keys` for duplicate detection. */
+export const urls = (max = 50) => list(parseUrl, { max, keyColumn: { name: 'url_keys', key: normalizeUrlForMatch } });
+export const strings = (max = 200) =>
+  list((input) => (typeof input === 'string' && input.length <= 500 ? ok(input.trim()) : fail('Must be text of at most 500 characters.')), { max });
+
+/** A JSON object (e.g. suggested_fields), at most `maxBytes` when serialized. */
+export function object(maxBytes = 65_536): FieldType {
+  return {
+    columns: (name) => [name],
+    schema: Type.Record(Type.String(), Type.Unknown()),
+    defaultValue: {},
+    parse: (input, name) => {
+      if (input === null) return single(name, {});
+      if (typeof input !== 'object' || Array.isArray(input)) return fail('Must be an object.');
+      if (JSON.stringify(input).length > maxBytes) return fail(`Must be at most ${maxBytes} bytes of JSON.`);
+      return single(name, input);
+    },
+    present: (row, name) => row[name] ?? {},
+  };
+}

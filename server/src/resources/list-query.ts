@@ -1,0 +1,106 @@
+/**
+ * Parses a list request's query string (limit, offset, ordering, search and
+ * declared filters) into a ListQuery, rejecting anything unknown or malformed
+ * with a 400 that names the parameter.
+ */
+import { fieldError } from '../http/errors.ts';
+import type { Resource } from './resource.ts';
+
+export const DEFAULT_LIMIT = 25;
+export const MAX_LIMIT = 100;
+export const DEFAULT_ORDERING = '-updated_at';
+/** Always orderable, whatever the declaration says. */
+export const COMMON_ORDERING = ['created_at', 'updated_at', 'display_name'];
+/** Always filterable on every resource. */
+export const COMMON_FILTERS = ['visibility', 'show_on_dashboard'];
+const RESERVED = ['limit', 'offset', 'ordering', 'search', 'format'];
+const MAX_SEARCH_LENGTH = 200;
+
+export interface OrderTerm {
+  field: string;
+  descending: boolean;
+}
+
+export interface ListQuery {
+  limit: number;
+  offset: number;
+  ordering: OrderTerm[];
+  search: string | null;
+  /** Filter field → accepted values (OR within a field, AND across fields). */
+  filters: Record<string, string[]>;
+  format: 'json' | 'xlsx';
+}
+
+export function filterNames(resource: Resource): string[] {
+  return [...COMMON_FILTERS.filter((name) => name in resource.fields), ...resource.filters];
+}
+
+export function orderingNames(resource: Resource): string[] {
+  return [...COMMON_ORDERING, ...resource.ordering];
+}
+
+function integer(name: string, raw: string | undefined, fallback: number, min: number, max: number): number {
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^-?\d+$/.test(raw.trim())) throw fieldError(name, 'Must be a whole number.');
+  const value = Number(raw);
+  if (value < min) throw fieldError(name, `Must be at least ${min}.`);
+  return Math.min(value, max);
+}
+
+export function parseListQuery(resource: Resource, query: Record<string, string | string[] | undefined>): ListQuery {
+  const one = (name: string): string | undefined => {
+    const value = query[name];
+    if (Array.isArray(value)) throw fieldError(name, 'Give this parameter once.');
+    return value;
+  };
+
+  const limit = integer('limit', one('limit'), DEFAULT_LIMIT, 1, MAX_LIMIT);
+  const offset = integer('offset', one('offset'), 0, 0, Number.MAX_SAFE_INTEGER);
+
+  const allowedOrdering = orderingNames(resource);
+  const ordering = (one('ordering') || DEFAULT_ORDERING)
+    .split(',')
+    .map((term) => term.trim())
+    .filter(Boolean)
+    .map((term) => {
+      const descending = term.startsWith('-');
+      const field = descending ? term.slice(1) : term;
+      if (!allowedOrdering.includes(field)) {
+        throw fieldError('ordering', `Unknown field "${field}". Order by one of: ${allowedOrdering.join(', ')}.`);
+      }
+      return { field, descending };
+    });
+
+  const searchRaw = one('search')?.trim() ?? '';
+  if (searchRaw.length > MAX_SEARCH_LENGTH) throw fieldError('search', `Ensure this has no more than ${MAX_SEARCH_LENGTH} characters.`);
+
+  const format = one('format') ?? 'json';
+  if (format !== 'json' && format !== 'xlsx') throw fieldError('format', 'Must be json or xlsx.');
+
+  const allowedFilters = filterNames(resource);
+  const filters: Record<string, string[]> = {};
+  for (const [name, raw] of Object.entries(query)) {
+    if (RESERVED.includes(name) || raw === undefined) continue;
+    if (!allowedFilters.includes(name)) {
+      throw fieldError(name, `Unknown filter. Filter by one of: ${allowedFilters.join(', ')}.`);
+    }
+    const values = (Array.isArray(raw) ? raw : [raw])
+      .flatMap((value) => value.split(','))
+      .map((value) => value.trim())
+      .filter((value) => value !== '');
+    if (values.length === 0) continue;
+    const field = resource.fields[name]!;
+    if (field.filter === 'boolean') {
+      const booleans = values.map((value) => value.toLowerCase());
+      if (booleans.some((value) => value !== 'true' && value !== 'false')) throw fieldError(name, 'Must be true or false.');
+      filters[name] = [...new Set(booleans)];
+    } else {
+      if (field.choices && values.some((value) => !field.choices!.includes(value))) {
+        throw fieldError(name, `Must be one of: ${field.choices.join(', ')}.`);
+      }
+      filters[name] = [...new Set(values)];
+    }
+  }
+
+  return { limit, offset, ordering, search: searchRaw || null, filters, format };
+}

@@ -1,0 +1,210 @@
+/**
+ * The SQL of the resource engine, built from a declaration. Every statement
+ * runs inside a tenant-scoped transaction, so row-level security adds the
+ * tenant condition; these queries add visibility, filters, search and order.
+ */
+import { sql, type SQL } from 'drizzle-orm';
+import { query, type Tx } from '../db/client.ts';
+import type { Visibility } from './fields.ts';
+import type { ListQuery } from './list-query.ts';
+import type { Resource } from './resource.ts';
+
+export type Row = Record<string, unknown> & { id: string };
+
+/** Filtered totals are exact up to this many rows, estimated beyond. */
+export const EXACT_COUNT_CAP = 10_000;
+
+const id = (name: string) => sql.identifier(name);
+const list = (values: unknown[]) => sql.join(values.map((value) => sql`${value}`), sql`, `);
+
+/** Escapes LIKE wildcards so user text matches literally. */
+const likeLiteral = (text: string) => text.replace(/[\\%_]/g, (char) => `\\${char}`);
+
+export function selectColumns(resource: Resource): SQL {
+  const columns = ['id', ...resource.columns, 'display_name', 'created_at', 'updated_at', 'created_by', 'updated_by'];
+  return sql.join([...new Set(columns)].map(id), sql`, `);
+}
+
+/** Conditions for what a caller may see, and what the list query asks for. */
+export function whereClause(resource: Resource, visible: Visibility[], listQuery?: Pick<ListQuery, 'filters' | 'search'>, status = 'active'): SQL {
+  const conditions: SQL[] = [sql`visibility IN (${list(visible)})`];
+  if (resource.hasStatus) conditions.push(sql`status = ${status}`);
+  for (const [name, values] of Object.entries(listQuery?.filters ?? {})) {
+    const field = resource.fields[name]!;
+    if (field.filter === 'boolean') {
+      conditions.push(sql`${id(name)} IN (${list(values.map((value) => value === 'true'))})`);
+    } else {
+      conditions.push(sql`${id(name)} IN (${list(values)})`);
+    }
+  }
+  for (const word of searchWords(listQuery?.search ?? null)) {
+    conditions.push(sql`search_document LIKE '%' || search_text(${likeLiteral(word)}) || '%'`);
+  }
+  return sql.join(conditions, sql` AND `);
+}
+
+export function searchWords(search: string | null): string[] {
+  return (search ?? '').split(/\s+/).filter(Boolean).slice(0, 10);
+}
+
+function orderClause(listQuery: ListQuery): SQL {
+  const terms = listQuery.ordering.map(
+    (term) => sql`${id(term.field)} ${sql.raw(term.descending ? 'DESC NULLS LAST' : 'ASC NULLS LAST')}`,
+  );
+  const last = listQuery.ordering[listQuery.ordering.length - 1];
+  terms.push(sql`id ${sql.raw(last?.descending ? 'DESC' : 'ASC')}`);
+  return sql.join(terms, sql`, `);
+}
+
+export async function selectPage(tx: Tx, resource: Resource, visible: Visibility[], listQuery: ListQuery): Promise<Row[]> {
+  return query<Row>(
+    tx,
+    sql`SELECT ${selectColumns(resource)} FROM ${id(resource.table)}
+        WHERE ${whereClause(resource, visible, listQuery)}
+        ORDER BY ${orderClause(listQuery)}
+        LIMIT ${listQuery.limit} OFFSET ${listQuery.offset}`,
+  );
+}
+
+/** Streams every matching row in `batchSize` pages by keyset (for exports). */
+export async function* selectAll(
+  tx: Tx,
+  resource: Resource,
+  visible: Visibility[],
+  listQuery: ListQuery,
+  batchSize = 1000,
+): AsyncGenerator<Row[]> {
+  let offset = 0;
+  for (;;) {
+    const rows = await selectPage(tx, resource, visible, { ...listQuery, limit: batchSize, offset });
+    if (rows.length === 0) return;
+    yield rows;
+    if (rows.length < batchSize) return;
+    offset += rows.length;
+  }
+}
+
+export async function countMatching(
+  tx: Tx,
+  resource: Resource,
+  visible: Visibility[],
+  listQuery: Pick<ListQuery, 'filters' | 'search'>,
+): Promise<{ count: number; estimate: boolean }> {
+  const where = whereClause(resource, visible, listQuery);
+  const [row] = await query<{ n: number }>(
+    tx,
+    sql`SELECT count(*)::int AS n FROM (SELECT 1 FROM ${id(resource.table)} WHERE ${where} LIMIT ${EXACT_COUNT_CAP + 1}) capped`,
+  );
+  const exact = row?.n ?? 0;
+  if (exact <= EXACT_COUNT_CAP) return { count: exact, estimate: false };
+  const [plan] = await query<{ 'QUERY PLAN': Array<{ Plan: { 'Plan Rows': number } }> }>(
+    tx,
+    sql`EXPLAIN (FORMAT JSON) SELECT 1 FROM ${id(resource.table)} WHERE ${where}`,
+  );
+  const planned = plan?.['QUERY PLAN'][0]?.Plan['Plan Rows'] ?? exact;
+  return { count: Math.max(Math.round(planned), EXACT_COUNT_CAP + 1), estimate: true };
+}
+
+/** The unfiltered total from the per-visibility counters, without touching the table. */
+export async function countFromCounters(tx: Tx, kind: string, visible: Visibility[]): Promise<number> {
+  const [row] = await query<{ n: number }>(
+    tx,
+    sql`SELECT coalesce(sum(count), 0)::int AS n FROM entity_counters WHERE kind = ${kind} AND visibility IN (${list(visible)})`,
+  );
+  return row?.n ?? 0;
+}
+
+export async function selectOne(tx: Tx, resource: Resource, visible: Visibility[], rowId: string): Promise<Row | null> {
+  const [row] = await query<Row>(
+    tx,
+    sql`SELECT ${selectColumns(resource)} FROM ${id(resource.table)} WHERE id = ${rowId} AND ${whereClause(resource, visible)}`,
+  );
+  return row ?? null;
+}
+
+export async function insertRow(tx: Tx, resource: Resource, tenantId: string, values: Record<string, unknown>): Promise<string> {
+  const entries = Object.entries({ tenant_id: tenantId, ...values });
+  const [row] = await query<{ id: string }>(
+    tx,
+    sql`INSERT INTO ${id(resource.table)} (${sql.join(entries.map(([name]) => id(name)), sql`, `)})
+        VALUES (${sql.join(entries.map(([, value]) => columnValue(value)), sql`, `)})
+        RETURNING id`,
+  );
+  return row!.id;
+}
+
+export async function updateRow(tx: Tx, resource: Resource, rowId: string, values: Record<string, unknown>): Promise<void> {
+  const assignments = Object.entries(values).map(([name, value]) => sql`${id(name)} = ${columnValue(value)}`);
+  assignments.push(sql`updated_at = now()`);
+  await tx.execute(sql`UPDATE ${id(resource.table)} SET ${sql.join(assignments, sql`, `)} WHERE id = ${rowId}`);
+}
+
+export async function deleteRow(tx: Tx, resource: Resource, rowId: string): Promise<boolean> {
+  const rows = await query<{ id: string }>(tx, sql`DELETE FROM ${id(resource.table)} WHERE id = ${rowId} RETURNING id`);
+  return rows.length > 0;
+}
+
+/** Arrays become text[] literals and objects jsonb, the same on both drivers. */
+function columnValue(value: unknown): SQL {
+  if (Array.isArray(value)) return sql`ARRAY(SELECT jsonb_array_elements_text(${JSON.stringify(value)}::jsonb))`;
+  if (value !== null && typeof value === 'object' && !(value instanceof Date)) return sql`${JSON.stringify(value)}::jsonb`;
+  return sql`${value}`;
+}
+
+/** Distinct values of a filter field with counts, among rows the caller may see. */
+export async function filterValues(
+  tx: Tx,
+  resource: Resource,
+  visible: Visibility[],
+  field: string,
+  limit = 100,
+): Promise<Array<{ value: unknown; count: number }>> {
+  return query(
+    tx,
+    sql`SELECT ${id(field)} AS value, count(*)::int AS count FROM ${id(resource.table)}
+        WHERE ${whereClause(resource, visible)} AND ${id(field)} IS NOT NULL
+        GROUP BY 1 ORDER BY 2 DESC, 1 LIMIT ${limit}`,
+  );
+}
+
+/** Lists (of the caller-visible kind) that rows are items of, keyed by row id. */
+export async function listsOfItems(
+  tx: Tx,
+  resource: Resource,
+  visible: Visibility[],
+  rowIds: string[],
+): Promise<Map<string, Array<{ id: string; name: string; slug: string; kind: string }>>> {
+  const byItem = new Map<string, Array<{ id: string; name: string; slug: string; kind: string }>>();
+  if (!resource.listItem || rowIds.length === 0) return byItem;
+  const rows = await query<{ item_id: string; id: string; name: string; slug: string; kind: string }>(
+    tx,
+    sql`SELECT li.item_id, l.id, l.name, l.slug, l.kind
+        FROM list_items li JOIN lists l ON l.tenant_id = li.tenant_id AND l.id = li.list_id
+        WHERE li.${id(resource.listItem.column)} IN (${list(rowIds)}) AND l.visibility IN (${list(visible)})
+        ORDER BY l.name`,
+  );
+  for (const row of rows) {
+    const entries = byItem.get(row.item_id) ?? [];
+    entries.push({ id: row.id, name: row.name, slug: row.slug, kind: row.kind });
+    byItem.set(row.item_id, entries);
+  }
+  return byItem;
+}
+
+/** Replaces the lists a row is an item of; unknown or wrong-kind list ids are returned. */
+export async function setListMemberships(tx: Tx, resource: Resource, tenantId: string, rowId: string, listIds: string[]): Promise<string[]> {
+  const membership = resource.listItem!;
+  const found = listIds.length
+    ? await query<{ id: string }>(tx, sql`SELECT id FROM lists WHERE kind = ${membership.listKind} AND id IN (${list(listIds)})`)
+    : [];
+  const missing = listIds.filter((listId) => !found.some((row) => row.id === listId));
+  if (missing.length > 0) return missing;
+  await tx.execute(sql`DELETE FROM list_items WHERE ${id(membership.column)} = ${rowId}`);
+  for (const listId of listIds) {
+    await tx.execute(
+      sql`INSERT INTO list_items (tenant_id, list_id, ${id(membership.column)}, position)
+          VALUES (${tenantId}, ${listId}, ${rowId}, coalesce((SELECT max(position) + 1 FROM list_items WHERE list_id = ${listId}), 0))`,
+    );
+  }
+  return [];
+}

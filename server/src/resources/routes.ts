@@ -1,0 +1,99 @@
+/**
+ * Derives a resource's HTTP routes from its declaration: list (JSON or xlsx),
+ * create, available-filters, get, patch, delete and spreadsheet upload.
+ */
+import type { FastifyInstance } from 'fastify';
+import { Type, type TSchema } from 'typebox';
+import { ErrorBody, ImportReport } from '../contracts.ts';
+import { parseListQuery } from './list-query.ts';
+import type { Resource } from './resource.ts';
+import { ResourceService } from './service.ts';
+import { exportSpreadsheet } from './spreadsheet-export.ts';
+import { importSpreadsheet } from './spreadsheet-import.ts';
+
+const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody };
+
+function recordSchema(resource: Resource): TSchema {
+  const properties: Record<string, TSchema> = { id: Type.String({ format: 'uuid' }), display_name: Type.Union([Type.String(), Type.Null()]) };
+  for (const [name, field] of Object.entries(resource.fields)) properties[name] = field.schema;
+  return Type.Object(properties, { additionalProperties: true, $id: `${resource.type}Record` });
+}
+
+export async function registerResource(app: FastifyInstance, resource: Resource): Promise<ResourceService> {
+  const service = new ResourceService(resource);
+  const base = resource.path;
+  const tags = [resource.kind];
+  const record = recordSchema(resource);
+  const writable = Type.Partial(Type.Object(Object.fromEntries(Object.entries(resource.fields).map(([name, field]) => [name, field.schema]))));
+  // The engine validates input itself so bulk imports and single requests share one set of rules and messages.
+  const engineValidates = { validatorCompiler: () => () => true };
+  const read = { config: { access: 'public' as const }, ...engineValidates };
+  const write = { config: { access: resource.writeAccess }, ...engineValidates };
+  const idParam = Type.Object({ id: Type.String() });
+
+  app.get(`${base}/`, {
+    ...read,
+    schema: {
+      tags,
+      summary: `List ${resource.kind} (JSON, or a spreadsheet with ?format=xlsx)`,
+      querystring: Type.Object({
+        limit: Type.Optional(Type.Integer({ default: 25, maximum: 100 })),
+        offset: Type.Optional(Type.Integer({ minimum: 0 })),
+        ordering: Type.Optional(Type.String({ description: 'Comma-separated fields, -field for descending. Default -updated_at.' })),
+        search: Type.Optional(Type.String()),
+        format: Type.Optional(Type.Union([Type.Literal('json'), Type.Literal('xlsx')])),
+      }, { additionalProperties: true }),
+      response: { 200: Type.Object({ count: Type.Integer(), count_is_estimate: Type.Optional(Type.Boolean()), next: Type.Union([Type.String(), Type.Null()]), previous: Type.Union([Type.String(), Type.Null()]), results: Type.Array(record) }), ...errors },
+    },
+  }, async (request, reply) => {
+    const listQuery = parseListQuery(resource, request.query as Record<string, string>);
+    if (listQuery.format === 'xlsx') return exportSpreadsheet(request, reply, service, listQuery);
+    return service.list(request, listQuery);
+  });
+
+  app.post(`${base}/`, {
+    ...write,
+    schema: { tags, summary: `Create a ${resource.label.toLowerCase()}`, body: writable, response: { 201: record, ...errors } },
+  }, async (request, reply) => reply.status(201).send(await service.create(request, request.body)));
+
+  app.post(`${base}/upload/`, {
+    config: { access: resource.writeAccess },
+    schema: {
+      tags,
+      summary: 'Import rows from an xlsx or csv file (multipart field "file"); ?partial=true keeps the good rows',
+      consumes: ['multipart/form-data'],
+      querystring: Type.Object({ partial: Type.Optional(Type.Boolean()) }),
+      response: { 200: ImportReport, ...errors, 413: ErrorBody, 415: ErrorBody },
+    },
+  }, async (request) => importSpreadsheet(request, service));
+
+  app.get(`${base}/available-filters/`, {
+    ...read,
+    schema: {
+      tags,
+      summary: 'Each filter with the values (and counts) found among rows the caller may see',
+      response: {
+        200: Type.Object({
+          filters: Type.Array(Type.Object({ name: Type.String(), type: Type.String(), values: Type.Array(Type.Object({ value: Type.Unknown(), count: Type.Integer() })) })),
+        }),
+      },
+    },
+  }, async (request) => service.availableFilters(request));
+
+  app.get(`${base}/:id/`, { ...read, schema: { tags, summary: `Get a ${resource.label.toLowerCase()}`, params: idParam, response: { 200: record, ...errors } } },
+    async (request) => service.get(request, (request.params as { id: string }).id));
+
+  app.patch(`${base}/:id/`, {
+    ...write,
+    schema: { tags, summary: `Change the fields sent`, params: idParam, body: writable, response: { 200: record, ...errors } },
+  }, async (request) => service.update(request, (request.params as { id: string }).id, request.body));
+
+  app.delete(`${base}/:id/`, { ...write, schema: { tags, summary: `Delete (hard delete)`, params: idParam, response: { 204: Type.Null(), ...errors } } },
+    async (request, reply) => {
+      await service.remove(request, (request.params as { id: string }).id);
+      return reply.status(204).send(null);
+    });
+
+  return service;
+}
+
