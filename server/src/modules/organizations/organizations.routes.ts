@@ -1,0 +1,87 @@
+/**
+ * Organization calls beyond the engine's (SPEC §7): count?status= and
+ * suggested_fields_from_url/?url=.
+ */
+import type { FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
+import type { Config } from '../../config.ts';
+import { ErrorBody } from '../../contracts.ts';
+import { ApiError, fieldError } from '../../http/errors.ts';
+import { safeFetchText, SafeFetchError } from '../../http/safe-fetch.ts';
+import { countFromCounters } from '../../resources/repository.ts';
+import { parseEmail, parsePhone, parseUrl } from '../../resources/values.ts';
+import { visibleTo } from '../../resources/visibility.ts';
+import { extractOrganizationSuggestion } from './url-suggestions.ts';
+
+const STATUSES = ['active', 'suggested'];
+
+/** Outbound-fetch failures that are the caller's input, not the remote site. */
+const INPUT_REASONS = new Set(['invalid_url', 'blocked_address']);
+
+export async function organizationsRoutes(app: FastifyInstance, { config }: { config: Config }): Promise<void> {
+  app.get('/assets/organizations/count/', {
+    validatorCompiler: () => () => true,
+    schema: {
+      tags: ['organizations'],
+      summary: 'How many organizations have a status (suggested: waiting for review) among those the caller may see',
+      querystring: Type.Object({ status: Type.Optional(Type.String({ enum: STATUSES })) }),
+      response: { 200: Type.Object({ count: Type.Integer() }), 400: ErrorBody },
+    },
+  }, async (request) => {
+    const status = (request.query as { status?: string }).status || 'active';
+    if (!STATUSES.includes(status)) throw fieldError('status', `Must be one of: ${STATUSES.join(', ')}.`);
+    const kind = status === 'suggested' ? 'organizations:suggested' : 'organizations';
+    const count = await request.tx((tx) => countFromCounters(tx, kind, visibleTo(request.principal.access)));
+    return { count };
+  });
+
+  app.get('/assets/organizations/suggested_fields_from_url/', {
+    config: { access: 'research' },
+    validatorCompiler: () => () => true,
+    schema: {
+      tags: ['organizations'],
+      summary: "Fetch a web page and suggest an organization's fields from its meta tags and JSON-LD",
+      security: [{ bearer: [] }],
+      querystring: Type.Object({ url: Type.String() }),
+      response: {
+        200: Type.Object({
+          name_inc: Type.Union([Type.String(), Type.Null()]),
+          notes: Type.Union([Type.String(), Type.Null()]),
+          emails: Type.Array(Type.String()),
+          phones: Type.Array(Type.String()),
+          associated_urls: Type.Array(Type.String()),
+          source_url: Type.String(),
+        }),
+        400: ErrorBody,
+        401: ErrorBody,
+        403: ErrorBody,
+        422: ErrorBody,
+      },
+    },
+  }, async (request) => {
+    const raw = (request.query as { url?: string }).url ?? '';
+    if (raw.trim() === '') throw fieldError('url', 'This field is required.');
+    const url = parseUrl(raw);
+    if (!url.ok) throw fieldError('url', url.message);
+    try {
+      const page = await safeFetchText(url.value, { ...config.fetch, userAgent: 'intelnotes/1.0 (+suggested fields)' });
+      const suggestion = extractOrganizationSuggestion(page.body, page.finalUrl);
+      // Only values that pass the same validation as a saved organization are suggested.
+      const valid = <T>(values: string[], parse: (value: string) => { ok: true; value: T } | { ok: false }) =>
+        [...new Set(values.map(parse).flatMap((parsed) => (parsed.ok ? [parsed.value] : [])))];
+      return {
+        name_inc: suggestion.name,
+        notes: suggestion.description,
+        emails: valid(suggestion.emails, parseEmail),
+        phones: valid(suggestion.phones, (value) => parsePhone(value)),
+        associated_urls: valid(suggestion.associated_urls, parseUrl),
+        source_url: page.finalUrl,
+      };
+    } catch (error) {
+      if (!(error instanceof SafeFetchError)) throw error;
+      if (INPUT_REASONS.has(error.reason)) throw fieldError('url', error.message);
+      // The URL is well formed but the page could not be used: 422 names the field and the reason.
+      throw new ApiError(422, 'url_unreachable', `url: ${error.message}`, { url: [error.message] });
+    }
+  });
+}
