@@ -20,7 +20,17 @@ export type Visibility = (typeof VISIBILITIES)[number];
 
 type Row = Record<string, unknown>;
 
+/** What kind of input a field is, for forms and tables built from metadata. */
+export type FieldKind =
+  | 'text' | 'category' | 'choice' | 'visibility' | 'boolean' | 'date' | 'incomplete_date'
+  | 'emails' | 'phones' | 'urls' | 'strings' | 'object';
+
 export interface FieldType {
+  kind: FieldKind;
+  /** Maximum length of text, when limited. */
+  maxLength?: number;
+  /** Long text (notes, about) rather than a single line. */
+  multiline?: boolean;
   /** Columns written for this field, by column name. */
   columns(name: string): string[];
   /** API input → column values; `undefined` input never reaches here. */
@@ -51,6 +61,9 @@ const nullable = (schema: TSchema) => Type.Union([schema, Type.Null()]);
 export function text(options: { max?: number; required?: boolean; multiline?: boolean } = {}): FieldType {
   const max = options.max ?? 500;
   return {
+    kind: 'text',
+    maxLength: max,
+    multiline: options.multiline ?? false,
     columns: (name) => [name],
     schema: nullable(Type.String({ maxLength: max })),
     parse: (input, name) => {
@@ -67,11 +80,12 @@ export function text(options: { max?: number; required?: boolean; multiline?: bo
 
 /** Free text with its distinct values offered as a filter (e.g. a city). */
 export function category(options: { max?: number } = {}): FieldType {
-  return { ...text(options), filter: 'choice' };
+  return { ...text(options), kind: 'category', filter: 'choice' };
 }
 
 export function choice<const T extends readonly string[]>(values: T, options: { default?: T[number] | null } = {}): FieldType {
   return {
+    kind: 'choice',
     columns: (name) => [name],
     schema: nullable(Type.Union(values.map((value) => Type.Literal(value)))),
     choices: values,
@@ -89,6 +103,7 @@ export function choice<const T extends readonly string[]>(values: T, options: { 
 export function visibility(defaultValue: Visibility): FieldType {
   return {
     ...choice(VISIBILITIES, { default: defaultValue }),
+    kind: 'visibility',
     schema: Type.Union(VISIBILITIES.map((value) => Type.Literal(value))),
     parse: (input, name) => {
       const match = VISIBILITIES.find((value) => typeof input === 'string' && value === input.trim().toLowerCase());
@@ -102,6 +117,7 @@ const FALSE_WORDS = ['false', '0', 'no', 'n', 'off', ''];
 
 export function boolean(defaultValue = false): FieldType {
   return {
+    kind: 'boolean',
     columns: (name) => [name],
     schema: Type.Boolean(),
     defaultValue,
@@ -123,6 +139,7 @@ export function boolean(defaultValue = false): FieldType {
 /** A calendar date, YYYY-MM-DD. */
 export function date(): FieldType {
   return {
+    kind: 'date',
     columns: (name) => [name],
     schema: nullable(Type.String({ format: 'date' })),
     parse: (input, name) => {
@@ -145,6 +162,7 @@ export function date(): FieldType {
 export function incompleteDate(): FieldType {
   const flags = (name: string) => [`${name}_incomplete_day`, `${name}_incomplete_month`, `${name}_incomplete_year`];
   return {
+    kind: 'incomplete_date',
     columns: (name) => [name, ...flags(name)],
     schema: nullable(Type.String({ description: 'YYYY, YYYY-MM, YYYY-MM-DD, --MM-DD or --MM' })),
     parse: (input, name) => {
@@ -181,8 +199,13 @@ function isoDate(value: unknown): string | null {
 }
 
 /** A list of strings each parsed by `item`; duplicates are dropped. */
-function list(item: (input: unknown) => Parsed<string>, options: { max: number; keyColumn?: { name: string; key: (value: string) => string } }): FieldType {
+function list(
+  kind: FieldKind,
+  item: (input: unknown) => Parsed<string>,
+  options: { max: number; keyColumn?: { name: string; key: (value: string) => string } },
+): FieldType {
   return {
+    kind,
     columns: (name) => [name, ...(options.keyColumn ? [options.keyColumn.name] : [])],
     schema: Type.Array(Type.String(), { maxItems: options.max }),
     multiple: true,
@@ -205,16 +228,17 @@ function list(item: (input: unknown) => Parsed<string>, options: { max: number; 
   };
 }
 
-export const emails = (max = 50) => list(parseEmail, { max });
-export const phones = (max = 50) => list((input) => parsePhone(input), { max });
+export const emails = (max = 50) => list('emails', parseEmail, { max });
+export const phones = (max = 50) => list('phones', (input) => parsePhone(input), { max });
 /** URLs, with match keys kept in `url_keys` for duplicate detection. */
-export const urls = (max = 50) => list(parseUrl, { max, keyColumn: { name: 'url_keys', key: normalizeUrlForMatch } });
+export const urls = (max = 50) => list('urls', parseUrl, { max, keyColumn: { name: 'url_keys', key: normalizeUrlForMatch } });
 export const strings = (max = 200) =>
-  list((input) => (typeof input === 'string' && input.length <= 500 ? ok(input.trim()) : fail('Must be text of at most 500 characters.')), { max });
+  list('strings', (input) => (typeof input === 'string' && input.length <= 500 ? ok(input.trim()) : fail('Must be text of at most 500 characters.')), { max });
 
 /** A JSON object (e.g. suggested_fields), at most `maxBytes` when serialized. */
 export function object(maxBytes = 65_536): FieldType {
   return {
+    kind: 'object',
     columns: (name) => [name],
     schema: Type.Record(Type.String(), Type.Unknown()),
     defaultValue: {},
