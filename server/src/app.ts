@@ -24,6 +24,7 @@ import { organizationsRoutes } from './modules/organizations/organizations.route
 import { RESOURCES } from './modules/registry.ts';
 import { searchRoutes } from './modules/search/search.routes.ts';
 import { countsRoutes } from './modules/tools/counts.routes.ts';
+import { metadataRoutes } from './resources/metadata.routes.ts';
 import { registerResource } from './resources/routes.ts';
 import { normalizeHost } from './tenancy/host.ts';
 import { tenancyPlugin, TenantCache } from './tenancy/tenancy.plugin.ts';
@@ -76,6 +77,7 @@ export async function buildApp({ config, db, logger }: AppDeps): Promise<Fastify
       await api.register(countsRoutes);
       await api.register(searchRoutes);
       await api.register(organizationsRoutes, { config });
+      await api.register(metadataRoutes, { resources: RESOURCES });
       for (const resource of RESOURCES) await registerResource(api, resource);
     },
     { prefix: API_PREFIX },

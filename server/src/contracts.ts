@@ -73,3 +73,38 @@ export const ImportReport = Type.Object({
   unmatched_columns: Type.Array(Type.String()),
 });
 export type ImportReport = Static<typeof ImportReport>;
+
+/** How one field of a resource is edited and shown (from GET resources/). */
+export const FieldMeta = Type.Object({
+  name: Type.String(),
+  kind: Type.Union(
+    ['text', 'category', 'choice', 'visibility', 'boolean', 'date', 'incomplete_date', 'emails', 'phones', 'urls', 'strings', 'object'].map(
+      (kind) => Type.Literal(kind),
+    ),
+  ),
+  max_length: Type.Union([Type.Integer(), Type.Null()]),
+  multiline: Type.Boolean(),
+  choices: Type.Union([Type.Array(Type.String()), Type.Null()]),
+  default: Type.Unknown(),
+  filterable: Type.Boolean(),
+  orderable: Type.Boolean(),
+});
+export type FieldMeta = Static<typeof FieldMeta>;
+
+/** A resource as the web app's shared table, form and detail page need it. */
+export const ResourceMeta = Type.Object({
+  kind: Type.String(),
+  type: Type.String(),
+  label: Type.String(),
+  /** Path under /api/v1, e.g. /assets/organizations. */
+  path: Type.String(),
+  write_access: Type.String(),
+  fields: Type.Array(FieldMeta),
+  ordering: Type.Array(Type.String()),
+  filters: Type.Array(Type.String()),
+  /** Fields of which at least one must be filled in (the record's names). */
+  name_fields: Type.Array(Type.String()),
+  /** Kind of list the records can be items of, or null. */
+  list_kind: Type.Union([Type.String(), Type.Null()]),
+});
+export type ResourceMeta = Static<typeof ResourceMeta>;

@@ -79,3 +79,23 @@ describe('people API', () => {
     assert.equal(hidden.count, 0);
   });
 });
+
+describe('GET resources/', () => {
+  it('describes every resource for the web app', async () => {
+    const t = await createTestApp();
+    try {
+      const tenant = await t.createTenant('meta');
+      const response = await t.request(tenant, { method: 'GET', url: '/api/v1/resources/' });
+      assert.equal(response.statusCode, 200);
+      const people = response.json().find((resource: { kind: string }) => resource.kind === 'people');
+      assert.equal(people.path, '/assets/people');
+      const gender = people.fields.find((field: { name: string }) => field.name === 'gender');
+      assert.deepEqual(gender.choices, ['M', 'F']);
+      assert.equal(people.fields.find((field: { name: string }) => field.name === 'birth_date').kind, 'incomplete_date');
+      assert.ok(people.filters.includes('gender'));
+      assert.deepEqual(people.name_fields, ['name_given', 'name_family', 'name_nickname', 'name_legal']);
+    } finally {
+      await t.close();
+    }
+  });
+});
