@@ -58,12 +58,17 @@ export async function query<T>(executor: Executor, statement: SQL): Promise<T[]>
   return result.rows;
 }
 
-async function enterTenant(tx: Tx, context: TenantContext): Promise<void> {
-  await tx.execute(sql.raw(`SET LOCAL ROLE ${APP_ROLE}`));
-  await tx.execute(
-    sql`SELECT set_config('app.tenant_id', ${context.tenantId ?? ''}, true),
-               set_config('app.manage_tenants', ${context.manageTenants ? 'on' : 'off'}, true)`,
-  );
+/** Transactions that drop to the app role and carry the tenant context. */
+function tenantTransactions(db: Db): Database['withTenant'] {
+  return (context, fn) =>
+    db.transaction(async (tx) => {
+      await tx.execute(sql.raw(`SET LOCAL ROLE ${APP_ROLE}`));
+      await tx.execute(
+        sql`SELECT set_config('app.tenant_id', ${context.tenantId ?? ''}, true),
+                   set_config('app.manage_tenants', ${context.manageTenants ? 'on' : 'off'}, true)`,
+      );
+      return fn(tx);
+    });
 }
 
 /**
@@ -82,11 +87,7 @@ export async function openPglite(dataDir: string | null, template?: Blob): Promi
     engine: 'pglite',
     client,
     owner: db,
-    withTenant: (context, fn) =>
-      db.transaction(async (tx) => {
-        await enterTenant(tx, context);
-        return fn(tx);
-      }),
+    withTenant: tenantTransactions(db),
     // PGlite is a single connection in this process, so the lock is
     // uncontended; it is taken anyway so callers behave alike on both engines.
     withAdvisoryLock: async (key, fn) => {
@@ -120,11 +121,7 @@ export async function openPostgres(url: string, poolSize = 10): Promise<Database
   return {
     engine: 'postgres',
     owner: db,
-    withTenant: (context, fn) =>
-      db.transaction(async (tx) => {
-        await enterTenant(tx, context);
-        return fn(tx);
-      }),
+    withTenant: tenantTransactions(db),
     withAdvisoryLock: async (key, fn) => {
       const connection = await pool.connect();
       try {

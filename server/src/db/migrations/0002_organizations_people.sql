@@ -2,6 +2,20 @@
 -- per-(tenant, kind, visibility) counters that home cards and list totals read
 -- instead of counting rows.
 
+-- Row-level security, enabled and forced, scoping a table to app.tenant_id.
+-- Every tenant-scoped table created from here on goes through this.
+CREATE FUNCTION enable_tenant_isolation(VARIADIC tables text[]) RETURNS void
+LANGUAGE plpgsql AS $$
+DECLARE t text;
+BEGIN
+  FOREACH t IN ARRAY tables LOOP
+    EXECUTE format('ALTER TABLE %I ENABLE ROW LEVEL SECURITY', t);
+    EXECUTE format('ALTER TABLE %I FORCE ROW LEVEL SECURITY', t);
+    EXECUTE format(
+      'CREATE POLICY tenant_isolation ON %I USING (tenant_id = app_tenant_id()) WITH CHECK (tenant_id = app_tenant_id())', t);
+  END LOOP;
+END $$;
+
 -- unaccent() is STABLE (its dictionary could change); pinning the dictionary
 -- makes it safe to use in generated columns and indexes.
 CREATE FUNCTION f_unaccent(text) RETURNS text
@@ -209,13 +223,4 @@ CREATE TRIGGER people_counter AFTER INSERT OR UPDATE OR DELETE ON people
 CREATE TRIGGER lists_counter AFTER INSERT OR UPDATE OR DELETE ON lists
   FOR EACH ROW EXECUTE FUNCTION maintain_entity_counter('*');
 
-DO $$
-DECLARE t text;
-BEGIN
-  FOREACH t IN ARRAY ARRAY['entity_counters', 'organizations', 'people', 'lists', 'list_items'] LOOP
-    EXECUTE format('ALTER TABLE %I ENABLE ROW LEVEL SECURITY', t);
-    EXECUTE format('ALTER TABLE %I FORCE ROW LEVEL SECURITY', t);
-    EXECUTE format(
-      'CREATE POLICY tenant_isolation ON %I USING (tenant_id = app_tenant_id()) WITH CHECK (tenant_id = app_tenant_id())', t);
-  END LOOP;
-END $$;
+SELECT enable_tenant_isolation('entity_counters', 'organizations', 'people', 'lists', 'list_items');
