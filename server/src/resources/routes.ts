@@ -8,8 +8,8 @@ import { ErrorBody, ImportReport } from '../contracts.ts';
 import { parseListQuery } from './list-query.ts';
 import type { Resource } from './resource.ts';
 import { ResourceService } from './service.ts';
-import { exportSpreadsheet } from './spreadsheet-export.ts';
-import { importSpreadsheet } from './spreadsheet-import.ts';
+const exportSpreadsheet = async (...args: any[]) => (await import('./spreadsheet-export' + '.ts')).exportSpreadsheet(...args);
+const importSpreadsheet = async (...args: any[]) => (await import('./spreadsheet-import' + '.ts')).importSpreadsheet(...args);
 
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody };
 
