@@ -7,6 +7,7 @@
  * and sets `app.tenant_id`, so row-level security scopes every query.
  */
 import { PGlite } from '@electric-sql/pglite';
+import { btree_gin } from '@electric-sql/pglite/contrib/btree_gin';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { unaccent } from '@electric-sql/pglite/contrib/unaccent';
 import { sql, type SQL } from 'drizzle-orm';
@@ -62,9 +63,10 @@ export async function query<T>(executor: Executor, statement: SQL): Promise<T[]>
 function tenantTransactions(db: Db): Database['withTenant'] {
   return (context, fn) =>
     db.transaction(async (tx) => {
-      await tx.execute(sql.raw(`SET LOCAL ROLE ${APP_ROLE}`));
+      // set_config('role', …, true) is SET LOCAL ROLE; one round trip sets the whole context.
       await tx.execute(
-        sql`SELECT set_config('app.tenant_id', ${context.tenantId ?? ''}, true),
+        sql`SELECT set_config('role', ${APP_ROLE}, true),
+                   set_config('app.tenant_id', ${context.tenantId ?? ''}, true),
                    set_config('app.manage_tenants', ${context.manageTenants ? 'on' : 'off'}, true)`,
       );
       return fn(tx);
@@ -79,7 +81,7 @@ export async function openPglite(dataDir: string | null, template?: Blob): Promi
   const client = new PGlite({
     ...(dataDir ? { dataDir } : {}),
     ...(template ? { loadDataDir: template } : {}),
-    extensions: { pg_trgm, unaccent },
+    extensions: { btree_gin, pg_trgm, unaccent },
   });
   await client.waitReady;
   const db = drizzlePglite({ client, schema }) as unknown as Db;

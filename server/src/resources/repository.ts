@@ -18,7 +18,7 @@ const id = (name: string) => sql.identifier(name);
 const list = (values: unknown[]) => sql.join(values.map((value) => sql`${value}`), sql`, `);
 
 /** Escapes LIKE wildcards so user text matches literally. */
-const likeLiteral = (text: string) => text.replace(/[\\%_]/g, (char) => `\\${char}`);
+export const likeLiteral = (text: string) => text.replace(/[\\%_]/g, (char) => `\\${char}`);
 
 export function selectColumns(resource: Resource): SQL {
   const columns = ['id', ...resource.columns, 'display_name', 'created_at', 'updated_at', 'created_by', 'updated_by'];
@@ -47,10 +47,14 @@ export function searchWords(search: string | null): string[] {
   return (search ?? '').split(/\s+/).filter(Boolean).slice(0, 10);
 }
 
+/** Columns that are never null: ordered without NULLS LAST so their indexes apply. */
+const NOT_NULL_ORDERING = ['created_at', 'updated_at'];
+
 function orderClause(listQuery: ListQuery): SQL {
-  const terms = listQuery.ordering.map(
-    (term) => sql`${id(term.field)} ${sql.raw(term.descending ? 'DESC NULLS LAST' : 'ASC NULLS LAST')}`,
-  );
+  const terms = listQuery.ordering.map((term) => {
+    const nulls = NOT_NULL_ORDERING.includes(term.field) ? '' : ' NULLS LAST';
+    return sql`${id(term.field)} ${sql.raw(`${term.descending ? 'DESC' : 'ASC'}${nulls}`)}`;
+  });
   const last = listQuery.ordering[listQuery.ordering.length - 1];
   terms.push(sql`id ${sql.raw(last?.descending ? 'DESC' : 'ASC')}`);
   return sql.join(terms, sql`, `);

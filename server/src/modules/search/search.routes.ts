@@ -10,6 +10,7 @@ import { Type } from 'typebox';
 import { query } from '../../db/client.ts';
 import { ErrorBody } from '../../contracts.ts';
 import { fieldError } from '../../http/errors.ts';
+import { likeLiteral } from '../../resources/repository.ts';
 import { visibleTo } from '../../resources/visibility.ts';
 import { RESOURCES } from '../registry.ts';
 
@@ -52,18 +53,19 @@ export async function searchRoutes(app: FastifyInstance): Promise<void> {
     const results = await request.tx(async (tx) => {
       const all = [];
       for (const resource of resources) {
+        // search_text() of a bound parameter is folded at planning, so the trigram indexes apply.
+        const term = sql`search_text(${q})`;
+        const likeTerm = sql`search_text(${likeLiteral(q)})`;
         const rows = await query<{ id: string; display_name: string | null }>(
           tx,
-          sql`WITH term AS (SELECT search_text(${q}) AS t)
-              SELECT id, display_name FROM ${sql.identifier(resource.table)}, term
+          sql`SELECT id, display_name FROM ${sql.identifier(resource.table)}
               WHERE visibility IN (${sql.join(visible.map((value) => sql`${value}`), sql`, `)})
                 ${resource.hasStatus ? sql`AND status = 'active'` : sql``}
-                AND (search_name LIKE '%' || replace(replace(replace(term.t, '\\', '\\\\'), '%', '\\%'), '_', '\\_') || '%'
-                     OR term.t <% search_name)
-              ORDER BY (search_name = term.t) DESC,
-                       (search_name LIKE term.t || '%') DESC,
-                       (search_name LIKE '% ' || term.t || '%') DESC,
-                       word_similarity(term.t, search_name) DESC,
+                AND (search_name LIKE '%' || ${likeTerm} || '%' OR ${term} <% search_name)
+              ORDER BY (search_name = ${term}) DESC,
+                       (search_name LIKE ${likeTerm} || '%') DESC,
+                       (search_name LIKE '% ' || ${likeTerm} || '%') DESC,
+                       word_similarity(${term}, search_name) DESC,
                        display_name
               LIMIT ${limit}`,
         );
