@@ -74,14 +74,23 @@ export const ImportReport = Type.Object({
 });
 export type ImportReport = Static<typeof ImportReport>;
 
+/** A refused upload: the usual error, plus the report when every row was checked (code import_failed). */
+export const ImportFailedBody = Type.Object({
+  detail: Type.String(),
+  code: Type.String(),
+  errors: Type.Optional(Type.Record(Type.String(), Type.Array(Type.String()))),
+  report: Type.Optional(ImportReport),
+});
+export type ImportFailedBody = Static<typeof ImportFailedBody>;
+
 /** How one field of a resource is edited and shown (from GET resources/). */
 export const FieldMeta = Type.Object({
   name: Type.String(),
-  kind: Type.Union(
-    ['text', 'category', 'choice', 'visibility', 'boolean', 'date', 'incomplete_date', 'emails', 'phones', 'urls', 'strings', 'object'].map(
-      (kind) => Type.Literal(kind),
-    ),
-  ),
+  kind: Type.Union([
+    Type.Literal('text'), Type.Literal('category'), Type.Literal('choice'), Type.Literal('visibility'),
+    Type.Literal('boolean'), Type.Literal('date'), Type.Literal('incomplete_date'), Type.Literal('emails'),
+    Type.Literal('phones'), Type.Literal('urls'), Type.Literal('strings'), Type.Literal('object'),
+  ]),
   max_length: Type.Union([Type.Integer(), Type.Null()]),
   multiline: Type.Boolean(),
   choices: Type.Union([Type.Array(Type.String()), Type.Null()]),
@@ -108,3 +117,27 @@ export const ResourceMeta = Type.Object({
   list_kind: Type.Union([Type.String(), Type.Null()]),
 });
 export type ResourceMeta = Static<typeof ResourceMeta>;
+
+/** Counts of one kind of entity by visibility; hidden_count for admins only. */
+export const KindCount = Type.Object({
+  public_count: Type.Integer(),
+  paywall_count: Type.Integer(),
+  hidden_count: Type.Optional(Type.Integer({ description: 'Admins only' })),
+});
+export type KindCount = Static<typeof KindCount>;
+
+/** GET tools/entities-count/ and tools/free-ahead-entities-count/: counts per kind (SPEC §3). */
+export const EntityCounts = Type.Record(Type.String(), KindCount);
+export type EntityCounts = Static<typeof EntityCounts>;
+
+/** One hit of GET search/ (SPEC §3 "Search result"). */
+export const SearchResult = Type.Object({
+  id: Type.String(),
+  type: Type.String({ description: 'Organization, Person, LibraryEntry, LibraryList, OrganizationsList, PeopleList, LedgerList' }),
+  display_name: Type.Union([Type.String(), Type.Null()]),
+  slug: Type.Union([Type.String(), Type.Null()]),
+});
+export type SearchResult = Static<typeof SearchResult>;
+
+export const SearchResponse = Type.Object({ results: Type.Array(SearchResult) });
+export type SearchResponse = Static<typeof SearchResponse>;

@@ -5,6 +5,7 @@
  * hand-write parsing or serialization.
  */
 import { Type, type TSchema } from 'typebox';
+import type { FieldMeta } from '../contracts.ts';
 import {
   formatIncompleteDate,
   normalizeUrlForMatch,
@@ -21,9 +22,7 @@ export type Visibility = (typeof VISIBILITIES)[number];
 type Row = Record<string, unknown>;
 
 /** What kind of input a field is, for forms and tables built from metadata. */
-export type FieldKind =
-  | 'text' | 'category' | 'choice' | 'visibility' | 'boolean' | 'date' | 'incomplete_date'
-  | 'emails' | 'phones' | 'urls' | 'strings' | 'object';
+export type FieldKind = FieldMeta['kind'];
 
 export interface FieldType {
   kind: FieldKind;

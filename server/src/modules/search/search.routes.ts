@@ -8,18 +8,11 @@ import type { FastifyInstance } from 'fastify';
 import { sql } from 'drizzle-orm';
 import { Type } from 'typebox';
 import { query } from '../../db/client.ts';
-import { ErrorBody } from '../../contracts.ts';
+import { ErrorBody, SearchResponse } from '../../contracts.ts';
 import { fieldError } from '../../http/errors.ts';
 import { likeLiteral } from '../../resources/repository.ts';
 import { visibleTo } from '../../resources/visibility.ts';
 import { RESOURCES } from '../registry.ts';
-
-const SearchResult = Type.Object({
-  id: Type.String(),
-  type: Type.String(),
-  display_name: Type.Union([Type.String(), Type.Null()]),
-  slug: Type.Union([Type.String(), Type.Null()]),
-});
 
 const TYPES = RESOURCES.map((resource) => resource.type);
 
@@ -34,7 +27,7 @@ export async function searchRoutes(app: FastifyInstance): Promise<void> {
         type: Type.Optional(Type.String({ description: `Comma-separated: ${TYPES.join(', ')}` })),
         limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 50, default: 10, description: 'Per type' })),
       }),
-      response: { 200: Type.Object({ results: Type.Array(SearchResult) }), 400: ErrorBody },
+      response: { 200: SearchResponse, 400: ErrorBody },
     },
   }, async (request) => {
     const params = request.query as Record<string, string | undefined>;

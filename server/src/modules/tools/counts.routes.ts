@@ -5,16 +5,9 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { sql } from 'drizzle-orm';
-import { Type } from 'typebox';
+import { EntityCounts } from '../../contracts.ts';
 import { query } from '../../db/client.ts';
 import { COUNTED_KINDS, COUNTER_KIND_OF } from '../registry.ts';
-
-const KindCount = Type.Object({
-  public_count: Type.Integer(),
-  paywall_count: Type.Integer(),
-  hidden_count: Type.Optional(Type.Integer({ description: 'Admins only' })),
-});
-const Counts = Type.Record(Type.String(), KindCount);
 
 type CountRow = { kind: string; visibility: string; n: number };
 
@@ -24,7 +17,7 @@ export async function countsRoutes(app: FastifyInstance): Promise<void> {
       counters: await query<CountRow>(tx, sql`SELECT kind, visibility, sum(count)::int AS n FROM entity_counters GROUP BY 1, 2`),
       users: withHidden ? (await query<{ n: number }>(tx, sql`SELECT count(*)::int AS n FROM users`))[0]?.n ?? 0 : 0,
     }));
-    const result: Record<string, { public_count: number; paywall_count: number; hidden_count?: number }> = {};
+    const result: EntityCounts = {};
     for (const kind of COUNTED_KINDS) {
       const counterKind = COUNTER_KIND_OF[kind] ?? kind;
       const of = (visibility: string) => counters.find((row) => row.kind === counterKind && row.visibility === visibility)?.n ?? 0;
@@ -36,10 +29,10 @@ export async function countsRoutes(app: FastifyInstance): Promise<void> {
 
   app.get('/tools/entities-count/', {
     config: { access: 'paywall' },
-    schema: { tags: ['tools'], summary: 'Entity counts per kind and visibility (hidden counts for admins)', security: [{ bearer: [] }], response: { 200: Counts } },
+    schema: { tags: ['tools'], summary: 'Entity counts per kind and visibility (hidden counts for admins)', security: [{ bearer: [] }], response: { 200: EntityCounts } },
   }, async (request) => collect(request, request.principal.access === 'admin'));
 
   app.get('/tools/free-ahead-entities-count/', {
-    schema: { tags: ['tools'], summary: 'Public and paywalled entity counts (no auth)', response: { 200: Counts } },
+    schema: { tags: ['tools'], summary: 'Public and paywalled entity counts (no auth)', response: { 200: EntityCounts } },
   }, async (request) => collect(request, false));
 }
