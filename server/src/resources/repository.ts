@@ -50,7 +50,7 @@ export function searchWords(search: string | null): string[] {
 /** Columns that are never null: ordered without NULLS LAST so their indexes apply. */
 const NOT_NULL_ORDERING = ['created_at', 'updated_at'];
 
-function orderClause(listQuery: ListQuery): SQL {
+export function orderClause(listQuery: ListQuery): SQL {
   const terms = listQuery.ordering.map((term) => {
     const nulls = NOT_NULL_ORDERING.includes(term.field) ? '' : ' NULLS LAST';
     return sql`${id(term.field)} ${sql.raw(`${term.descending ? 'DESC' : 'ASC'}${nulls}`)}`;
@@ -68,24 +68,6 @@ export async function selectPage(tx: Tx, resource: Resource, visible: Visibility
         ORDER BY ${orderClause(listQuery)}
         LIMIT ${listQuery.limit} OFFSET ${listQuery.offset}`,
   );
-}
-
-/** Streams every matching row in `batchSize` pages by keyset (for exports). */
-export async function* selectAll(
-  tx: Tx,
-  resource: Resource,
-  visible: Visibility[],
-  listQuery: ListQuery,
-  batchSize = 1000,
-): AsyncGenerator<Row[]> {
-  let offset = 0;
-  for (;;) {
-    const rows = await selectPage(tx, resource, visible, { ...listQuery, limit: batchSize, offset });
-    if (rows.length === 0) return;
-    yield rows;
-    if (rows.length < batchSize) return;
-    offset += rows.length;
-  }
 }
 
 export async function countMatching(
@@ -148,9 +130,12 @@ export async function deleteRow(tx: Tx, resource: Resource, rowId: string): Prom
   return rows.length > 0;
 }
 
-/** Arrays become text[] literals and objects jsonb, the same on both drivers. */
+/** A text[] value built the same way on both drivers. */
+export const textArray = (values: unknown[]): SQL => sql`ARRAY(SELECT jsonb_array_elements_text(${JSON.stringify(values)}::jsonb))`;
+
+/** Arrays become text[] and objects jsonb, the same on both drivers. */
 function columnValue(value: unknown): SQL {
-  if (Array.isArray(value)) return sql`ARRAY(SELECT jsonb_array_elements_text(${JSON.stringify(value)}::jsonb))`;
+  if (Array.isArray(value)) return textArray(value);
   if (value !== null && typeof value === 'object' && !(value instanceof Date)) return sql`${JSON.stringify(value)}::jsonb`;
   return sql`${value}`;
 }
@@ -211,4 +196,45 @@ export async function setListMemberships(tx: Tx, resource: Resource, tenantId: s
     );
   }
   return [];
+}
+
+// Duplicate detection (spreadsheet import)
+
+export interface MatchScope {
+  visible: Visibility[];
+  userId: string | null;
+}
+
+/**
+ * Current records the caller may see, plus those written in this transaction
+ * by this user (now() is the transaction's start, which every row written in
+ * it carries as updated_at): an import by a research user creates hidden
+ * records by default, and later rows of the file must still find them.
+ */
+export async function findRecords(tx: Tx, resource: Resource, scope: MatchScope, condition: SQL, limit = 1): Promise<Row[]> {
+  const ownWrites = scope.userId ? sql` OR (updated_at = now() AND updated_by = ${scope.userId})` : sql``;
+  const status = resource.hasStatus ? sql` AND status = 'active'` : sql``;
+  return query<Row>(
+    tx,
+    sql`SELECT ${selectColumns(resource)} FROM ${id(resource.table)}
+        WHERE (${whereClause(resource, scope.visible)}${ownWrites})${status} AND (${condition})
+        ORDER BY created_at, id
+        LIMIT ${limit}`,
+  );
+}
+
+/** Records sharing a name key, an email or a URL key with the row; more than one already makes the row ambiguous. */
+export async function findDuplicates(
+  tx: Tx,
+  resource: Resource,
+  scope: MatchScope,
+  keys: { names: string[]; emails: string[]; urls: string[] },
+): Promise<Row[]> {
+  const identity = resource.identity!;
+  const conditions: SQL[] = [];
+  if (keys.names.length > 0) conditions.push(sql`name_keys && ${textArray(keys.names)}`);
+  if (identity.emails && keys.emails.length > 0) conditions.push(sql`${id(identity.emails)} && ${textArray(keys.emails)}`);
+  if (identity.urls && keys.urls.length > 0) conditions.push(sql`url_keys && ${textArray(keys.urls)}`);
+  if (conditions.length === 0) return [];
+  return findRecords(tx, resource, scope, sql.join(conditions, sql` OR `), 5);
 }

@@ -26,9 +26,14 @@ export interface ResourceDeclaration {
   writeAccess: WriteAccess;
   /** The kind of list this entity can be an item of, and its column in list_items. */
   listItem?: { listKind: string; column: string };
-  /** Duplicate detection on import: which fields feed name keys, emails and URLs. */
+  /**
+   * What identifies a record: at least one of `names` must be filled in, and
+   * duplicates (on import) share a name key, an email or a URL key.
+   */
   identity?: {
     names: string[];
+    /** The names that identify a record (normalized into name keys); each name field by default. */
+    nameKeys?: (record: Record<string, unknown>) => Array<unknown>;
     emails?: string;
     urls?: string;
   };

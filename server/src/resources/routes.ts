@@ -4,12 +4,12 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { Type, type TSchema } from 'typebox';
-import { ErrorBody, ImportReport } from '../contracts.ts';
+import { ErrorBody, ImportFailedBody, ImportReport } from '../contracts.ts';
 import { parseListQuery } from './list-query.ts';
 import type { Resource } from './resource.ts';
 import { ResourceService } from './service.ts';
-const exportSpreadsheet = async (...args: any[]) => (await import('./spreadsheet-export' + '.ts')).exportSpreadsheet(...args);
-const importSpreadsheet = async (...args: any[]) => (await import('./spreadsheet-import' + '.ts')).importSpreadsheet(...args);
+import { exportSpreadsheet } from './spreadsheet-export.ts';
+import { importSpreadsheet } from './spreadsheet-import.ts';
 
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody };
 
@@ -63,7 +63,7 @@ export async function registerResource(app: FastifyInstance, resource: Resource)
       summary: 'Import rows from an xlsx or csv file (multipart field "file"); ?partial=true keeps the good rows',
       consumes: ['multipart/form-data'],
       querystring: Type.Object({ partial: Type.Optional(Type.Boolean()) }),
-      response: { 200: ImportReport, ...errors, 413: ErrorBody, 415: ErrorBody },
+      response: { 200: ImportReport, ...errors, 400: ImportFailedBody, 413: ErrorBody, 415: ErrorBody },
     },
   }, async (request) => importSpreadsheet(request, service));
 

@@ -78,7 +78,9 @@ export class ResourceService {
       if (names.length === 0 && !identity.names.some((name) => errors[name])) {
         errors[identity.names[0]!] = [`Provide at least one of: ${identity.names.join(', ')}.`];
       }
-      values['name_keys'] = [...new Set(names.map(normalizeName))];
+      const keyNames = identity.nameKeys ? identity.nameKeys(merged) : names;
+      const keys = keyNames.filter((name): name is string => typeof name === 'string').map(normalizeName);
+      values['name_keys'] = [...new Set(keys.filter(Boolean))];
     }
 
     if (Object.keys(errors).length > 0) {

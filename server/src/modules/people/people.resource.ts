@@ -40,7 +40,17 @@ export const people = defineResource({
   ordering: ['name_given', 'name_family', 'birth_date', 'met_event_date', 'current_address_city'],
   filters: ['gender', 'current_address_city', 'passport_country', 'is_fav'],
   listItem: { listKind: 'PeopleList', column: 'person_id' },
-  identity: { names: ['name_given', 'name_family', 'name_nickname', 'name_legal'], emails: 'emails', urls: 'associated_urls' },
+  identity: {
+    names: ['name_given', 'name_family', 'name_nickname', 'name_legal'],
+    // A given name alone is shared by too many people: the full name and the
+    // legal name identify someone; a nickname only when nothing else is known.
+    nameKeys: (person) => {
+      const fullName = [person['name_given'], person['name_family']].filter(Boolean).join(' ');
+      return fullName || person['name_legal'] ? [fullName, person['name_legal']] : [person['name_nickname']];
+    },
+    emails: 'emails',
+    urls: 'associated_urls',
+  },
   headerAliases: {
     'first name': 'name_given',
     'given name': 'name_given',

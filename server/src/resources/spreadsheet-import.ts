@@ -1,0 +1,569 @@
+/**
+ * POST {resource}/upload/: rows of an .xlsx or .csv file become records.
+ *
+ * The upload is streamed to a temporary file (never held whole in memory)
+ * and checked by extension and content. Row 1 is the header; columns are
+ * matched to fields by name or alias. Every row goes through the same
+ * validation as the API (service.parseInput); a row that names a record
+ * already there (shared name key, email or web address, or its id) updates
+ * that record with its non-empty cells instead of creating a duplicate.
+ *
+ * All or nothing by default: one transaction, rolled back when any row
+ * fails, and the report still reaches the client (ImportFailedError). With
+ * ?partial=true each row is written in its own savepoint and the good rows
+ * are kept.
+ */
+import { createReadStream, createWriteStream } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { Transform, type TransformCallback } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { MultipartFile } from '@fastify/multipart';
+import { CsvError, parse as parseCsv } from 'csv-parse';
+import { sql } from 'drizzle-orm';
+import type { FastifyRequest } from 'fastify';
+import { readSheet } from 'read-excel-file/node';
+import type { ImportReport } from '../contracts.ts';
+import type { Tx } from '../db/client.ts';
+import { ApiError } from '../http/errors.ts';
+import type { FieldType } from './fields.ts';
+import { findDuplicates, findRecords, insertRow, updateRow, type MatchScope, type Row } from './repository.ts';
+import type { Resource } from './resource.ts';
+import { isUuid, type ResourceService } from './service.ts';
+import { normalizeUrlForMatch } from './values.ts';
+import { visibleTo } from './visibility.ts';
+
+export const MAX_IMPORT_ROWS = 100_000;
+/** Row errors listed in a report; `failed` still counts every failed row. */
+const MAX_REPORTED_ERRORS = 1_000;
+/** Row messages repeated in the error's `errors.file`. */
+const MAX_SUMMARY_MESSAGES = 20;
+const SNIFF_BYTES = 64 * 1024;
+const ZIP_MAGIC = Buffer.from([0x50, 0x4b, 0x03, 0x04]);
+const OLE_MAGIC = Buffer.from([0xd0, 0xcf, 0x11, 0xe0]);
+
+type RowError = ImportReport['errors'][number];
+
+/** An all-or-nothing import that failed: a 400 whose body also carries the report. */
+export class ImportFailedError extends ApiError {
+  constructor(readonly report: ImportReport) {
+    const rows = report.failed === 1 ? '1 row has errors' : `${report.failed} rows have errors`;
+    super(400, 'import_failed', `${rows}; nothing was imported.`, {
+      file: report.errors.slice(0, MAX_SUMMARY_MESSAGES).map(describeError),
+    });
+  }
+
+  override toBody() {
+    return Object.assign(super.toBody(), { report: this.report });
+  }
+}
+
+const describeError = (error: RowError) => `Row ${error.row}${error.field ? `, ${error.field}` : ''}: ${error.message}`;
+
+const fileError = (status: number, message: string) =>
+  new ApiError(status, status === 413 ? 'payload_too_large' : status === 415 ? 'unsupported_media_type' : 'invalid', `file: ${message}`, {
+    file: [message],
+  });
+
+export async function importSpreadsheet(request: FastifyRequest, service: ResourceService): Promise<ImportReport> {
+  const partialParam = (request.query as { partial?: unknown } | undefined)?.partial;
+  const partial = partialParam === true || partialParam === 'true';
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'intelnotes-import-'));
+  try {
+    const upload = await receiveUpload(request, dir);
+    const sheet = await openSheet(upload);
+    if (!sheet.header) throw fileError(400, 'The file is empty.');
+    const header = matchHeader(service.resource, sheet.header);
+    if (header.columns.length === 0) {
+      throw fileError(400, `No column matches a field. Name the columns after the fields: ${importableFields(service.resource).join(', ')}.`);
+    }
+    if (sheet.dataRows === 0) throw fileError(400, 'The file has no data rows below the header row.');
+    if (sheet.dataRows > MAX_IMPORT_ROWS) {
+      throw fileError(400, `The file has ${sheet.dataRows.toLocaleString('en')} rows; at most ${MAX_IMPORT_ROWS.toLocaleString('en')} can be imported at once.`);
+    }
+    return await request.tx(async (tx) => {
+      const importer = new RowImporter(tx, request, service, partial);
+      let rowNumber = 1;
+      for await (const cells of sheet.dataRecords()) {
+        rowNumber += 1;
+        const input = rowInput(service.resource, header.columns, cells);
+        if (input) await importer.importRow(rowNumber, input);
+      }
+      const report = importer.report(header.unmatched);
+      if (report.failed > 0 && !partial) throw new ImportFailedError(report);
+      return report;
+    });
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Upload: stream to a temporary file, checking size and content on the way
+
+interface Upload {
+  file: string;
+  kind: 'xlsx' | 'csv';
+  head: Buffer;
+}
+
+/** Passes bytes through while noting the size, the first bytes and whether it is UTF-8 text. */
+class UploadInspector extends Transform {
+  size = 0;
+  head = Buffer.alloc(0);
+  utf8 = true;
+  nul = false;
+  private readonly decoder = new TextDecoder('utf-8', { fatal: true });
+
+  override _transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback): void {
+    this.size += chunk.length;
+    if (this.head.length < SNIFF_BYTES) this.head = Buffer.concat([this.head, chunk.subarray(0, SNIFF_BYTES - this.head.length)]);
+    if (!this.nul && chunk.includes(0)) this.nul = true;
+    if (this.utf8) {
+      try {
+        this.decoder.decode(chunk, { stream: true });
+      } catch {
+        this.utf8 = false;
+      }
+    }
+    callback(null, chunk);
+  }
+
+  override _flush(callback: TransformCallback): void {
+    if (this.utf8) {
+      try {
+        this.decoder.decode();
+      } catch {
+        this.utf8 = false;
+      }
+    }
+    callback();
+  }
+}
+
+function multipartError(error: unknown): ApiError {
+  if (error instanceof ApiError) return error;
+  const status = (error as { statusCode?: number }).statusCode;
+  if (status === 413) return fileError(413, 'The file is larger than the upload limit.');
+  return fileError(400, 'The upload could not be read: send the file as multipart/form-data in a field named "file".');
+}
+
+async function receiveUpload(request: FastifyRequest, dir: string): Promise<Upload> {
+  if (!request.isMultipart()) {
+    throw fileError(400, 'No file was sent: upload the spreadsheet as multipart/form-data in a field named "file".');
+  }
+  let part: MultipartFile | undefined;
+  try {
+    part = await request.file();
+  } catch (error) {
+    throw multipartError(error);
+  }
+  if (!part) throw fileError(400, 'No file was sent: attach the spreadsheet in a field named "file".');
+  if (part.fieldname !== 'file') {
+    part.file.resume();
+    throw fileError(400, `No file was sent in the field "file" (got a file in "${part.fieldname}").`);
+  }
+  const extension = path.extname(part.filename ?? '').toLowerCase();
+  if (extension === '.xls') {
+    part.file.resume();
+    throw fileError(415, 'Old-style .xls workbooks are not supported: save the sheet as .xlsx or .csv and upload that.');
+  }
+  if (extension !== '' && extension !== '.xlsx' && extension !== '.csv') {
+    part.file.resume();
+    throw fileError(415, `Files of type "${extension}" are not supported: upload an .xlsx or .csv file.`);
+  }
+
+  const file = path.join(dir, 'upload');
+  const inspector = new UploadInspector();
+  try {
+    await pipeline(part.file, inspector, createWriteStream(file));
+  } catch (error) {
+    throw multipartError(error);
+  }
+  if (part.file.truncated) {
+    throw fileError(413, `The file is larger than the upload limit of ${formatBytes(inspector.size)}.`);
+  }
+  if (inspector.size === 0) throw fileError(400, 'The file is empty.');
+
+  const head = inspector.head;
+  const isZip = head.subarray(0, 4).equals(ZIP_MAGIC);
+  const isText = inspector.utf8 && !inspector.nul;
+  if (extension === '.xlsx' || (extension === '' && isZip)) {
+    if (isZip) return { file, kind: 'xlsx', head };
+    if (head.subarray(0, 4).equals(OLE_MAGIC)) {
+      throw fileError(415, 'This is an old-style .xls workbook renamed to .xlsx: save it as .xlsx or .csv and upload that.');
+    }
+    throw fileError(415, 'This file is not an .xlsx workbook.');
+  }
+  if (isZip) throw fileError(415, 'This file is a workbook or archive, not CSV text: upload it as .xlsx or export it as CSV.');
+  if (!isText) throw fileError(415, 'CSV files must be UTF-8 text: save the sheet as "CSV UTF-8" and upload it again.');
+  return { file, kind: 'csv', head };
+}
+
+function formatBytes(bytes: number): string {
+  return bytes >= 1024 * 1024 ? `${Math.round(bytes / (1024 * 1024))} MB` : `${Math.round(bytes / 1024)} KB`;
+}
+
+// ---------------------------------------------------------------------------
+// Reading rows (each row an array of cells; row 1 is the header)
+
+interface Sheet {
+  /** Row 1, or null when the file has no rows at all. */
+  header: unknown[] | null;
+  /** Rows below the header with at least one non-empty cell. */
+  dataRows: number;
+  /** The rows below the header, in order (empty ones included, so row numbers hold). */
+  dataRecords(): AsyncIterable<unknown[]>;
+}
+
+const isEmptyRecord = (cells: unknown[]) => cells.every((cell) => cell === null || cell === undefined || String(cell).trim() === '');
+
+/**
+ * Reads the header and counts the rows before anything is written, so an
+ * oversized or empty file is refused up front. An .xlsx is read whole by the
+ * reader anyway; a CSV is streamed, once to count and once to import.
+ */
+async function openSheet(upload: Upload): Promise<Sheet> {
+  if (upload.kind === 'xlsx') {
+    let rows: unknown[][];
+    try {
+      // Numbers stay as written (phone numbers, zip codes); dates come back as Date objects.
+      rows = await readSheet(upload.file, { parseNumber: (text: string) => text });
+    } catch (error) {
+      const reason = error instanceof Error && error.message ? ` (${error.message})` : '';
+      throw fileError(400, `The .xlsx file could not be read${reason}.`);
+    }
+    const data = rows.slice(1);
+    return {
+      header: rows[0] ?? null,
+      dataRows: data.filter((cells) => !isEmptyRecord(cells)).length,
+      dataRecords: async function* () {
+        yield* data;
+      },
+    };
+  }
+  let header: unknown[] | null = null;
+  let dataRows = 0;
+  for await (const cells of csvRecords(upload)) {
+    if (header === null) header = cells;
+    else if (!isEmptyRecord(cells)) dataRows += 1;
+  }
+  return {
+    header,
+    dataRows,
+    dataRecords: async function* () {
+      let first = true;
+      for await (const cells of csvRecords(upload)) {
+        if (!first) yield cells;
+        first = false;
+      }
+    },
+  };
+}
+
+async function* csvRecords(upload: Upload): AsyncGenerator<string[]> {
+  const parser = createReadStream(upload.file).pipe(
+    parseCsv({ bom: true, delimiter: detectDelimiter(upload.head), relax_column_count: true, skip_empty_lines: false }),
+  );
+  try {
+    for await (const record of parser) yield record as string[];
+  } catch (error) {
+    if (error instanceof CsvError) throw fileError(400, `The CSV file could not be read: ${error.message}`);
+    throw error;
+  }
+}
+
+/** Comma, semicolon or tab: whichever the header line uses most (spreadsheets in many locales save with ";"). */
+function detectDelimiter(head: Buffer): string {
+  const counts = new Map<string, number>([[',', 0], [';', 0], ['\t', 0]]);
+  let quoted = false;
+  for (const char of head.toString('utf8')) {
+    if (char === '"') quoted = !quoted;
+    else if (!quoted && (char === '\n' || char === '\r')) break;
+    else if (!quoted && counts.has(char)) counts.set(char, counts.get(char)! + 1);
+  }
+  let best = ',';
+  for (const [delimiter, count] of counts) if (count > counts.get(best)!) best = delimiter;
+  return best;
+}
+
+// ---------------------------------------------------------------------------
+// Header: columns → fields
+
+interface Column {
+  index: number;
+  /** A field name, or 'id' for the record id column. */
+  field: string;
+}
+
+/** Header text compared without case, spacing or punctuation ("E-mail" = "email", "Name_Inc" = "name inc"). */
+const headerKey = (text: string) => text.normalize('NFKC').toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
+
+export function importableFields(resource: Resource): string[] {
+  return Object.entries(resource.fields).filter(([, field]) => field.kind !== 'object').map(([name]) => name);
+}
+
+function matchHeader(resource: Resource, cells: unknown[]): { columns: Column[]; unmatched: string[] } {
+  const byKey = new Map<string, string>();
+  for (const [alias, field] of Object.entries(resource.headerAliases ?? {})) {
+    if (importableFields(resource).includes(field)) byKey.set(headerKey(alias), field);
+  }
+  for (const name of importableFields(resource)) byKey.set(headerKey(name), name);
+  byKey.set('id', 'id');
+
+  const columns: Column[] = [];
+  const unmatched: string[] = [];
+  cells.forEach((cell, index) => {
+    const text = headerText(cell);
+    if (text === '') return;
+    const field = byKey.get(headerKey(text));
+    const taken = columns.some((column) => column.field === field);
+    // Several columns may feed a list field ("Email", "E-mail"); a single-valued field takes the first.
+    if (field && (!taken || resource.fields[field]?.multiple)) columns.push({ index, field });
+    else unmatched.push(text);
+  });
+  return { columns, unmatched };
+}
+
+function headerText(cell: unknown): string {
+  if (cell === null || cell === undefined) return '';
+  if (cell instanceof Date) return isoDate(cell);
+  return String(cell).trim();
+}
+
+// ---------------------------------------------------------------------------
+// Cells → API input
+
+interface RowInput {
+  values: Record<string, unknown>;
+  id: string | null;
+}
+
+const isoDate = (date: Date) => date.toISOString().slice(0, 10);
+
+/** Splits a list cell on ";" and line breaks, and on commas for contact values (a phone's ", ext 12" stays). */
+function splitList(field: FieldType, text: string): string[] {
+  const separator =
+    field.kind === 'emails' || field.kind === 'urls'
+      ? /[;\r\n,]+/
+      : field.kind === 'phones'
+        ? /[;\r\n]+|,(?!\s*(?:extension|ext\.?|x|#)\s*:?\s*\d)/i
+        : /[;\r\n]+/;
+  return text.split(separator).map((item) => item.trim()).filter((item) => item !== '');
+}
+
+/** A cell as the API would receive it, or undefined when the cell is empty. */
+function cellValue(field: FieldType, cell: unknown): unknown {
+  if (cell === null || cell === undefined) return undefined;
+  let text: string;
+  if (typeof cell === 'boolean') {
+    if (field.kind === 'boolean') return cell;
+    text = cell ? 'TRUE' : 'FALSE';
+  } else if (cell instanceof Date) {
+    if (Number.isNaN(cell.getTime())) return undefined;
+    text = isoDate(cell);
+  } else {
+    text = String(cell).trim();
+  }
+  if (text === '') return undefined;
+  if (field.multiple) {
+    const items = splitList(field, text);
+    return items.length > 0 ? items : undefined;
+  }
+  return text;
+}
+
+function rowInput(resource: Resource, columns: Column[], cells: unknown[]): RowInput | null {
+  const values: Record<string, unknown> = {};
+  let id: string | null = null;
+  for (const column of columns) {
+    if (column.field === 'id') {
+      const text = headerText(cells[column.index]);
+      if (isUuid(text)) id = text.toLowerCase();
+      continue;
+    }
+    const field = resource.fields[column.field]!;
+    const value = cellValue(field, cells[column.index]);
+    if (value === undefined) continue;
+    const earlier = values[column.field];
+    values[column.field] = Array.isArray(earlier) && Array.isArray(value) ? [...earlier, ...value] : value;
+  }
+  return Object.keys(values).length > 0 ? { values, id } : null;
+}
+
+// ---------------------------------------------------------------------------
+// Rows → records
+
+class RowMatchError extends Error {}
+
+interface MatchKeys {
+  names: string[];
+  emails: string[];
+  urls: string[];
+}
+
+class RowImporter {
+  private created = 0;
+  private updated = 0;
+  private readonly failedRows = new Set<number>();
+  private readonly errors: RowError[] = [];
+  /** A database error aborted the transaction (all-or-nothing mode): later rows are only validated. */
+  private aborted = false;
+
+  constructor(
+    private readonly tx: Tx,
+    private readonly request: FastifyRequest,
+    private readonly service: ResourceService,
+    private readonly partial: boolean,
+  ) {}
+
+  private get resource(): Resource {
+    return this.service.resource;
+  }
+
+  report(unmatched: string[]): ImportReport {
+    const rolledBack = !this.partial && this.failedRows.size > 0;
+    return {
+      created: rolledBack ? 0 : this.created,
+      updated: rolledBack ? 0 : this.updated,
+      failed: this.failedRows.size,
+      rolled_back: rolledBack,
+      errors: this.errors,
+      unmatched_columns: unmatched,
+    };
+  }
+
+  private fail(row: number, field: string | null, message: string): void {
+    this.failedRows.add(row);
+    if (this.errors.length < MAX_REPORTED_ERRORS) this.errors.push({ row, field, message });
+  }
+
+  /** Validation errors become row errors; anything else is not the row's fault and propagates. */
+  private parse(row: number, body: Record<string, unknown>, current: Row | null) {
+    try {
+      return this.service.parseInput(body, current);
+    } catch (error) {
+      if (!(error instanceof ApiError) || error.statusCode !== 400) throw error;
+      const entries = Object.entries(error.errors ?? { non_field_errors: [error.detail] });
+      for (const [field, messages] of entries) {
+        for (const message of messages) this.fail(row, field === 'non_field_errors' ? null : field, message);
+      }
+      return null;
+    }
+  }
+
+  async importRow(row: number, input: RowInput): Promise<void> {
+    if (this.aborted) {
+      this.parse(row, input.values, null);
+      return;
+    }
+    let current: Row | null;
+    try {
+      current = await this.findMatch(input);
+    } catch (error) {
+      if (!(error instanceof RowMatchError)) throw error;
+      this.fail(row, null, error.message);
+      return;
+    }
+    const parsed = this.parse(row, current ? mergeLists(this.resource, input.values, current) : input.values, current);
+    if (!parsed) return;
+
+    const userId = this.request.principal.user?.id ?? null;
+    const write = async (executor: Tx) => {
+      if (current) await updateRow(executor, this.resource, current.id, { ...parsed.values, updated_by: userId });
+      else await insertRow(executor, this.resource, this.request.tenant!.id, { ...parsed.values, created_by: userId, updated_by: userId });
+    };
+    try {
+      // A savepoint per row lets a failed write leave the rest of a partial import intact.
+      if (this.partial) await this.tx.transaction(write);
+      else await write(this.tx);
+    } catch (error) {
+      this.request.log.warn({ err: error, row }, 'spreadsheet import: row could not be saved');
+      this.fail(row, null, 'This row could not be saved.');
+      if (!this.partial) this.aborted = true;
+      return;
+    }
+    if (current) this.updated += 1;
+    else this.created += 1;
+  }
+
+  /**
+   * The record this row updates: the one named by its id column, else the
+   * one sharing a name key, email or web address, among the records the
+   * caller may see (what the API would let them edit) and those this import
+   * wrote, so later rows of the file find what earlier rows created.
+   */
+  private async findMatch(input: RowInput): Promise<Row | null> {
+    const scope: MatchScope = { visible: visibleTo(this.request.principal.access), userId: this.request.principal.user?.id ?? null };
+    if (input.id) {
+      const [byId] = await findRecords(this.tx, this.resource, scope, sql`id = ${input.id}`);
+      if (byId) return byId;
+    }
+    const keys = this.matchKeys(input.values);
+    if (!keys) return null;
+    const matches = await findDuplicates(this.tx, this.resource, scope, keys);
+    if (matches.length > 1) {
+      const names = matches.map((match) => `"${match['display_name'] ?? match.id}"`).join(', ');
+      throw new RowMatchError(`Matches several existing records: ${names}. Keep one of them, or give the row's id.`);
+    }
+    return matches[0] ?? null;
+  }
+
+  private matchKeys(values: Record<string, unknown>): MatchKeys | null {
+    const identity = this.resource.identity;
+    if (!identity) return null;
+    const keys: MatchKeys = { names: [], emails: [], urls: [] };
+
+    const names = Object.fromEntries(identity.names.filter((name) => values[name] !== undefined).map((name) => [name, values[name]]));
+    if (Object.keys(names).length > 0) {
+      try {
+        // The service computes name keys, so matching follows whatever normalization it applies.
+        keys.names = ((this.service.parseInput(names, null).values['name_keys'] as string[] | undefined) ?? []).filter(Boolean);
+      } catch {
+        keys.names = [];
+      }
+    }
+    if (identity.emails) {
+      const emails = parsedList(this.resource, identity.emails, values[identity.emails]);
+      // Stored addresses keep the local part's case; also try it lower-cased.
+      keys.emails = [...new Set((emails?.[identity.emails] ?? []).flatMap((email) => [email, email.toLowerCase()]))];
+    }
+    if (identity.urls) {
+      keys.urls = parsedList(this.resource, identity.urls, values[identity.urls])?.['url_keys'] ?? [];
+    }
+    return keys.names.length + keys.emails.length + keys.urls.length > 0 ? keys : null;
+  }
+}
+
+/** A list field's parsed columns (e.g. associated_urls and url_keys), or null when absent or invalid. */
+function parsedList(resource: Resource, name: string, value: unknown): Record<string, string[]> | null {
+  const field = resource.fields[name];
+  if (!field || value === undefined) return null;
+  const parsed = field.parse(value, name);
+  return parsed.ok ? (parsed.value as Record<string, string[]>) : null;
+}
+
+/** How list items are compared when merged into an existing record. */
+function itemKey(field: FieldType): (value: string) => string {
+  if (field.kind === 'urls') return normalizeUrlForMatch;
+  if (field.kind === 'emails') return (value) => value.toLowerCase();
+  return (value) => value;
+}
+
+/** On update, list cells add to the record's lists instead of replacing them. */
+function mergeLists(resource: Resource, values: Record<string, unknown>, current: Row): Record<string, unknown> {
+  const merged = { ...values };
+  for (const [name, value] of Object.entries(values)) {
+    const field = resource.fields[name];
+    if (!field?.multiple || !Array.isArray(value)) continue;
+    const incoming = parsedList(resource, name, value)?.[name];
+    // Invalid items are left as sent, so validation reports them.
+    if (!incoming) continue;
+    const existing = (current[name] as string[] | null) ?? [];
+    const key = itemKey(field);
+    const seen = new Set(existing.map(key));
+    merged[name] = [...existing, ...incoming.filter((item) => !seen.has(key(item)))];
+  }
+  return merged;
+}
