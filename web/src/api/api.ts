@@ -10,6 +10,8 @@ export const api = createApi({
   reducerPath: 'api',
   baseQuery,
   keepUnusedDataFor: 60,
+  // Resource records, their lists and filter values (api/resources.ts); entity counts.
+  tagTypes: ['Resource', 'ResourceFilters', 'Counts'],
   endpoints: (build) => ({
     getTenant: build.query<ClientInfo, void>({
       query: () => 'tenant/',

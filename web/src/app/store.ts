@@ -19,6 +19,7 @@ import storage from 'redux-persist/es/storage';
 import { toast } from 'react-toastify';
 import { api } from '../api/api';
 import { logout, sessionSlice, setSession, userRefreshed } from '../features/session/session.slice';
+import { pageReloadRequested } from './reload';
 import { router } from './router';
 
 const rootReducer = combineReducers({
@@ -49,6 +50,11 @@ function resetApiCache(getState: () => State, dispatch: Dispatch): void {
 
 listeners.startListening({
   actionCreator: setSession,
+  effect: (_action, { getState, dispatch }) => resetApiCache(getState, dispatch),
+});
+
+listeners.startListening({
+  actionCreator: pageReloadRequested,
   effect: (_action, { getState, dispatch }) => resetApiCache(getState, dispatch),
 });
 

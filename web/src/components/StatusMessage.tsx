@@ -8,13 +8,19 @@ interface StatusMessageProps {
   children?: ReactNode;
   /** Buttons or links offering a way out. */
   actions?: ReactNode;
+  /** Heading level of the title: h1 for a whole page, h2 inside a page that has its own title. */
+  headingComponent?: 'h1' | 'h2';
 }
 
 /** A centred full-page message: not found, failures, unknown tenant. */
-export function StatusMessage({ title, children, actions }: StatusMessageProps) {
+export function StatusMessage({ title, children, actions, headingComponent = 'h1' }: StatusMessageProps) {
   return (
     <Box sx={{ py: { xs: 6, sm: 10 }, px: 2, textAlign: 'center' }}>
-      <Typography variant="h4" component="h1" sx={{ fontWeight: 700, mb: 2, overflowWrap: 'anywhere' }}>
+      <Typography
+        variant={headingComponent === 'h1' ? 'h4' : 'h5'}
+        component={headingComponent}
+        sx={{ fontWeight: 700, mb: 2, overflowWrap: 'anywhere' }}
+      >
         {title}
       </Typography>
       {children}

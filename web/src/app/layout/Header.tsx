@@ -1,39 +1,42 @@
+import MenuIcon from '@mui/icons-material/Menu';
+import SearchIcon from '@mui/icons-material/Search';
 import AppBar from '@mui/material/AppBar';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
 import Divider from '@mui/material/Divider';
+import IconButton from '@mui/material/IconButton';
 import Link from '@mui/material/Link';
+import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
+import useMediaQuery from '@mui/material/useMediaQuery';
+import { useTheme } from '@mui/material/styles';
 import { Link as RouterLink } from 'react-router';
-import { useGetTenantQuery, useLogoutMutation } from '../../api/api';
+import { useGetTenantQuery } from '../../api/api';
 import { tenantDisplayName } from '../../api/tenant-name';
 import { Logo } from '../../components/Logo';
-import { logout, selectAccessLevel, selectSession } from '../../features/session/session.slice';
-import { useAppDispatch, useAppSelector } from '../hooks';
+import { VisuallyHidden } from '../../components/VisuallyHidden';
+import { selectAccessLevel, selectSession } from '../../features/session/session.slice';
+import { useSignOut } from '../../features/session/use-sign-out';
+import { useAppSelector } from '../hooks';
+import { NavTabs } from './NavTabs';
 
-const visuallyHidden = {
-  position: 'absolute',
-  width: '1px',
-  height: '1px',
-  margin: '-1px',
-  overflow: 'hidden',
-  clip: 'rect(0 0 0 0)',
-  whiteSpace: 'nowrap',
-} as const;
+interface HeaderProps {
+  onOpenSearch: () => void;
+  onOpenMenu: () => void;
+}
 
-export function Header() {
-  const dispatch = useAppDispatch();
+const isMac = typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigator.platform);
+const SEARCH_SHORTCUT = isMac ? '⌘F' : 'Ctrl+F';
+
+export function Header({ onOpenSearch, onOpenMenu }: HeaderProps) {
+  const theme = useTheme();
+  const wide = useMediaQuery(theme.breakpoints.up('md'), { noSsr: true });
   const { data: tenant } = useGetTenantQuery();
   const session = useAppSelector(selectSession);
   const accessLevel = useAppSelector(selectAccessLevel);
-  const [requestLogout, { isLoading: loggingOut }] = useLogoutMutation();
-
-  const handleLogout = async () => {
-    // The local session ends even when the server cannot be told (offline, token already expired).
-    await requestLogout().unwrap().catch(() => undefined);
-    dispatch(logout('user'));
-  };
+  const { signOut, signingOut } = useSignOut();
+  const tenantName = tenant ? tenantDisplayName(tenant) : '';
 
   return (
     <AppBar
@@ -54,19 +57,22 @@ export function Header() {
           rowGap: 1,
         }}
       >
-        <Box sx={{ display: 'flex', alignItems: 'center', gap: 2, minWidth: 0, flex: '1 1 auto' }}>
+        <Box sx={{ display: 'flex', alignItems: 'center', gap: { xs: 1.5, sm: 2 }, minWidth: 0, flex: '1 1 auto' }}>
           <Link component={RouterLink} to="/" underline="none" aria-label="intelnotes home" sx={{ display: 'inline-flex' }}>
             <Logo />
           </Link>
           <Divider orientation="vertical" flexItem />
           <Typography data-testid="tenant-name" noWrap sx={{ fontWeight: 600, minWidth: 0 }}>
-            {tenant ? tenantDisplayName(tenant) : ''}
+            {tenantName}
           </Typography>
         </Box>
-        <Box sx={{ display: 'flex', alignItems: 'center', gap: 1.5, minWidth: 0, ml: 'auto' }}>
-          <Box component="span" sx={visuallyHidden}>
-            Access level:
-          </Box>
+        <Box sx={{ display: 'flex', alignItems: 'center', gap: { xs: 0.5, sm: 1.5 }, minWidth: 0, ml: 'auto' }}>
+          <Tooltip title={`Search (${SEARCH_SHORTCUT})`}>
+            <IconButton aria-label="Search" aria-keyshortcuts="Meta+F Control+F" onClick={onOpenSearch}>
+              <SearchIcon />
+            </IconButton>
+          </Tooltip>
+          <VisuallyHidden>Access level:</VisuallyHidden>
           <Chip
             data-testid="access-level"
             label={accessLevel}
@@ -75,26 +81,35 @@ export function Header() {
             color={accessLevel === 'admin' ? 'primary' : 'default'}
           />
           {session.token === null ? (
-            <Button variant="contained" component={RouterLink} to="/login">
-              Login
+            <Button variant="contained" component={RouterLink} to="/login" sx={{ ml: { xs: 0.5, sm: 0 } }}>
+              {wide && tenantName ? `Login to read ${tenantName}'s intel notes` : 'Login'}
             </Button>
           ) : (
-            <>
-              <Typography
-                variant="body2"
-                noWrap
-                title={session.email ?? undefined}
-                sx={{ color: 'text.secondary', minWidth: 0, maxWidth: { xs: 140, sm: 260 } }}
-              >
-                {session.email}
-              </Typography>
-              <Button variant="outlined" color="inherit" onClick={() => void handleLogout()} loading={loggingOut}>
-                Logout
-              </Button>
-            </>
+            wide && (
+              <>
+                <Typography
+                  variant="body2"
+                  noWrap
+                  title={session.email ?? undefined}
+                  sx={{ color: 'text.secondary', minWidth: 0, maxWidth: 260 }}
+                >
+                  {session.email}
+                </Typography>
+                <Button variant="outlined" color="inherit" onClick={() => void signOut()} loading={signingOut}>
+                  Logout
+                </Button>
+              </>
+            )
           )}
+          <Tooltip title="Menu">
+            <IconButton aria-label="Open menu" aria-haspopup="dialog" onClick={onOpenMenu} edge="end">
+              <MenuIcon />
+            </IconButton>
+          </Tooltip>
         </Box>
       </Box>
+      <Divider sx={{ display: { xs: 'none', md: 'block' } }} />
+      <NavTabs />
     </AppBar>
   );
 }

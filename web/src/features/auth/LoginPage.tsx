@@ -6,16 +6,23 @@ import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import { Navigate, useNavigate } from 'react-router';
+import { Navigate, useLocation, useNavigate } from 'react-router';
 import { useGetTenantQuery, useLoginMutation } from '../../api/api';
 import { apiErrorMessage, apiFieldErrors, type ApiError } from '../../api/api-error';
 import { tenantDisplayName } from '../../api/tenant-name';
+import type { LoginRedirectState } from '../../app/guards';
 import { useAppDispatch, useAppSelector } from '../../app/hooks';
 import { selectToken, setSession } from '../session/session.slice';
 
 interface FieldErrors {
   email?: string;
   password?: string;
+}
+
+/** The guarded page that sent the visitor here, to return to after signing in; else home. */
+function returnPath(state: unknown): string {
+  const from = (state as Partial<LoginRedirectState> | null)?.from;
+  return typeof from === 'string' && from.startsWith('/') && !from.startsWith('//') ? from : '/';
 }
 
 function fieldErrorsFrom(error: ApiError): FieldErrors {
@@ -26,6 +33,7 @@ function fieldErrorsFrom(error: ApiError): FieldErrors {
 export function LoginPage() {
   const dispatch = useAppDispatch();
   const navigate = useNavigate();
+  const location = useLocation();
   const token = useAppSelector(selectToken);
   const { data: tenant } = useGetTenantQuery();
   const [login, { isLoading }] = useLoginMutation();
@@ -36,7 +44,7 @@ export function LoginPage() {
   const emailRef = useRef<HTMLInputElement>(null);
   const passwordRef = useRef<HTMLInputElement>(null);
 
-  if (token !== null) return <Navigate to="/" replace />;
+  if (token !== null) return <Navigate to={returnPath(location.state)} replace />;
 
   const handleSubmit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -53,7 +61,7 @@ export function LoginPage() {
     try {
       const session = await login({ email: email.trim(), password }).unwrap();
       dispatch(setSession(session));
-      await navigate('/', { replace: true });
+      await navigate(returnPath(location.state), { replace: true });
     } catch (error) {
       const apiError = error as ApiError;
       setFormError(apiErrorMessage(apiError));

@@ -3,7 +3,7 @@ import type { AccessLevel, CurrentUser, LoginResponse } from '@intelnotes/server
 
 type SessionUser = Pick<
   CurrentUser,
-  'id' | 'email' | 'alias' | 'is_admin' | 'is_research' | 'asset_id' | 'tenant_id'
+  'id' | 'email' | 'alias' | 'is_admin' | 'is_research' | 'asset_id' | 'tenant_id' | 'can_manage_tenants'
 >;
 
 export interface SessionState {
@@ -15,6 +15,8 @@ export interface SessionState {
   is_research: boolean;
   asset_id: string | null;
   tenant_id: string | null;
+  /** Admins of the default tenant may create and edit tenants (the Tenants menu entry, /clients). */
+  can_manage_tenants: boolean;
 }
 
 /** Why the session ended: the user asked, or the API rejected the token. */
@@ -29,10 +31,11 @@ const initialState: SessionState = {
   is_research: false,
   asset_id: null,
   tenant_id: null,
+  can_manage_tenants: false,
 };
 
-// Copies only the session fields: the login response carries more (expiry,
-// capabilities) and everything kept here is persisted to local storage.
+// Copies only the session fields: the login response carries more (expiry) and
+// everything kept here is persisted to local storage.
 function userFields(user: SessionUser): Omit<SessionState, 'token'> {
   return {
     email: user.email,
@@ -42,6 +45,7 @@ function userFields(user: SessionUser): Omit<SessionState, 'token'> {
     is_research: user.is_research,
     asset_id: user.asset_id,
     tenant_id: user.tenant_id,
+    can_manage_tenants: user.can_manage_tenants,
   };
 }
 
@@ -72,8 +76,20 @@ export const sessionSlice = createSlice({
       if (state.is_research) return 'research';
       return 'paywall';
     },
+    /** Research routes (SPEC §2) are open to research users and admins. */
+    selectCanResearch: (state) => state.token !== null && (state.is_research || state.is_admin),
+    selectIsAdmin: (state) => state.token !== null && state.is_admin,
+    // A session persisted before the flag existed has none until GET auth/me refreshes it.
+    selectCanManageTenants: (state) => state.token !== null && state.can_manage_tenants === true,
   },
 });
 
 export const { setSession, userRefreshed, logout } = sessionSlice.actions;
-export const { selectSession, selectToken, selectAccessLevel } = sessionSlice.selectors;
+export const {
+  selectSession,
+  selectToken,
+  selectAccessLevel,
+  selectCanResearch,
+  selectIsAdmin,
+  selectCanManageTenants,
+} = sessionSlice.selectors;

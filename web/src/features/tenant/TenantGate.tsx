@@ -5,9 +5,11 @@ import LinearProgress from '@mui/material/LinearProgress';
 import Typography from '@mui/material/Typography';
 import { useGetTenantQuery } from '../../api/api';
 import { apiErrorMessage } from '../../api/api-error';
+import { useAppSelector } from '../../app/hooks';
 import { Logo } from '../../components/Logo';
 import { NotFoundPage } from '../../components/NotFoundPage';
 import { StatusMessage } from '../../components/StatusMessage';
+import { selectToken } from '../session/session.slice';
 
 /** Frame for the states shown before there is a tenant to put in the header. */
 function Bare({ children }: { children: ReactNode }) {
@@ -22,22 +24,22 @@ function Bare({ children }: { children: ReactNode }) {
 }
 
 /**
- * Loads the tenant named by the host (SPEC §4) and renders the shell only for a
- * tenant that exists.
+ * Loads the tenant named by the host and renders the shell only when SPEC §4 allows it: for a
+ * tenant that exists, or at once when a token exists (a session was issued by this tenant; the
+ * tenant name fills in when it arrives). A host that names no tenant shows the 404 page.
  */
 export function TenantGate({ children }: { children: ReactNode }) {
+  const signedIn = useAppSelector(selectToken) !== null;
   const { data: tenant, error, isFetching, refetch } = useGetTenantQuery();
 
-  if (tenant) {
-    if (!tenant.exists) {
-      return (
-        <Bare>
-          <NotFoundPage unknownTenant />
-        </Bare>
-      );
-    }
-    return children;
+  if (tenant && !tenant.exists) {
+    return (
+      <Bare>
+        <NotFoundPage unknownTenant />
+      </Bare>
+    );
   }
+  if (tenant || signedIn) return children;
 
   if (error && !isFetching) {
     return (

@@ -1,0 +1,221 @@
+import { useCallback, useMemo, useState } from 'react';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Link from '@mui/material/Link';
+import Stack from '@mui/material/Stack';
+import FileDownloadIcon from '@mui/icons-material/FileDownload';
+import FileUploadIcon from '@mui/icons-material/FileUpload';
+import { DataGrid, type GridColDef, type GridSortModel } from '@mui/x-data-grid';
+import { Link as RouterLink, useNavigate } from 'react-router';
+import type { FieldMeta, ResourceMeta } from '@intelnotes/server/contracts';
+import { apiErrorMessage } from '../api/api-error';
+import {
+  useAvailableFiltersQuery,
+  useExportResourceMutation,
+  useListResourceQuery,
+  type ResourceRecord,
+} from '../api/resources';
+import { formatDate, formatDateTime, formatIncompleteDate } from './field-format';
+import { ListFilters } from './ListFilters';
+import { notify } from './notify';
+import { fieldLabel, kindOf, recordName, recordPath, useCanWrite, type ResourceView } from './resource-view';
+import { SearchField } from './SearchField';
+import { SpreadsheetUploadDialog } from './SpreadsheetUploadDialog';
+import { listParams, PAGE_SIZES, useListUrlState } from './use-list-url-state';
+import { VisibilityChip } from './VisibilityChip';
+
+interface DataTableProps {
+  meta: ResourceMeta;
+  view: ResourceView;
+}
+
+/** A value as one line of text in a cell. */
+function cellText(field: FieldMeta | undefined, name: string, value: unknown): string {
+  if (value === null || value === undefined || value === '') return '';
+  if (name === 'created_at' || name === 'updated_at') return formatDateTime(String(value));
+  if (Array.isArray(value)) return value.join(', ');
+  switch (kindOf(field)) {
+    case 'boolean':
+      return value ? 'Yes' : 'No';
+    case 'incomplete_date':
+      return formatIncompleteDate(String(value));
+    case 'date':
+      return formatDate(String(value));
+    default:
+      return String(value);
+  }
+}
+
+/** The grid shows the first ordering term, when it is one of its columns. */
+function toSortModel(ordering: string, columns: string[]): GridSortModel {
+  const first = ordering.split(',')[0]?.trim();
+  if (!first) return [];
+  const field = first.replace(/^-/, '');
+  return columns.includes(field) ? [{ field, sort: first.startsWith('-') ? 'desc' : 'asc' }] : [];
+}
+
+/**
+ * The list of a resource: server-side pagination (25/50/100), sorting (`ordering`), search
+ * (500 ms pause) and filters (from available-filters), all kept in the URL; spreadsheet
+ * export and, for writers, upload. A row opens the record's page.
+ */
+export function DataTable({ meta, view }: DataTableProps) {
+  const navigate = useNavigate();
+  const canWrite = useCanWrite(meta);
+  const { state, update } = useListUrlState(meta);
+  const params = useMemo(() => listParams(state), [state]);
+  const list = useListResourceQuery({ path: meta.path, params });
+  const filters = useAvailableFiltersQuery(meta.path);
+  const [exportList, exportState] = useExportResourceMutation();
+  const [uploadOpen, setUploadOpen] = useState(false);
+  // Typing in the search box replaces the history entry instead of adding one per search.
+  const onSearch = useCallback((search: string) => update({ search }, { replace: true }), [update]);
+
+  const columns = useMemo<GridColDef<ResourceRecord>[]>(
+    () =>
+      view.columns.map((name): GridColDef<ResourceRecord> => {
+        const field = meta.fields.find((entry) => entry.name === name);
+        const column: GridColDef<ResourceRecord> = {
+          field: name,
+          headerName: fieldLabel(view, name),
+          sortable: meta.ordering.includes(name),
+          minWidth: 140,
+          flex: 1,
+          valueGetter: (_value, row) => cellText(field, name, row[name]),
+        };
+        if (name === 'display_name') {
+          return {
+            ...column,
+            minWidth: 220,
+            flex: 2,
+            valueGetter: (_value, row) => recordName(meta, row),
+            renderCell: ({ row, value }) => (
+              // The link makes rows reachable by keyboard and opens in a new tab on middle click.
+              <Link component={RouterLink} to={recordPath(view, row.id)} onClick={(event) => event.stopPropagation()} sx={{ fontWeight: 600 }}>
+                {String(value)}
+              </Link>
+            ),
+          };
+        }
+        if (kindOf(field) === 'visibility') {
+          return { ...column, minWidth: 130, flex: 0, renderCell: ({ row }) => <VisibilityChip value={row[name]} /> };
+        }
+        if (name === 'updated_at' || name === 'created_at') return { ...column, minWidth: 170, flex: 0 };
+        return column;
+      }),
+    [meta, view],
+  );
+
+  const runExport = async () => {
+    try {
+      const { filename } = await exportList({
+        path: meta.path,
+        params: listParams(state, false),
+        fallbackName: `${meta.kind}.xlsx`,
+      }).unwrap();
+      notify.success(`Downloaded ${filename}.`);
+    } catch (error) {
+      notify.error(`Export failed: ${apiErrorMessage(error as Parameters<typeof apiErrorMessage>[0])}`);
+    }
+  };
+
+  // Kept stable: the grid treats a new sort model as a new sort and goes back to page 1.
+  const sortModel = useMemo(() => toSortModel(state.ordering, view.columns), [state.ordering, view.columns]);
+  const page = list.data;
+  return (
+    <Stack spacing={2} sx={{ minWidth: 0 }}>
+      <Stack
+        direction={{ xs: 'column', sm: 'row' }}
+        useFlexGap
+        sx={{ gap: 1.5, flexWrap: 'wrap', alignItems: { xs: 'stretch', sm: 'center' } }}
+      >
+        <SearchField
+          label={`Search ${view.title.toLowerCase()}`}
+          value={state.search}
+          onSearch={onSearch}
+        />
+        <ListFilters
+          meta={meta}
+          view={view}
+          available={filters.data?.filters ?? []}
+          selected={state.filters}
+          onChange={(next) => update({ filters: next })}
+        />
+        <Stack direction="row" spacing={1} sx={{ ml: { sm: 'auto' } }}>
+          <Button
+            variant="outlined"
+            startIcon={<FileDownloadIcon />}
+            onClick={runExport}
+            disabled={exportState.isLoading}
+          >
+            {exportState.isLoading ? 'Exporting…' : 'Export'}
+          </Button>
+          {canWrite && (
+            <Button variant="outlined" startIcon={<FileUploadIcon />} onClick={() => setUploadOpen(true)}>
+              Upload
+            </Button>
+          )}
+        </Stack>
+      </Stack>
+
+      {list.error && (
+        <Alert
+          severity="error"
+          action={
+            <Button color="inherit" size="small" onClick={() => list.refetch()}>
+              Retry
+            </Button>
+          }
+        >
+          {apiErrorMessage(list.error)}
+        </Alert>
+      )}
+
+      <Box sx={{ width: '100%', minWidth: 0, bgcolor: 'background.paper' }}>
+        <DataGrid<ResourceRecord>
+          aria-label={view.title}
+          rows={page?.results ?? []}
+          columns={columns}
+          // Unknown (-1) while a new page loads, so the grid never clamps a bookmarked page
+          // number against the previous query's total.
+          rowCount={list.currentData?.count ?? -1}
+          loading={list.isFetching}
+          autoHeight
+          paginationMode="server"
+          sortingMode="server"
+          pageSizeOptions={[...PAGE_SIZES]}
+          paginationModel={{ page: state.page, pageSize: state.pageSize }}
+          onPaginationModelChange={(model) => update({ page: model.pageSize === state.pageSize ? model.page : 0, pageSize: model.pageSize })}
+          sortModel={sortModel}
+          sortingOrder={['asc', 'desc', null]}
+          onSortModelChange={(model) => {
+            const [first] = model;
+            update({ ordering: first?.sort ? `${first.sort === 'desc' ? '-' : ''}${first.field}` : '' });
+          }}
+          onRowClick={({ row }) => navigate(recordPath(view, row.id))}
+          onCellKeyDown={({ row }, event) => {
+            if (event.key === 'Enter') navigate(recordPath(view, row.id));
+          }}
+          disableColumnMenu
+          disableColumnFilter
+          disableRowSelectionOnClick
+          localeText={{
+            noRowsLabel: state.search || Object.keys(state.filters).length > 0 ? 'No results found.' : `No ${view.title.toLowerCase()} yet.`,
+            paginationDisplayedRows: ({ from, to, count }) =>
+              count < 0
+                ? `${from}–${to}`
+                : `${from}–${to} of ${page?.count_is_estimate ? 'about ' : ''}${count.toLocaleString('en-GB')}`,
+          }}
+          sx={{
+            '& .MuiDataGrid-row': { cursor: 'pointer' },
+            '& .MuiDataGrid-cell:focus-within': { outline: 'none' },
+            '& .MuiDataGrid-cell:focus': { outline: (theme) => `2px solid ${theme.palette.primary.dark}`, outlineOffset: -2 },
+          }}
+        />
+      </Box>
+
+      {canWrite && <SpreadsheetUploadDialog meta={meta} view={view} open={uploadOpen} onClose={() => setUploadOpen(false)} />}
+    </Stack>
+  );
+}

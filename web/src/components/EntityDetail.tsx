@@ -1,0 +1,246 @@
+import { useState, type ReactNode } from 'react';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Chip from '@mui/material/Chip';
+import LinearProgress from '@mui/material/LinearProgress';
+import Link from '@mui/material/Link';
+import Paper from '@mui/material/Paper';
+import Stack from '@mui/material/Stack';
+import Typography from '@mui/material/Typography';
+import ArrowBackIcon from '@mui/icons-material/ArrowBack';
+import DeleteIcon from '@mui/icons-material/Delete';
+import EditIcon from '@mui/icons-material/Edit';
+import { Link as RouterLink, useNavigate } from 'react-router';
+import type { FieldMeta, ResourceMeta } from '@intelnotes/server/contracts';
+import { apiErrorMessage, type ApiError } from '../api/api-error';
+import { useGetResourceQuery, useRemoveResourceMutation } from '../api/resources';
+import { ConfirmDialog } from './ConfirmDialog';
+import { formatDate, formatDateTime, formatIncompleteDate } from './field-format';
+import { notify } from './notify';
+import { fieldLabel, kindOf, recordName, recordPath, toastName, useCanWrite, visibleFields, type ResourceView } from './resource-view';
+import { StatusMessage } from './StatusMessage';
+import { VisibilityChip } from './VisibilityChip';
+import { VisuallyHidden } from './VisuallyHidden';
+
+interface EntityDetailProps {
+  meta: ResourceMeta;
+  view: ResourceView;
+  id: string;
+}
+
+interface ListMembership {
+  id: string;
+  name: string;
+  slug: string;
+  kind: string;
+}
+
+function NotSet() {
+  return (
+    <Typography component="span" color="text.secondary">
+      <span aria-hidden="true">—</span>
+      <VisuallyHidden>Not set</VisuallyHidden>
+    </Typography>
+  );
+}
+
+/** A list page route from a list kind: OrganizationsList → /lists/organizations/{slug}. */
+const listPath = (entry: ListMembership) => `/lists/${entry.kind.replace(/List$/, '').toLowerCase()}/${encodeURIComponent(entry.slug)}`;
+
+function LinkList({ items, href, external = false }: { items: string[]; href: (item: string) => string; external?: boolean }) {
+  return (
+    <Stack component="ul" spacing={0.5} sx={{ m: 0, p: 0, listStyle: 'none' }}>
+      {items.map((item) => (
+        <li key={item}>
+          <Link href={href(item)} sx={{ overflowWrap: 'anywhere' }} {...(external ? { target: '_blank', rel: 'noopener noreferrer' } : {})}>
+            {item}
+          </Link>
+        </li>
+      ))}
+    </Stack>
+  );
+}
+
+/** A field's value for reading: links for emails, phones and URLs, words for dates. */
+function FieldValue({ field, value }: { field: FieldMeta; value: unknown }): ReactNode {
+  const kind = kindOf(field);
+  if (value === null || value === undefined || value === '' || (Array.isArray(value) && value.length === 0)) return <NotSet />;
+  if (Array.isArray(value)) {
+    const items = value.map(String);
+    if (kind === 'emails') return <LinkList items={items} href={(item) => `mailto:${item}`} />;
+    if (kind === 'phones') return <LinkList items={items} href={(item) => `tel:${item.replace(/[^\d+]/g, '')}`} />;
+    if (kind === 'urls') return <LinkList items={items} href={(item) => item} external />;
+    return (
+      <Stack direction="row" useFlexGap sx={{ flexWrap: 'wrap', gap: 0.5 }}>
+        {items.map((item) => (
+          <Chip key={item} label={item} size="small" />
+        ))}
+      </Stack>
+    );
+  }
+  switch (kind) {
+    case 'visibility':
+      return <VisibilityChip value={value} />;
+    case 'boolean':
+      return value ? 'Yes' : 'No';
+    case 'incomplete_date':
+      return formatIncompleteDate(String(value));
+    case 'date':
+      return formatDate(String(value));
+    default:
+      return (
+        <Box component="span" sx={{ whiteSpace: field.multiline ? 'pre-wrap' : undefined, overflowWrap: 'anywhere' }}>
+          {String(value)}
+        </Box>
+      );
+  }
+}
+
+/** One record of any resource with all its fields; writers can edit and delete it. */
+export function EntityDetail({ meta, view, id }: EntityDetailProps) {
+  const navigate = useNavigate();
+  const canWrite = useCanWrite(meta);
+  const { data: record, error, isLoading, isFetching, refetch } = useGetResourceQuery({ path: meta.path, id });
+  const [remove, removeState] = useRemoveResourceMutation();
+  const [confirming, setConfirming] = useState(false);
+  const listPage = `${view.basePath}?tab=1`;
+
+  if (isLoading) return <LinearProgress aria-label={`Loading the ${meta.label.toLowerCase()}`} />;
+  if (error && 'status' in error && error.status === 404) {
+    return (
+      <StatusMessage
+        title={`${meta.label} not found`}
+        actions={
+          <Button variant="contained" component={RouterLink} to={listPage}>
+            Back to {view.title.toLowerCase()}
+          </Button>
+        }
+      >
+        <Typography color="text.secondary">It may have been deleted, or you may not have access to it.</Typography>
+      </StatusMessage>
+    );
+  }
+  if (error || !record) {
+    return (
+      <Alert
+        severity="error"
+        action={
+          <Button color="inherit" size="small" onClick={() => refetch()}>
+            Retry
+          </Button>
+        }
+      >
+        {error ? apiErrorMessage(error) : `The ${meta.label.toLowerCase()} could not be loaded.`}
+      </Alert>
+    );
+  }
+
+  const deleteRecord = async () => {
+    try {
+      await remove({ path: meta.path, id: record.id }).unwrap();
+      notify.success(`${toastName(meta, record)} deleted.`);
+      setConfirming(false);
+      navigate(listPage, { replace: true });
+    } catch (failure) {
+      notify.error(`Could not delete the ${meta.label.toLowerCase()}: ${apiErrorMessage(failure as ApiError)}`);
+    }
+  };
+
+  const lists = (record['lists_as_item'] as ListMembership[] | undefined) ?? [];
+  const fields = visibleFields(meta, view).filter((field) => kindOf(field) !== 'visibility');
+
+  return (
+    <Stack spacing={3}>
+      <Box>
+        <Button component={RouterLink} to={listPage} startIcon={<ArrowBackIcon />} size="small" sx={{ mb: 1, ml: -1 }}>
+          {view.title}
+        </Button>
+        <Stack direction={{ xs: 'column', sm: 'row' }} useFlexGap sx={{ gap: 2, alignItems: { sm: 'flex-start' } }}>
+          <Box sx={{ flex: 1, minWidth: 0 }}>
+            <Typography variant="h4" component="h1" sx={{ fontWeight: 700, overflowWrap: 'anywhere' }}>
+              {recordName(meta, record)}
+            </Typography>
+            <Stack direction="row" useFlexGap sx={{ mt: 1, gap: 1, flexWrap: 'wrap', alignItems: 'center' }}>
+              <Typography variant="body2" color="text.secondary">
+                {meta.label}
+              </Typography>
+              <VisibilityChip value={record['visibility']} />
+            </Stack>
+          </Box>
+          {canWrite && (
+            <Stack direction="row" spacing={1} sx={{ flexShrink: 0 }}>
+              <Button variant="contained" startIcon={<EditIcon />} component={RouterLink} to={`${recordPath(view, record.id)}/edit`}>
+                Edit
+              </Button>
+              <Button variant="outlined" color="error" startIcon={<DeleteIcon />} onClick={() => setConfirming(true)}>
+                Delete
+              </Button>
+            </Stack>
+          )}
+        </Stack>
+      </Box>
+      {isFetching && <LinearProgress aria-label="Refreshing" />}
+
+      <Paper variant="outlined" sx={{ p: { xs: 2, sm: 3 } }}>
+        <Box
+          component="dl"
+          sx={{
+            m: 0,
+            display: 'grid',
+            gridTemplateColumns: { xs: 'minmax(0, 1fr)', sm: 'minmax(10rem, 14rem) minmax(0, 1fr)' },
+            columnGap: 3,
+            rowGap: { xs: 0.5, sm: 2 },
+            '& dt': { color: 'text.secondary', fontWeight: 600, mt: { xs: 1.5, sm: 0 } },
+            '& > div:first-of-type > dt': { mt: 0 },
+            '& dd': { m: 0, minWidth: 0 },
+          }}
+        >
+          {fields.map((field) => (
+            <Box key={field.name} sx={{ display: 'contents' }}>
+              <Typography component="dt">{fieldLabel(view, field.name)}</Typography>
+              <Typography component="dd" data-field={field.name}>
+                <FieldValue field={field} value={record[field.name]} />
+              </Typography>
+            </Box>
+          ))}
+          {meta.list_kind && (
+            <Box sx={{ display: 'contents' }}>
+              <Typography component="dt">Lists</Typography>
+              <Typography component="dd" data-field="lists_as_item">
+                {lists.length === 0 ? (
+                  <Typography component="span" color="text.secondary">
+                    Not in any list
+                  </Typography>
+                ) : (
+                  <Stack direction="row" useFlexGap sx={{ flexWrap: 'wrap', gap: 1 }}>
+                    {lists.map((entry) => (
+                      <Chip key={entry.id} label={entry.name} component={RouterLink} to={listPath(entry)} clickable size="small" variant="outlined" />
+                    ))}
+                  </Stack>
+                )}
+              </Typography>
+            </Box>
+          )}
+        </Box>
+      </Paper>
+
+      <Typography variant="body2" color="text.secondary">
+        Created {record['created_at'] ? formatDateTime(String(record['created_at'])) : '—'} · Updated{' '}
+        {record['updated_at'] ? formatDateTime(String(record['updated_at'])) : '—'}
+      </Typography>
+
+      <ConfirmDialog
+        open={confirming}
+        title={`Delete this ${meta.label.toLowerCase()}?`}
+        confirmLabel="Delete"
+        danger
+        busy={removeState.isLoading}
+        onConfirm={deleteRecord}
+        onCancel={() => setConfirming(false)}
+      >
+        “{recordName(meta, record)}” will be deleted for everyone, with its list memberships. This cannot be undone.
+      </ConfirmDialog>
+    </Stack>
+  );
+}

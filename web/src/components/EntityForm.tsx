@@ -1,0 +1,328 @@
+import { useId, useMemo, useRef, useState, type FormEvent, type ReactNode } from 'react';
+import Alert from '@mui/material/Alert';
+import AlertTitle from '@mui/material/AlertTitle';
+import Autocomplete from '@mui/material/Autocomplete';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import FormControl from '@mui/material/FormControl';
+import FormControlLabel from '@mui/material/FormControlLabel';
+import FormHelperText from '@mui/material/FormHelperText';
+import Link from '@mui/material/Link';
+import MenuItem from '@mui/material/MenuItem';
+import Paper from '@mui/material/Paper';
+import Stack from '@mui/material/Stack';
+import Switch from '@mui/material/Switch';
+import TextField from '@mui/material/TextField';
+import { Link as RouterLink, useBlocker, useNavigate } from 'react-router';
+import type { FieldMeta, ResourceMeta } from '@intelnotes/server/contracts';
+import { apiErrorMessage, apiFieldErrors, type ApiError } from '../api/api-error';
+import {
+  useAvailableFiltersQuery,
+  useCreateResourceMutation,
+  useUpdateResourceMutation,
+  type ResourceRecord,
+} from '../api/resources';
+import { ConfirmDialog } from './ConfirmDialog';
+import { changedBody, initialValues, isEmptyValue, LIST_KINDS, type FormValue, type FormValues } from './form-values';
+import { incompleteDateProblem, IncompleteDateField } from './IncompleteDateField';
+import { MultiValueField } from './MultiValueField';
+import { notify } from './notify';
+import { fieldLabel, kindOf, recordPath, toastName, visibleFields, type ResourceView } from './resource-view';
+import { VisibilityField } from './VisibilityField';
+
+/** What a feature's extra form controls (e.g. suggestions from a URL) may read and change. */
+export interface EntityFormApi {
+  values: FormValues;
+  setValues: (update: (values: FormValues) => FormValues) => void;
+}
+
+interface EntityFormProps {
+  meta: ResourceMeta;
+  view: ResourceView;
+  /** The record being edited; absent when creating one. */
+  record?: ResourceRecord;
+  /** Controls shown above the fields. */
+  renderBeforeFields?: (form: EntityFormApi) => ReactNode;
+}
+
+const INPUT_MODES: Record<string, 'email' | 'tel' | 'url' | 'text'> = { emails: 'email', phones: 'tel', urls: 'url' };
+
+/** The API reports a bad list value by position ("Item 2: Enter a valid email address."). */
+function listItemError(items: string[], error: string | undefined): { index: number; value: string; message: string } | null {
+  const match = /^Item (\d+): (.*)$/s.exec(error ?? '');
+  if (!match) return null;
+  const index = Number(match[1]) - 1;
+  const value = items[index];
+  return value === undefined ? null : { index, value, message: match[2] ?? '' };
+}
+
+/** Fields that take the whole width of the form. */
+function isWide(field: FieldMeta): boolean {
+  const kind = kindOf(field) ?? 'text';
+  return field.multiline || LIST_KINDS.includes(kind) || kind === 'visibility' || kind === 'incomplete_date';
+}
+
+/**
+ * Creates or edits a record of any resource: one input per field of the metadata (JSON object
+ * fields excepted). Errors from the API appear on their fields and in a summary; an edit
+ * sends only the fields that changed. On success: a toast, then the record's page.
+ */
+export function EntityForm({ meta, view, record, renderBeforeFields }: EntityFormProps) {
+  const formId = useId();
+  const navigate = useNavigate();
+  const fields = useMemo(() => visibleFields(meta, view), [meta, view]);
+  const initial = useMemo(() => initialValues(fields, record), [fields, record]);
+  const [values, setValues] = useState<FormValues>(initial);
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [failure, setFailure] = useState<string | null>(null);
+  const summaryRef = useRef<HTMLDivElement>(null);
+  const done = useRef(false);
+  const [create, createState] = useCreateResourceMutation();
+  const [update, updateState] = useUpdateResourceMutation();
+  const saving = createState.isLoading || updateState.isLoading;
+  const categoryValues = useAvailableFiltersQuery(meta.path).data?.filters;
+
+  const dirty = Object.keys(changedBody(fields, initial, values)).length > 0;
+  const blocker = useBlocker(
+    ({ currentLocation, nextLocation }) => dirty && !done.current && currentLocation.pathname !== nextLocation.pathname,
+  );
+
+  const label = (name: string) => fieldLabel(view, name);
+  const inputId = (name: string) => `${formId}-${name}`;
+  const setValue = (name: string, value: FormValue) => {
+    setValues((current) => ({ ...current, [name]: value }));
+    if (errors[name]) setErrors(({ [name]: _dropped, ...rest }) => rest);
+  };
+
+  const showErrors = (next: Record<string, string>, message: string | null) => {
+    setErrors(next);
+    setFailure(message);
+    // Moves the reader to the summary, which lists every problem.
+    requestAnimationFrame(() => summaryRef.current?.focus());
+  };
+
+  const clientErrors = (): Record<string, string> => {
+    const found: Record<string, string> = {};
+    for (const field of fields) {
+      if (kindOf(field) !== 'incomplete_date') continue;
+      const problem = incompleteDateProblem(String(values[field.name] ?? ''));
+      if (problem) found[field.name] = problem;
+    }
+    const names = meta.name_fields.filter((name) => name in values);
+    if (names.length > 0 && names.every((name) => isEmptyValue(values[name]))) {
+      found[names[0]!] = `Enter at least one of: ${names.map(label).join(', ')}.`;
+    }
+    return found;
+  };
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const found = clientErrors();
+    if (Object.keys(found).length > 0) {
+      showErrors(found, null);
+      return;
+    }
+    const body = changedBody(fields, initial, values);
+    if (record && Object.keys(body).length === 0) {
+      notify.info('Nothing changed.');
+      done.current = true;
+      navigate(recordPath(view, record.id));
+      return;
+    }
+    try {
+      const saved = record
+        ? await update({ path: meta.path, id: record.id, body }).unwrap()
+        : await create({ path: meta.path, body }).unwrap();
+      notify.success(`${toastName(meta, saved)} ${record ? 'saved' : 'created'}.`);
+      done.current = true;
+      navigate(recordPath(view, saved.id));
+    } catch (error) {
+      const fieldErrors = apiFieldErrors(error as ApiError);
+      const message = apiErrorMessage(error as ApiError);
+      const next: Record<string, string> = {};
+      for (const [name, messages] of Object.entries(fieldErrors)) next[name] = messages.join(' ');
+      const hasFieldErrors = Object.keys(next).length > 0;
+      notify.error(`Could not save the ${meta.label.toLowerCase()}: ${hasFieldErrors ? 'please correct the highlighted fields.' : message}`);
+      showErrors(next, hasFieldErrors ? null : message);
+    }
+  };
+
+  const errorEntries = Object.entries(errors);
+  /** A field's error as shown, naming the bad value of a list rather than its position. */
+  const message = (name: string): string | undefined => {
+    const error = errors[name];
+    const value = values[name];
+    const item = Array.isArray(value) ? listItemError(value, error) : null;
+    return item ? `“${item.value}”: ${item.message}` : error;
+  };
+  const api: EntityFormApi = { values, setValues };
+
+  const renderField = (field: FieldMeta) => {
+    const name = field.name;
+    const kind = kindOf(field) ?? 'text';
+    const value = values[name];
+    const error = message(name);
+    const common = { id: inputId(name), label: label(name), error: Boolean(error), fullWidth: true };
+
+    switch (kind) {
+      case 'visibility':
+        return <VisibilityField id={inputId(name)} label={label(name)} value={String(value)} onChange={(next) => setValue(name, next)} error={error} />;
+      case 'boolean':
+        return (
+          <FormControl error={Boolean(error)}>
+            <FormControlLabel
+              control={<Switch id={inputId(name)} checked={Boolean(value)} onChange={(event) => setValue(name, event.target.checked)} />}
+              label={label(name)}
+            />
+            {error && <FormHelperText>{error}</FormHelperText>}
+          </FormControl>
+        );
+      case 'incomplete_date':
+        return <IncompleteDateField id={inputId(name)} label={label(name)} value={String(value)} onChange={(next) => setValue(name, next)} error={error} />;
+      case 'emails':
+      case 'phones':
+      case 'urls':
+      case 'strings': {
+        const items = value as string[];
+        return (
+          <MultiValueField
+            id={inputId(name)}
+            label={label(name)}
+            values={items}
+            onChange={(next) => setValue(name, next)}
+            error={error}
+            invalidIndex={listItemError(items, errors[name])?.index}
+            inputMode={INPUT_MODES[kind] ?? 'text'}
+          />
+        );
+      }
+      case 'choice':
+        return (
+          <TextField {...common} select value={String(value)} onChange={(event) => setValue(name, event.target.value)} helperText={error}>
+            <MenuItem value="">
+              <em>Not set</em>
+            </MenuItem>
+            {(field.choices ?? []).map((choice) => (
+              <MenuItem key={choice} value={choice}>
+                {choice}
+              </MenuItem>
+            ))}
+          </TextField>
+        );
+      case 'date':
+        return (
+          <TextField
+            {...common}
+            type="date"
+            value={String(value)}
+            onChange={(event) => setValue(name, event.target.value)}
+            helperText={error}
+            slotProps={{ inputLabel: { shrink: true } }}
+          />
+        );
+      case 'category': {
+        const options = (categoryValues?.find((filter) => filter.name === name)?.values ?? []).map((entry) => String(entry.value));
+        return (
+          <Autocomplete<string, false, false, true>
+            freeSolo
+            options={options}
+            value={String(value)}
+            inputValue={String(value)}
+            onInputChange={(_event, text) => setValue(name, text)}
+            onChange={(_event, next) => setValue(name, next ?? '')}
+            renderInput={(params) => (
+              <TextField
+                {...params}
+                {...common}
+                helperText={error ?? (options.length > 0 ? 'Type a new value or pick an existing one.' : undefined)}
+                slotProps={{ ...params.slotProps, htmlInput: { ...params.slotProps.htmlInput, maxLength: field.max_length ?? undefined } }}
+              />
+            )}
+          />
+        );
+      }
+      default: {
+        const text = String(value);
+        const counter = field.multiline && field.max_length ? `${text.length.toLocaleString('en-GB')} / ${field.max_length.toLocaleString('en-GB')}` : undefined;
+        return (
+          <TextField
+            {...common}
+            value={text}
+            onChange={(event) => setValue(name, event.target.value)}
+            multiline={field.multiline}
+            minRows={field.multiline ? 4 : undefined}
+            helperText={error ?? counter}
+            slotProps={{ htmlInput: { maxLength: field.max_length ?? undefined } }}
+          />
+        );
+      }
+    }
+  };
+
+  const cancelTo = record ? recordPath(view, record.id) : `${view.basePath}?tab=1`;
+  return (
+    <Box component="form" onSubmit={submit} noValidate aria-label={record ? `Edit ${meta.label.toLowerCase()}` : `New ${meta.label.toLowerCase()}`}>
+      <Stack spacing={3}>
+        {(errorEntries.length > 0 || failure) && (
+          <Alert severity="error" ref={summaryRef} tabIndex={-1} role="alert" data-testid="form-errors">
+            <AlertTitle>{failure ? 'Could not save' : 'Please correct the following'}</AlertTitle>
+            {failure}
+            {errorEntries.length > 0 && (
+              <Box component="ul" sx={{ m: 0, pl: 2.5 }}>
+                {errorEntries.map(([name]) => (
+                  <li key={name}>
+                    {name in values ? (
+                      <Link
+                        href={`#${inputId(name)}`}
+                        color="inherit"
+                        underline="always"
+                        onClick={(event) => {
+                          event.preventDefault();
+                          const target = document.getElementById(inputId(name));
+                          target?.scrollIntoView({ block: 'center' });
+                          target?.focus();
+                        }}
+                      >
+                        {label(name)}
+                      </Link>
+                    ) : (
+                      label(name)
+                    )}
+                    : {message(name)}
+                  </li>
+                ))}
+              </Box>
+            )}
+          </Alert>
+        )}
+        {renderBeforeFields?.(api)}
+        <Paper variant="outlined" sx={{ p: { xs: 2, sm: 3 } }}>
+          <Box sx={{ display: 'grid', gridTemplateColumns: { xs: 'minmax(0, 1fr)', md: 'repeat(2, minmax(0, 1fr))' }, gap: 3 }}>
+            {fields.map((field) => (
+              <Box key={field.name} sx={{ gridColumn: isWide(field) ? '1 / -1' : undefined, minWidth: 0 }}>
+                {renderField(field)}
+              </Box>
+            ))}
+          </Box>
+        </Paper>
+        <Stack direction="row" spacing={2} sx={{ justifyContent: 'flex-end' }}>
+          <Button component={RouterLink} to={cancelTo} disabled={saving}>
+            Cancel
+          </Button>
+          <Button type="submit" variant="contained" disabled={saving}>
+            {saving ? 'Saving…' : record ? 'Save changes' : `Create ${meta.label.toLowerCase()}`}
+          </Button>
+        </Stack>
+      </Stack>
+      <ConfirmDialog
+        open={blocker.state === 'blocked'}
+        title="Leave without saving?"
+        confirmLabel="Leave"
+        onConfirm={() => blocker.proceed?.()}
+        onCancel={() => blocker.reset?.()}
+      >
+        Your changes to this {meta.label.toLowerCase()} have not been saved.
+      </ConfirmDialog>
+    </Box>
+  );
+}

@@ -1,0 +1,110 @@
+import Button from '@mui/material/Button';
+import Checkbox from '@mui/material/Checkbox';
+import ListItemText from '@mui/material/ListItemText';
+import MenuItem from '@mui/material/MenuItem';
+import TextField from '@mui/material/TextField';
+import FilterAltOffIcon from '@mui/icons-material/FilterAltOff';
+import type { ResourceMeta } from '@intelnotes/server/contracts';
+import type { AvailableFilter } from '../api/resources';
+import { fieldLabel, type ResourceView } from './resource-view';
+import { visibilityLabel } from './VisibilityChip';
+
+interface ListFiltersProps {
+  meta: ResourceMeta;
+  view: ResourceView;
+  available: AvailableFilter[];
+  selected: Record<string, string[]>;
+  onChange: (filters: Record<string, string[]>) => void;
+}
+
+function valueLabel(filterName: string, value: string): string {
+  return filterName === 'visibility' ? visibilityLabel(value) : value;
+}
+
+/**
+ * One control per filter of available-filters: a multi-select with counts for choice filters,
+ * Any / Yes / No for boolean ones. Filters with nothing to choose from are left out.
+ */
+export function ListFilters({ meta, view, available, selected, onChange }: ListFiltersProps) {
+  const set = (name: string, values: string[]) => {
+    const next = { ...selected };
+    if (values.length > 0) next[name] = values;
+    else delete next[name];
+    onChange(next);
+  };
+  const ordered = meta.filters
+    .map((name) => available.find((filter) => filter.name === name))
+    .filter((filter): filter is AvailableFilter => filter !== undefined);
+  const active = Object.values(selected).some((values) => values.length > 0);
+
+  return (
+    <>
+      {ordered.map((filter) => {
+        const chosen = selected[filter.name] ?? [];
+        const label = fieldLabel(view, filter.name);
+        const counts = new Map(filter.values.map((entry) => [String(entry.value), entry.count]));
+
+        if (filter.type === 'boolean') {
+          const countOf = (value: string) => (counts.has(value) ? ` (${counts.get(value)})` : '');
+          return (
+            <TextField
+              key={filter.name}
+              select
+              size="small"
+              label={label}
+              value={chosen[0] ?? ''}
+              onChange={(event) => set(filter.name, event.target.value === '' ? [] : [event.target.value])}
+              sx={{ minWidth: 190, flex: { xs: '1 1 100%', sm: '0 0 auto' } }}
+            >
+              <MenuItem value="">Any</MenuItem>
+              <MenuItem value="true">Yes{countOf('true')}</MenuItem>
+              <MenuItem value="false">No{countOf('false')}</MenuItem>
+            </TextField>
+          );
+        }
+
+        // Values chosen in a shared link but absent here (none visible now) stay removable.
+        const values = [...counts.keys(), ...chosen.filter((value) => !counts.has(value))];
+        if (values.length === 0) return null;
+        return (
+          <TextField
+            key={filter.name}
+            select
+            size="small"
+            label={label}
+            value={chosen}
+            onChange={(event) => {
+              const raw = event.target.value as unknown;
+              set(filter.name, typeof raw === 'string' ? raw.split(',') : (raw as string[]));
+            }}
+            sx={{ minWidth: 170, maxWidth: { sm: 280 }, flex: { xs: '1 1 100%', sm: '0 0 auto' } }}
+            slotProps={{
+              select: {
+                multiple: true,
+                renderValue: (value) => (value as string[]).map((entry) => valueLabel(filter.name, entry)).join(', '),
+                MenuProps: { slotProps: { paper: { sx: { maxHeight: 360 } } } },
+              },
+            }}
+          >
+            {values.map((value) => (
+              <MenuItem key={value} value={value} dense>
+                <Checkbox checked={chosen.includes(value)} size="small" sx={{ p: 0.5, mr: 1 }} tabIndex={-1} />
+                <ListItemText
+                  primary={valueLabel(filter.name, value)}
+                  secondary={counts.has(value) ? `${counts.get(value)}` : '0'}
+                  slotProps={{ secondary: { component: 'span', sx: { ml: 1 } } }}
+                  sx={{ display: 'flex', alignItems: 'baseline', justifyContent: 'space-between', my: 0 }}
+                />
+              </MenuItem>
+            ))}
+          </TextField>
+        );
+      })}
+      {active && (
+        <Button size="small" startIcon={<FilterAltOffIcon />} onClick={() => onChange({})}>
+          Clear filters
+        </Button>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,52 @@
+import Button from '@mui/material/Button';
+import Stack from '@mui/material/Stack';
+import Typography from '@mui/material/Typography';
+import AddIcon from '@mui/icons-material/Add';
+import { Link as RouterLink, useSearchParams } from 'react-router';
+import { DataTable } from './DataTable';
+import { NotAvailableYet } from './NotAvailableYet';
+import { useCanWrite, type ResourceView } from './resource-view';
+import { ResourceMetaGate } from './ResourceMetaGate';
+import type { ResourceMeta } from '@intelnotes/server/contracts';
+
+/** The `tab` that shows the list; the navigation links to it as ?tab=1. */
+const LIST_TAB = '1';
+
+interface ResourceListPageProps {
+  view: ResourceView;
+  /** What other tabs (e.g. ?tab=2 suggestions) are for, by tab value; they are not built yet. */
+  otherTabs?: Record<string, string>;
+}
+
+function ListHeader({ meta, view }: { meta: ResourceMeta; view: ResourceView }) {
+  const canWrite = useCanWrite(meta);
+  return (
+    <Stack direction="row" useFlexGap sx={{ gap: 2, alignItems: 'center', justifyContent: 'space-between', flexWrap: 'wrap' }}>
+      <Typography variant="h4" component="h1" sx={{ fontWeight: 700 }}>
+        {view.title}
+      </Typography>
+      {canWrite && (
+        <Button variant="contained" startIcon={<AddIcon />} component={RouterLink} to={`${view.basePath}/create`}>
+          New {meta.label.toLowerCase()}
+        </Button>
+      )}
+    </Stack>
+  );
+}
+
+/** A resource's list page: the table for ?tab=1 (or no tab), an honest note for tabs not built yet. */
+export function ResourceListPage({ view, otherTabs = {} }: ResourceListPageProps) {
+  const [params] = useSearchParams();
+  const tab = params.get('tab');
+  if (tab !== null && tab !== LIST_TAB) return <NotAvailableYet feature={otherTabs[tab] ?? view.title} />;
+  return (
+    <ResourceMetaGate kind={view.kind}>
+      {(meta) => (
+        <Stack spacing={3}>
+          <ListHeader meta={meta} view={view} />
+          <DataTable meta={meta} view={view} />
+        </Stack>
+      )}
+    </ResourceMetaGate>
+  );
+}

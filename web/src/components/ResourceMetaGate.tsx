@@ -1,0 +1,33 @@
+import type { ReactNode } from 'react';
+import Alert from '@mui/material/Alert';
+import Button from '@mui/material/Button';
+import LinearProgress from '@mui/material/LinearProgress';
+import type { ResourceMeta } from '@intelnotes/server/contracts';
+import { apiErrorMessage } from '../api/api-error';
+import { useResourceMeta } from '../api/resources';
+
+interface ResourceMetaGateProps {
+  kind: string;
+  children: (meta: ResourceMeta) => ReactNode;
+}
+
+/** Renders its children with a resource's metadata once loaded; a progress bar or the error meanwhile. */
+export function ResourceMetaGate({ kind, children }: ResourceMetaGateProps) {
+  const { meta, isLoading, error, refetch } = useResourceMeta(kind);
+  if (isLoading) return <LinearProgress aria-label="Loading" />;
+  if (!meta) {
+    return (
+      <Alert
+        severity="error"
+        action={
+          <Button color="inherit" size="small" onClick={() => refetch()}>
+            Retry
+          </Button>
+        }
+      >
+        {error ? apiErrorMessage(error) : `The server does not offer "${kind}".`}
+      </Alert>
+    );
+  }
+  return children(meta);
+}

@@ -1,0 +1,36 @@
+/** Display formats for record values on the list and the detail page. */
+
+const MONTHS = Array.from({ length: 12 }, (_, index) =>
+  new Intl.DateTimeFormat('en-GB', { month: 'long', timeZone: 'UTC' }).format(new Date(Date.UTC(2000, index, 1))),
+);
+
+export function monthName(month: number): string {
+  return MONTHS[month - 1] ?? String(month);
+}
+
+/**
+ * An incomplete date as words: "2019", "March 2019", "15 March 2019", "15 March", "March".
+ * Anything unexpected is shown as the API sent it.
+ */
+export function formatIncompleteDate(value: string): string {
+  const match = /^(\d{4}|-)-?(\d{2})?(?:-(\d{2}))?$/.exec(value);
+  if (!match) return value;
+  const [, yearPart, monthPart, dayPart] = match;
+  const year = yearPart === '-' ? null : yearPart;
+  const month = monthPart ? monthName(Number(monthPart)) : null;
+  const day = dayPart ? String(Number(dayPart)) : null;
+  return [day, month, year].filter((part) => part !== null).join(' ') || value;
+}
+
+/** A calendar date (YYYY-MM-DD) as "15 March 2019". */
+export function formatDate(value: string): string {
+  return formatIncompleteDate(value.slice(0, 10));
+}
+
+const DATE_TIME = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'short' });
+
+/** A timestamp in the reader's time zone, e.g. "15 Mar 2019, 14:05". */
+export function formatDateTime(value: string): string {
+  const date = new Date(value);
+  return Number.isNaN(date.getTime()) ? value : DATE_TIME.format(date);
+}

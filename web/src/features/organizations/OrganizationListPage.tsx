@@ -1,0 +1,6 @@
+import { ResourceListPage } from '../../components/ResourceListPage';
+import { organizationsView } from './organizations.view';
+
+export function OrganizationListPage() {
+  return <ResourceListPage view={organizationsView} otherTabs={{ '2': 'Suggested organizations' }} />;
+}

@@ -1,0 +1,6 @@
+import { ResourceDetailPage } from '../../components/ResourceDetailPage';
+import { peopleView } from './people.view';
+
+export function PersonDetailPage() {
+  return <ResourceDetailPage view={peopleView} />;
+}

@@ -1,0 +1,6 @@
+import { ResourceEditPage } from '../../components/ResourceFormPage';
+import { peopleView } from './people.view';
+
+export function PersonEditPage() {
+  return <ResourceEditPage view={peopleView} />;
+}

@@ -1,0 +1,68 @@
+import type { SearchResult } from './search.api';
+
+/** How each result type of GET search/ is named and where it opens (SPEC §2 "Search dialog"). */
+const RESULT_TYPES: Record<string, { label: string; group: string; path: (result: SearchResult) => string }> = {
+  Organization: { label: 'Organization', group: 'Organizations', path: (r) => `/organizations/${r.id}` },
+  Person: { label: 'Person', group: 'People', path: (r) => `/people/${r.id}` },
+  LibraryEntry: { label: 'Library', group: 'Library', path: (r) => `/library/${r.id}` },
+  LibraryList: { label: 'Library list', group: 'Library lists', path: (r) => `/lists/library/${r.slug ?? r.id}` },
+  OrganizationsList: {
+    label: 'Organizations list',
+    group: 'Organizations lists',
+    path: (r) => `/lists/organizations/${r.slug ?? r.id}`,
+  },
+  PeopleList: { label: 'People list', group: 'People lists', path: (r) => `/lists/people/${r.slug ?? r.id}` },
+  LedgerList: { label: 'Ledger list', group: 'Ledger lists', path: (r) => `/lists/ledger/${r.slug ?? r.id}` },
+};
+
+/** Result types in the order the advanced search lists their groups. */
+export const RESULT_TYPE_ORDER = Object.keys(RESULT_TYPES);
+
+export function resultLabel(type: string): string {
+  return RESULT_TYPES[type]?.label ?? type;
+}
+
+export function resultGroupLabel(type: string): string {
+  return RESULT_TYPES[type]?.group ?? type;
+}
+
+/** The page a result opens; a type the app cannot open yet falls back to the advanced search. */
+export function resultPath(result: SearchResult, query: string): string {
+  const known = RESULT_TYPES[result.type];
+  return known ? known.path(result) : advancedSearchPath(query);
+}
+
+export function resultName(result: SearchResult): string {
+  return result.display_name?.trim() || 'Untitled';
+}
+
+export function advancedSearchPath(query: string): string {
+  const q = query.trim();
+  return q === '' ? '/search' : `/search?${new URLSearchParams({ q }).toString()}`;
+}
+
+export const OPERATOR_PATH = '/search?tab=1';
+
+/**
+ * The dialog's filter chips (SPEC §2) and the result types each keeps. Keywords are not a
+ * result type of the quick search, so that chip alone keeps nothing.
+ */
+export const FILTER_CHIPS = [
+  { label: 'Keywords', types: [] },
+  { label: 'People', types: ['Person'] },
+  { label: 'Organizations', types: ['Organization'] },
+  { label: 'Ledgers', types: ['LedgerList'] },
+  { label: 'Library', types: ['LibraryEntry'] },
+  { label: 'List', types: ['LibraryList', 'OrganizationsList', 'PeopleList', 'LedgerList'] },
+] as const satisfies readonly { label: string; types: readonly string[] }[];
+
+export type FilterChip = (typeof FILTER_CHIPS)[number]['label'];
+
+/** Keeps the results of the selected chips' types; no chip selected keeps everything. */
+export function filterResults(results: readonly SearchResult[], selected: ReadonlySet<FilterChip>): SearchResult[] {
+  if (selected.size === 0) return [...results];
+  const types = new Set<string>(
+    FILTER_CHIPS.filter((chip) => selected.has(chip.label)).flatMap((chip) => [...chip.types]),
+  );
+  return results.filter((result) => types.has(result.type));
+}
