@@ -166,6 +166,9 @@ describe('organizations: list, form, detail, export and upload', { skip: unavail
     const url = new URL(page.url());
     assert.equal(url.searchParams.get('page'), null, 'a new ordering starts at the first page');
     assert.equal(url.searchParams.get('tab'), '1');
+    // Sorted by name once the new page has loaded.
+    await grid(page).getByRole('link').first().filter({ hasText: 'Bulk Org 01' }).waitFor();
+    await displayed.filter({ hasText: /^1–25 of \d+$/ }).waitFor();
     await page.getByRole('combobox', { name: /Rows per page/ }).click();
     await page.getByRole('option', { name: '50' }).click();
     await page.waitForURL(/page_size=50/);

@@ -19,7 +19,7 @@ import {
 import { formatDate, formatDateTime, formatIncompleteDate } from './field-format';
 import { ListFilters } from './ListFilters';
 import { notify } from './notify';
-import { fieldLabel, kindOf, recordName, recordPath, useCanWrite, type ResourceView } from './resource-view';
+import { fieldLabel, recordName, recordPath, useCanWrite, type ResourceView } from './resource-view';
 import { SearchField } from './SearchField';
 import { SpreadsheetUploadDialog } from './SpreadsheetUploadDialog';
 import { listParams, PAGE_SIZES, useListUrlState } from './use-list-url-state';
@@ -35,7 +35,7 @@ function cellText(field: FieldMeta | undefined, name: string, value: unknown): s
   if (value === null || value === undefined || value === '') return '';
   if (name === 'created_at' || name === 'updated_at') return formatDateTime(String(value));
   if (Array.isArray(value)) return value.join(', ');
-  switch (kindOf(field)) {
+  switch (field?.kind) {
     case 'boolean':
       return value ? 'Yes' : 'No';
     case 'incomplete_date':
@@ -98,7 +98,7 @@ export function DataTable({ meta, view }: DataTableProps) {
             ),
           };
         }
-        if (kindOf(field) === 'visibility') {
+        if (field?.kind === 'visibility') {
           return { ...column, minWidth: 130, flex: 0, renderCell: ({ row }) => <VisibilityChip value={row[name]} /> };
         }
         if (name === 'updated_at' || name === 'created_at') return { ...column, minWidth: 170, flex: 0 };

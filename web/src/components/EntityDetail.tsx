@@ -18,7 +18,7 @@ import { useGetResourceQuery, useRemoveResourceMutation } from '../api/resources
 import { ConfirmDialog } from './ConfirmDialog';
 import { formatDate, formatDateTime, formatIncompleteDate } from './field-format';
 import { notify } from './notify';
-import { fieldLabel, kindOf, recordName, recordPath, toastName, useCanWrite, visibleFields, type ResourceView } from './resource-view';
+import { fieldLabel, recordName, recordPath, toastName, useCanWrite, visibleFields, type ResourceView } from './resource-view';
 import { StatusMessage } from './StatusMessage';
 import { VisibilityChip } from './VisibilityChip';
 import { VisuallyHidden } from './VisuallyHidden';
@@ -64,7 +64,7 @@ function LinkList({ items, href, external = false }: { items: string[]; href: (i
 
 /** A field's value for reading: links for emails, phones and URLs, words for dates. */
 function FieldValue({ field, value }: { field: FieldMeta; value: unknown }): ReactNode {
-  const kind = kindOf(field);
+  const kind = field.kind;
   if (value === null || value === undefined || value === '' || (Array.isArray(value) && value.length === 0)) return <NotSet />;
   if (Array.isArray(value)) {
     const items = value.map(String);
@@ -148,7 +148,7 @@ export function EntityDetail({ meta, view, id }: EntityDetailProps) {
   };
 
   const lists = (record['lists_as_item'] as ListMembership[] | undefined) ?? [];
-  const fields = visibleFields(meta, view).filter((field) => kindOf(field) !== 'visibility');
+  const fields = visibleFields(meta, view).filter((field) => field.kind !== 'visibility');
 
   return (
     <Stack spacing={3}>

@@ -27,7 +27,7 @@ import { changedBody, initialValues, isEmptyValue, LIST_KINDS, type FormValue, t
 import { incompleteDateProblem, IncompleteDateField } from './IncompleteDateField';
 import { MultiValueField } from './MultiValueField';
 import { notify } from './notify';
-import { fieldLabel, kindOf, recordPath, toastName, visibleFields, type ResourceView } from './resource-view';
+import { fieldLabel, recordPath, toastName, visibleFields, type ResourceView } from './resource-view';
 import { VisibilityField } from './VisibilityField';
 
 /** What a feature's extra form controls (e.g. suggestions from a URL) may read and change. */
@@ -58,7 +58,7 @@ function listItemError(items: string[], error: string | undefined): { index: num
 
 /** Fields that take the whole width of the form. */
 function isWide(field: FieldMeta): boolean {
-  const kind = kindOf(field) ?? 'text';
+  const kind = field.kind;
   return field.multiline || LIST_KINDS.includes(kind) || kind === 'visibility' || kind === 'incomplete_date';
 }
 
@@ -104,7 +104,7 @@ export function EntityForm({ meta, view, record, renderBeforeFields }: EntityFor
   const clientErrors = (): Record<string, string> => {
     const found: Record<string, string> = {};
     for (const field of fields) {
-      if (kindOf(field) !== 'incomplete_date') continue;
+      if (field.kind !== 'incomplete_date') continue;
       const problem = incompleteDateProblem(String(values[field.name] ?? ''));
       if (problem) found[field.name] = problem;
     }
@@ -159,7 +159,7 @@ export function EntityForm({ meta, view, record, renderBeforeFields }: EntityFor
 
   const renderField = (field: FieldMeta) => {
     const name = field.name;
-    const kind = kindOf(field) ?? 'text';
+    const kind = field.kind;
     const value = values[name];
     const error = message(name);
     const common = { id: inputId(name), label: label(name), error: Boolean(error), fullWidth: true };

@@ -21,11 +21,11 @@ import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
 import useMediaQuery from '@mui/material/useMediaQuery';
 import type { Theme } from '@mui/material/styles';
-import type { ErrorBody, ImportReport, ResourceMeta } from '@intelnotes/server/contracts';
+import type { ImportFailedBody, ImportReport, ResourceMeta } from '@intelnotes/server/contracts';
 import { apiErrorMessage, type ApiError } from '../api/api-error';
 import { useUploadResourceMutation } from '../api/resources';
 import { notify } from './notify';
-import { fieldLabel, kindOf, type ResourceView } from './resource-view';
+import { fieldLabel, type ResourceView } from './resource-view';
 
 interface SpreadsheetUploadDialogProps {
   meta: ResourceMeta;
@@ -37,7 +37,7 @@ interface SpreadsheetUploadDialogProps {
 /** The report of a refused import (400 import_failed), when the error carries one. */
 function failedImportReport(error: ApiError): ImportReport | null {
   if (!('status' in error) || typeof error.data !== 'object' || error.data === null) return null;
-  const body = error.data as ErrorBody & { report?: ImportReport };
+  const body = error.data as Partial<ImportFailedBody>;
   return body.code === 'import_failed' && body.report ? body.report : null;
 }
 
@@ -95,7 +95,7 @@ export function SpreadsheetUploadDialog({ meta, view, open, onClose }: Spreadshe
         <DialogContent dividers>
           <Stack spacing={2}>
             <Typography variant="body2" color="text.secondary">
-              The first row holds the column names, e.g. {meta.fields.filter((field) => kindOf(field) !== 'object').slice(0, 4).map((field) => field.name).join(', ')}.
+              The first row holds the column names, e.g. {meta.fields.filter((field) => field.kind !== 'object').slice(0, 4).map((field) => field.name).join(', ')}.
               Rows matching an existing {meta.label.toLowerCase()} by name, email or URL update it; the others are created.
               Lists go in one cell, separated by semicolons.
             </Typography>

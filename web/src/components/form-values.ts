@@ -1,6 +1,5 @@
 import type { FieldMeta } from '@intelnotes/server/contracts';
 import type { ResourceRecord } from '../api/resources';
-import { kindOf } from './resource-view';
 
 /** A field's value while it is edited: text, a switch, or a list of strings. */
 export type FormValue = string | boolean | string[];
@@ -12,7 +11,7 @@ export const LIST_KINDS = ['emails', 'phones', 'urls', 'strings'];
 export function initialValues(fields: FieldMeta[], record?: ResourceRecord): FormValues {
   const values: FormValues = {};
   for (const field of fields) {
-    const kind = kindOf(field) ?? 'text';
+    const kind = field.kind;
     const raw = record ? record[field.name] : field.default;
     if (kind === 'boolean') values[field.name] = Boolean(raw);
     else if (LIST_KINDS.includes(kind)) values[field.name] = Array.isArray(raw) ? raw.map(String) : [];

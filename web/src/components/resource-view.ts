@@ -44,15 +44,7 @@ export function fieldLabel(view: ResourceView, name: string): string {
 
 /** Fields the form and the detail page show: all but JSON objects and the omitted ones. */
 export function visibleFields(meta: ResourceMeta, view: ResourceView): FieldMeta[] {
-  return meta.fields.filter((field) => kindOf(field) !== 'object' && !view.omit?.includes(field.name));
-}
-
-/**
- * A field's kind. contracts.ts builds FieldMeta.kind from a mapped array of literals, which
- * TypeBox types as `never`; read as a string until the contract spells the literals out.
- */
-export function kindOf(field: FieldMeta | undefined): string | undefined {
-  return field?.kind as string | undefined;
+  return meta.fields.filter((field) => field.kind !== 'object' && !view.omit?.includes(field.name));
 }
 
 const RANK: Record<AccessLevel, number> = { public: 0, paywall: 1, research: 2, admin: 3 };
