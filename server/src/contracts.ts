@@ -3,7 +3,7 @@
  * every route with these TypeBox schemas; the web app imports their static
  * types (`import type`) so request and response shapes are never hand-copied.
  */
-import { Type, type Static } from 'typebox';
+import { Type, type Static, type TSchema } from 'typebox';
 
 export const ErrorBody = Type.Object(
   {
@@ -141,3 +141,43 @@ export type SearchResult = Static<typeof SearchResult>;
 
 export const SearchResponse = Type.Object({ results: Type.Array(SearchResult) });
 export type SearchResponse = Static<typeof SearchResponse>;
+
+/** One record of any resource: id, display_name, every declared field, timestamps. */
+export const ResourceRecord = Type.Intersect([
+  Type.Object({ id: Type.String(), display_name: Type.Union([Type.String(), Type.Null()]) }),
+  Type.Record(Type.String(), Type.Unknown()),
+]);
+export type ResourceRecord = Static<typeof ResourceRecord>;
+
+/** GET {path}/: one page of records, for a given record schema. */
+export const resourcePage = <T extends TSchema>(record: T) =>
+  Type.Object({
+    count: Type.Integer(),
+    /** A filtered count is exact up to a cap, then estimated. */
+    count_is_estimate: Type.Optional(Type.Boolean()),
+    next: Type.Union([Type.String(), Type.Null()]),
+    previous: Type.Union([Type.String(), Type.Null()]),
+    results: Type.Array(record),
+  });
+export const ResourcePage = resourcePage(ResourceRecord);
+export type ResourcePage = Static<typeof ResourcePage>;
+
+/** One filter of GET {path}/available-filters/, with the values found among visible rows. */
+export const AvailableFilter = Type.Object({
+  name: Type.String(),
+  type: Type.Union([Type.Literal('choice'), Type.Literal('boolean')]),
+  values: Type.Array(Type.Object({ value: Type.Unknown(), count: Type.Integer() })),
+});
+export type AvailableFilter = Static<typeof AvailableFilter>;
+export const AvailableFilters = Type.Object({ filters: Type.Array(AvailableFilter) });
+
+/** GET assets/organizations/suggested_fields_from_url/?url= */
+export const OrganizationSuggestion = Type.Object({
+  name_inc: Type.Union([Type.String(), Type.Null()]),
+  notes: Type.Union([Type.String(), Type.Null()]),
+  emails: Type.Array(Type.String()),
+  phones: Type.Array(Type.String()),
+  associated_urls: Type.Array(Type.String()),
+  source_url: Type.String(),
+});
+export type OrganizationSuggestion = Static<typeof OrganizationSuggestion>;

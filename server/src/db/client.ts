@@ -116,6 +116,10 @@ export async function openPglite(dataDir: string | null, template?: Blob): Promi
 
 export async function openPostgres(url: string, poolSize = 10): Promise<Database> {
   const pool = new pg.Pool({ connectionString: url, max: poolSize, application_name: 'intelnotes' });
+  // An idle connection can be cut by the server (restart, failover, a dropped
+  // database); the pool discards it and the next query opens a fresh one.
+  // Without a listener that event would crash the process.
+  pool.on('error', (error) => console.error(`intelnotes: idle database connection lost: ${error.message}`));
   // Surface a bad URL or an unreachable server at start, not on the first request.
   const probe = await pool.connect();
   probe.release();

@@ -12,7 +12,7 @@ import type { Resource } from './resource.ts';
 export type Row = Record<string, unknown> & { id: string };
 
 /** Filtered totals are exact up to this many rows, estimated beyond. */
-export const EXACT_COUNT_CAP = 10_000;
+export const EXACT_COUNT_CAP = 1_000;
 
 const id = (name: string) => sql.identifier(name);
 const list = (values: unknown[]) => sql.join(values.map((value) => sql`${value}`), sql`, `);

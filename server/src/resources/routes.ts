@@ -4,7 +4,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { Type, type TSchema } from 'typebox';
-import { ErrorBody, ImportFailedBody, ImportReport } from '../contracts.ts';
+import { AvailableFilters, ErrorBody, ImportFailedBody, ImportReport, resourcePage } from '../contracts.ts';
 import { parseListQuery } from './list-query.ts';
 import type { Resource } from './resource.ts';
 import { ResourceService } from './service.ts';
@@ -43,7 +43,7 @@ export async function registerResource(app: FastifyInstance, resource: Resource)
         search: Type.Optional(Type.String()),
         format: Type.Optional(Type.Union([Type.Literal('json'), Type.Literal('xlsx')])),
       }, { additionalProperties: true }),
-      response: { 200: Type.Object({ count: Type.Integer(), count_is_estimate: Type.Optional(Type.Boolean()), next: Type.Union([Type.String(), Type.Null()]), previous: Type.Union([Type.String(), Type.Null()]), results: Type.Array(record) }), ...errors },
+      response: { 200: resourcePage(record), ...errors },
     },
   }, async (request, reply) => {
     const listQuery = parseListQuery(resource, request.query as Record<string, string>);
@@ -72,11 +72,7 @@ export async function registerResource(app: FastifyInstance, resource: Resource)
     schema: {
       tags,
       summary: 'Each filter with the values (and counts) found among rows the caller may see',
-      response: {
-        200: Type.Object({
-          filters: Type.Array(Type.Object({ name: Type.String(), type: Type.String(), values: Type.Array(Type.Object({ value: Type.Unknown(), count: Type.Integer() })) })),
-        }),
-      },
+      response: { 200: AvailableFilters },
     },
   }, async (request) => service.availableFilters(request));
 

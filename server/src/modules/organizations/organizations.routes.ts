@@ -5,7 +5,7 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { Config } from '../../config.ts';
-import { ErrorBody } from '../../contracts.ts';
+import { ErrorBody, OrganizationSuggestion } from '../../contracts.ts';
 import { ApiError, fieldError } from '../../http/errors.ts';
 import { safeFetchText, SafeFetchError } from '../../http/safe-fetch.ts';
 import { countFromCounters } from '../../resources/repository.ts';
@@ -44,14 +44,7 @@ export async function organizationsRoutes(app: FastifyInstance, { config }: { co
       security: [{ bearer: [] }],
       querystring: Type.Object({ url: Type.String() }),
       response: {
-        200: Type.Object({
-          name_inc: Type.Union([Type.String(), Type.Null()]),
-          notes: Type.Union([Type.String(), Type.Null()]),
-          emails: Type.Array(Type.String()),
-          phones: Type.Array(Type.String()),
-          associated_urls: Type.Array(Type.String()),
-          source_url: Type.String(),
-        }),
+        200: OrganizationSuggestion,
         400: ErrorBody,
         401: ErrorBody,
         403: ErrorBody,
