@@ -1,4 +1,11 @@
-import type { ImportReport, ResourceMeta } from '@intelnotes/server/contracts';
+import type {
+  AvailableFilter,
+  ImportReport,
+  OrganizationSuggestion,
+  ResourceMeta,
+  ResourcePage,
+  ResourceRecord,
+} from '@intelnotes/server/contracts';
 import { api } from './api';
 
 /**
@@ -7,38 +14,7 @@ import { api } from './api';
  * Records are dynamic: their fields are described by `ResourceMeta`.
  */
 
-/** One record as the API returns it: `id`, `display_name`, every field, timestamps. */
-export type ResourceRecord = Record<string, unknown> & { id: string; display_name: string | null };
-
-// contracts.ts does not export the list page, available-filters and suggested-fields
-// responses yet; these are their documented shapes (server/src/resources/routes.ts,
-// server/src/modules/organizations/organizations.routes.ts).
-/** GET {path}/: one page of records. */
-export interface ResourcePage {
-  count: number;
-  /** The count of a filtered list is exact up to a cap, then estimated. */
-  count_is_estimate?: boolean;
-  next: string | null;
-  previous: string | null;
-  results: ResourceRecord[];
-}
-
-/** One filter of GET {path}/available-filters/, with the values found and their counts. */
-export interface AvailableFilter {
-  name: string;
-  type: 'choice' | 'boolean' | string;
-  values: Array<{ value: unknown; count: number }>;
-}
-
-/** GET assets/organizations/suggested_fields_from_url/?url= */
-export interface OrganizationSuggestion {
-  name_inc: string | null;
-  notes: string | null;
-  emails: string[];
-  phones: string[];
-  associated_urls: string[];
-  source_url: string;
-}
+export type { AvailableFilter, OrganizationSuggestion, ResourcePage, ResourceRecord };
 
 /** Query-string values of a list request: limit, offset, ordering, search and filters. */
 export type ListParams = Record<string, string>;
