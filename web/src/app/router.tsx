@@ -1,3 +1,4 @@
+import LinearProgress from '@mui/material/LinearProgress';
 import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
 import { NotAvailableYet } from '../components/NotAvailableYet';
 import { NotFoundPage } from '../components/NotFoundPage';
@@ -115,6 +116,8 @@ export const routes: RouteObject[] = [
   {
     path: '/',
     element: <RootLayout />,
+    // Shown while a lazily loaded page's code arrives on the first load.
+    hydrateFallbackElement: <LinearProgress aria-label="Loading" />,
     // Used only when the shell itself fails; page errors render inside the shell below.
     errorElement: <RouteErrorPage />,
     children: [

@@ -16,7 +16,7 @@ import {
   useListResourceQuery,
   type ResourceRecord,
 } from '../api/resources';
-import { formatDate, formatDateTime, formatIncompleteDate } from './field-format';
+import { formatDateTime, formatScalar } from './field-format';
 import { ListFilters } from './ListFilters';
 import { notify } from './notify';
 import { fieldLabel, recordName, recordPath, useCanWrite, type ResourceView } from './resource-view';
@@ -35,16 +35,7 @@ function cellText(field: FieldMeta | undefined, name: string, value: unknown): s
   if (value === null || value === undefined || value === '') return '';
   if (name === 'created_at' || name === 'updated_at') return formatDateTime(String(value));
   if (Array.isArray(value)) return value.join(', ');
-  switch (field?.kind) {
-    case 'boolean':
-      return value ? 'Yes' : 'No';
-    case 'incomplete_date':
-      return formatIncompleteDate(String(value));
-    case 'date':
-      return formatDate(String(value));
-    default:
-      return String(value);
-  }
+  return formatScalar(field?.kind, value);
 }
 
 /** The grid shows the first ordering term, when it is one of its columns. */

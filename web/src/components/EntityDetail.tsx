@@ -16,7 +16,7 @@ import type { FieldMeta, ResourceMeta } from '@intelnotes/server/contracts';
 import { apiErrorMessage, type ApiError } from '../api/api-error';
 import { useGetResourceQuery, useRemoveResourceMutation } from '../api/resources';
 import { ConfirmDialog } from './ConfirmDialog';
-import { formatDate, formatDateTime, formatIncompleteDate } from './field-format';
+import { formatDateTime, formatScalar } from './field-format';
 import { notify } from './notify';
 import { fieldLabel, recordName, recordPath, toastName, useCanWrite, visibleFields, type ResourceView } from './resource-view';
 import { StatusMessage } from './StatusMessage';
@@ -83,11 +83,9 @@ function FieldValue({ field, value }: { field: FieldMeta; value: unknown }): Rea
     case 'visibility':
       return <VisibilityChip value={value} />;
     case 'boolean':
-      return value ? 'Yes' : 'No';
     case 'incomplete_date':
-      return formatIncompleteDate(String(value));
     case 'date':
-      return formatDate(String(value));
+      return formatScalar(kind, value);
     default:
       return (
         <Box component="span" sx={{ whiteSpace: field.multiline ? 'pre-wrap' : undefined, overflowWrap: 'anywhere' }}>

@@ -1,4 +1,5 @@
 /** Display formats for record values on the list and the detail page. */
+import type { FieldMeta } from '@intelnotes/server/contracts';
 
 const MONTHS = Array.from({ length: 12 }, (_, index) =>
   new Intl.DateTimeFormat('en-GB', { month: 'long', timeZone: 'UTC' }).format(new Date(Date.UTC(2000, index, 1))),
@@ -33,4 +34,18 @@ const DATE_TIME = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeSt
 export function formatDateTime(value: string): string {
   const date = new Date(value);
   return Number.isNaN(date.getTime()) ? value : DATE_TIME.format(date);
+}
+
+/** A single value of a field as text: Yes/No for booleans, words for dates. */
+export function formatScalar(kind: FieldMeta['kind'] | undefined, value: unknown): string {
+  switch (kind) {
+    case 'boolean':
+      return value ? 'Yes' : 'No';
+    case 'incomplete_date':
+      return formatIncompleteDate(String(value));
+    case 'date':
+      return formatDate(String(value));
+    default:
+      return String(value);
+  }
 }
