@@ -39,6 +39,20 @@ LANGUAGE sql STABLE AS $$
   SELECT coalesce(current_setting('app.manage_tenants', true), '') = 'on'
 $$;
 
+-- Row-level security, enabled and forced, scoping a table to app.tenant_id.
+-- Every tenant-scoped table created from here on goes through this.
+CREATE FUNCTION enable_tenant_isolation(VARIADIC tables text[]) RETURNS void
+LANGUAGE plpgsql AS $$
+DECLARE t text;
+BEGIN
+  FOREACH t IN ARRAY tables LOOP
+    EXECUTE format('ALTER TABLE %I ENABLE ROW LEVEL SECURITY', t);
+    EXECUTE format('ALTER TABLE %I FORCE ROW LEVEL SECURITY', t);
+    EXECUTE format(
+      'CREATE POLICY tenant_isolation ON %I USING (tenant_id = app_tenant_id()) WITH CHECK (tenant_id = app_tenant_id())', t);
+  END LOOP;
+END $$;
+
 CREATE TABLE tenants (
   id uuid PRIMARY KEY DEFAULT gen_random_uuid(),
   code text NOT NULL,
@@ -109,13 +123,4 @@ CREATE TABLE login_failures (
 );
 CREATE INDEX login_failures_lookup ON login_failures (tenant_id, scope, key, failed_at);
 
-DO $$
-DECLARE t text;
-BEGIN
-  FOREACH t IN ARRAY ARRAY['users', 'sessions', 'login_failures'] LOOP
-    EXECUTE format('ALTER TABLE %I ENABLE ROW LEVEL SECURITY', t);
-    EXECUTE format('ALTER TABLE %I FORCE ROW LEVEL SECURITY', t);
-    EXECUTE format(
-      'CREATE POLICY tenant_isolation ON %I USING (tenant_id = app_tenant_id()) WITH CHECK (tenant_id = app_tenant_id())', t);
-  END LOOP;
-END $$;
+SELECT enable_tenant_isolation('users', 'sessions', 'login_failures');

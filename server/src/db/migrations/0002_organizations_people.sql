@@ -2,20 +2,6 @@
 -- per-(tenant, kind, visibility) counters that home cards and list totals read
 -- instead of counting rows.
 
--- Row-level security, enabled and forced, scoping a table to app.tenant_id.
--- Every tenant-scoped table created from here on goes through this.
-CREATE FUNCTION enable_tenant_isolation(VARIADIC tables text[]) RETURNS void
-LANGUAGE plpgsql AS $$
-DECLARE t text;
-BEGIN
-  FOREACH t IN ARRAY tables LOOP
-    EXECUTE format('ALTER TABLE %I ENABLE ROW LEVEL SECURITY', t);
-    EXECUTE format('ALTER TABLE %I FORCE ROW LEVEL SECURITY', t);
-    EXECUTE format(
-      'CREATE POLICY tenant_isolation ON %I USING (tenant_id = app_tenant_id()) WITH CHECK (tenant_id = app_tenant_id())', t);
-  END LOOP;
-END $$;
-
 -- unaccent() is STABLE (its dictionary could change); pinning the dictionary
 -- makes it safe to use in generated columns and indexes.
 CREATE FUNCTION f_unaccent(text) RETURNS text
