@@ -1,5 +1,5 @@
+import { RetryAlert } from './RetryAlert';
 import { useState, type ReactNode } from 'react';
-import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
@@ -121,16 +121,9 @@ export function EntityDetail({ meta, view, id }: EntityDetailProps) {
   }
   if (error || !record) {
     return (
-      <Alert
-        severity="error"
-        action={
-          <Button color="inherit" size="small" onClick={() => refetch()}>
-            Retry
-          </Button>
-        }
-      >
+      <RetryAlert onRetry={() => refetch()}>
         {error ? apiErrorMessage(error) : `The ${meta.label.toLowerCase()} could not be loaded.`}
-      </Alert>
+      </RetryAlert>
     );
   }
 

@@ -1,8 +1,7 @@
 import type { ReactNode } from 'react';
-import Alert from '@mui/material/Alert';
-import Button from '@mui/material/Button';
 import LinearProgress from '@mui/material/LinearProgress';
 import type { ResourceMeta } from '@intelnotes/server/contracts';
+import { RetryAlert } from './RetryAlert';
 import { apiErrorMessage } from '../api/api-error';
 import { useResourceMeta } from '../api/resources';
 
@@ -17,16 +16,9 @@ export function ResourceMetaGate({ kind, children }: ResourceMetaGateProps) {
   if (isLoading) return <LinearProgress aria-label="Loading" />;
   if (!meta) {
     return (
-      <Alert
-        severity="error"
-        action={
-          <Button color="inherit" size="small" onClick={() => refetch()}>
-            Retry
-          </Button>
-        }
-      >
+      <RetryAlert onRetry={() => refetch()}>
         {error ? apiErrorMessage(error) : `The server does not offer "${kind}".`}
-      </Alert>
+      </RetryAlert>
     );
   }
   return children(meta);
