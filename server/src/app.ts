@@ -23,7 +23,9 @@ import { clientsRoutes } from './modules/clients/clients.routes.ts';
 import { organizationsRoutes } from './modules/organizations/organizations.routes.ts';
 import { RESOURCES } from './modules/registry.ts';
 import { searchRoutes } from './modules/search/search.routes.ts';
+import { settingsRoutes } from './modules/settings/settings.routes.ts';
 import { countsRoutes } from './modules/tools/counts.routes.ts';
+import { usersRoutes } from './modules/users/users.routes.ts';
 import { metadataRoutes } from './resources/metadata.routes.ts';
 import { registerResource } from './resources/routes.ts';
 import { normalizeHost } from './tenancy/host.ts';
@@ -73,7 +75,9 @@ export async function buildApp({ config, db, logger }: AppDeps): Promise<Fastify
   await app.register(
     async (api) => {
       await api.register(authRoutes, { auth });
-      await api.register(clientsRoutes, { cache });
+      await api.register(clientsRoutes, { cache, db });
+      await api.register(usersRoutes);
+      await api.register(settingsRoutes, { cache });
       await api.register(countsRoutes);
       await api.register(searchRoutes);
       await api.register(organizationsRoutes, { config });

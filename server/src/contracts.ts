@@ -40,17 +40,158 @@ export const LoginResponse = Type.Intersect([
 ]);
 export type LoginResponse = Static<typeof LoginResponse>;
 
-/** SPEC §3 "Client/tenant info", plus the name the header shows. */
+const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+
+/** SPEC §3 "Client/tenant info", plus what the header and footer show (tenant settings). */
 export const ClientInfo = Type.Object({
-  id: Type.Union([Type.String(), Type.Null()]),
+  id: Nullable(Type.String()),
   exists: Type.Boolean(),
-  code: Type.Union([Type.String(), Type.Null()]),
-  name: Type.Union([Type.String(), Type.Null()]),
+  code: Nullable(Type.String()),
+  name: Nullable(Type.String()),
   is_default: Type.Boolean(),
-  payment_access_link: Type.Union([Type.String(), Type.Null()]),
-  payment_access_message: Type.Union([Type.String(), Type.Null()]),
+  payment_access_link: Nullable(Type.String()),
+  payment_access_message: Nullable(Type.String()),
+  /** The footer's open-data link; null for the app's default. */
+  open_data_link: Nullable(Type.String()),
+  header_show_tenant_name: Type.Boolean(),
+  header_show_access_level: Type.Boolean(),
+  /** An extra line in the footer; null for none. */
+  footer_text: Nullable(Type.String()),
+  footer_show_open_data_link: Type.Boolean(),
+  footer_show_setup_invite: Type.Boolean(),
 });
 export type ClientInfo = Static<typeof ClientInfo>;
+
+/** A user of the tenant as admins manage it (GET users/); the password hash never leaves the server. */
+export const User = Type.Object(
+  {
+    id: Type.String(),
+    email: Type.String(),
+    alias: Nullable(Type.String()),
+    is_admin: Type.Boolean(),
+    is_research: Type.Boolean(),
+    /** Disabled users cannot sign in and their sessions are revoked; users are never deleted. */
+    disabled: Type.Boolean(),
+    last_login_at: Nullable(Type.String()),
+    created_at: Type.String(),
+    updated_at: Type.String(),
+  },
+  { additionalProperties: false },
+);
+export type User = Static<typeof User>;
+
+/** POST users/. Email unique per tenant (ignoring case); password at least 10 characters. */
+export const UserInput = Type.Object(
+  {
+    email: Type.String({ maxLength: 1000 }),
+    alias: Type.Optional(Nullable(Type.String({ maxLength: 1000 }))),
+    password: Type.String({ maxLength: 1024 }),
+    is_admin: Type.Optional(Type.Boolean()),
+    is_research: Type.Optional(Type.Boolean()),
+  },
+  { additionalProperties: false },
+);
+export type UserInput = Static<typeof UserInput>;
+
+/** PATCH users/{id}/: only the fields sent change. */
+export const UserPatch = Type.Object(
+  {
+    email: Type.Optional(Type.String({ maxLength: 1000 })),
+    alias: Type.Optional(Nullable(Type.String({ maxLength: 1000 }))),
+    is_admin: Type.Optional(Type.Boolean()),
+    is_research: Type.Optional(Type.Boolean()),
+    disabled: Type.Optional(Type.Boolean()),
+  },
+  { additionalProperties: false },
+);
+export type UserPatch = Static<typeof UserPatch>;
+
+/** POST users/{id}/reset-password/: the new password, chosen by the admin. */
+export const PasswordReset = Type.Object({ password: Type.String({ maxLength: 1024 }) }, { additionalProperties: false });
+export type PasswordReset = Static<typeof PasswordReset>;
+
+/** A tenant ("client" in SPEC §7) as tenant managers see it. */
+export const Client = Type.Object(
+  {
+    id: Type.String(),
+    code: Type.String(),
+    name: Type.String(),
+    is_default: Type.Boolean(),
+    payment_access_link: Nullable(Type.String()),
+    payment_access_message: Nullable(Type.String()),
+    created_at: Type.String(),
+    updated_at: Type.String(),
+  },
+  { additionalProperties: false },
+);
+export type Client = Static<typeof Client>;
+
+/** POST clients/: the code is the tenant's subdomain; admin_email and admin_password create its first admin. */
+export const ClientInput = Type.Object(
+  {
+    code: Type.String({ maxLength: 253 }),
+    name: Type.String({ maxLength: 1000 }),
+    payment_access_link: Type.Optional(Nullable(Type.String({ maxLength: 4096 }))),
+    payment_access_message: Type.Optional(Nullable(Type.String({ maxLength: 4096 }))),
+    admin_email: Type.Optional(Nullable(Type.String({ maxLength: 1000 }))),
+    admin_password: Type.Optional(Nullable(Type.String({ maxLength: 1024 }))),
+  },
+  { additionalProperties: false },
+);
+export type ClientInput = Static<typeof ClientInput>;
+
+/** PATCH clients/{id}/: the code cannot change (it is the tenant's address). */
+export const ClientPatch = Type.Object(
+  {
+    name: Type.Optional(Type.String({ maxLength: 1000 })),
+    payment_access_link: Type.Optional(Nullable(Type.String({ maxLength: 4096 }))),
+    payment_access_message: Type.Optional(Nullable(Type.String({ maxLength: 4096 }))),
+  },
+  { additionalProperties: false },
+);
+export type ClientPatch = Static<typeof ClientPatch>;
+
+/** DELETE clients/{id}/?confirm={code}: what was removed, rows per table. */
+export const ClientDeletion = Type.Object({
+  id: Type.String(),
+  code: Type.String(),
+  deleted: Type.Record(Type.String(), Type.Integer()),
+  total: Type.Integer(),
+});
+export type ClientDeletion = Static<typeof ClientDeletion>;
+
+/** GET/PATCH settings/: the current tenant's own settings (admins). */
+export const Settings = Type.Object(
+  {
+    name: Type.String(),
+    payment_access_link: Nullable(Type.String()),
+    payment_access_message: Nullable(Type.String()),
+    open_data_link: Nullable(Type.String()),
+    header_show_tenant_name: Type.Boolean(),
+    header_show_access_level: Type.Boolean(),
+    footer_text: Nullable(Type.String()),
+    footer_show_open_data_link: Type.Boolean(),
+    footer_show_setup_invite: Type.Boolean(),
+  },
+  { additionalProperties: false },
+);
+export type Settings = Static<typeof Settings>;
+
+export const SettingsPatch = Type.Object(
+  {
+    name: Type.Optional(Type.String({ maxLength: 1000 })),
+    payment_access_link: Type.Optional(Nullable(Type.String({ maxLength: 4096 }))),
+    payment_access_message: Type.Optional(Nullable(Type.String({ maxLength: 4096 }))),
+    open_data_link: Type.Optional(Nullable(Type.String({ maxLength: 4096 }))),
+    header_show_tenant_name: Type.Optional(Type.Boolean()),
+    header_show_access_level: Type.Optional(Type.Boolean()),
+    footer_text: Type.Optional(Nullable(Type.String({ maxLength: 4096 }))),
+    footer_show_open_data_link: Type.Optional(Type.Boolean()),
+    footer_show_setup_invite: Type.Optional(Type.Boolean()),
+  },
+  { additionalProperties: false },
+);
+export type SettingsPatch = Static<typeof SettingsPatch>;
 
 /** Access levels, lowest first (SPEC §4, §6). */
 export const ACCESS_LEVELS = ['public', 'paywall', 'research', 'admin'] as const;

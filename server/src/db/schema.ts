@@ -16,6 +16,12 @@ export const tenants = pgTable('tenants', {
   is_default: boolean('is_default').notNull().default(false),
   payment_access_link: text('payment_access_link'),
   payment_access_message: text('payment_access_message'),
+  open_data_link: text('open_data_link'),
+  header_show_tenant_name: boolean('header_show_tenant_name').notNull().default(true),
+  header_show_access_level: boolean('header_show_access_level').notNull().default(true),
+  footer_text: text('footer_text'),
+  footer_show_open_data_link: boolean('footer_show_open_data_link').notNull().default(true),
+  footer_show_setup_invite: boolean('footer_show_setup_invite').notNull().default(true),
   ...timestamps,
 });
 

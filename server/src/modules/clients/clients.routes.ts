@@ -1,13 +1,17 @@
 /**
- * Public tenant information: GET clients/info/{code}/ (SPEC §7) and
- * GET tenant/ for the tenant the request's host names.
+ * Tenants ("clients" in SPEC §7). Public: GET clients/info/{code}/ and GET
+ * tenant/ (the tenant the request's host names, with what the layout shows).
+ * Tenant managers: GET/POST clients/, GET/PATCH/DELETE clients/{id}/.
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { ClientInfo, ErrorBody } from '../../contracts.ts';
+import { Client, ClientDeletion, ClientInfo, ClientInput, ClientPatch, ErrorBody, resourcePage } from '../../contracts.ts';
+import type { Database } from '../../db/client.ts';
 import type { TenantCache } from '../../tenancy/tenancy.plugin.ts';
 import type { TenantRow } from '../../tenancy/tenants.repository.ts';
 import { TENANT_CODE_RE } from '../../tenancy/host.ts';
+import { CLIENT_ORDERING } from './clients.repository.ts';
+import { ClientsService, RESERVED_TENANT_CODES } from './clients.service.ts';
 
 export function clientInfo(tenant: TenantRow | null): ClientInfo {
   return {
@@ -18,17 +22,31 @@ export function clientInfo(tenant: TenantRow | null): ClientInfo {
     is_default: tenant?.is_default ?? false,
     payment_access_link: tenant?.payment_access_link ?? null,
     payment_access_message: tenant?.payment_access_message ?? null,
+    open_data_link: tenant?.open_data_link ?? null,
+    header_show_tenant_name: tenant?.header_show_tenant_name ?? true,
+    header_show_access_level: tenant?.header_show_access_level ?? true,
+    footer_text: tenant?.footer_text ?? null,
+    footer_show_open_data_link: tenant?.footer_show_open_data_link ?? true,
+    footer_show_setup_invite: tenant?.footer_show_setup_invite ?? true,
   };
 }
 
-export const clientsRoutes: FastifyPluginAsyncTypebox<{ cache: TenantCache }> = async (app, { cache }) => {
+const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody };
+const managers = { access: 'manage-tenants' as const };
+const tags = ['clients'];
+const security = [{ bearer: [] }];
+const idParam = Type.Object({ id: Type.String() });
+
+export const clientsRoutes: FastifyPluginAsyncTypebox<{ cache: TenantCache; db: Database }> = async (app, { cache, db }) => {
+  const clients = new ClientsService(db, cache);
+
   app.get(
     '/clients/info/:code/',
     {
       config: { tenantOptional: true },
       schema: {
-        tags: ['clients'],
-        summary: 'Whether a tenant code exists, and its payment-access link and message (no auth)',
+        tags,
+        summary: 'Whether a tenant code exists, its payment-access link and message, and what its layout shows (no auth)',
         params: Type.Object({ code: Type.String({ maxLength: 253 }) }),
         response: { 200: ClientInfo, 400: ErrorBody },
       },
@@ -46,11 +64,95 @@ export const clientsRoutes: FastifyPluginAsyncTypebox<{ cache: TenantCache }> = 
     {
       config: { tenantOptional: true },
       schema: {
-        tags: ['clients'],
+        tags,
         summary: "The tenant named by this request's host (exists: false when unknown)",
         response: { 200: ClientInfo },
       },
     },
     async (request) => clientInfo(request.tenant),
+  );
+
+  app.get(
+    '/clients/',
+    {
+      config: managers,
+      schema: {
+        tags,
+        security,
+        summary: 'List tenants (tenant managers)',
+        querystring: Type.Object(
+          {
+            limit: Type.Optional(Type.String({ description: '1–100, default 25' })),
+            offset: Type.Optional(Type.String()),
+            ordering: Type.Optional(Type.String({ description: `Default code. One of ${CLIENT_ORDERING.join(', ')}; -field for descending.` })),
+            search: Type.Optional(Type.String({ description: 'Part of the code or name' })),
+          },
+          { additionalProperties: true },
+        ),
+        response: { 200: resourcePage(Client), ...errors },
+      },
+      // The list parser checks the parameters and names a bad one in its 400.
+      validatorCompiler: () => () => true,
+    },
+    async (request) => clients.list(request),
+  );
+
+  app.post(
+    '/clients/',
+    {
+      config: managers,
+      schema: {
+        tags,
+        security,
+        summary: 'Create a tenant, optionally with its first admin (admin_email + admin_password)',
+        description:
+          'The code is the subdomain: 1–63 lowercase letters, digits and hyphens, no hyphen first or last, ' +
+          `not reserved (${RESERVED_TENANT_CODES.join(', ')}), not taken (409).`,
+        body: ClientInput,
+        response: { 201: Client, ...errors, 409: ErrorBody },
+      },
+    },
+    async (request, reply) => reply.status(201).send(await clients.create(request, request.body)),
+  );
+
+  app.get(
+    '/clients/:id/',
+    { config: managers, schema: { tags, security, summary: 'Get a tenant', params: idParam, response: { 200: Client, ...errors } } },
+    async (request) => clients.get(request, request.params.id),
+  );
+
+  app.patch(
+    '/clients/:id/',
+    {
+      config: managers,
+      schema: {
+        tags,
+        security,
+        summary: "Change a tenant's name, payment-access link or message",
+        params: idParam,
+        body: ClientPatch,
+        response: { 200: Client, ...errors },
+      },
+    },
+    async (request) => clients.update(request, request.params.id, request.body),
+  );
+
+  app.delete(
+    '/clients/:id/',
+    {
+      config: managers,
+      schema: {
+        tags,
+        security,
+        summary: 'Delete a tenant and all of its data; ?confirm= must repeat its code',
+        description:
+          'Removes every row of every table with a tenant_id that belongs to the tenant, then the tenant, in one ' +
+          'transaction. The default tenant and your own tenant cannot be deleted (409).',
+        params: idParam,
+        querystring: Type.Object({ confirm: Type.Optional(Type.String({ maxLength: 253 })) }),
+        response: { 200: ClientDeletion, ...errors, 409: ErrorBody },
+      },
+    },
+    async (request) => clients.remove(request, request.params.id, request.query.confirm),
   );
 };

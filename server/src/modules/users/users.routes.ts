@@ -1,0 +1,102 @@
+/**
+ * Users of the current tenant, for its admins: list, create, get, patch and
+ * reset-password. There is no DELETE: users are disabled instead, which keeps
+ * what they wrote attributed and revokes their sessions at once.
+ */
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { ErrorBody, PasswordReset, resourcePage, User, UserInput, UserPatch } from '../../contracts.ts';
+import { USER_FILTERS, USER_ORDERING } from './users.repository.ts';
+import { UsersService } from './users.service.ts';
+
+const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody };
+const admin = { access: 'admin' as const };
+const tags = ['users'];
+const security = [{ bearer: [] }];
+const idParam = Type.Object({ id: Type.String() });
+
+export const usersRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const users = new UsersService();
+
+  app.get(
+    '/users/',
+    {
+      config: admin,
+      schema: {
+        tags,
+        security,
+        summary: 'List the users of this tenant',
+        querystring: Type.Object(
+          {
+            limit: Type.Optional(Type.String({ description: '1–100, default 25' })),
+            offset: Type.Optional(Type.String()),
+            ordering: Type.Optional(Type.String({ description: `Default email. One of ${USER_ORDERING.join(', ')}; -field for descending.` })),
+            search: Type.Optional(Type.String({ description: 'Part of the email or alias' })),
+            ...Object.fromEntries(USER_FILTERS.map((name) => [name, Type.Optional(Type.String({ enum: ['true', 'false'] }))])),
+          },
+          { additionalProperties: true },
+        ),
+        response: { 200: resourcePage(User), ...errors },
+      },
+      // The list parser checks the parameters and names a bad one in its 400.
+      validatorCompiler: () => () => true,
+    },
+    async (request) => users.list(request),
+  );
+
+  app.post(
+    '/users/',
+    {
+      config: admin,
+      schema: {
+        tags,
+        security,
+        summary: 'Create a user (password at least 10 characters)',
+        body: UserInput,
+        response: { 201: User, ...errors, 409: ErrorBody },
+      },
+    },
+    async (request, reply) => reply.status(201).send(await users.create(request, request.body)),
+  );
+
+  app.get(
+    '/users/:id/',
+    { config: admin, schema: { tags, security, summary: 'Get a user', params: idParam, response: { 200: User, ...errors } } },
+    async (request) => users.get(request, request.params.id),
+  );
+
+  app.patch(
+    '/users/:id/',
+    {
+      config: admin,
+      schema: {
+        tags,
+        security,
+        summary: 'Change email, alias, admin and research flags, or disable (revokes the sessions)',
+        params: idParam,
+        body: UserPatch,
+        response: { 200: User, ...errors, 409: ErrorBody },
+      },
+    },
+    async (request) => users.update(request, request.params.id, request.body),
+  );
+
+  app.post(
+    '/users/:id/reset-password/',
+    {
+      config: admin,
+      schema: {
+        tags,
+        security,
+        summary: "Set a new password chosen by the admin; revokes the user's sessions",
+        params: idParam,
+        body: PasswordReset,
+        response: { 204: Type.Null(), ...errors },
+      },
+    },
+    async (request, reply) => {
+      await users.resetPassword(request, request.params.id, request.body);
+      return reply.status(204).send(null);
+    },
+  );
+};
