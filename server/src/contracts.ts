@@ -196,6 +196,7 @@ export type SettingsPatch = Static<typeof SettingsPatch>;
 /** Access levels, lowest first (SPEC §4, §6). */
 export const ACCESS_LEVELS = ['public', 'paywall', 'research', 'admin'] as const;
 export type AccessLevel = (typeof ACCESS_LEVELS)[number];
+export const AccessLevelSchema = Type.Union([Type.Literal('public'), Type.Literal('paywall'), Type.Literal('research'), Type.Literal('admin')]);
 
 /** The answer to a spreadsheet upload: what was created, updated and refused, row by row. */
 export const ImportReport = Type.Object({
@@ -225,12 +226,21 @@ export const ImportFailedBody = Type.Object({
 export type ImportFailedBody = Static<typeof ImportFailedBody>;
 
 /** How one field of a resource is edited and shown (from GET resources/). */
+/** A resource a relation field may point at. */
+export const RelationTarget = Type.Object({ kind: Type.String(), type: Type.String(), label: Type.String(), path: Type.String() });
+export type RelationTarget = Static<typeof RelationTarget>;
+
+/** A related record as records present it: enough to show and link it. */
+export const RelatedRef = Type.Object({ id: Type.String(), display_name: Type.Union([Type.String(), Type.Null()]), kind: Type.String() });
+export type RelatedRef = Static<typeof RelatedRef>;
+
 export const FieldMeta = Type.Object({
   name: Type.String(),
   kind: Type.Union([
     Type.Literal('text'), Type.Literal('category'), Type.Literal('choice'), Type.Literal('visibility'),
     Type.Literal('boolean'), Type.Literal('date'), Type.Literal('incomplete_date'), Type.Literal('emails'),
     Type.Literal('phones'), Type.Literal('urls'), Type.Literal('strings'), Type.Literal('object'),
+    Type.Literal('integer'), Type.Literal('decimal'), Type.Literal('relation'),
   ]),
   max_length: Type.Union([Type.Integer(), Type.Null()]),
   multiline: Type.Boolean(),
@@ -238,6 +248,18 @@ export const FieldMeta = Type.Object({
   default: Type.Unknown(),
   filterable: Type.Boolean(),
   orderable: Type.Boolean(),
+  /** Smallest and largest value of a number field. */
+  min: Type.Union([Type.Number(), Type.Null()]),
+  max: Type.Union([Type.Number(), Type.Null()]),
+  /** Whether a value must be given. */
+  required: Type.Boolean(),
+  /** Whether the value is set on create and cannot change afterwards. */
+  immutable: Type.Boolean(),
+  /** The audience that may read the field (records omit it for others), and the one that may write it. */
+  read_access: AccessLevelSchema,
+  write_access: AccessLevelSchema,
+  /** For relation fields: what they point at. */
+  relation: Type.Union([Type.Object({ many: Type.Boolean(), targets: Type.Array(RelationTarget) }), Type.Null()]),
 });
 export type FieldMeta = Static<typeof FieldMeta>;
 
@@ -256,6 +278,13 @@ export const ResourceMeta = Type.Object({
   name_fields: Type.Array(Type.String()),
   /** Kind of list the records can be items of, or null. */
   list_kind: Type.Union([Type.String(), Type.Null()]),
+  /** The audience that may read the records at all. */
+  read_access: AccessLevelSchema,
+  deletable: Type.Boolean(),
+  /** Duplicates can be merged (with a preview and an undo). */
+  mergeable: Type.Boolean(),
+  /** Shared by every tenant (geos, cities) rather than the tenant's own. */
+  shared: Type.Boolean(),
 });
 export type ResourceMeta = Static<typeof ResourceMeta>;
 
@@ -306,8 +335,9 @@ export type ResourcePage = Static<typeof ResourcePage>;
 /** One filter of GET {path}/available-filters/, with the values found among visible rows. */
 export const AvailableFilter = Type.Object({
   name: Type.String(),
-  type: Type.Union([Type.Literal('choice'), Type.Literal('boolean')]),
-  values: Type.Array(Type.Object({ value: Type.Unknown(), count: Type.Integer() })),
+  type: Type.Union([Type.Literal('choice'), Type.Literal('boolean'), Type.Literal('relation')]),
+  /** label: the related record's name, for relation filters (whose values are ids). */
+  values: Type.Array(Type.Object({ value: Type.Unknown(), count: Type.Integer(), label: Type.Optional(Type.Union([Type.String(), Type.Null()])) })),
 });
 export type AvailableFilter = Static<typeof AvailableFilter>;
 export const AvailableFilters = Type.Object({ filters: Type.Array(AvailableFilter) });
@@ -322,3 +352,40 @@ export const OrganizationSuggestion = Type.Object({
   source_url: Type.String(),
 });
 export type OrganizationSuggestion = Static<typeof OrganizationSuggestion>;
+
+/** One entry of a record's history (GET {resource}/{id}/history/, admins). */
+export const AuditEntry = Type.Object({
+  id: Type.String(),
+  action: Type.Union([Type.Literal('create'), Type.Literal('update'), Type.Literal('delete'), Type.Literal('merge'), Type.Literal('undo_merge')]),
+  at: Type.String(),
+  user_id: Type.Union([Type.String(), Type.Null()]),
+  user_email: Type.Union([Type.String(), Type.Null()]),
+  display_name: Type.Union([Type.String(), Type.Null()]),
+  /** Field → its value before and after, as the API presents values. */
+  changes: Type.Record(Type.String(), Type.Object({ from: Type.Unknown(), to: Type.Unknown() })),
+  /** For a merge: the record merged into this one, and whether the merge was undone. */
+  merged_id: Type.Union([Type.String(), Type.Null()]),
+  undone_at: Type.Union([Type.String(), Type.Null()]),
+});
+export type AuditEntry = Static<typeof AuditEntry>;
+export const AuditHistory = Type.Object({ results: Type.Array(AuditEntry) });
+export type AuditHistory = Static<typeof AuditHistory>;
+
+/** GET {resource}/{id}/merge-preview/?other={id}: both records field by field, and what would move. */
+export const MergePreview = Type.Object({
+  survivor: Type.Record(Type.String(), Type.Unknown()),
+  other: Type.Record(Type.String(), Type.Unknown()),
+  fields: Type.Array(Type.Object({ name: Type.String(), survivor: Type.Unknown(), other: Type.Unknown(), differs: Type.Boolean() })),
+  /** References to the other record that move to the survivor, by what holds them. */
+  references: Type.Record(Type.String(), Type.Integer()),
+});
+export type MergePreview = Static<typeof MergePreview>;
+
+/** POST {resource}/{id}/merge/: the other record's id and, per field, whose value to keep. */
+export const MergeRequest = Type.Object({
+  other: Type.String(),
+  choices: Type.Optional(Type.Record(Type.String(), Type.Union([Type.Literal('survivor'), Type.Literal('other')]))),
+});
+export type MergeRequest = Static<typeof MergeRequest>;
+export const MergeResult = Type.Object({ record: Type.Record(Type.String(), Type.Unknown()), audit_id: Type.String() });
+export type MergeResult = Static<typeof MergeResult>;

@@ -2,11 +2,16 @@
  * Every resource the engine serves. Search, entity counts and the API are
  * derived from this one list; adding an entity means adding it here.
  */
+import { keywords } from './keywords/keywords.resource.ts';
 import { organizations } from './organizations/organizations.resource.ts';
 import { people } from './people/people.resource.ts';
+import { Catalog } from '../resources/catalog.ts';
 import type { Resource } from '../resources/resource.ts';
 
-export const RESOURCES: Resource[] = [organizations, people];
+export const RESOURCES: Resource[] = [organizations, people, keywords];
+
+/** The resources by kind, with who references whom (relations, merges, deletes). */
+export const CATALOG = new Catalog(RESOURCES);
 
 /** Kinds of SPEC §3's entity counts that no resource serves yet report zeros. */
 export const COUNTED_KINDS = [

@@ -5,9 +5,10 @@
  * hand-write parsing or serialization.
  */
 import { Type, type TSchema } from 'typebox';
-import type { FieldMeta } from '../contracts.ts';
+import type { AccessLevel, FieldMeta } from '../contracts.ts';
 import {
   formatIncompleteDate,
+  isUuid,
   normalizeUrlForMatch,
   parseEmail,
   parseIncompleteDate,
@@ -50,6 +51,28 @@ export interface FieldType {
   choices?: readonly string[];
   /** Plain-language hint shown in errors and docs. */
   description?: string;
+  /** Smallest and largest value of a number field. */
+  min?: number;
+  max?: number;
+  /** A value must be given on create (and cannot be cleared). */
+  required?: boolean;
+  /** Set on create; a PATCH that changes it is refused. */
+  immutable?: boolean;
+  /** Who may read the field (records omit it for others); everyone who reads the record by default. */
+  readAccess?: AccessLevel;
+  /** Who may write the field; the resource's writeAccess by default. */
+  writeAccess?: AccessLevel;
+  /** SQL type the column values are cast to (e.g. uuid[]), when not text-like. */
+  columnCast?: string;
+  /** For relation fields: the resource kinds pointed at, one or many, and what a deleted target does. */
+  relation?: RelationSpec;
+}
+
+export interface RelationSpec {
+  targets: string[];
+  many: boolean;
+  /** 'remove' drops the reference (default); 'cascade' deletes the referencing row too. */
+  onDelete: 'remove' | 'cascade';
 }
 
 const ok = <T>(value: T): Parsed<T> => ({ ok: true, value });
@@ -249,4 +272,111 @@ export function object(maxBytes = 65_536): FieldType {
     },
     present: (row, name) => row[name] ?? {},
   };
+}
+
+/** A whole number between min and max. */
+export function integer(options: { min?: number; max?: number; default?: number | null } = {}): FieldType {
+  return number('integer', { ...options, scale: 0 });
+}
+
+/** A decimal number between min and max with at most `scale` decimal places (e.g. a percentage). */
+export function decimal(options: { min?: number; max?: number; scale?: number } = {}): FieldType {
+  return number('decimal', { ...options, scale: options.scale ?? 4 });
+}
+
+function number(kind: 'integer' | 'decimal', options: { min?: number; max?: number; scale: number; default?: number | null }): FieldType {
+  const { min, max, scale } = options;
+  return {
+    kind,
+    columns: (name) => [name],
+    schema: nullable(kind === 'integer' ? Type.Integer({ minimum: min, maximum: max }) : Type.Number({ minimum: min, maximum: max })),
+    defaultValue: options.default ?? null,
+    ...(min === undefined ? {} : { min }),
+    ...(max === undefined ? {} : { max }),
+    parse: (input, name) => {
+      if (input === null || (typeof input === 'string' && input.trim() === '')) return single(name, null);
+      const value = typeof input === 'number' ? input : typeof input === 'string' && /^-?\d+(\.\d+)?$/.test(input.trim()) ? Number(input) : NaN;
+      if (!Number.isFinite(value)) return fail(kind === 'integer' ? 'Must be a whole number.' : 'Must be a number.');
+      if (kind === 'integer' && !Number.isInteger(value)) return fail('Must be a whole number.');
+      if (kind === 'decimal' && Math.round(value * 10 ** scale) / 10 ** scale !== value) {
+        return fail(`Use at most ${scale} decimal places.`);
+      }
+      if (min !== undefined && value < min) return fail(`Must be at least ${min}.`);
+      if (max !== undefined && value > max) return fail(`Must be at most ${max}.`);
+      return single(name, value);
+    },
+    // numeric columns arrive as strings from the drivers.
+    present: (row, name) => (row[name] === null || row[name] === undefined ? null : Number(row[name])),
+  };
+}
+
+/**
+ * A reference to records of other resources (by kind), stored as uuid[] (many)
+ * or uuid (one). Input: ids, or objects with an id (what GET returns); output:
+ * {id, display_name, kind} of the targets the caller may see. The service
+ * checks that the ids exist; deleting or merging a target updates the column.
+ */
+export function relation(
+  target: string | string[],
+  options: { many?: boolean; max?: number; required?: boolean; onDelete?: 'remove' | 'cascade'; immutable?: boolean } = {},
+): FieldType {
+  const many = options.many ?? true;
+  const max = options.max ?? 500;
+  const targets = Array.isArray(target) ? target : [target];
+  const idOf = (raw: unknown): string | null => {
+    const value = raw !== null && typeof raw === 'object' && !Array.isArray(raw) ? (raw as { id?: unknown }).id : raw;
+    return typeof value === 'string' && isUuid(value.trim()) ? value.trim().toLowerCase() : null;
+  };
+  return {
+    kind: 'relation',
+    columns: (name) => [name],
+    columnCast: many ? 'uuid[]' : 'uuid',
+    relation: { targets, many, onDelete: options.onDelete ?? 'remove' },
+    multiple: many,
+    required: options.required ?? false,
+    immutable: options.immutable ?? false,
+    defaultValue: many ? [] : null,
+    schema: many
+      ? Type.Array(Type.Union([Type.String({ format: 'uuid' }), Type.Object({ id: Type.String({ format: 'uuid' }) }, { additionalProperties: true })]), { maxItems: max })
+      : nullable(Type.Union([Type.String({ format: 'uuid' }), Type.Object({ id: Type.String({ format: 'uuid' }) }, { additionalProperties: true })])),
+    parse: (input, name) => {
+      if (!many) {
+        if (input === null || input === '') return options.required ? fail('This field is required.') : single(name, null);
+        const value = idOf(input);
+        return value ? single(name, value) : fail('Must be the id of a record.');
+      }
+      if (input === null) return options.required ? fail('This field is required.') : single(name, []);
+      if (!Array.isArray(input)) return fail('Must be a list of record ids.');
+      if (input.length > max) return fail(`Ensure this list has no more than ${max} items.`);
+      const values: string[] = [];
+      for (const [index, raw] of input.entries()) {
+        const value = idOf(raw);
+        if (!value) return fail(`Item ${index + 1}: must be the id of a record.`);
+        if (!values.includes(value)) values.push(value);
+      }
+      if (options.required && values.length === 0) return fail('Choose at least one.');
+      return single(name, values);
+    },
+    // Ids; the service replaces them with references the caller may see.
+    present: (row, name) => row[name] ?? (many ? [] : null),
+  };
+}
+
+/** A field only some audiences may read (and write): e.g. admin notes, a paywall link. */
+export function restricted(field: FieldType, access: { read: AccessLevel; write?: AccessLevel }): FieldType {
+  return { ...field, readAccess: access.read, ...(access.write ? { writeAccess: access.write } : {}) };
+}
+
+/** A field set on create that cannot change afterwards (e.g. a list's kind). */
+export function immutable(field: FieldType): FieldType {
+  return { ...field, immutable: true };
+}
+
+/** A field that must be given on create and cannot be cleared. */
+export function required(field: FieldType): FieldType {
+  const parse: FieldType['parse'] = (input, name) => {
+    if (input === null || (typeof input === 'string' && input.trim() === '')) return fail('This field is required.');
+    return field.parse(input, name);
+  };
+  return { ...field, required: true, parse };
 }

@@ -6,9 +6,10 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { ResourceMeta } from '../contracts.ts';
 import { filterNames, orderingNames } from './list-query.ts';
+import type { Catalog } from './catalog.ts';
 import type { Resource } from './resource.ts';
 
-export function resourceMeta(resource: Resource): ResourceMeta {
+export function resourceMeta(resource: Resource, catalog: Catalog): ResourceMeta {
   const filters = filterNames(resource);
   const ordering = orderingNames(resource);
   return {
@@ -26,16 +27,35 @@ export function resourceMeta(resource: Resource): ResourceMeta {
       default: field.defaultValue ?? null,
       filterable: filters.includes(name),
       orderable: ordering.includes(name),
+      min: field.min ?? null,
+      max: field.max ?? null,
+      required: field.required ?? false,
+      immutable: field.immutable ?? false,
+      read_access: field.readAccess ?? resource.readAccess ?? 'public',
+      write_access: field.writeAccess ?? (resource.writeAccess === 'manage-tenants' ? 'admin' : resource.writeAccess),
+      relation: field.relation
+        ? {
+            many: field.relation.many,
+            targets: field.relation.targets.map((kind) => {
+              const target = catalog.get(kind);
+              return { kind, type: target.type, label: target.label, path: target.path };
+            }),
+          }
+        : null,
     })),
     ordering,
     filters,
     name_fields: resource.identity?.names ?? [],
     list_kind: resource.listItem?.listKind ?? null,
+    read_access: resource.readAccess ?? 'public',
+    deletable: resource.deletable !== false,
+    mergeable: resource.mergeable ?? false,
+    shared: resource.shared,
   };
 }
 
-export async function metadataRoutes(app: FastifyInstance, { resources }: { resources: Resource[] }): Promise<void> {
-  const body = resources.map(resourceMeta);
+export async function metadataRoutes(app: FastifyInstance, { catalog }: { catalog: Catalog }): Promise<void> {
+  const body = catalog.resources.map((resource) => resourceMeta(resource, catalog));
   app.get('/resources/', {
     schema: { tags: ['resources'], summary: 'Fields, filters and ordering of every resource', response: { 200: Type.Array(ResourceMeta) } },
   }, async () => body);

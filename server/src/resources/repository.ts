@@ -27,11 +27,17 @@ export function selectColumns(resource: Resource): SQL {
 
 /** Conditions for what a caller may see, and what the list query asks for. */
 export function whereClause(resource: Resource, visible: Visibility[], listQuery?: Pick<ListQuery, 'filters' | 'search'>, status = 'active'): SQL {
-  const conditions: SQL[] = [sql`visibility IN (${list(visible)})`];
+  const conditions: SQL[] = resource.hasVisibility ? [sql`visibility IN (${list(visible)})`] : [sql`true`];
   if (resource.hasStatus) conditions.push(sql`status = ${status}`);
   for (const [name, values] of Object.entries(listQuery?.filters ?? {})) {
     const field = resource.fields[name]!;
-    if (field.filter === 'boolean') {
+    if (field.relation) {
+      conditions.push(
+        field.relation.many
+          ? sql`${id(name)} && ARRAY[${list(values)}]::uuid[]`
+          : sql`${id(name)} IN (${list(values)})`,
+      );
+    } else if (field.filter === 'boolean') {
       conditions.push(sql`${id(name)} IN (${list(values.map((value) => value === 'true'))})`);
     } else {
       conditions.push(sql`${id(name)} IN (${list(values)})`);
@@ -91,11 +97,17 @@ export async function countMatching(
   return { count: Math.max(Math.round(planned), EXACT_COUNT_CAP + 1), estimate: true };
 }
 
-/** The unfiltered total from the per-visibility counters, without touching the table. */
-export async function countFromCounters(tx: Tx, kind: string, visible: Visibility[]): Promise<number> {
+/** The counter kinds whose sum is a resource's unfiltered total (none: count rows). */
+export function counterKindsOf(resource: Resource): string[] {
+  return resource.counterKinds ?? (resource.shared ? [] : [resource.kind]);
+}
+
+/** The unfiltered total from the per-visibility counters (all visibilities when `visible` is null), without touching the table. */
+export async function countFromCounters(tx: Tx, kinds: string[], visible: Visibility[] | null): Promise<number> {
   const [row] = await query<{ n: number }>(
     tx,
-    sql`SELECT coalesce(sum(count), 0)::int AS n FROM entity_counters WHERE kind = ${kind} AND visibility IN (${list(visible)})`,
+    sql`SELECT coalesce(sum(count), 0)::int AS n FROM entity_counters
+        WHERE kind IN (${list(kinds)}) ${visible ? sql`AND visibility IN (${list(visible)})` : sql``}`,
   );
   return row?.n ?? 0;
 }
@@ -108,19 +120,25 @@ export async function selectOne(tx: Tx, resource: Resource, visible: Visibility[
   return row ?? null;
 }
 
-export async function insertRow(tx: Tx, resource: Resource, tenantId: string, values: Record<string, unknown>): Promise<string> {
-  const entries = Object.entries({ tenant_id: tenantId, ...values });
+/** Inserts a row (of the tenant, or shared when tenantId is null); `values.id` may restore a known id. */
+export async function insertRow(tx: Tx, resource: Resource, tenantId: string | null, values: Record<string, unknown>): Promise<string> {
+  const entries = Object.entries(tenantId === null ? values : { tenant_id: tenantId, ...values });
   const [row] = await query<{ id: string }>(
     tx,
     sql`INSERT INTO ${id(resource.table)} (${sql.join(entries.map(([name]) => id(name)), sql`, `)})
-        VALUES (${sql.join(entries.map(([, value]) => columnValue(value)), sql`, `)})
+        VALUES (${sql.join(entries.map(([name, value]) => columnValue(value, castOf(resource, name))), sql`, `)})
         RETURNING id`,
   );
   return row!.id;
 }
 
+/** The SQL type a column's values are cast to (uuid and uuid[] for relations). */
+function castOf(resource: Resource, column: string): string | undefined {
+  return resource.fields[column]?.columnCast;
+}
+
 export async function updateRow(tx: Tx, resource: Resource, rowId: string, values: Record<string, unknown>): Promise<void> {
-  const assignments = Object.entries(values).map(([name, value]) => sql`${id(name)} = ${columnValue(value)}`);
+  const assignments = Object.entries(values).map(([name, value]) => sql`${id(name)} = ${columnValue(value, castOf(resource, name))}`);
   assignments.push(sql`updated_at = now()`);
   await tx.execute(sql`UPDATE ${id(resource.table)} SET ${sql.join(assignments, sql`, `)} WHERE id = ${rowId}`);
 }
@@ -133,8 +151,9 @@ export async function deleteRow(tx: Tx, resource: Resource, rowId: string): Prom
 /** A text[] value built the same way on both drivers. */
 export const textArray = (values: unknown[]): SQL => sql`ARRAY(SELECT jsonb_array_elements_text(${JSON.stringify(values)}::jsonb))`;
 
-/** Arrays become text[] and objects jsonb, the same on both drivers. */
-function columnValue(value: unknown): SQL {
+/** Arrays become text[] and objects jsonb, the same on both drivers; `cast` converts (e.g. to uuid[]). */
+function columnValue(value: unknown, cast?: string): SQL {
+  if (cast) return sql`${Array.isArray(value) ? textArray(value) : sql`${value}`}::${sql.raw(cast)}`;
   if (Array.isArray(value)) return textArray(value);
   if (value !== null && typeof value === 'object' && !(value instanceof Date)) return sql`${JSON.stringify(value)}::jsonb`;
   return sql`${value}`;
@@ -153,6 +172,26 @@ export async function filterValues(
     sql`SELECT ${id(field)} AS value, count(*)::int AS count FROM ${id(resource.table)}
         WHERE ${whereClause(resource, visible)} AND ${id(field)} IS NOT NULL
         GROUP BY 1 ORDER BY 2 DESC, 1 LIMIT ${limit}`,
+  );
+}
+
+/** Ids held by a relation filter field with the number of visible rows holding each. */
+export async function relationFilterValues(
+  tx: Tx,
+  resource: Resource,
+  visible: Visibility[],
+  field: string,
+  limit = 100,
+): Promise<Array<{ value: string; count: number }>> {
+  const many = resource.fields[field]?.relation?.many;
+  return query(
+    tx,
+    many
+      ? sql`SELECT value::text AS value, count(*)::int AS count
+            FROM ${id(resource.table)}, unnest(${id(field)}) AS value
+            WHERE ${whereClause(resource, visible)} GROUP BY 1 ORDER BY 2 DESC, 1 LIMIT ${limit}`
+      : sql`SELECT ${id(field)}::text AS value, count(*)::int AS count FROM ${id(resource.table)}
+            WHERE ${whereClause(resource, visible)} AND ${id(field)} IS NOT NULL GROUP BY 1 ORDER BY 2 DESC, 1 LIMIT ${limit}`,
   );
 }
 
@@ -188,14 +227,40 @@ export async function setListMemberships(tx: Tx, resource: Resource, tenantId: s
     : [];
   const missing = listIds.filter((listId) => !found.some((row) => row.id === listId));
   if (missing.length > 0) return missing;
-  await tx.execute(sql`DELETE FROM list_items WHERE ${id(membership.column)} = ${rowId}`);
-  for (const listId of listIds) {
+  const before = await query<{ list_id: string }>(tx, sql`SELECT list_id FROM list_items WHERE ${id(membership.column)} = ${rowId}`);
+  const kept = new Set(before.map((row) => row.list_id));
+  const added = listIds.filter((listId) => !kept.has(listId));
+  await tx.execute(
+    listIds.length
+      ? sql`DELETE FROM list_items WHERE ${id(membership.column)} = ${rowId} AND list_id NOT IN (${list(listIds)})`
+      : sql`DELETE FROM list_items WHERE ${id(membership.column)} = ${rowId}`,
+  );
+  for (const listId of added) await addListItem(tx, resource, tenantId, listId, rowId);
+  return [];
+}
+
+/**
+ * Appends a record to a list (at the end; nothing happens when it is already
+ * there). With the list's auto_tagging on, the record receives the list's
+ * keywords. Returns whether it was added.
+ */
+export async function addListItem(tx: Tx, resource: Resource, tenantId: string, listId: string, rowId: string): Promise<boolean> {
+  const column = id(resource.listItem!.column);
+  const added = await query<{ list_id: string }>(
+    tx,
+    sql`INSERT INTO list_items (tenant_id, list_id, ${column}, position)
+        VALUES (${tenantId}, ${listId}, ${rowId}, coalesce((SELECT max(position) + 1 FROM list_items WHERE list_id = ${listId}), 0))
+        ON CONFLICT DO NOTHING RETURNING list_id`,
+  );
+  if (added.length > 0 && resource.fields['keywords']?.relation) {
     await tx.execute(
-      sql`INSERT INTO list_items (tenant_id, list_id, ${id(membership.column)}, position)
-          VALUES (${tenantId}, ${listId}, ${rowId}, coalesce((SELECT max(position) + 1 FROM list_items WHERE list_id = ${listId}), 0))`,
+      sql`UPDATE ${id(resource.table)} AS t
+          SET keywords = ARRAY(SELECT DISTINCT k FROM unnest(t.keywords || l.keywords) AS k)
+          FROM lists l
+          WHERE t.id = ${rowId} AND l.id = ${listId} AND l.auto_tagging AND NOT t.keywords @> l.keywords`,
     );
   }
-  return [];
+  return added.length > 0;
 }
 
 // Duplicate detection (spreadsheet import)

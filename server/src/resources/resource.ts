@@ -3,9 +3,11 @@
  * See docs/adding-an-entity.md.
  */
 import type { AccessLevel } from '../contracts.ts';
+import type { Tx } from '../db/client.ts';
 import type { FieldType } from './fields.ts';
 
-export type WriteAccess = Exclude<AccessLevel, 'public' | 'paywall'>;
+/** Who may create, edit and delete: research users, admins, or tenant managers (shared resources). */
+export type WriteAccess = Exclude<AccessLevel, 'public' | 'paywall'> | 'manage-tenants';
 
 export interface ResourceDeclaration {
   /** Counter kind and the key in entity counts (e.g. 'organizations'). */
@@ -41,11 +43,50 @@ export interface ResourceDeclaration {
   headerAliases?: Record<string, string>;
   /** Whether the table has a status column separating suggestions from curated rows. */
   hasStatus?: boolean;
+  /** Minimum audience that may read the records at all (default: everyone, by visibility). */
+  readAccess?: AccessLevel;
+  /**
+   * 'tenant' (default): rows belong to the request's tenant. 'shared': one
+   * table for every tenant (geos, cities), without tenant_id or visibility.
+   */
+  scope?: 'tenant' | 'shared';
+  /** Counter kinds whose sum is the unfiltered total; [kind] by default, none for shared resources. */
+  counterKinds?: string[];
+  /**
+   * In quick search (GET search/): the result type is `type`, or the value of
+   * `typeColumn`; `slugColumn` fills the result's slug.
+   */
+  quickSearch?: { typeColumn?: string; slugColumn?: string; types?: string[] };
+  /** Whether DELETE is offered (default true). */
+  deletable?: boolean;
+  /** Whether duplicates can be merged (organizations, people). */
+  mergeable?: boolean;
+  /**
+   * Runs before a create or edit is written, in its transaction, with the
+   * record as it will be (current values merged with the input); returns
+   * extra column values (e.g. keywords from tagging rules).
+   */
+  beforeSave?: Array<(context: SaveContext) => Promise<Record<string, unknown> | void>>;
+}
+
+export interface SaveContext {
+  tx: Tx;
+  resource: Resource;
+  tenantId: string | null;
+  /** The record's column values after the write (current merged with input). */
+  record: Record<string, unknown>;
+  /** Column values the input sets. */
+  input: Record<string, unknown>;
+  /** The record before the write, or null on create. */
+  current: Record<string, unknown> | null;
 }
 
 export interface Resource extends ResourceDeclaration {
   /** Every writable column, in declaration order. */
   readonly columns: string[];
+  readonly shared: boolean;
+  /** Whether rows have a visibility (read by audience) — tenants' entities do, shared tables do not. */
+  readonly hasVisibility: boolean;
 }
 
 export function defineResource(declaration: ResourceDeclaration): Resource {
@@ -53,5 +94,6 @@ export function defineResource(declaration: ResourceDeclaration): Resource {
   for (const name of [...declaration.ordering, ...declaration.filters]) {
     if (!(name in declaration.fields)) throw new Error(`${declaration.kind}: unknown field "${name}" in ordering/filters`);
   }
-  return { ...declaration, columns: [...new Set(columns)] };
+  const shared = declaration.scope === 'shared';
+  return { ...declaration, columns: [...new Set(columns)], shared, hasVisibility: 'visibility' in declaration.fields };
 }

@@ -4,7 +4,8 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { Type, type TSchema } from 'typebox';
-import { AvailableFilters, ErrorBody, ImportFailedBody, ImportReport, resourcePage } from '../contracts.ts';
+import { AuditHistory, AvailableFilters, ErrorBody, ImportFailedBody, ImportReport, resourcePage } from '../contracts.ts';
+import type { Catalog } from './catalog.ts';
 import { parseListQuery } from './list-query.ts';
 import type { Resource } from './resource.ts';
 import { ResourceService } from './service.ts';
@@ -19,15 +20,15 @@ function recordSchema(resource: Resource): TSchema {
   return Type.Object(properties, { additionalProperties: true, $id: `${resource.type}Record` });
 }
 
-export async function registerResource(app: FastifyInstance, resource: Resource): Promise<ResourceService> {
-  const service = new ResourceService(resource);
+export async function registerResource(app: FastifyInstance, resource: Resource, catalog: Catalog): Promise<ResourceService> {
+  const service = new ResourceService(resource, catalog);
   const base = resource.path;
   const tags = [resource.kind];
   const record = recordSchema(resource);
   const writable = Type.Partial(Type.Object(Object.fromEntries(Object.entries(resource.fields).map(([name, field]) => [name, field.schema]))));
   // The engine validates input itself so bulk imports and single requests share one set of rules and messages.
   const engineValidates = { validatorCompiler: () => () => true };
-  const read = { config: { access: 'public' as const }, ...engineValidates };
+  const read = { config: { access: resource.readAccess ?? 'public' }, ...engineValidates };
   const write = { config: { access: resource.writeAccess }, ...engineValidates };
   const idParam = Type.Object({ id: Type.String() });
 
@@ -84,11 +85,18 @@ export async function registerResource(app: FastifyInstance, resource: Resource)
     schema: { tags, summary: `Change the fields sent`, params: idParam, body: writable, response: { 200: record, ...errors } },
   }, async (request) => service.update(request, (request.params as { id: string }).id, request.body));
 
-  app.delete(`${base}/:id/`, { ...write, schema: { tags, summary: `Delete (hard delete)`, params: idParam, response: { 204: Type.Null(), ...errors } } },
-    async (request, reply) => {
-      await service.remove(request, (request.params as { id: string }).id);
-      return reply.status(204).send(null);
-    });
+  if (resource.deletable !== false) {
+    app.delete(`${base}/:id/`, { ...write, schema: { tags, summary: `Delete (hard delete)`, params: idParam, response: { 204: Type.Null(), ...errors } } },
+      async (request, reply) => {
+        await service.remove(request, (request.params as { id: string }).id);
+        return reply.status(204).send(null);
+      });
+  }
+
+  app.get(`${base}/:id/history/`, {
+    config: { access: 'admin' },
+    schema: { tags, summary: 'Who created, changed, deleted or merged the record, and what changed (admins)', params: idParam, response: { 200: AuditHistory, ...errors } },
+  }, async (request) => service.history(request, (request.params as { id: string }).id));
 
   return service;
 }

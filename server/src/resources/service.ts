@@ -1,21 +1,26 @@
 /**
- * The rules of every resource: who sees which rows, how input becomes column
- * values (field errors, never a partial write), and how rows are presented.
- * Routes stay thin; only repository.ts writes SQL.
+ * The rules of every resource: who sees which rows and fields, how input
+ * becomes column values (field errors, never a partial write), relations kept
+ * consistent, the audit log, and how rows are presented. Routes stay thin;
+ * only repository.ts, relations.ts and audit.ts write SQL.
  */
 import type { FastifyRequest } from 'fastify';
+import type { AccessLevel, AuditEntry, RelatedRef } from '../contracts.ts';
+import { atLeast } from '../auth/access.ts';
 import type { Tx } from '../db/client.ts';
 import { badRequest, notFound, type FieldErrors } from '../http/errors.ts';
-import { incompleteDateFlags } from './fields.ts';
+import { diff, recordHistory, writeAudit, type AuditAction, type Changes } from './audit.ts';
+import type { Catalog } from './catalog.ts';
+import { incompleteDateFlags, type FieldType } from './fields.ts';
 import type { ListQuery } from './list-query.ts';
 import { filterNames } from './list-query.ts';
+import { checkRelationIds, idsOf, relatedRefs, removeReferences, resolveNames } from './relations.ts';
 import * as repo from './repository.ts';
 import type { Resource } from './resource.ts';
-import { normalizeName } from './values.ts';
+import { isUuid, normalizeName } from './values.ts';
 import { visibleTo } from './visibility.ts';
 
-const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-export const isUuid = (value: string) => UUID_RE.test(value);
+export { isUuid };
 
 /** Keys a client may send back unchanged (e.g. from a GET) that are not writable. */
 const READ_ONLY = ['id', 'created_at', 'updated_at', 'created_by', 'updated_by', 'display_name', 'lists_as_item'];
@@ -34,18 +39,54 @@ export interface ListPage {
   results: Array<Record<string, unknown>>;
 }
 
+type ListRef = { id: string; name: string; slug: string; kind: string };
+
+/** What presenting a row needs besides the row: the reader, related records and lists. */
+export interface PresentContext {
+  access: AccessLevel;
+  refs?: Map<string, RelatedRef>;
+  lists?: ListRef[];
+}
+
+/** Who is writing, for created_by/updated_by and the audit log. */
+export interface Writer {
+  tenantId: string;
+  access: AccessLevel;
+  user: { id: string; email: string } | null;
+}
+
+export const writerOf = (request: FastifyRequest): Writer => ({
+  tenantId: request.tenant!.id,
+  access: request.principal.access,
+  user: request.principal.user ? { id: request.principal.user.id, email: request.principal.user.email } : null,
+});
+
+const fieldReadable = (field: FieldType, access: AccessLevel) => !field.readAccess || atLeast(access, field.readAccess);
+
 export class ResourceService {
-  constructor(readonly resource: Resource) {}
+  constructor(
+    readonly resource: Resource,
+    readonly catalog: Catalog,
+  ) {}
 
   private readonlyKeys(): string[] {
     const flags = Object.entries(this.resource.fields).flatMap(([name, field]) =>
-      field.columns(name).length === 4 ? incompleteDateFlags(name) : [],
+      field.kind === 'incomplete_date' ? incompleteDateFlags(name) : [],
     );
     return [...READ_ONLY, ...flags];
   }
 
-  /** Validates input for create (all fields) or patch (only those sent). */
-  parseInput(body: unknown, current: repo.Row | null): ParsedInput {
+  /** The fields a reader at `access` receives. */
+  readableFields(access: AccessLevel): Array<[string, FieldType]> {
+    return Object.entries(this.resource.fields).filter(([, field]) => fieldReadable(field, access));
+  }
+
+  /**
+   * Validates input for create (current = null) or patch (only the fields
+   * sent). Fields the writer may not write, immutable fields that change and
+   * required fields left empty on create are field errors.
+   */
+  parseInput(body: unknown, current: repo.Row | null, access: AccessLevel = 'admin'): ParsedInput {
     if (body === null || typeof body !== 'object' || Array.isArray(body)) {
       throw badRequest('The request body must be a JSON object.', { non_field_errors: ['Expected a JSON object.'] });
     }
@@ -57,9 +98,15 @@ export class ResourceService {
       if (input === undefined) continue;
       const field = this.resource.fields[name];
       if (field) {
+        if (field.writeAccess && !atLeast(access, field.writeAccess)) {
+          errors[name] = ['You may not change this field.'];
+          continue;
+        }
         const parsed = field.parse(input, name);
-        if (parsed.ok) Object.assign(values, parsed.value);
-        else errors[name] = [parsed.message];
+        if (!parsed.ok) errors[name] = [parsed.message];
+        else if (field.immutable && current && JSON.stringify(parsed.value[name]) !== JSON.stringify(current[name])) {
+          errors[name] = ['This field cannot be changed once set.'];
+        } else Object.assign(values, parsed.value);
       } else if (name === 'lists' && this.resource.listItem) {
         if (!Array.isArray(input) || input.some((item) => typeof item !== 'string' || !isUuid(item))) {
           errors[name] = ['Must be a list of list ids.'];
@@ -70,37 +117,42 @@ export class ResourceService {
         errors[name] = ['Unknown field.'];
       }
     }
+    if (!current) {
+      for (const [name, field] of Object.entries(this.resource.fields)) {
+        if (field.required && !(name in values) && !errors[name]) errors[name] = ['This field is required.'];
+      }
+    }
 
     const identity = this.resource.identity;
     if (identity) {
       const merged = { ...(current ?? {}), ...values };
       const names = identity.names.map((name) => merged[name]).filter((value): value is string => typeof value === 'string' && value !== '');
       if (names.length === 0 && !identity.names.some((name) => errors[name])) {
-        errors[identity.names[0]!] = [`Provide at least one of: ${identity.names.join(', ')}.`];
+        errors[identity.names[0]!] = [
+          identity.names.length === 1 ? 'This field is required.' : `Provide at least one of: ${identity.names.join(', ')}.`,
+        ];
       }
       const keyNames = identity.nameKeys ? identity.nameKeys(merged) : names;
       const keys = keyNames.filter((name): name is string => typeof name === 'string').map(normalizeName);
       values['name_keys'] = [...new Set(keys.filter(Boolean))];
     }
 
-    if (Object.keys(errors).length > 0) {
-      const [field, messages] = Object.entries(errors)[0]!;
-      throw badRequest(`${field}: ${messages[0]}`, errors);
-    }
+    throwIfErrors(errors);
     return lists === undefined ? { values } : { values, lists };
   }
 
-  present(row: repo.Row, lists?: Array<{ id: string; name: string; slug: string; kind: string }>): Record<string, unknown> {
+  present(row: repo.Row, context: PresentContext): Record<string, unknown> {
     const output: Record<string, unknown> = { id: row.id, display_name: row['display_name'] ?? null };
-    for (const [name, field] of Object.entries(this.resource.fields)) {
-      output[name] = field.present(row, name);
-      if (field.columns(name).length === 4) {
+    for (const [name, field] of this.readableFields(context.access)) {
+      const value = field.present(row, name);
+      output[name] = field.relation ? presentRelation(value, field.relation.many, context.refs) : value;
+      if (field.kind === 'incomplete_date') {
         for (const flag of incompleteDateFlags(name)) output[flag] = Boolean(row[flag]);
       }
     }
     if (this.resource.listItem) {
-      output['lists'] = (lists ?? []).map((entry) => entry.id);
-      output['lists_as_item'] = lists ?? [];
+      output['lists'] = (context.lists ?? []).map((entry) => entry.id);
+      output['lists_as_item'] = context.lists ?? [];
     }
     output['created_at'] = timestamp(row['created_at']);
     output['updated_at'] = timestamp(row['updated_at']);
@@ -108,24 +160,30 @@ export class ResourceService {
     return output;
   }
 
-  private async presentRows(tx: Tx, request: FastifyRequest, rows: repo.Row[]) {
-    const lists = await repo.listsOfItems(tx, this.resource, visibleTo(request.principal.access), rows.map((row) => row.id));
-    return rows.map((row) => this.present(row, lists.get(row.id)));
+  /** Rows as a reader at `access` sees them, with related records and lists looked up in bulk. */
+  async presentRows(tx: Tx, access: AccessLevel, rows: repo.Row[]): Promise<Array<Record<string, unknown>>> {
+    const visible = visibleTo(access);
+    const refs = await relatedRefs(tx, this.catalog, this.resource, visible, rows);
+    const lists = await repo.listsOfItems(tx, this.resource, visible, rows.map((row) => row.id));
+    return rows.map((row) => this.present(row, { access, refs, lists: lists.get(row.id) }));
   }
 
   async list(request: FastifyRequest, listQuery: ListQuery): Promise<ListPage> {
-    const visible = visibleTo(request.principal.access);
+    const access = request.principal.access;
+    const visible = visibleTo(access);
     return request.tx(async (tx) => {
       const rows = await repo.selectPage(tx, this.resource, visible, listQuery);
       const unfiltered = !listQuery.search && Object.keys(listQuery.filters).length === 0;
-      const { count, estimate } = unfiltered
-        ? { count: await repo.countFromCounters(tx, this.resource.kind, visible), estimate: false }
-        : await repo.countMatching(tx, this.resource, visible, listQuery);
+      const counterKinds = repo.counterKindsOf(this.resource);
+      const { count, estimate } =
+        unfiltered && counterKinds.length > 0
+          ? { count: await repo.countFromCounters(tx, counterKinds, this.resource.hasVisibility ? visible : null), estimate: false }
+          : await repo.countMatching(tx, this.resource, visible, listQuery);
       const page: ListPage = {
         count,
         next: listQuery.offset + rows.length < count ? pageUrl(request, listQuery.offset + listQuery.limit, listQuery.limit) : null,
         previous: listQuery.offset > 0 ? pageUrl(request, Math.max(0, listQuery.offset - listQuery.limit), listQuery.limit) : null,
-        results: await this.presentRows(tx, request, rows),
+        results: await this.presentRows(tx, access, rows),
       };
       if (estimate) page.count_is_estimate = true;
       return page;
@@ -134,40 +192,100 @@ export class ResourceService {
 
   async get(request: FastifyRequest, rowId: string): Promise<Record<string, unknown>> {
     return request.tx(async (tx) => {
-      const row = await this.findVisible(tx, request, rowId);
-      return (await this.presentRows(tx, request, [row]))[0]!;
+      const row = await this.findVisible(tx, request.principal.access, rowId);
+      return (await this.presentRows(tx, request.principal.access, [row]))[0]!;
     });
   }
 
   async create(request: FastifyRequest, body: unknown): Promise<Record<string, unknown>> {
-    const input = this.parseInput(body, null);
-    const userId = request.principal.user?.id ?? null;
+    const writer = writerOf(request);
+    const input = this.parseInput(body, null, writer.access);
     return request.tx(async (tx) => {
-      const rowId = await repo.insertRow(tx, this.resource, request.tenant!.id, { ...input.values, created_by: userId, updated_by: userId });
-      await this.applyLists(tx, request, rowId, input.lists);
+      const row = await this.write(tx, writer, null, input);
       // The creator sees what they wrote, even when its visibility hides it from them later.
-      const row = await repo.selectOne(tx, this.resource, visibleTo('admin'), rowId);
-      return (await this.presentRows(tx, request, [row!]))[0]!;
+      return (await this.presentRows(tx, writer.access, [row]))[0]!;
     });
   }
 
   async update(request: FastifyRequest, rowId: string, body: unknown): Promise<Record<string, unknown>> {
+    const writer = writerOf(request);
     return request.tx(async (tx) => {
-      const current = await this.findVisible(tx, request, rowId);
-      const input = this.parseInput(body, current);
-      await repo.updateRow(tx, this.resource, rowId, { ...input.values, updated_by: request.principal.user?.id ?? null });
-      await this.applyLists(tx, request, rowId, input.lists);
-      const row = await repo.selectOne(tx, this.resource, visibleTo('admin'), rowId);
-      return (await this.presentRows(tx, request, [row!]))[0]!;
+      const current = await this.findVisible(tx, writer.access, rowId);
+      const input = this.parseInput(body, current, writer.access);
+      const row = await this.write(tx, writer, current, input);
+      return (await this.presentRows(tx, writer.access, [row]))[0]!;
     });
   }
 
-  /** Hard delete; list memberships go with the row (foreign keys cascade). */
+  /**
+   * Writes a parsed create (current = null) or edit in the caller's
+   * transaction: relation ids checked, beforeSave hooks run, lists applied,
+   * an audit entry written. Returns the row as stored.
+   */
+  async write(tx: Tx, writer: Writer, current: repo.Row | null, input: ParsedInput): Promise<repo.Row> {
+    const values = { ...input.values };
+    if (current) await this.keepUnseenRelations(tx, writer.access, current, values);
+    throwIfErrors(await checkRelationIds(tx, this.catalog, this.resource, values));
+    for (const hook of this.resource.beforeSave ?? []) {
+      const extra = await hook({ tx, resource: this.resource, tenantId: writer.tenantId, record: { ...(current ?? {}), ...values }, input: values, current });
+      if (extra) Object.assign(values, extra);
+    }
+    const before = current ? (await this.presentRows(tx, 'admin', [current]))[0]! : null;
+    const userId = writer.user?.id ?? null;
+    const rowId = current
+      ? (await repo.updateRow(tx, this.resource, current.id, { ...values, updated_by: userId }), current.id)
+      : await repo.insertRow(tx, this.resource, this.resource.shared ? null : writer.tenantId, { ...values, created_by: userId, updated_by: userId });
+    await this.applyLists(tx, writer.tenantId, rowId, input.lists);
+    const row = (await repo.selectOne(tx, this.resource, visibleTo('admin'), rowId))!;
+    const after = (await this.presentRows(tx, 'admin', [row]))[0]!;
+    await this.audit(tx, writer, current ? 'update' : 'create', rowId, after['display_name'], diff(before, after));
+    return row;
+  }
+
+  /**
+   * A writer who cannot see some related records (a research user and a
+   * hidden organization) sends back the references they were shown: the
+   * unseen ones are kept, not silently dropped.
+   */
+  private async keepUnseenRelations(tx: Tx, access: AccessLevel, current: repo.Row, values: Record<string, unknown>): Promise<void> {
+    if (access === 'admin') return;
+    const seen = await relatedRefs(tx, this.catalog, this.resource, visibleTo(access), [current]);
+    for (const [name, field] of Object.entries(this.resource.fields)) {
+      if (!field.relation || !(name in values)) continue;
+      const unseen = idsOf(current[name]).filter((value) => !seen.has(value));
+      if (unseen.length === 0) continue;
+      if (field.relation.many) values[name] = [...new Set([...(values[name] as string[]), ...unseen])];
+      else if (values[name] === null) values[name] = unseen[0];
+    }
+  }
+
+  /** Hard delete: references to the row are removed (or their rows deleted) and list memberships cascade. */
   async remove(request: FastifyRequest, rowId: string): Promise<void> {
+    const writer = writerOf(request);
     await request.tx(async (tx) => {
-      await this.findVisible(tx, request, rowId);
+      const row = await this.findVisible(tx, writer.access, rowId);
+      const before = (await this.presentRows(tx, 'admin', [row]))[0]!;
+      const { cascaded } = await removeReferences(tx, this.catalog, this.resource.kind, rowId);
       await repo.deleteRow(tx, this.resource, rowId);
+      await this.audit(tx, writer, 'delete', rowId, before['display_name'], diff(before, null));
+      for (const dependent of cascaded) {
+        await writeAudit(tx, { tenantId: writer.tenantId, resource: dependent.kind, recordId: dependent.id, action: 'delete', user: writer.user, displayName: null, changes: {} });
+      }
     });
+  }
+
+  async history(request: FastifyRequest, rowId: string): Promise<{ results: AuditEntry[] }> {
+    return request.tx(async (tx) => {
+      if (!isUuid(rowId)) throw notFound(`${this.resource.label} not found.`);
+      const results = await recordHistory(tx, this.resource.kind, rowId);
+      // A deleted record keeps its history; a record that never existed has none.
+      if (results.length === 0) await this.findVisible(tx, request.principal.access, rowId);
+      return { results };
+    });
+  }
+
+  audit(tx: Tx, writer: Writer, action: AuditAction, recordId: string, displayName: unknown, changes: Changes, merge?: unknown): Promise<string> {
+    return writeAudit(tx, { tenantId: writer.tenantId, resource: this.resource.kind, recordId, action, user: writer.user, displayName, changes, merge });
   }
 
   async availableFilters(request: FastifyRequest) {
@@ -176,10 +294,21 @@ export class ResourceService {
       const filters = [];
       for (const name of filterNames(this.resource)) {
         const field = this.resource.fields[name]!;
+        if (field.relation) {
+          const values = await repo.relationFilterValues(tx, this.resource, visible, name);
+          const refs = await relatedRefs(tx, this.catalog, this.resource, visible, [{ [name]: values.map((entry) => entry.value) }]);
+          filters.push({
+            name,
+            type: 'relation' as const,
+            // Only related records the caller may see are offered.
+            values: values.filter((entry) => refs.has(entry.value)).map((entry) => ({ ...entry, label: refs.get(entry.value)!.display_name })),
+          });
+          continue;
+        }
         const values = await repo.filterValues(tx, this.resource, visible, name);
         filters.push({
           name,
-          type: field.filter === 'boolean' ? 'boolean' : 'choice',
+          type: field.filter === 'boolean' ? ('boolean' as const) : ('choice' as const),
           values: values.map((entry) => ({ value: entry.value, count: entry.count })),
         });
       }
@@ -187,19 +316,47 @@ export class ResourceService {
     });
   }
 
-  private async findVisible(tx: Tx, request: FastifyRequest, rowId: string): Promise<repo.Row> {
-    const row = isUuid(rowId) ? await repo.selectOne(tx, this.resource, visibleTo(request.principal.access), rowId) : null;
+  /**
+   * Spreadsheet cells of relation fields hold names: resolved to ids (or row
+   * errors for unknown and ambiguous names) before the usual validation.
+   */
+  async resolveRelationNames(tx: Tx, values: Record<string, unknown>): Promise<{ values: Record<string, unknown>; errors: FieldErrors }> {
+    const resolved = { ...values };
+    const errors: FieldErrors = {};
+    for (const [name, field] of Object.entries(this.resource.fields)) {
+      if (!field.relation || values[name] === undefined || values[name] === null) continue;
+      const names = (Array.isArray(values[name]) ? (values[name] as unknown[]) : [values[name]]).map(String);
+      const result = await resolveNames(tx, this.catalog, field.relation.targets, names);
+      if (result.errors.length > 0) errors[name] = result.errors;
+      resolved[name] = field.relation.many ? result.ids : (result.ids[0] ?? null);
+    }
+    return { values: resolved, errors };
+  }
+
+  async findVisible(tx: Tx, access: AccessLevel, rowId: string): Promise<repo.Row> {
+    const row = isUuid(rowId) ? await repo.selectOne(tx, this.resource, visibleTo(access), rowId) : null;
     if (!row) throw notFound(`${this.resource.label} not found.`);
     return row;
   }
 
-  private async applyLists(tx: Tx, request: FastifyRequest, rowId: string, lists: string[] | undefined): Promise<void> {
+  private async applyLists(tx: Tx, tenantId: string, rowId: string, lists: string[] | undefined): Promise<void> {
     if (lists === undefined) return;
-    const missing = await repo.setListMemberships(tx, this.resource, request.tenant!.id, rowId, lists);
+    const missing = await repo.setListMemberships(tx, this.resource, tenantId, rowId, lists);
     if (missing.length > 0) {
       throw badRequest(`lists: Unknown list id ${missing[0]}.`, { lists: missing.map((listId) => `Unknown ${this.resource.listItem!.listKind} id ${listId}.`) });
     }
   }
+}
+
+function throwIfErrors(errors: FieldErrors): void {
+  const first = Object.entries(errors)[0];
+  if (first) throw badRequest(`${first[0]}: ${first[1][0]}`, errors);
+}
+
+/** A relation's ids as references, leaving out records the reader may not see. */
+function presentRelation(value: unknown, many: boolean, refs: Map<string, RelatedRef> | undefined): unknown {
+  if (!many) return typeof value === 'string' ? (refs?.get(value) ?? null) : null;
+  return (Array.isArray(value) ? value : []).map((item) => refs?.get(String(item))).filter((ref): ref is RelatedRef => ref !== undefined);
 }
 
 function timestamp(value: unknown): string | null {

@@ -7,6 +7,8 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { sql } from 'drizzle-orm';
 import { query } from '../db/client.ts';
+import { atLeast } from '../auth/access.ts';
+import type { AccessLevel } from '../contracts.ts';
 import type { FieldType } from './fields.ts';
 import type { ListQuery } from './list-query.ts';
 import { orderClause, selectColumns, whereClause, type Row } from './repository.ts';
@@ -19,8 +21,10 @@ export const XLSX_CONTENT_TYPE = 'application/vnd.openxmlformats-officedocument.
 const FETCH_SIZE = 500;
 
 /** The exported columns: every declared field but objects, in declaration order, then id and timestamps. */
-export function exportColumns(resource: Resource): string[] {
-  const fields = Object.entries(resource.fields).filter(([, field]) => field.kind !== 'object').map(([name]) => name);
+export function exportColumns(resource: Resource, access: AccessLevel): string[] {
+  const fields = Object.entries(resource.fields)
+    .filter(([, field]) => field.kind !== 'object' && (!field.readAccess || atLeast(access, field.readAccess)))
+    .map(([name]) => name);
   return [...fields, 'id', 'created_at', 'updated_at'];
 }
 
@@ -39,10 +43,17 @@ function columnWidth(field: FieldType | undefined, name: string): number {
   }
 }
 
-/** An API value as a cell: lists joined with "; ", booleans as TRUE/FALSE, the rest as text or numbers. */
+/** A related record in a cell: its name, which an import resolves back. */
+const refName = (value: unknown): string =>
+  value !== null && typeof value === 'object' && 'id' in value
+    ? String((value as { display_name?: unknown }).display_name ?? (value as { id: unknown }).id)
+    : String(value);
+
+/** An API value as a cell: lists (and related records, by name) joined with "; ", booleans as TRUE/FALSE, the rest as text or numbers. */
 function cell(value: unknown): CellValue {
   if (value === null || value === undefined) return null;
-  if (Array.isArray(value)) return value.map(String).join('; ');
+  if (Array.isArray(value)) return value.map(refName).join('; ');
+  if (typeof value === 'object' && 'id' in value) return refName(value);
   if (typeof value === 'boolean' || typeof value === 'number' || typeof value === 'string') return value;
   return JSON.stringify(value);
 }
@@ -55,7 +66,7 @@ export async function exportSpreadsheet(
 ): Promise<FastifyReply> {
   const resource = service.resource;
   const visible = visibleTo(request.principal.access);
-  const columns = exportColumns(resource);
+  const columns = exportColumns(resource, request.principal.access);
   const writer = new XlsxStreamWriter({
     sheetName: resource.kind,
     columns: columns.map((name): XlsxColumn => ({ header: name, width: columnWidth(resource.fields[name], name) })),
@@ -75,10 +86,8 @@ export async function exportSpreadsheet(
     // From here on the response is a file: a later failure can only cut the download short.
     markStarted();
     for (;;) {
-      await writer.addRows(batch.map((row) => {
-        const presented = service.present(row);
-        return columns.map((name) => cell(presented[name]));
-      }));
+      const presented = await service.presentRows(tx, request.principal.access, batch);
+      await writer.addRows(presented.map((record) => columns.map((name) => cell(record[name]))));
       if (batch.length < FETCH_SIZE) break;
       batch = await fetchBatch();
     }

@@ -28,9 +28,9 @@ import type { ImportReport } from '../contracts.ts';
 import type { Tx } from '../db/client.ts';
 import { ApiError } from '../http/errors.ts';
 import type { FieldType } from './fields.ts';
-import { findDuplicates, findRecords, insertRow, updateRow, type MatchScope, type Row } from './repository.ts';
+import { findDuplicates, findRecords, type MatchScope, type Row } from './repository.ts';
 import type { Resource } from './resource.ts';
-import { isUuid, type ResourceService } from './service.ts';
+import { isUuid, writerOf, type ResourceService } from './service.ts';
 import { normalizeUrlForMatch } from './values.ts';
 import { visibleTo } from './visibility.ts';
 
@@ -442,7 +442,7 @@ class RowImporter {
   /** Validation errors become row errors; anything else is not the row's fault and propagates. */
   private parse(row: number, body: Record<string, unknown>, current: Row | null) {
     try {
-      return this.service.parseInput(body, current);
+      return this.service.parseInput(body, current, this.request.principal.access);
     } catch (error) {
       if (!(error instanceof ApiError) || error.statusCode !== 400) throw error;
       const entries = Object.entries(error.errors ?? { non_field_errors: [error.detail] });
@@ -466,19 +466,26 @@ class RowImporter {
       this.fail(row, null, error.message);
       return;
     }
-    const parsed = this.parse(row, current ? mergeLists(this.resource, input.values, current) : input.values, current);
+    const resolved = await this.service.resolveRelationNames(this.tx, input.values);
+    if (Object.keys(resolved.errors).length > 0) {
+      for (const [field, messages] of Object.entries(resolved.errors)) for (const message of messages) this.fail(row, field, message);
+      return;
+    }
+    const parsed = this.parse(row, current ? mergeLists(this.resource, resolved.values, current) : resolved.values, current);
     if (!parsed) return;
 
-    const userId = this.request.principal.user?.id ?? null;
-    const write = async (executor: Tx) => {
-      if (current) await updateRow(executor, this.resource, current.id, { ...parsed.values, updated_by: userId });
-      else await insertRow(executor, this.resource, this.request.tenant!.id, { ...parsed.values, created_by: userId, updated_by: userId });
-    };
+    const writer = writerOf(this.request);
+    const write = (executor: Tx) => this.service.write(executor, writer, current, parsed);
     try {
       // A savepoint per row lets a failed write leave the rest of a partial import intact.
       if (this.partial) await this.tx.transaction(write);
       else await write(this.tx);
     } catch (error) {
+      if (error instanceof ApiError && error.statusCode === 400) {
+        for (const [field, messages] of Object.entries(error.errors ?? {})) for (const message of messages) this.fail(row, field, message);
+        if (!this.partial) this.aborted = true;
+        return;
+      }
       this.request.log.warn({ err: error, row }, 'spreadsheet import: row could not be saved');
       this.fail(row, null, 'This row could not be saved.');
       if (!this.partial) this.aborted = true;

@@ -404,3 +404,6 @@ function daysInMonth(year: number, month: number): number {
 function pad(value: number, width: number): string {
   return String(value).padStart(width, '0');
 }
+
+const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+export const isUuid = (value: string) => UUID_RE.test(value);

@@ -1,5 +1,5 @@
 /** Organization (SPEC §3), declared once for the resource engine. */
-import { boolean, category, emails, incompleteDate, object, phones, text, urls, visibility } from '../../resources/fields.ts';
+import { boolean, relation, category, emails, incompleteDate, object, phones, text, urls, visibility } from '../../resources/fields.ts';
 import { defineResource } from '../../resources/resource.ts';
 
 export const organizations = defineResource({
@@ -10,6 +10,8 @@ export const organizations = defineResource({
   label: 'Organization',
   hasStatus: true,
   writeAccess: 'research',
+  quickSearch: {},
+  mergeable: true,
   fields: {
     name_inc: text({ max: 300 }),
     name_dba: text({ max: 300 }),
@@ -22,6 +24,7 @@ export const organizations = defineResource({
     hq_city: category({ max: 200 }),
     show_on_dashboard: boolean(false),
     visibility: visibility('hidden'),
+    keywords: relation('keyword'),
     suggested_fields: object(),
   },
   ordering: ['name_inc', 'name_dba', 'founding_date', 'hq_city'],

@@ -31,7 +31,7 @@ export async function organizationsRoutes(app: FastifyInstance, { config }: { co
     const status = (request.query as { status?: string }).status || 'active';
     if (!STATUSES.includes(status)) throw fieldError('status', `Must be one of: ${STATUSES.join(', ')}.`);
     const kind = status === 'suggested' ? 'organizations:suggested' : 'organizations';
-    const count = await request.tx((tx) => countFromCounters(tx, kind, visibleTo(request.principal.access)));
+    const count = await request.tx((tx) => countFromCounters(tx, [kind], visibleTo(request.principal.access)));
     return { count };
   });
 

@@ -1,5 +1,5 @@
 /** Person (SPEC §3), declared once for the resource engine. */
-import { boolean, category, choice, date, emails, incompleteDate, object, phones, strings, text, urls, visibility } from '../../resources/fields.ts';
+import { boolean, relation, category, choice, date, emails, incompleteDate, object, phones, strings, text, urls, visibility } from '../../resources/fields.ts';
 import { defineResource } from '../../resources/resource.ts';
 
 export const people = defineResource({
@@ -10,6 +10,8 @@ export const people = defineResource({
   label: 'Person',
   hasStatus: true,
   writeAccess: 'research',
+  quickSearch: {},
+  mergeable: true,
   fields: {
     name_given: text({ max: 200 }),
     name_family: text({ max: 200 }),
@@ -31,6 +33,7 @@ export const people = defineResource({
     gender: choice(['M', 'F'] as const),
     show_on_dashboard: boolean(false),
     visibility: visibility('hidden'),
+    keywords: relation('keyword'),
     suggested_fields: object(),
     removed_email_suggestion: strings(),
     professional_profile: text({ max: 2000, multiline: true }),

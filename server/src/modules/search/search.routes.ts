@@ -12,9 +12,12 @@ import { ErrorBody, SearchResponse } from '../../contracts.ts';
 import { fieldError } from '../../http/errors.ts';
 import { likeLiteral } from '../../resources/repository.ts';
 import { visibleTo } from '../../resources/visibility.ts';
+import type { Resource } from '../../resources/resource.ts';
 import { RESOURCES } from '../registry.ts';
 
-const TYPES = RESOURCES.map((resource) => resource.type);
+const SEARCHED = RESOURCES.filter((resource) => resource.quickSearch);
+const typesOf = (resource: Resource) => resource.quickSearch?.types ?? [resource.type];
+const TYPES = SEARCHED.flatMap(typesOf);
 
 export async function searchRoutes(app: FastifyInstance): Promise<void> {
   app.get('/search/', {
@@ -42,17 +45,23 @@ export async function searchRoutes(app: FastifyInstance): Promise<void> {
     if (q === '') return { results: [] };
 
     const visible = visibleTo(request.principal.access);
-    const resources = RESOURCES.filter((resource) => types.length === 0 || types.includes(resource.type));
+    const resources = SEARCHED.filter((resource) => types.length === 0 || typesOf(resource).some((type) => types.includes(type)));
     const results = await request.tx(async (tx) => {
       const all = [];
       for (const resource of resources) {
         // search_text() of a bound parameter is folded at planning, so the trigram indexes apply.
         const term = sql`search_text(${q})`;
         const likeTerm = sql`search_text(${likeLiteral(q)})`;
-        const rows = await query<{ id: string; display_name: string | null }>(
+        const { typeColumn, slugColumn } = resource.quickSearch!;
+        const wanted = typesOf(resource).filter((type) => types.length === 0 || types.includes(type));
+        const rows = await query<{ id: string; display_name: string | null; type: string; slug: string | null }>(
           tx,
-          sql`SELECT id, display_name FROM ${sql.identifier(resource.table)}
-              WHERE visibility IN (${sql.join(visible.map((value) => sql`${value}`), sql`, `)})
+          sql`SELECT id, display_name,
+                ${typeColumn ? sql.identifier(typeColumn) : sql`${resource.type}`} AS type,
+                ${slugColumn ? sql.identifier(slugColumn) : sql`NULL`} AS slug
+              FROM ${sql.identifier(resource.table)}
+              WHERE ${resource.hasVisibility ? sql`visibility IN (${sql.join(visible.map((value) => sql`${value}`), sql`, `)})` : sql`true`}
+                ${typeColumn ? sql`AND ${sql.identifier(typeColumn)} IN (${sql.join(wanted.map((type) => sql`${type}`), sql`, `)})` : sql``}
                 ${resource.hasStatus ? sql`AND status = 'active'` : sql``}
                 AND (search_name LIKE '%' || ${likeTerm} || '%' OR ${term} <% search_name)
               ORDER BY (search_name = ${term}) DESC,
@@ -62,7 +71,7 @@ export async function searchRoutes(app: FastifyInstance): Promise<void> {
                        display_name
               LIMIT ${limit}`,
         );
-        all.push(...rows.map((row) => ({ id: row.id, type: resource.type, display_name: row.display_name, slug: null })));
+        all.push(...rows.map((row) => ({ id: row.id, type: row.type, display_name: row.display_name, slug: row.slug })));
       }
       return all;
     });

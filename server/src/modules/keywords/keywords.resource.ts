@@ -1,0 +1,22 @@
+/** Keywords (SPEC §3 entity counts "keyword"): a tenant's tags, unique ignoring case. */
+import { boolean, text, visibility } from '../../resources/fields.ts';
+import { defineResource } from '../../resources/resource.ts';
+
+export const keywords = defineResource({
+  kind: 'keyword',
+  type: 'Keyword',
+  path: '/keywords',
+  table: 'keywords',
+  label: 'Keyword',
+  writeAccess: 'research',
+  fields: {
+    name: text({ max: 100, required: true }),
+    description: text({ max: 5000, multiline: true }),
+    show_on_dashboard: boolean(false),
+    visibility: visibility('public'),
+  },
+  ordering: ['name'],
+  filters: [],
+  identity: { names: ['name'] },
+  headerAliases: { keyword: 'name', tag: 'name' },
+});

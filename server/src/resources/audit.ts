@@ -1,0 +1,109 @@
+/**
+ * The audit log: who created, edited, deleted or merged which record, when,
+ * and which fields changed from what to what. The engine writes an entry in
+ * the same transaction as every write, for every resource.
+ */
+import { sql } from 'drizzle-orm';
+import type { AuditEntry } from '../contracts.ts';
+import { query, type Tx } from '../db/client.ts';
+
+export type AuditAction = AuditEntry['action'];
+export type Changes = Record<string, { from: unknown; to: unknown }>;
+
+/** Presented fields that are bookkeeping, not content. */
+const NOT_AUDITED = new Set(['id', 'display_name', 'created_at', 'updated_at', 'created_by', 'updated_by', 'lists_as_item']);
+
+/** Field-by-field difference of two presented records (null for a side that does not exist). */
+export function diff(before: Record<string, unknown> | null, after: Record<string, unknown> | null): Changes {
+  const changes: Changes = {};
+  const names = new Set([...Object.keys(before ?? {}), ...Object.keys(after ?? {})]);
+  for (const name of names) {
+    if (NOT_AUDITED.has(name)) continue;
+    const from = comparable(before?.[name]);
+    const to = comparable(after?.[name]);
+    if (JSON.stringify(from) !== JSON.stringify(to)) changes[name] = { from, to };
+  }
+  return changes;
+}
+
+/** References are compared (and kept) by id and name; everything else as presented. */
+function comparable(value: unknown): unknown {
+  if (value === undefined) return null;
+  if (Array.isArray(value)) return value.map(comparable);
+  if (value !== null && typeof value === 'object' && 'id' in value) {
+    const ref = value as { id: unknown; display_name?: unknown; name?: unknown };
+    return { id: ref.id, display_name: ref.display_name ?? ref.name ?? null };
+  }
+  return value;
+}
+
+export interface AuditWrite {
+  tenantId: string;
+  resource: string;
+  recordId: string;
+  action: AuditAction;
+  user: { id: string; email: string } | null;
+  displayName: unknown;
+  changes: Changes;
+  merge?: unknown;
+}
+
+export async function writeAudit(tx: Tx, entry: AuditWrite): Promise<string> {
+  const [row] = await query<{ id: string }>(
+    tx,
+    sql`INSERT INTO audit_entries (tenant_id, resource, record_id, action, user_id, user_email, display_name, changes, merge)
+        VALUES (${entry.tenantId}, ${entry.resource}, ${entry.recordId}, ${entry.action}, ${entry.user?.id ?? null},
+                ${entry.user?.email ?? null}, ${typeof entry.displayName === 'string' ? entry.displayName : null},
+                ${JSON.stringify(entry.changes)}::jsonb, ${entry.merge === undefined ? null : JSON.stringify(entry.merge)}::jsonb)
+        RETURNING id`,
+  );
+  return row!.id;
+}
+
+interface AuditRow {
+  id: string;
+  action: AuditAction;
+  at: Date | string;
+  user_id: string | null;
+  user_email: string | null;
+  display_name: string | null;
+  changes: AuditEntry['changes'];
+  merge: { other?: { id?: string } } | null;
+  undone_at: Date | string | null;
+}
+
+const iso = (value: Date | string | null) => (value === null ? null : new Date(value).toISOString());
+
+/** A record's history, newest first. */
+export async function recordHistory(tx: Tx, resource: string, recordId: string, limit = 200): Promise<AuditEntry[]> {
+  const rows = await query<AuditRow>(
+    tx,
+    sql`SELECT id, action, at, user_id, user_email, display_name, changes, merge, undone_at FROM audit_entries
+        WHERE resource = ${resource} AND record_id = ${recordId}
+        ORDER BY at DESC, id DESC LIMIT ${limit}`,
+  );
+  return rows.map((row) => ({
+    id: row.id,
+    action: row.action,
+    at: iso(row.at)!,
+    user_id: row.user_id,
+    user_email: row.user_email,
+    display_name: row.display_name,
+    changes: row.changes ?? {},
+    merged_id: row.merge?.other?.id ?? null,
+    undone_at: iso(row.undone_at),
+  }));
+}
+
+export async function findAuditEntry(tx: Tx, auditId: string): Promise<(AuditRow & { resource: string; record_id: string }) | null> {
+  const [row] = await query<AuditRow & { resource: string; record_id: string }>(
+    tx,
+    sql`SELECT id, resource, record_id, action, at, user_id, user_email, display_name, changes, merge, undone_at
+        FROM audit_entries WHERE id = ${auditId}`,
+  );
+  return row ?? null;
+}
+
+export async function markUndone(tx: Tx, auditId: string): Promise<void> {
+  await tx.execute(sql`UPDATE audit_entries SET undone_at = clock_timestamp() WHERE id = ${auditId}`);
+}
