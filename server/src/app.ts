@@ -21,7 +21,7 @@ import { registerErrorHandling } from './http/errors.ts';
 import multipart from '@fastify/multipart';
 import { clientsRoutes } from './modules/clients/clients.routes.ts';
 import { organizationsRoutes } from './modules/organizations/organizations.routes.ts';
-import { RESOURCES } from './modules/registry.ts';
+import { CATALOG, RESOURCES } from './modules/registry.ts';
 import { searchRoutes } from './modules/search/search.routes.ts';
 import { settingsRoutes } from './modules/settings/settings.routes.ts';
 import { countsRoutes } from './modules/tools/counts.routes.ts';
@@ -81,8 +81,8 @@ export async function buildApp({ config, db, logger }: AppDeps): Promise<Fastify
       await api.register(countsRoutes);
       await api.register(searchRoutes);
       await api.register(organizationsRoutes, { config });
-      await api.register(metadataRoutes, { resources: RESOURCES });
-      for (const resource of RESOURCES) await registerResource(api, resource);
+      await api.register(metadataRoutes, { catalog: CATALOG });
+      for (const resource of RESOURCES) await registerResource(api, resource, CATALOG);
     },
     { prefix: API_PREFIX },
   );
