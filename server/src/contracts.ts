@@ -239,7 +239,7 @@ export const FieldMeta = Type.Object({
   kind: Type.Union([
     Type.Literal('text'), Type.Literal('category'), Type.Literal('choice'), Type.Literal('visibility'),
     Type.Literal('boolean'), Type.Literal('date'), Type.Literal('incomplete_date'), Type.Literal('emails'),
-    Type.Literal('phones'), Type.Literal('urls'), Type.Literal('strings'), Type.Literal('object'),
+    Type.Literal('phones'), Type.Literal('urls'), Type.Literal('url'), Type.Literal('strings'), Type.Literal('object'),
     Type.Literal('integer'), Type.Literal('decimal'), Type.Literal('relation'),
   ]),
   max_length: Type.Union([Type.Integer(), Type.Null()]),

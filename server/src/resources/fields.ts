@@ -257,6 +257,28 @@ export const urls = (max = 50) => list('urls', parseUrl, { max, keyColumn: { nam
 export const strings = (max = 200) =>
   list('strings', (input) => (typeof input === 'string' && input.length <= 500 ? ok(input.trim()) : fail('Must be text of at most 500 characters.')), { max });
 
+/**
+ * One web address (e.g. a link to a document), normalized like urls().
+ * With `keyColumn`, its match key is kept there (e.g. url_keys) for
+ * duplicate detection on import.
+ */
+export function url(options: { keyColumn?: string } = {}): FieldType {
+  const keyed = (key: string | null) => (options.keyColumn ? { [options.keyColumn]: key === null ? [] : [key] } : {});
+  return {
+    kind: 'url',
+    maxLength: 2048,
+    columns: (name) => [name, ...(options.keyColumn ? [options.keyColumn] : [])],
+    schema: nullable(Type.String({ maxLength: 2048 })),
+    parse: (input, name) => {
+      if (input === null || (typeof input === 'string' && input.trim() === '')) return ok({ [name]: null, ...keyed(null) });
+      const parsed = parseUrl(input);
+      if (!parsed.ok) return parsed;
+      return ok({ [name]: parsed.value, ...keyed(normalizeUrlForMatch(parsed.value)) });
+    },
+    present: (row, name) => row[name] ?? null,
+  };
+}
+
 /** A JSON object (e.g. suggested_fields), at most `maxBytes` when serialized. */
 export function object(maxBytes = 65_536): FieldType {
   return {
