@@ -4,7 +4,8 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { Type, type TSchema } from 'typebox';
-import { AuditHistory, AvailableFilters, ErrorBody, ImportFailedBody, ImportReport, resourcePage } from '../contracts.ts';
+import { AuditHistory, AvailableFilters, ErrorBody, ImportFailedBody, ImportReport, MergePreview, MergeRequest, MergeResult, resourcePage } from '../contracts.ts';
+import { MergeService } from './merge.ts';
 import type { Catalog } from './catalog.ts';
 import { parseListQuery } from './list-query.ts';
 import type { Resource } from './resource.ts';
@@ -97,6 +98,41 @@ export async function registerResource(app: FastifyInstance, resource: Resource,
     config: { access: 'admin' },
     schema: { tags, summary: 'Who created, changed, deleted or merged the record, and what changed (admins)', params: idParam, response: { 200: AuditHistory, ...errors } },
   }, async (request) => service.history(request, (request.params as { id: string }).id));
+
+  if (resource.mergeable) {
+    const merges = new MergeService(service);
+    app.get(`${base}/:id/merge-preview/`, {
+      ...write,
+      schema: {
+        tags,
+        summary: 'Both records field by field, and the references that would move to the first (the survivor)',
+        params: idParam,
+        querystring: Type.Object({ other: Type.String({ format: 'uuid' }) }),
+        response: { 200: MergePreview, ...errors },
+      },
+    }, async (request) => merges.preview(request, (request.params as { id: string }).id, (request.query as { other?: string }).other));
+
+    app.post(`${base}/:id/merge/`, {
+      ...write,
+      schema: {
+        tags,
+        summary: 'Merge another record into this one: per field, keep survivor, other or (lists) both; references move here; undoable',
+        params: idParam,
+        body: MergeRequest,
+        response: { 200: MergeResult, ...errors },
+      },
+    }, async (request) => merges.merge(request, (request.params as { id: string }).id, request.body));
+
+    app.post(`${base}/merge/:auditId/undo/`, {
+      ...write,
+      schema: {
+        tags,
+        summary: 'Undo a merge (by the audit id the merge returned) unless the survivor changed since',
+        params: Type.Object({ auditId: Type.String() }),
+        response: { 200: Type.Object({ survivor: Type.Record(Type.String(), Type.Unknown()), other: Type.Record(Type.String(), Type.Unknown()) }), ...errors, 409: ErrorBody },
+      },
+    }, async (request) => merges.undo(request, (request.params as { auditId: string }).auditId));
+  }
 
   return service;
 }

@@ -28,7 +28,7 @@ export const organizations = defineResource({
     suggested_fields: object(),
   },
   ordering: ['name_inc', 'name_dba', 'founding_date', 'hq_city'],
-  filters: ['hq_city', 'ownership_type'],
+  filters: ['hq_city', 'ownership_type', 'keywords'],
   listItem: { listKind: 'OrganizationsList', column: 'organization_id' },
   identity: { names: ['name_inc', 'name_dba'], emails: 'emails', urls: 'associated_urls' },
   headerAliases: {

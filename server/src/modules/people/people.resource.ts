@@ -41,7 +41,7 @@ export const people = defineResource({
     is_fav: boolean(false),
   },
   ordering: ['name_given', 'name_family', 'birth_date', 'met_event_date', 'current_address_city'],
-  filters: ['gender', 'current_address_city', 'passport_country', 'is_fav'],
+  filters: ['gender', 'current_address_city', 'passport_country', 'is_fav', 'keywords'],
   listItem: { listKind: 'PeopleList', column: 'person_id' },
   identity: {
     names: ['name_given', 'name_family', 'name_nickname', 'name_legal'],
