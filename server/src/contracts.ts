@@ -255,6 +255,8 @@ export const FieldMeta = Type.Object({
   required: Type.Boolean(),
   /** Whether the value is set on create and cannot change afterwards. */
   immutable: Type.Boolean(),
+  /** Whether the server sets the value (e.g. a slug): shown, not edited; sent values are ignored. */
+  read_only: Type.Boolean(),
   /** The audience that may read the field (records omit it for others), and the one that may write it. */
   read_access: AccessLevelSchema,
   write_access: AccessLevelSchema,

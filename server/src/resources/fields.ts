@@ -58,6 +58,8 @@ export interface FieldType {
   required?: boolean;
   /** Set on create; a PATCH that changes it is refused. */
   immutable?: boolean;
+  /** Set by the server (e.g. a slug from beforeSave): presented, and ignored when sent like `id`. */
+  readOnly?: boolean;
   /** Who may read the field (records omit it for others); everyone who reads the record by default. */
   readAccess?: AccessLevel;
   /** Who may write the field; the resource's writeAccess by default. */
@@ -392,6 +394,11 @@ export function restricted(field: FieldType, access: { read: AccessLevel; write?
 /** A field set on create that cannot change afterwards (e.g. a list's kind). */
 export function immutable(field: FieldType): FieldType {
   return { ...field, immutable: true };
+}
+
+/** A value the server sets (e.g. a list's slug, derived from its name): returned, never taken from input. */
+export function readOnly(field: FieldType): FieldType {
+  return { ...field, readOnly: true };
 }
 
 /** A field that must be given on create and cannot be cleared. */

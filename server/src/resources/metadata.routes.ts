@@ -31,6 +31,7 @@ export function resourceMeta(resource: Resource, catalog: Catalog): ResourceMeta
       max: field.max ?? null,
       required: field.required ?? false,
       immutable: field.immutable ?? false,
+      read_only: field.readOnly ?? false,
       read_access: field.readAccess ?? resource.readAccess ?? 'public',
       write_access: field.writeAccess ?? (resource.writeAccess === 'manage-tenants' ? 'admin' : resource.writeAccess),
       relation: field.relation

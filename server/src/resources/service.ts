@@ -97,6 +97,7 @@ export class ResourceService {
     for (const [name, input] of Object.entries(body as Record<string, unknown>)) {
       if (input === undefined) continue;
       const field = this.resource.fields[name];
+      if (field?.readOnly) continue;
       if (field) {
         if (field.writeAccess && !atLeast(access, field.writeAccess)) {
           errors[name] = ['You may not change this field.'];
