@@ -17,7 +17,8 @@ const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody 
 
 function recordSchema(resource: Resource): TSchema {
   const properties: Record<string, TSchema> = { id: Type.String({ format: 'uuid' }), display_name: Type.Union([Type.String(), Type.Null()]) };
-  for (const [name, field] of Object.entries(resource.fields)) properties[name] = field.schema;
+  // A field some readers may not read (readAccess) is left out of their records, so it is optional.
+  for (const [name, field] of Object.entries(resource.fields)) properties[name] = field.readAccess ? Type.Optional(field.schema) : field.schema;
   return Type.Object(properties, { additionalProperties: true, $id: `${resource.type}Record` });
 }
 
