@@ -386,7 +386,8 @@ export type MergePreview = Static<typeof MergePreview>;
 /** POST {resource}/{id}/merge/: the other record's id and, per field, whose value to keep. */
 export const MergeRequest = Type.Object({
   other: Type.String(),
-  choices: Type.Optional(Type.Record(Type.String(), Type.Union([Type.Literal('survivor'), Type.Literal('other')]))),
+  /** 'both' keeps the items of both records, for list fields (emails, keywords, …). */
+  choices: Type.Optional(Type.Record(Type.String(), Type.Union([Type.Literal('survivor'), Type.Literal('other'), Type.Literal('both')]))),
 });
 export type MergeRequest = Static<typeof MergeRequest>;
 export const MergeResult = Type.Object({ record: Type.Record(Type.String(), Type.Unknown()), audit_id: Type.String() });

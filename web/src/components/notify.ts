@@ -1,3 +1,5 @@
+import { createElement, Fragment } from 'react';
+import Button from '@mui/material/Button';
 import { toast } from 'react-toastify';
 
 /**
@@ -16,6 +18,24 @@ export const notify = {
   },
   error(message: string): void {
     toast.error(message);
+  },
+  /** A success toast with one action button (e.g. "Undo"), kept open longer so there is time to click it. */
+  successWithAction(message: string, action: { label: string; onClick: () => void }): void {
+    toast.success(
+      ({ closeToast }) =>
+        createElement(Fragment, null, message, ' ',
+          createElement(Button, {
+            size: 'small',
+            variant: 'outlined',
+            color: 'inherit',
+            sx: { ml: 1 },
+            onClick: () => {
+              closeToast();
+              action.onClick();
+            },
+          }, action.label)),
+      { autoClose: 15_000 },
+    );
   },
 };
 
