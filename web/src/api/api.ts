@@ -10,11 +10,13 @@ export const api = createApi({
   reducerPath: 'api',
   baseQuery,
   keepUnusedDataFor: 60,
-  // Resource records, their lists and filter values (api/resources.ts); entity counts.
-  tagTypes: ['Resource', 'ResourceFilters', 'Counts'],
+  // Resource records, their lists and filter values (api/resources.ts); entity counts; the
+  // tenant info of the host (refreshed when settings or the tenant change).
+  tagTypes: ['Resource', 'ResourceFilters', 'Counts', 'Tenant'],
   endpoints: (build) => ({
     getTenant: build.query<ClientInfo, void>({
       query: () => 'tenant/',
+      providesTags: ['Tenant'],
     }),
     login: build.mutation<LoginResponse, LoginRequest>({
       query: (body) => ({ url: 'auth/login/', method: 'POST', body }),

@@ -6,9 +6,12 @@ import { RouteErrorPage } from '../components/RouteErrorPage';
 import { LoginPage } from '../features/auth/LoginPage';
 import { HomePage } from '../features/home/HomePage';
 import { MenuPage } from '../features/menu/MenuPage';
+import { clientsTenantAdminRoutes } from '../features/clients/routes';
 import { organizationsPublicRoutes, organizationsResearchRoutes } from '../features/organizations/routes';
 import { peoplePublicRoutes, peopleResearchRoutes } from '../features/people/routes';
 import { SearchPage } from '../features/search/SearchPage';
+import { settingsAdminRoutes } from '../features/settings/routes';
+import { usersAdminRoutes } from '../features/users/routes';
 import { RequireAccess } from './guards';
 import { RootLayout } from './layout/RootLayout';
 
@@ -95,17 +98,13 @@ const adminRoutes: RouteObject[] = [
   notYet('sections', 'Sections'),
   notYet('sections/create', 'New section'),
   notYet('sections/:id/edit', 'Edit section'),
-  notYet('settings', 'Settings'),
-  notYet('users', 'Users'),
-  notYet('users/create', 'New user'),
-  notYet('users/:id/edit', 'Edit user'),
+  ...settingsAdminRoutes,
+  ...usersAdminRoutes,
 ];
 
 /** SPEC §2 "Public-tenant-admin group routes": users who may manage tenants. */
 const tenantAdminRoutes: RouteObject[] = [
-  notYet('clients', 'Tenants'),
-  notYet('clients/create', 'New tenant'),
-  notYet('clients/:id/edit', 'Edit tenant'),
+  ...clientsTenantAdminRoutes,
   notYet('geos/create', 'New geo'),
   notYet('geos/:id/edit', 'Edit geo'),
   notYet('cities/create', 'New city'),

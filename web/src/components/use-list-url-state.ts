@@ -18,7 +18,10 @@ export interface ListUrlState {
   filters: Record<string, string[]>;
 }
 
-function readState(params: URLSearchParams, meta: ResourceMeta): ListUrlState {
+/** What a list's URL state needs to know: the fields it may order and filter by. */
+export type ListUrlSpec = Pick<ResourceMeta, 'ordering' | 'filters'>;
+
+function readState(params: URLSearchParams, meta: ListUrlSpec): ListUrlState {
   const page = Number(params.get('page'));
   const pageSize = Number(params.get('page_size'));
   const ordering = (params.get('ordering') ?? '')
@@ -45,7 +48,7 @@ function readState(params: URLSearchParams, meta: ResourceMeta): ListUrlState {
  * (such as `tab`) are kept as they are. Changing the search, filters, ordering or page size
  * goes back to the first page.
  */
-export function useListUrlState(meta: ResourceMeta) {
+export function useListUrlState(meta: ListUrlSpec) {
   const [params, setParams] = useSearchParams();
   const state = useMemo(() => readState(params, meta), [params, meta]);
 

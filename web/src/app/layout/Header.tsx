@@ -37,6 +37,9 @@ export function Header({ onOpenSearch, onOpenMenu }: HeaderProps) {
   const accessLevel = useAppSelector(selectAccessLevel);
   const { signOut, signingOut } = useSignOut();
   const tenantName = tenant ? tenantDisplayName(tenant) : '';
+  // Tenant settings; until the tenant info arrives, the usual layout.
+  const showTenantName = tenant?.header_show_tenant_name ?? true;
+  const showAccessLevel = tenant?.header_show_access_level ?? true;
 
   return (
     <AppBar
@@ -61,10 +64,14 @@ export function Header({ onOpenSearch, onOpenMenu }: HeaderProps) {
           <Link component={RouterLink} to="/" underline="none" aria-label="intelnotes home" sx={{ display: 'inline-flex' }}>
             <Logo />
           </Link>
-          <Divider orientation="vertical" flexItem />
-          <Typography data-testid="tenant-name" noWrap sx={{ fontWeight: 600, minWidth: 0 }}>
-            {tenantName}
-          </Typography>
+          {showTenantName && (
+            <>
+              <Divider orientation="vertical" flexItem />
+              <Typography data-testid="tenant-name" noWrap sx={{ fontWeight: 600, minWidth: 0 }}>
+                {tenantName}
+              </Typography>
+            </>
+          )}
         </Box>
         <Box sx={{ display: 'flex', alignItems: 'center', gap: { xs: 0.5, sm: 1.5 }, minWidth: 0, ml: 'auto' }}>
           <Tooltip title={`Search (${SEARCH_SHORTCUT})`}>
@@ -72,14 +79,18 @@ export function Header({ onOpenSearch, onOpenMenu }: HeaderProps) {
               <SearchIcon />
             </IconButton>
           </Tooltip>
-          <VisuallyHidden>Access level:</VisuallyHidden>
-          <Chip
-            data-testid="access-level"
-            label={accessLevel}
-            size="small"
-            variant={accessLevel === 'public' ? 'outlined' : 'filled'}
-            color={accessLevel === 'admin' ? 'primary' : 'default'}
-          />
+          {showAccessLevel && (
+            <>
+              <VisuallyHidden>Access level:</VisuallyHidden>
+              <Chip
+                data-testid="access-level"
+                label={accessLevel}
+                size="small"
+                variant={accessLevel === 'public' ? 'outlined' : 'filled'}
+                color={accessLevel === 'admin' ? 'primary' : 'default'}
+              />
+            </>
+          )}
           {session.token === null ? (
             <Button variant="contained" component={RouterLink} to="/login" sx={{ ml: { xs: 0.5, sm: 0 } }}>
               {wide && tenantName ? `Login to read ${tenantName}'s intel notes` : 'Login'}

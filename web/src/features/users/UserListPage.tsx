@@ -1,0 +1,122 @@
+import { useMemo } from 'react';
+import Button from '@mui/material/Button';
+import Chip from '@mui/material/Chip';
+import Link from '@mui/material/Link';
+import MenuItem from '@mui/material/MenuItem';
+import Stack from '@mui/material/Stack';
+import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
+import AddIcon from '@mui/icons-material/Add';
+import type { GridColDef } from '@mui/x-data-grid';
+import { Link as RouterLink } from 'react-router';
+import type { User } from '@intelnotes/server/contracts';
+import { useListUsersQuery } from '../../api/users';
+import { formatDateTime } from '../../components/field-format';
+import { ServerListTable } from '../../components/ServerListTable';
+import { listParams, useListUrlState, type ListUrlSpec } from '../../components/use-list-url-state';
+import { roleOf, userEditPath } from './user-labels';
+
+const USERS_LIST: ListUrlSpec = { ordering: ['email', 'alias', 'created_at', 'updated_at', 'last_login_at'], filters: ['disabled'] };
+
+const STATUS_OPTIONS = [
+  { value: '', label: 'All users' },
+  { value: 'false', label: 'Active' },
+  { value: 'true', label: 'Disabled' },
+];
+
+const columns: GridColDef<User>[] = [
+  {
+    field: 'email',
+    headerName: 'Email',
+    minWidth: 240,
+    flex: 2,
+    renderCell: ({ row }) => (
+      // The link makes rows reachable by keyboard and opens in a new tab on middle click.
+      <Link component={RouterLink} to={userEditPath(row.id)} onClick={(event) => event.stopPropagation()} sx={{ fontWeight: 600 }}>
+        {row.email}
+      </Link>
+    ),
+  },
+  { field: 'alias', headerName: 'Alias', minWidth: 140, flex: 1, valueGetter: (_value, row) => row.alias ?? '' },
+  {
+    field: 'role',
+    headerName: 'Role',
+    minWidth: 120,
+    flex: 0,
+    valueGetter: (_value, row) => roleOf(row),
+    renderCell: ({ value }) => (
+      <Chip size="small" label={String(value)} color={value === 'Admin' ? 'primary' : 'default'} variant={value === 'Reader' ? 'outlined' : 'filled'} />
+    ),
+  },
+  {
+    field: 'disabled',
+    headerName: 'Status',
+    minWidth: 110,
+    flex: 0,
+    valueGetter: (_value, row) => (row.disabled ? 'Disabled' : 'Active'),
+    renderCell: ({ row }) => (
+      <Chip size="small" data-testid="user-status" label={row.disabled ? 'Disabled' : 'Active'} color={row.disabled ? 'error' : 'success'} variant="outlined" />
+    ),
+  },
+  {
+    field: 'last_login_at',
+    headerName: 'Last sign-in',
+    minWidth: 170,
+    flex: 0,
+    valueGetter: (_value, row) => (row.last_login_at ? formatDateTime(row.last_login_at) : 'Never'),
+  },
+  { field: 'created_at', headerName: 'Created', minWidth: 170, flex: 0, valueGetter: (_value, row) => formatDateTime(row.created_at) },
+];
+
+/** /users: the users of this tenant (admins only). */
+export function UserListPage() {
+  const { state, update } = useListUrlState(USERS_LIST);
+  const params = useMemo(() => listParams(state), [state]);
+  const list = useListUsersQuery(params);
+  const status = state.filters['disabled']?.[0] ?? '';
+
+  return (
+    <Stack spacing={3}>
+      <Stack direction="row" useFlexGap sx={{ gap: 2, alignItems: 'center', justifyContent: 'space-between', flexWrap: 'wrap' }}>
+        <Stack spacing={0.5}>
+          <Typography variant="h4" component="h1" sx={{ fontWeight: 700 }}>
+            Users
+          </Typography>
+          <Typography color="text.secondary">
+            Everyone who can sign in to this workspace. Users are disabled rather than deleted, so their work stays attributed.
+          </Typography>
+        </Stack>
+        <Button variant="contained" startIcon={<AddIcon />} component={RouterLink} to="/users/create">
+          New user
+        </Button>
+      </Stack>
+      <ServerListTable<User>
+        title="Users"
+        searchLabel="Search users"
+        spec={USERS_LIST}
+        state={state}
+        update={update}
+        columns={columns}
+        list={list}
+        rowPath={(row) => userEditPath(row.id)}
+        emptyLabel="No users yet."
+        toolbar={
+          <TextField
+            select
+            size="small"
+            label="Status"
+            value={status}
+            onChange={(event) => update({ filters: event.target.value ? { disabled: [event.target.value] } : {} })}
+            sx={{ minWidth: 160 }}
+          >
+            {STATUS_OPTIONS.map((option) => (
+              <MenuItem key={option.value} value={option.value}>
+                {option.label}
+              </MenuItem>
+            ))}
+          </TextField>
+        }
+      />
+    </Stack>
+  );
+}
