@@ -3,12 +3,14 @@
  * derived from this one list; adding an entity means adding it here.
  */
 import { keywords } from './keywords/keywords.resource.ts';
+import { investments } from './ledger/investments.resource.ts';
+import { ledgerEntries } from './ledger/ledger.resource.ts';
 import { organizations } from './organizations/organizations.resource.ts';
 import { people } from './people/people.resource.ts';
 import { Catalog } from '../resources/catalog.ts';
 import type { Resource } from '../resources/resource.ts';
 
-export const RESOURCES: Resource[] = [organizations, people, keywords];
+export const RESOURCES: Resource[] = [organizations, people, keywords, ledgerEntries, investments];
 
 /** The resources by kind, with who references whom (relations, merges, deletes). */
 export const CATALOG = new Catalog(RESOURCES);

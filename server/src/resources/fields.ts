@@ -107,16 +107,19 @@ export function category(options: { max?: number } = {}): FieldType {
   return { ...text(options), kind: 'category', filter: 'choice' };
 }
 
+/** One of `values`. With a default (e.g. a quarter's Q1) the field always holds a value: clearing it is refused. */
 export function choice<const T extends readonly string[]>(values: T, options: { default?: T[number] | null } = {}): FieldType {
+  const alwaysSet = options.default !== undefined && options.default !== null;
+  const union = Type.Union(values.map((value) => Type.Literal(value)));
   return {
     kind: 'choice',
     columns: (name) => [name],
-    schema: nullable(Type.Union(values.map((value) => Type.Literal(value)))),
+    schema: alwaysSet ? union : nullable(union),
     choices: values,
     filter: 'choice',
     defaultValue: options.default ?? null,
     parse: (input, name) => {
-      if (input === null || input === '') return single(name, null);
+      if (input === null || input === '') return alwaysSet ? fail(`Choose one of: ${values.join(', ')}.`) : single(name, null);
       const match = values.find((value) => typeof input === 'string' && value.toLowerCase() === input.trim().toLowerCase());
       return match === undefined ? fail(`Must be one of: ${values.join(', ')}.`) : single(name, match);
     },

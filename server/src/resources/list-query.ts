@@ -4,6 +4,7 @@
  * with a 400 that names the parameter.
  */
 import { fieldError } from '../http/errors.ts';
+import { isUuid } from './values.ts';
 import type { Resource } from './resource.ts';
 
 export const DEFAULT_LIMIT = 25;
@@ -98,7 +99,11 @@ export function parseListQuery(resource: Resource, query: Record<string, string 
       if (field.choices && values.some((value) => !field.choices!.includes(value))) {
         throw fieldError(name, `Must be one of: ${field.choices.join(', ')}.`);
       }
-      filters[name] = [...new Set(values)];
+      // Values the column cannot hold would otherwise fail in the database.
+      if (field.relation && values.some((value) => !isUuid(value))) throw fieldError(name, 'Must be record ids.');
+      if (field.kind === 'integer' && values.some((value) => !/^-?\d{1,9}$/.test(value))) throw fieldError(name, 'Must be whole numbers (at most 9 digits).');
+      if (field.kind === 'decimal' && values.some((value) => !/^-?\d{1,15}(\.\d+)?$/.test(value))) throw fieldError(name, 'Must be numbers.');
+      filters[name] = [...new Set(field.relation ? values.map((value) => value.toLowerCase()) : values)];
     }
   }
 

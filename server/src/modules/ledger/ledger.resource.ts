@@ -1,0 +1,55 @@
+/**
+ * Ledger entry (SPEC §3 "Asset (entry) defaults"): a dated data point about
+ * organizations, people and places — a year and quarter, the data itself, a
+ * symbol and a caption. Served at /api/v1/assets/ledger/ (SPEC §7 lists
+ * assets/{organizations|people|ledger}). Not in quick search: SPEC §2's
+ * search result types have ledger lists, not ledger entries.
+ */
+import { boolean, choice, integer, relation, text, url, visibility } from '../../resources/fields.ts';
+import { defineResource } from '../../resources/resource.ts';
+
+export const QUARTERS = ['Q1', 'Q2', 'Q3', 'Q4'] as const;
+
+export const ledgerEntries = defineResource({
+  kind: 'ledger_entries',
+  type: 'LedgerEntry',
+  path: '/assets/ledger',
+  table: 'ledger_entries',
+  label: 'Ledger entry',
+  writeAccess: 'research',
+  fields: {
+    caption: text({ max: 300 }),
+    symbol: text({ max: 100 }),
+    year: integer({ min: 1000, max: 9999 }),
+    quarter: choice(QUARTERS, { default: 'Q1' }),
+    data: text({ max: 20_000, multiline: true }),
+    organizations: relation('organizations'),
+    people: relation('people'),
+    keywords: relation('keyword'),
+    order: integer({ min: -1_000_000, max: 1_000_000 }),
+    url: url(),
+    show_on_dashboard: boolean(false),
+    visibility: visibility('hidden'),
+  },
+  ordering: ['year', 'quarter', 'order', 'caption', 'symbol'],
+  filters: ['year', 'quarter', 'organizations', 'people', 'keywords'],
+  listItem: { listKind: 'LedgerList', column: 'ledger_entry_id' },
+  identity: {
+    names: ['caption', 'symbol', 'data'],
+    // Many entries share a symbol or caption (one per year and quarter), so a
+    // name never identifies an entry: a spreadsheet row updates one only by its id.
+    nameKeys: () => [],
+  },
+  headerAliases: {
+    title: 'caption',
+    name: 'caption',
+    ticker: 'symbol',
+    value: 'data',
+    notes: 'data',
+    link: 'url',
+    organization: 'organizations',
+    person: 'people',
+    keyword: 'keywords',
+    tags: 'keywords',
+  },
+});
