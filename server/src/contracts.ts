@@ -225,7 +225,6 @@ export const ImportFailedBody = Type.Object({
 });
 export type ImportFailedBody = Static<typeof ImportFailedBody>;
 
-/** How one field of a resource is edited and shown (from GET resources/). */
 /** A resource a relation field may point at. */
 export const RelationTarget = Type.Object({ kind: Type.String(), type: Type.String(), label: Type.String(), path: Type.String() });
 export type RelationTarget = Static<typeof RelationTarget>;
@@ -234,6 +233,7 @@ export type RelationTarget = Static<typeof RelationTarget>;
 export const RelatedRef = Type.Object({ id: Type.String(), display_name: Type.Union([Type.String(), Type.Null()]), kind: Type.String() });
 export type RelatedRef = Static<typeof RelatedRef>;
 
+/** How one field of a resource is edited and shown (from GET resources/). */
 export const FieldMeta = Type.Object({
   name: Type.String(),
   kind: Type.Union([

@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { TenantRow } from '../tenancy/tenants.repository.ts';
+import { multipart } from '../test/multipart.ts';
 import { createTestApp, type TestContext } from '../test/test-app.ts';
 
 const ORGS = '/api/v1/assets/organizations';
@@ -110,6 +111,39 @@ describe('relations, audit history and merges', () => {
       const header = rows[0]!.map(String);
       const row = rows.find((cells) => cells.includes('Export Me'))!;
       assert.equal(row[header.indexOf('keywords')], 'Exported keyword');
+    });
+  });
+
+  describe('relations in spreadsheet imports', () => {
+    const upload = (csv: string, query = '') =>
+      t.request(acme, { method: 'POST', url: `${ORGS}/upload/${query}`, token: admin, ...multipart('orgs.csv', csv) });
+
+    it('resolves related names back to records, ignoring case and accents', async () => {
+      const kw = await post(KEYWORDS, admin, { name: 'Énergie verte' });
+      const response = await upload('name,keywords\nImported Green Co,energie VERTE\n');
+      assert.equal(response.statusCode, 200, response.body);
+      assert.equal(response.json().created, 1);
+      const [org] = (await get(`${ORGS}/?search=Imported%20Green`, admin)).json().results;
+      assert.deepEqual(org.keywords.map((ref: { id: string }) => ref.id), [kw.id]);
+      // An import writes history like any other write.
+      const history = (await get(`${ORGS}/${org.id}/history/`, admin)).json().results;
+      assert.equal(history[0].action, 'create');
+    });
+
+    it('reports unknown and ambiguous names per row and field, writing nothing', async () => {
+      await post(KEYWORDS, admin, { name: 'Twin' });
+      await t.db.withTenant({ tenantId: acme.id }, async (tx) => {
+        const { sql } = await import('drizzle-orm');
+        // Keyword names are unique ignoring case; an accent variant normalizes to the same search text.
+        await tx.execute(sql`INSERT INTO keywords (tenant_id, name) VALUES (${acme.id}, 'Twín')`);
+      });
+      const response = await upload('name,keywords\nRow Two Co,No such keyword\nRow Three Co,twin\n');
+      assert.equal(response.statusCode, 400, response.body);
+      const errors = response.json().report.errors as Array<{ row: number; field: string; message: string }>;
+      assert.deepEqual(errors.map((error) => [error.row, error.field]), [[2, 'keywords'], [3, 'keywords']]);
+      assert.match(errors[0]!.message, /No keyword named "No such keyword"/);
+      assert.match(errors[1]!.message, /Several records are named "twin"/);
+      assert.equal((await get(`${ORGS}/?search=Row%20Two`, admin)).json().count, 0);
     });
   });
 

@@ -9,6 +9,7 @@ import { organizations } from '../modules/organizations/organizations.resource.t
 import type { TenantRow } from '../tenancy/tenants.repository.ts';
 import { createTestApp, type TestContext } from '../test/test-app.ts';
 import { exportColumns } from './spreadsheet-export.ts';
+import { multipart, type MultipartOptions } from '../test/multipart.ts';
 import { XlsxStreamWriter, type CellValue } from './xlsx-writer.ts';
 
 const ORGS = '/api/v1/assets/organizations';
@@ -71,22 +72,6 @@ function handMadeXlsx(): Buffer {
       ),
     }),
   );
-}
-
-interface MultipartOptions {
-  field?: string;
-  contentType?: string;
-}
-
-function multipart(filename: string, content: Buffer | string, options: MultipartOptions = {}) {
-  const boundary = `----intelnotes${randomBytes(8).toString('hex')}`;
-  const head =
-    `--${boundary}\r\nContent-Disposition: form-data; name="${options.field ?? 'file'}"; filename="${filename}"\r\n` +
-    `Content-Type: ${options.contentType ?? 'application/octet-stream'}\r\n\r\n`;
-  return {
-    payload: Buffer.concat([Buffer.from(head), Buffer.isBuffer(content) ? content : Buffer.from(content), Buffer.from(`\r\n--${boundary}--\r\n`)]),
-    headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
-  };
 }
 
 describe('spreadsheet export and import', () => {
