@@ -5,12 +5,13 @@
 import { keywords } from './keywords/keywords.resource.ts';
 import { investments } from './ledger/investments.resource.ts';
 import { ledgerEntries } from './ledger/ledger.resource.ts';
+import { library } from './library/library.resource.ts';
 import { organizations } from './organizations/organizations.resource.ts';
 import { people } from './people/people.resource.ts';
 import { Catalog } from '../resources/catalog.ts';
 import type { Resource } from '../resources/resource.ts';
 
-export const RESOURCES: Resource[] = [organizations, people, keywords, ledgerEntries, investments];
+export const RESOURCES: Resource[] = [organizations, people, keywords, library, ledgerEntries, investments];
 
 /** The resources by kind, with who references whom (relations, merges, deletes). */
 export const CATALOG = new Catalog(RESOURCES);

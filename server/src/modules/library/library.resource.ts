@@ -1,0 +1,80 @@
+/**
+ * Library entry (SPEC §3 "Library entry defaults"): articles, books, reports,
+ * podcasts… with their authors (people) and the organizations and ledger
+ * entries they are about. Served at /api/v1/library/ (SPEC §7 names no path).
+ */
+import { boolean, category, choice, incompleteDate, relation, required, restricted, text, url, visibility } from '../../resources/fields.ts';
+import { defineResource } from '../../resources/resource.ts';
+
+/** SPEC §3 "Types", exactly as written (the table's CHECK lists the same). */
+export const LIBRARY_TYPES = [
+  'Article',
+  'Bio/Obituary/Profile/Interview',
+  'Book',
+  'Database/List/Ranking',
+  'Deck/Memo/Presentation',
+  'Documentary',
+  'Documents/Notes',
+  'Essay/Thoughts/Whitepaper/Opinion/Post',
+  'Event',
+  'Filing',
+  'Graphic',
+  'Literature/Paper',
+  'Podcast',
+  'Quote',
+  'Report',
+] as const;
+
+export const library = defineResource({
+  kind: 'library',
+  type: 'LibraryEntry',
+  path: '/library',
+  table: 'library_entries',
+  label: 'Library entry',
+  writeAccess: 'research',
+  quickSearch: {},
+  fields: {
+    title: required(text({ max: 500 })),
+    abstract: text({ max: 20_000, multiline: true }),
+    publish_date: incompleteDate(),
+    publisher: category({ max: 300 }),
+    // Its match key goes to url_keys: two entries linking to the same page are one document.
+    public_link: url({ keyColumn: 'url_keys' }),
+    // What paywall readers pay for: never sent to public visitors (nor searched, exported or filtered for them).
+    paywall_link: restricted(url(), { read: 'paywall' }),
+    publish_frequency: category({ max: 100 }),
+    type: choice(LIBRARY_TYPES),
+    is_fav: boolean(false),
+    authors: relation('people'),
+    assets: relation(['organizations', 'ledger_entries']),
+    keywords: relation('keyword'),
+    show_on_dashboard: boolean(false),
+    dataset_info: text({ max: 20_000, multiline: true }),
+    visibility: visibility('hidden'),
+  },
+  ordering: ['title', 'publish_date', 'publisher', 'type'],
+  filters: ['type', 'publisher', 'is_fav', 'authors', 'assets', 'keywords'],
+  listItem: { listKind: 'LibraryList', column: 'library_entry_id' },
+  identity: { names: ['title'], urls: 'public_link' },
+  headerAliases: {
+    name: 'title',
+    headline: 'title',
+    summary: 'abstract',
+    description: 'abstract',
+    date: 'publish_date',
+    published: 'publish_date',
+    'publication date': 'publish_date',
+    source: 'publisher',
+    url: 'public_link',
+    link: 'public_link',
+    'public url': 'public_link',
+    'paywall url': 'paywall_link',
+    frequency: 'publish_frequency',
+    author: 'authors',
+    organizations: 'assets',
+    favorite: 'is_fav',
+    favourite: 'is_fav',
+    keyword: 'keywords',
+    tags: 'keywords',
+  },
+});
