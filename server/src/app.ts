@@ -20,10 +20,12 @@ import type { Database } from './db/client.ts';
 import { registerErrorHandling } from './http/errors.ts';
 import multipart from '@fastify/multipart';
 import { clientsRoutes } from './modules/clients/clients.routes.ts';
+import { listsRoutes } from './modules/lists/lists.routes.ts';
 import { organizationsRoutes } from './modules/organizations/organizations.routes.ts';
 import { CATALOG, RESOURCES } from './modules/registry.ts';
 import { searchRoutes } from './modules/search/search.routes.ts';
 import { settingsRoutes } from './modules/settings/settings.routes.ts';
+import { taggingRoutes } from './modules/tagging/tagging.routes.ts';
 import { countsRoutes } from './modules/tools/counts.routes.ts';
 import { usersRoutes } from './modules/users/users.routes.ts';
 import { metadataRoutes } from './resources/metadata.routes.ts';
@@ -81,6 +83,8 @@ export async function buildApp({ config, db, logger }: AppDeps): Promise<Fastify
       await api.register(countsRoutes);
       await api.register(searchRoutes);
       await api.register(organizationsRoutes, { config });
+      await api.register(listsRoutes);
+      await api.register(taggingRoutes, { catalog: CATALOG });
       await api.register(metadataRoutes, { catalog: CATALOG });
       for (const resource of RESOURCES) await registerResource(api, resource, CATALOG);
     },

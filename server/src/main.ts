@@ -7,6 +7,7 @@ import { buildApp } from './app.ts';
 import { ConfigError, loadConfig, type Config } from './config.ts';
 import { migrate } from './db/migrate.ts';
 import { openDatabase } from './db/open.ts';
+import { seedGeography } from './modules/geos/geo-seed.ts';
 import { seedTenants } from './tenancy/seed.ts';
 
 async function main(): Promise<void> {
@@ -27,6 +28,8 @@ async function main(): Promise<void> {
   if (applied.length > 0) app.log.info({ applied }, 'migrations applied');
 
   const seeded = await seedTenants(db, { email: config.adminEmail, password: config.adminPassword });
+  const geography = await seedGeography(db);
+  if (geography.geos + geography.cities > 0) app.log.info(geography, 'seeded countries, regions and cities');
 
   let stopping = false;
   const stop = async (signal: string) => {

@@ -1,17 +1,28 @@
 /**
  * Every resource the engine serves. Search, entity counts and the API are
- * derived from this one list; adding an entity means adding it here.
+ * derived from this one list; adding an entity means adding it here. Every
+ * resource with keywords and text gets the tagging-rules hook
+ * (tagging/apply-tagging-rules.ts) here, not in its own declaration.
  */
+import { cities, geos } from './geos/geos.resource.ts';
 import { keywords } from './keywords/keywords.resource.ts';
 import { investments } from './ledger/investments.resource.ts';
 import { ledgerEntries } from './ledger/ledger.resource.ts';
 import { library } from './library/library.resource.ts';
+import { lists } from './lists/lists.resource.ts';
 import { organizations } from './organizations/organizations.resource.ts';
 import { people } from './people/people.resource.ts';
+import { withTaggingRules } from './tagging/apply-tagging-rules.ts';
+import { taggingRules } from './tagging/tagging-rules.resource.ts';
+import { terminology } from './terminology/terminology.resource.ts';
+import { sourceUrls } from './urls/urls.resource.ts';
 import { Catalog } from '../resources/catalog.ts';
 import type { Resource } from '../resources/resource.ts';
 
-export const RESOURCES: Resource[] = [organizations, people, keywords, library, ledgerEntries, investments];
+export const RESOURCES: Resource[] = withTaggingRules([
+  organizations, people, keywords, library, ledgerEntries, investments,
+  terminology, geos, cities, sourceUrls, taggingRules, lists,
+]);
 
 /** The resources by kind, with who references whom (relations, merges, deletes). */
 export const CATALOG = new Catalog(RESOURCES);

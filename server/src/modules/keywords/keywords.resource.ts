@@ -1,6 +1,8 @@
 /** Keywords (SPEC §3 entity counts "keyword"): a tenant's tags, unique ignoring case. */
+import { sql } from 'drizzle-orm';
 import { boolean, text, visibility } from '../../resources/fields.ts';
 import { defineResource } from '../../resources/resource.ts';
+import { unique } from './unique.ts';
 
 export const keywords = defineResource({
   kind: 'keyword',
@@ -19,4 +21,13 @@ export const keywords = defineResource({
   filters: [],
   identity: { names: ['name'] },
   headerAliases: { keyword: 'name', tag: 'name' },
+  beforeSave: [
+    unique({
+      field: 'name',
+      value: (record) => (typeof record['name'] === 'string' ? record['name'] : null),
+      // The same expression as the unique index keywords_name_key.
+      matches: (name) => sql`lower(name) = lower(${name})`,
+      message: 'A keyword with this name already exists (names are compared ignoring case).',
+    }),
+  ],
 });

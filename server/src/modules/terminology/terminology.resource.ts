@@ -1,0 +1,26 @@
+/**
+ * Terminology (SPEC §3 entity counts "terminology"): a glossary of terms with
+ * their definitions and keywords, shown on the public /terminology page.
+ */
+import { boolean, relation, text, visibility } from '../../resources/fields.ts';
+import { defineResource } from '../../resources/resource.ts';
+
+export const terminology = defineResource({
+  kind: 'terminology',
+  type: 'Term',
+  path: '/terminology',
+  table: 'terminology',
+  label: 'Term',
+  writeAccess: 'research',
+  fields: {
+    term: text({ max: 300, required: true }),
+    definition: text({ max: 20_000, multiline: true }),
+    keywords: relation('keyword'),
+    show_on_dashboard: boolean(false),
+    visibility: visibility('public'),
+  },
+  ordering: ['term'],
+  filters: ['keywords'],
+  identity: { names: ['term'] },
+  headerAliases: { name: 'term', word: 'term', meaning: 'definition', description: 'definition' },
+});
