@@ -5,6 +5,7 @@ import { NotFoundPage } from '../components/NotFoundPage';
 import { RouteErrorPage } from '../components/RouteErrorPage';
 import { LoginPage } from '../features/auth/LoginPage';
 import { HomePage } from '../features/home/HomePage';
+import { libraryPublicRoutes, libraryResearchRoutes } from '../features/library/routes';
 import { MenuPage } from '../features/menu/MenuPage';
 import { clientsTenantAdminRoutes } from '../features/clients/routes';
 import { organizationsPublicRoutes, organizationsResearchRoutes } from '../features/organizations/routes';
@@ -47,8 +48,7 @@ const publicRoutes: RouteObject[] = [
   notYet('keywords', 'Keywords'),
   notYet('ledger', 'Ledger'),
   notYet('ledger/:id', 'Ledger entry'),
-  notYet('library', 'Library'),
-  notYet('library/:id', 'Library entry'),
+  ...libraryPublicRoutes,
   notYet('lists', 'Lists'),
   ...listKinds.map(([kind, label]) => notYet(`lists/${kind}/:slug`, label)),
   notYet('terminology', 'Terminology'),
@@ -64,8 +64,7 @@ const researchRoutes: RouteObject[] = [
   notYet('keywords/:id/edit', 'Edit keyword'),
   notYet('ledger/create', 'New ledger entry'),
   notYet('ledger/:id/edit', 'Edit ledger entry'),
-  notYet('library/create', 'New library entry'),
-  notYet('library/:id/edit', 'Edit library entry'),
+  ...libraryResearchRoutes,
   notYet('lists/create', 'New list'),
   ...listKinds.map(([kind, label]) => notYet(`lists/${kind}/:slug/edit`, `Edit ${label.toLowerCase()}`)),
   notYet('rawdata', 'Raw data'),

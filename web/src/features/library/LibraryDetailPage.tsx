@@ -1,0 +1,6 @@
+import { ResourceDetailPage } from '../../components/ResourceDetailPage';
+import { libraryView } from './library.view';
+
+export function LibraryDetailPage() {
+  return <ResourceDetailPage view={libraryView} />;
+}

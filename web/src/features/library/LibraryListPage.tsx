@@ -1,0 +1,6 @@
+import { ResourceListPage } from '../../components/ResourceListPage';
+import { libraryView } from './library.view';
+
+export function LibraryListPage() {
+  return <ResourceListPage view={libraryView} />;
+}

@@ -1,0 +1,18 @@
+import type { ResourceView } from '../../components/resource-view';
+
+/** Library entries on the shared list, form and detail page (API: /api/v1/library/). */
+export const libraryView: ResourceView = {
+  kind: 'library',
+  basePath: '/library',
+  title: 'Library',
+  columns: ['title', 'type', 'publish_date', 'publisher', 'authors', 'visibility', 'updated_at'],
+  labels: {
+    publish_date: 'Publish date',
+    public_link: 'Public link',
+    paywall_link: 'Paywall link',
+    publish_frequency: 'Publish frequency',
+    is_fav: 'Favourite',
+    assets: 'Organizations and ledger entries',
+    dataset_info: 'Dataset info',
+  },
+};
