@@ -1,0 +1,152 @@
+/**
+ * The SQL of lists beyond the engine's: slugs (current and earlier ones) and
+ * the ordered items. Every statement runs in the request's tenant
+ * transaction, so row-level security keeps it inside the tenant.
+ */
+import { sql } from 'drizzle-orm';
+import { query, type Tx } from '../../db/client.ts';
+import type { Visibility } from '../../resources/fields.ts';
+import { selectColumns, whereClause, type Row } from '../../resources/repository.ts';
+import type { Resource } from '../../resources/resource.ts';
+
+const id = (name: string) => sql.identifier(name);
+
+/** Serializes slug allocation per tenant and kind until the transaction ends. */
+export async function lockSlugs(tx: Tx, tenantId: string, kind: string): Promise<void> {
+  await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtextextended(${`list-slugs:${tenantId}:${kind}`}, 0))`);
+}
+
+/**
+ * The first of base, base-2, base-3, … that no other list of the kind uses,
+ * now or as an earlier slug (old links keep pointing at their list).
+ */
+export async function allocateSlug(tx: Tx, kind: string, base: string, listId: string | null): Promise<string> {
+  const pattern = `${base.replace(/[\\%_]/g, (char) => `\\${char}`)}-%`;
+  const other = listId === null ? sql`true` : sql`list_id <> ${listId}`;
+  const rows = await query<{ slug: string }>(
+    tx,
+    sql`SELECT slug FROM (
+          SELECT slug, id AS list_id FROM lists WHERE kind = ${kind}
+          UNION ALL
+          SELECT slug, list_id FROM list_slugs WHERE kind = ${kind}
+        ) taken
+        WHERE ${other} AND (slug = ${base} OR slug LIKE ${pattern})`,
+  );
+  const taken = new Set(rows.map((row) => row.slug));
+  if (!taken.has(base)) return base;
+  for (let n = 2; ; n += 1) {
+    const candidate = `${base}-${n}`;
+    if (!taken.has(candidate)) return candidate;
+  }
+}
+
+/** After a rename: the old slug redirects to the list; the new one is no longer an old one. */
+export async function keepOldSlug(tx: Tx, tenantId: string, kind: string, oldSlug: string, newSlug: string, listId: string): Promise<void> {
+  await tx.execute(sql`DELETE FROM list_slugs WHERE list_id = ${listId} AND slug = ${newSlug}`);
+  await tx.execute(
+    sql`INSERT INTO list_slugs (tenant_id, kind, slug, list_id) VALUES (${tenantId}, ${kind}, ${oldSlug}, ${listId})
+        ON CONFLICT (tenant_id, kind, slug) DO UPDATE SET list_id = EXCLUDED.list_id, created_at = now()`,
+  );
+}
+
+/** The list a slug of a kind names: by its current slug, else by an earlier one (moved). */
+export async function findSlug(tx: Tx, kind: string, slug: string): Promise<{ id: string; moved: boolean } | null> {
+  const [current] = await query<{ id: string }>(tx, sql`SELECT id FROM lists WHERE kind = ${kind} AND slug = ${slug}`);
+  if (current) return { id: current.id, moved: false };
+  const [old] = await query<{ id: string }>(tx, sql`SELECT list_id AS id FROM list_slugs WHERE kind = ${kind} AND slug = ${slug}`);
+  return old ? { id: old.id, moved: true } : null;
+}
+
+/** The list's kind when `listId` is a list (used to tell a wrong-kind id from an unknown one). */
+export async function kindOfList(tx: Tx, listId: string): Promise<string | null> {
+  const [row] = await query<{ kind: string }>(tx, sql`SELECT kind FROM lists WHERE id = ${listId}`);
+  return row?.kind ?? null;
+}
+
+/** Items joined to their records, as `resource` rows the caller may see. */
+function itemsJoin(resource: Resource, listId: string, visible: Visibility[]) {
+  const column = id(resource.listItem!.column);
+  return sql`FROM ${id(resource.table)}
+             JOIN (SELECT ${column} AS list_item_id, position AS list_item_position, created_at AS list_item_added
+                   FROM list_items WHERE list_id = ${listId} AND ${column} IS NOT NULL) li ON li.list_item_id = id
+             WHERE ${whereClause(resource, visible)}`;
+}
+
+/** One page of a list's items the caller may see, in the list's order. */
+export async function selectItems(tx: Tx, resource: Resource, listId: string, visible: Visibility[], limit: number, offset: number): Promise<Row[]> {
+  return query<Row>(
+    tx,
+    sql`SELECT ${selectColumns(resource)} ${itemsJoin(resource, listId, visible)}
+        ORDER BY li.list_item_position, li.list_item_added, id
+        LIMIT ${limit} OFFSET ${offset}`,
+  );
+}
+
+export async function countItems(tx: Tx, resource: Resource, listId: string, visible: Visibility[]): Promise<number> {
+  const [row] = await query<{ n: number }>(tx, sql`SELECT count(*)::int AS n ${itemsJoin(resource, listId, visible)}`);
+  return row?.n ?? 0;
+}
+
+/** Which of `itemIds` are items of the list, in the list's order. */
+export async function itemsInOrder(tx: Tx, listId: string, itemIds: string[]): Promise<string[]> {
+  if (itemIds.length === 0) return [];
+  const rows = await query<{ item_id: string }>(
+    tx,
+    sql`SELECT item_id FROM list_items
+        WHERE list_id = ${listId} AND item_id = ANY(ARRAY(SELECT jsonb_array_elements_text(${JSON.stringify(itemIds)}::jsonb))::uuid[])
+        ORDER BY position, created_at, item_id`,
+  );
+  return rows.map((row) => row.item_id);
+}
+
+/** Which of `ids` are records of `resource` the caller may see. */
+export async function visibleIds(tx: Tx, resource: Resource, visible: Visibility[], ids: string[]): Promise<string[]> {
+  if (ids.length === 0) return [];
+  const rows = await query<{ id: string }>(
+    tx,
+    sql`SELECT id FROM ${id(resource.table)}
+        WHERE id = ANY(ARRAY(SELECT jsonb_array_elements_text(${JSON.stringify(ids)}::jsonb))::uuid[]) AND ${whereClause(resource, visible)}`,
+  );
+  return rows.map((row) => row.id);
+}
+
+export async function deleteItem(tx: Tx, listId: string, itemId: string): Promise<boolean> {
+  const rows = await query<{ item_id: string }>(tx, sql`DELETE FROM list_items WHERE list_id = ${listId} AND item_id = ${itemId} RETURNING item_id`);
+  return rows.length > 0;
+}
+
+/** Holds the list row until the transaction ends, so two reorders of one list do not interleave. */
+export async function lockList(tx: Tx, listId: string): Promise<void> {
+  await tx.execute(sql`SELECT id FROM lists WHERE id = ${listId} FOR UPDATE`);
+}
+
+/**
+ * Puts `itemIds` (items of the list) in the given order, in the places they
+ * held together; every other item keeps its place. Positions are first made
+ * distinct (0, 1, 2, … in the current order).
+ */
+export async function reorderItems(tx: Tx, listId: string, itemIds: string[]): Promise<void> {
+  await tx.execute(
+    sql`UPDATE list_items SET position = ranked.rank
+        FROM (SELECT item_id, (row_number() OVER (ORDER BY position, created_at, item_id) - 1)::int AS rank
+              FROM list_items WHERE list_id = ${listId}) ranked
+        WHERE list_items.list_id = ${listId} AND list_items.item_id = ranked.item_id AND list_items.position <> ranked.rank`,
+  );
+  await tx.execute(
+    sql`UPDATE list_items SET position = moved.position
+        FROM (
+          SELECT wanted.item_id, places.position
+          FROM (SELECT value::uuid AS item_id, ordinality AS n
+                FROM jsonb_array_elements_text(${JSON.stringify(itemIds)}::jsonb) WITH ORDINALITY) wanted
+          JOIN (SELECT position, row_number() OVER (ORDER BY position) AS n
+                FROM list_items WHERE list_id = ${listId} AND item_id = ANY(ARRAY(SELECT jsonb_array_elements_text(${JSON.stringify(itemIds)}::jsonb))::uuid[])) places
+            ON places.n = wanted.n
+        ) moved
+        WHERE list_items.list_id = ${listId} AND list_items.item_id = moved.item_id`,
+  );
+}
+
+/** Marks the list as changed now, by `userId`. */
+export async function touchList(tx: Tx, listId: string, userId: string | null): Promise<void> {
+  await tx.execute(sql`UPDATE lists SET updated_at = now(), updated_by = ${userId} WHERE id = ${listId}`);
+}
