@@ -30,7 +30,7 @@ describe('investments API', () => {
   };
   const list = (role: string, query = '') => t.request(acme, { method: 'GET', url: `${BASE}/${query}`, token: tokens[role] });
   const count = async () => (await list('admin')).json().count as number;
-  const get = (role: string, id: string) => t.request(acme, { method: 'GET', url: `${BASE}/${id}/`, token: tokens[role] });
+  const get = (role: string, id: string | undefined) => t.request(acme, { method: 'GET', url: `${BASE}/${id}/`, token: tokens[role] });
 
   before(async () => {
     t = await createTestApp();
