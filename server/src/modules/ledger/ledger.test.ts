@@ -48,10 +48,15 @@ describe('ledger entries API', () => {
     ids['hiddenFund'] = (await create(ORGS, { name_inc: 'Hidden Fund', visibility: 'hidden' })).id;
     ids['jane'] = (await create(PEOPLE, { name_given: 'Jane', name_family: 'Investor', visibility: 'public' })).id;
     ids['fintech'] = (await create(KEYWORDS, { name: 'fintech' })).id;
+    // Geos are shared by every tenant and written by tenant managers only.
+    ids['germany'] = await t.db.withTenant({ tenantId: null, manageTenants: true }, async (tx) => {
+      const result = (await tx.execute(sql`INSERT INTO geos (name, code) VALUES ('Germany', 'DE') RETURNING id`)) as unknown as { rows: Array<{ id: string }> };
+      return result.rows[0]!.id;
+    });
     ids['betaOrg'] = (await create(ORGS, { name_inc: 'Beta Org', visibility: 'public' }, tokens['beta'], beta)).id;
 
     for (const [key, body] of Object.entries({
-      open: { caption: 'Open revenue', symbol: 'OPN', year: 2021, quarter: 'Q2', visibility: 'public', organizations: [ids['acmeCapital'], ids['hiddenFund']], people: [ids['jane']], keywords: [ids['fintech']] },
+      open: { caption: 'Open revenue', symbol: 'OPN', year: 2021, quarter: 'Q2', visibility: 'public', organizations: [ids['acmeCapital'], ids['hiddenFund']], people: [ids['jane']], geos: [ids['germany']], keywords: [ids['fintech']] },
       paid: { caption: 'Paid margin', symbol: 'PAY', year: 2020, quarter: 'Q4', visibility: 'paywalled', data: 'Gross margin 41%' },
       secret: { caption: 'Secret round', year: 2022, visibility: 'hidden', organizations: [ids['hiddenFund']] },
     })) {
@@ -98,6 +103,7 @@ describe('ledger entries API', () => {
       assert.deepEqual(forPublic.organizations.map((ref) => ref.display_name), ['Acme Capital']);
       assert.deepEqual(forPublic.people.map((ref) => ref.display_name), ['Jane Investor']);
       assert.deepEqual(forPublic.keywords.map((ref) => [ref.display_name, ref.kind]), [['fintech', 'keyword']]);
+      assert.deepEqual((forPublic['geos'] as Ref[]).map((ref) => [ref.display_name, ref.kind]), [['Germany', 'geos']]);
       const forAdmin = (await t.request(acme, { method: 'GET', url: `${BASE}/${ids['open']}/`, token: tokens['admin'] })).json() as Entry;
       assert.deepEqual(forAdmin.organizations.map((ref) => ref.display_name).sort(), ['Acme Capital', 'Hidden Fund']);
     });
@@ -138,7 +144,7 @@ describe('ledger entries API', () => {
       assert.equal(body['year'], null);
       assert.equal(body['order'], null);
       assert.equal(body['url'], null);
-      assert.deepEqual([body.organizations, body.people, body.keywords], [[], [], []]);
+      assert.deepEqual([body.organizations, body.people, body['geos'], body.keywords], [[], [], [], []]);
       assert.deepEqual(body['lists'], []);
       assert.equal(body['display_name'], 'DEF');
       assert.ok(body['updated_by']);
@@ -196,6 +202,8 @@ describe('ledger entries API', () => {
       ['a keyword given as an organization', { caption: 'A', organizations: ['KEYWORD'] }, 'organizations'],
       ['an unknown person id', { caption: 'A', people: [MISSING] }, 'people'],
       ['an organization id given as a person', { caption: 'A', people: ['ORG'] }, 'people'],
+      ['an unknown geo id', { caption: 'A', geos: [MISSING] }, 'geos'],
+      ['a keyword given as a geo', { caption: 'A', geos: ['KEYWORD'] }, 'geos'],
       ['an unknown keyword id', { caption: 'A', keywords: [MISSING] }, 'keywords'],
       ['a bad visibility', { caption: 'A', visibility: 'secret' }, 'visibility'],
       ['a non-boolean flag', { caption: 'A', show_on_dashboard: 'perhaps' }, 'show_on_dashboard'],
@@ -274,6 +282,7 @@ describe('ledger entries API', () => {
       assert.deepEqual(await captions(`?organizations=${ids['hiddenFund']}`, 'public'), ['Open revenue']);
       assert.deepEqual(await captions(`?people=${ids['jane']}`), ['Open revenue']);
       assert.deepEqual(await captions(`?keywords=${ids['fintech']}`), ['Open revenue']);
+      assert.deepEqual(await captions(`?geos=${ids['germany']}`, 'public'), ['Open revenue']);
     });
 
     it('searches caption, symbol and data', async () => {
@@ -313,7 +322,7 @@ describe('ledger entries API', () => {
         return response.json().filters as Array<{ name: string; type: string; values: Array<{ value: unknown; label?: string }> }>;
       };
       const forPublic = await filters('public');
-      assert.deepEqual(forPublic.map((filter) => filter.name), ['visibility', 'show_on_dashboard', 'year', 'quarter', 'organizations', 'people', 'keywords']);
+      assert.deepEqual(forPublic.map((filter) => filter.name), ['visibility', 'show_on_dashboard', 'year', 'quarter', 'organizations', 'people', 'geos', 'keywords']);
       const years = (name: string, all: typeof forPublic) => all.find((filter) => filter.name === name)!.values.map((entry) => entry.label ?? entry.value);
       assert.deepEqual(years('year', forPublic), [2021]);
       assert.deepEqual(years('organizations', forPublic), ['Acme Capital']);
@@ -355,6 +364,7 @@ describe('ledger entries API', () => {
       assert.deepEqual(String(forAdmin!['organizations']).split('; ').sort(), ['Acme Capital', 'Hidden Fund']);
       assert.equal(forAdmin!['people'], 'Jane Investor');
       assert.equal(forAdmin!['keywords'], 'fintech');
+      assert.equal(forAdmin!['geos'], 'Germany');
       const [forPublic] = await exported('public');
       assert.equal(forPublic!['organizations'], 'Acme Capital');
     });
@@ -364,9 +374,9 @@ describe('ledger entries API', () => {
 
     it('the import resolves names back to records, and matches rows to entries only by id', async () => {
       const file = await xlsx([
-        ['caption', 'ticker', 'year', 'quarter', 'organizations', 'person', 'tags'],
-        ['Imported one', 'IMP', 2015, 'q2', 'acme capital', 'Jane Investor', 'FinTech'],
-        ['Imported one', 'IMP', 2016, 'Q3', 'Acme Capital; Hidden Fund', null, null],
+        ['caption', 'ticker', 'year', 'quarter', 'organizations', 'person', 'country', 'tags'],
+        ['Imported one', 'IMP', 2015, 'q2', 'acme capital', 'Jane Investor', 'germany', 'FinTech'],
+        ['Imported one', 'IMP', 2016, 'Q3', 'Acme Capital; Hidden Fund', null, null, null],
       ]);
       const response = await upload(file);
       assert.equal(response.statusCode, 200, response.body);
@@ -376,6 +386,7 @@ describe('ledger entries API', () => {
       assert.deepEqual(imported[0]!.organizations.map((ref) => ref.id), [ids['acmeCapital']]);
       assert.deepEqual(imported[0]!.people.map((ref) => ref.id), [ids['jane']]);
       assert.deepEqual(imported[0]!.keywords.map((ref) => ref.id), [ids['fintech']]);
+      assert.deepEqual((imported[0]!['geos'] as Ref[]).map((ref) => ref.id), [ids['germany']]);
       assert.equal(imported[1]!.organizations.length, 2);
 
       // Imported entries are hidden, which only admins may see and so update.
