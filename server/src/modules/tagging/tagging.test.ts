@@ -14,7 +14,7 @@ describe('tagging rules API', () => {
   let beta: TenantRow;
   const tokens: Record<string, string | undefined> = {};
   const kw: Record<string, string> = {};
-  let fintechRule: { id: string };
+  let fintechRule: Record<string, unknown> & { id: string };
 
   before(async () => {
     t = await createTestApp();

@@ -10,7 +10,7 @@ describe('source URLs API', () => {
   let acme: TenantRow;
   let beta: TenantRow;
   const tokens: Record<string, string | undefined> = {};
-  let reuters: { id: string };
+  let reuters: Record<string, unknown> & { id: string };
 
   before(async () => {
     t = await createTestApp();
