@@ -4,13 +4,20 @@ import { NotAvailableYet } from '../components/NotAvailableYet';
 import { NotFoundPage } from '../components/NotFoundPage';
 import { RouteErrorPage } from '../components/RouteErrorPage';
 import { LoginPage } from '../features/auth/LoginPage';
+import { geosPublicRoutes, geosTenantAdminRoutes, loadGeosTable } from '../features/geos/routes';
 import { HomePage } from '../features/home/HomePage';
+import { keywordsPublicRoutes, keywordsResearchRoutes } from '../features/keywords/routes';
+import { ledgerPublicRoutes, ledgerResearchRoutes } from '../features/ledger/routes';
 import { libraryPublicRoutes, libraryResearchRoutes } from '../features/library/routes';
+import { listsPublicRoutes, listsResearchRoutes } from '../features/lists/routes';
 import { MenuPage } from '../features/menu/MenuPage';
 import { clientsTenantAdminRoutes } from '../features/clients/routes';
 import { organizationsPublicRoutes, organizationsResearchRoutes } from '../features/organizations/routes';
 import { peoplePublicRoutes, peopleResearchRoutes } from '../features/people/routes';
 import { SearchPage } from '../features/search/SearchPage';
+import { taggingRulesResearchRoutes } from '../features/taggingrules/routes';
+import { terminologyPublicRoutes, terminologyResearchRoutes } from '../features/terminology/routes';
+import { urlsResearchRoutes } from '../features/urls/routes';
 import { settingsAdminRoutes } from '../features/settings/routes';
 import { usersAdminRoutes } from '../features/users/routes';
 import { RequireAccess } from './guards';
@@ -21,13 +28,6 @@ const notYet = (path: string, feature: string): RouteObject => ({
   path,
   element: <NotAvailableYet feature={feature} />,
 });
-
-const listKinds = [
-  ['ledger', 'Ledger list'],
-  ['library', 'Library list'],
-  ['organizations', 'Organizations list'],
-  ['people', 'People list'],
-] as const;
 
 /** SPEC §2 "Public routes". */
 const publicRoutes: RouteObject[] = [
@@ -44,14 +44,12 @@ const publicRoutes: RouteObject[] = [
   notYet('emails/add', 'Join the distribution list'),
   notYet('facts/view', 'Intelbooks'),
   notYet('s/:code', 'Shared intelbook'),
-  notYet('geos', 'Geos'),
-  notYet('keywords', 'Keywords'),
-  notYet('ledger', 'Ledger'),
-  notYet('ledger/:id', 'Ledger entry'),
+  ...geosPublicRoutes,
+  ...keywordsPublicRoutes(loadGeosTable),
+  ...ledgerPublicRoutes,
   ...libraryPublicRoutes,
-  notYet('lists', 'Lists'),
-  ...listKinds.map(([kind, label]) => notYet(`lists/${kind}/:slug`, label)),
-  notYet('terminology', 'Terminology'),
+  ...listsPublicRoutes,
+  ...terminologyPublicRoutes,
 ];
 
 /** SPEC §2 "Research-group routes": research users and admins. */
@@ -60,13 +58,10 @@ const researchRoutes: RouteObject[] = [
   ...peopleResearchRoutes,
   notYet('emails', 'Email list'),
   notYet('emails/domains/:id/edit', 'Edit domain'),
-  notYet('keywords/create', 'New keyword'),
-  notYet('keywords/:id/edit', 'Edit keyword'),
-  notYet('ledger/create', 'New ledger entry'),
-  notYet('ledger/:id/edit', 'Edit ledger entry'),
+  ...keywordsResearchRoutes,
+  ...ledgerResearchRoutes,
   ...libraryResearchRoutes,
-  notYet('lists/create', 'New list'),
-  ...listKinds.map(([kind, label]) => notYet(`lists/${kind}/:slug/edit`, `Edit ${label.toLowerCase()}`)),
+  ...listsResearchRoutes,
   notYet('rawdata', 'Raw data'),
   notYet('rawdata/create', 'New raw data'),
   notYet('rawdata/quick-create', 'Quick collection'),
@@ -74,16 +69,11 @@ const researchRoutes: RouteObject[] = [
   notYet('rawdata/buckets/create', 'New bucket'),
   notYet('rawdata/buckets/:id/edit', 'Edit bucket'),
   notYet('shortcuts', 'Quick collection shortcuts'),
-  notYet('urls', 'URLs'),
-  notYet('urls/create', 'New URL'),
-  notYet('urls/:id/edit', 'Edit URL'),
+  ...urlsResearchRoutes,
   notYet('suggested-entities/organizations/:id/edit', 'Review suggested organization'),
   notYet('suggested-entities/people/:id/edit', 'Review suggested person'),
-  notYet('taggingrules', 'Tagging rules'),
-  notYet('taggingrules/create', 'New tagging rule'),
-  notYet('taggingrules/:id/edit', 'Edit tagging rule'),
-  notYet('terminology/create', 'New term'),
-  notYet('terminology/:id/edit', 'Edit term'),
+  ...taggingRulesResearchRoutes,
+  ...terminologyResearchRoutes,
 ];
 
 /** SPEC §2 "Admin-group routes". */
@@ -104,10 +94,7 @@ const adminRoutes: RouteObject[] = [
 /** SPEC §2 "Public-tenant-admin group routes": users who may manage tenants. */
 const tenantAdminRoutes: RouteObject[] = [
   ...clientsTenantAdminRoutes,
-  notYet('geos/create', 'New geo'),
-  notYet('geos/:id/edit', 'Edit geo'),
-  notYet('cities/create', 'New city'),
-  notYet('cities/:id/edit', 'Edit city'),
+  ...geosTenantAdminRoutes,
 ];
 
 export const routes: RouteObject[] = [

@@ -9,7 +9,7 @@ import type { ResourceMeta } from '@intelnotes/server/contracts';
 import { apiErrorMessage } from '../api/api-error';
 import { useGetResourceQuery, type ResourceRecord } from '../api/resources';
 import { EntityForm, type EntityFormApi } from './EntityForm';
-import { recordName, type ResourceView } from './resource-view';
+import { listPath, recordName, type ResourceView } from './resource-view';
 import { ResourceMetaGate } from './ResourceMetaGate';
 import { StatusMessage } from './StatusMessage';
 
@@ -54,7 +54,7 @@ function EditForm({ meta, view, id, renderBeforeFields }: ResourceFormPageProps 
         <StatusMessage
           title={`${meta.label} not found`}
           actions={
-            <Button variant="contained" component={RouterLink} to={`${view.basePath}?tab=1`}>
+            <Button variant="contained" component={RouterLink} to={listPath(view)}>
               Back to {view.title.toLowerCase()}
             </Button>
           }

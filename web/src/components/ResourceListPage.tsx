@@ -16,6 +16,8 @@ interface ResourceListPageProps {
   view: ResourceView;
   /** What other tabs (e.g. ?tab=2 suggestions) are for, by tab value; they are not built yet. */
   otherTabs?: Record<string, string>;
+  /** The `tab` values that show the list (the launcher links some lists as ?tab=0). */
+  listTabs?: string[];
 }
 
 function ListHeader({ meta, view }: { meta: ResourceMeta; view: ResourceView }) {
@@ -35,10 +37,10 @@ function ListHeader({ meta, view }: { meta: ResourceMeta; view: ResourceView }) 
 }
 
 /** A resource's list page: the table for ?tab=1 (or no tab), an honest note for tabs not built yet. */
-export function ResourceListPage({ view, otherTabs = {} }: ResourceListPageProps) {
+export function ResourceListPage({ view, otherTabs = {}, listTabs = [LIST_TAB] }: ResourceListPageProps) {
   const [params] = useSearchParams();
   const tab = params.get('tab');
-  if (tab !== null && tab !== LIST_TAB) return <NotAvailableYet feature={otherTabs[tab] ?? view.title} />;
+  if (tab !== null && !listTabs.includes(tab)) return <NotAvailableYet feature={otherTabs[tab] ?? view.title} />;
   return (
     <ResourceMetaGate kind={view.kind}>
       {(meta) => (

@@ -1,6 +1,6 @@
 import type { AccessLevel, FieldMeta, ResourceMeta } from '@intelnotes/server/contracts';
 import { useAppSelector } from '../app/hooks';
-import { selectAccessLevel } from '../features/session/session.slice';
+import { selectAccessLevel, selectCanManageTenants } from '../features/session/session.slice';
 import type { ResourceRecord } from '../api/resources';
 import { truncate } from './notify';
 
@@ -22,6 +22,8 @@ export interface ResourceView {
   labels?: Record<string, string>;
   /** Internal bookkeeping fields that the form and detail page leave out. */
   omit?: string[];
+  /** Where the list is, when not `${basePath}?tab=1` (e.g. /keywords, whose ?tab=1 shows geos). */
+  listPath?: string;
 }
 
 const ACRONYMS: Record<string, string> = { url: 'URL', urls: 'URLs', hq: 'HQ', dba: 'DBA', id: 'ID' };
@@ -42,12 +44,43 @@ export function fieldLabel(view: ResourceView, name: string): string {
   return [first.charAt(0).toUpperCase() + first.slice(1), ...rest].join(' ');
 }
 
-/** Fields the form and the detail page show: all but JSON objects and the omitted ones. */
-export function visibleFields(meta: ResourceMeta, view: ResourceView): FieldMeta[] {
-  return meta.fields.filter((field) => field.kind !== 'object' && !view.omit?.includes(field.name));
+const RANK: Record<AccessLevel, number> = { public: 0, paywall: 1, research: 2, admin: 3 };
+
+/** Whether `level` reaches `needed`; an access the app does not know (e.g. manage-tenants) is taken as admin. */
+export function atLeast(level: AccessLevel, needed: string): boolean {
+  return RANK[level] >= (needed in RANK ? RANK[needed as AccessLevel] : RANK.admin);
 }
 
-const RANK: Record<AccessLevel, number> = { public: 0, paywall: 1, research: 2, admin: 3 };
+/** The signed-in user's access level (public when signed out). */
+export function useAccessLevel(): AccessLevel {
+  return useAppSelector(selectAccessLevel);
+}
+
+/**
+ * Fields the form and the detail page show: all but JSON objects and the omitted ones, and,
+ * given the reader's access level, only those the API sends them (`read_access`).
+ */
+export function visibleFields(meta: ResourceMeta, view: ResourceView, access?: AccessLevel): FieldMeta[] {
+  return meta.fields.filter(
+    (field) => field.kind !== 'object' && !view.omit?.includes(field.name) && (access === undefined || atLeast(access, field.read_access)),
+  );
+}
+
+/** Whether a user at `access` may change the field (`write_access`). */
+export function canWriteField(field: FieldMeta, access: AccessLevel): boolean {
+  return atLeast(access, field.write_access);
+}
+
+/** Who may change a field, in words: "admins", "research users and admins". */
+export function writersOf(field: FieldMeta): string {
+  const writers: Record<AccessLevel, string> = { admin: 'admins', research: 'research users and admins', paywall: 'signed-in users', public: 'everyone' };
+  return writers[field.write_access];
+}
+
+/** The route of the list page, where "back" and "cancel" lead. */
+export function listPath(view: ResourceView): string {
+  return view.listPath ?? `${view.basePath}?tab=1`;
+}
 
 /** The route of one record's page. */
 export function recordPath(view: ResourceView, id: string): string {
@@ -56,10 +89,11 @@ export function recordPath(view: ResourceView, id: string): string {
 
 /** Whether the signed-in user may create, edit and delete records of this resource. */
 export function useCanWrite(meta: ResourceMeta | undefined): boolean {
-  const level = useAppSelector(selectAccessLevel);
+  const level = useAccessLevel();
+  const canManageTenants = useAppSelector(selectCanManageTenants);
   if (!meta) return false;
-  const needed = meta.write_access in RANK ? RANK[meta.write_access as AccessLevel] : RANK.admin;
-  return RANK[level] >= needed;
+  // Shared resources (geos, cities) are written by tenant managers, not by every admin.
+  return meta.write_access === 'manage-tenants' ? canManageTenants : atLeast(level, meta.write_access);
 }
 
 /** A record's name for headings and messages, cut to 100 characters for toasts (SPEC §9). */
