@@ -11,6 +11,8 @@ import { createTestApp, type TestContext } from '../test/test-app.ts';
 const ORGS = '/api/v1/assets/organizations';
 const PEOPLE = '/api/v1/assets/people';
 const KEYWORDS = '/api/v1/keywords';
+const LEDGER = '/api/v1/assets/ledger';
+const INVESTMENTS = '/api/v1/assets/investments';
 
 describe('relations, audit history and merges', () => {
   let t: TestContext;
@@ -229,6 +231,34 @@ describe('relations, audit history and merges', () => {
 
       const again = await t.request(acme, { method: 'POST', url: `${ORGS}/merge/${auditId}/undo/`, token: research });
       assert.equal(again.statusCode, 409);
+    });
+
+    it('moves relations of other records (ledger entries, investments) to the survivor, and back on undo', async () => {
+      const survivor = await post(ORGS, admin, { name_inc: 'Northwind' });
+      const other = await post(ORGS, admin, { name_inc: 'Northwind Traders' });
+      const bystander = await post(ORGS, admin, { name_inc: 'Contoso' });
+      const both = await post(LEDGER, admin, { caption: 'Both referenced', organizations: [survivor.id, other.id] });
+      const onlyOther = await post(LEDGER, admin, { caption: 'Other referenced', organizations: [bystander.id, other.id] });
+      const stake = await post(INVESTMENTS, admin, { ledger_entry: onlyOther.id, owner: other.id });
+
+      const preview = (await get(`${ORGS}/${survivor.id}/merge-preview/?other=${other.id}`, admin)).json();
+      assert.deepEqual(preview.references, { ledger_entries: 2, investments: 1 });
+
+      const merged = await t.request(acme, { method: 'POST', url: `${ORGS}/${survivor.id}/merge/`, token: admin, payload: { other: other.id } });
+      assert.equal(merged.statusCode, 200, merged.body);
+      const idsOf = async (url: string, field: string) => {
+        const value = (await get(url, admin)).json()[field];
+        return Array.isArray(value) ? value.map((ref: { id: string }) => ref.id) : value?.id;
+      };
+      assert.deepEqual(await idsOf(`${LEDGER}/${both.id}/`, 'organizations'), [survivor.id]);
+      assert.deepEqual(await idsOf(`${LEDGER}/${onlyOther.id}/`, 'organizations'), [bystander.id, survivor.id]);
+      assert.equal(await idsOf(`${INVESTMENTS}/${stake.id}/`, 'owner'), survivor.id);
+
+      const undone = await t.request(acme, { method: 'POST', url: `${ORGS}/merge/${merged.json().audit_id}/undo/`, token: admin });
+      assert.equal(undone.statusCode, 200, undone.body);
+      assert.deepEqual((await idsOf(`${LEDGER}/${both.id}/`, 'organizations')).sort(), [survivor.id, other.id].sort());
+      assert.deepEqual(await idsOf(`${LEDGER}/${onlyOther.id}/`, 'organizations'), [bystander.id, other.id]);
+      assert.equal(await idsOf(`${INVESTMENTS}/${stake.id}/`, 'owner'), other.id);
     });
 
     it('refuses an undo after the survivor was edited, and bad merge requests with field errors', async () => {
