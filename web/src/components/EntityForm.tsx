@@ -43,6 +43,12 @@ interface EntityFormProps {
   record?: ResourceRecord;
   /** Controls shown above the fields. */
   renderBeforeFields?: (form: EntityFormApi) => ReactNode;
+  /** Values a new record gets besides the form's, for fields the view omits (e.g. the ledger entry an investment is added to). */
+  createWith?: Record<string, unknown>;
+  /** Called with the saved record instead of opening its page (a form in a dialog). */
+  onSaved?: (record: ResourceRecord) => void;
+  /** Called by Cancel instead of leaving for the record's or the list's page. */
+  onCancel?: () => void;
 }
 
 const INPUT_MODES: Record<string, 'email' | 'tel' | 'url' | 'text'> = { emails: 'email', phones: 'tel', urls: 'url' };
@@ -67,7 +73,7 @@ function isWide(field: FieldMeta): boolean {
  * fields excepted). Errors from the API appear on their fields and in a summary; an edit
  * sends only the fields that changed. On success: a toast, then the record's page.
  */
-export function EntityForm({ meta, view, record, renderBeforeFields }: EntityFormProps) {
+export function EntityForm({ meta, view, record, renderBeforeFields, createWith, onSaved, onCancel }: EntityFormProps) {
   const formId = useId();
   const navigate = useNavigate();
   const fields = useMemo(() => visibleFields(meta, view), [meta, view]);
@@ -126,16 +132,18 @@ export function EntityForm({ meta, view, record, renderBeforeFields }: EntityFor
     if (record && Object.keys(body).length === 0) {
       notify.info('Nothing changed.');
       done.current = true;
-      navigate(recordPath(view, record.id));
+      if (onSaved) onSaved(record);
+      else navigate(recordPath(view, record.id));
       return;
     }
     try {
       const saved = record
         ? await update({ path: meta.path, id: record.id, body }).unwrap()
-        : await create({ path: meta.path, body }).unwrap();
+        : await create({ path: meta.path, body: { ...createWith, ...body } }).unwrap();
       notify.success(`${toastName(meta, saved)} ${record ? 'saved' : 'created'}.`);
       done.current = true;
-      navigate(recordPath(view, saved.id));
+      if (onSaved) onSaved(saved);
+      else navigate(recordPath(view, saved.id));
     } catch (error) {
       const fieldErrors = apiFieldErrors(error as ApiError);
       const message = apiErrorMessage(error as ApiError);
@@ -306,9 +314,15 @@ export function EntityForm({ meta, view, record, renderBeforeFields }: EntityFor
           </Box>
         </Paper>
         <Stack direction="row" spacing={2} sx={{ justifyContent: 'flex-end' }}>
-          <Button component={RouterLink} to={cancelTo} disabled={saving}>
-            Cancel
-          </Button>
+          {onCancel ? (
+            <Button onClick={onCancel} disabled={saving}>
+              Cancel
+            </Button>
+          ) : (
+            <Button component={RouterLink} to={cancelTo} disabled={saving}>
+              Cancel
+            </Button>
+          )}
           <Button type="submit" variant="contained" disabled={saving}>
             {saving ? 'Saving…' : record ? 'Save changes' : `Create ${meta.label.toLowerCase()}`}
           </Button>

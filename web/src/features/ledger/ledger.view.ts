@@ -1,0 +1,14 @@
+import type { ResourceView } from '../../components/resource-view';
+
+/** Ledger entries on the shared list, form and detail page (API: /api/v1/assets/ledger/). */
+export const ledgerView: ResourceView = {
+  kind: 'ledger_entries',
+  basePath: '/ledger',
+  title: 'Ledger',
+  columns: ['display_name', 'year', 'quarter', 'organizations', 'visibility', 'updated_at'],
+  labels: {
+    display_name: 'Caption / symbol',
+    url: 'URL',
+    geos: 'Countries and regions',
+  },
+};
