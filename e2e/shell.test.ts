@@ -327,7 +327,7 @@ describe('the application shell', { skip: unavailable ?? false }, () => {
     await page.getByRole('button', { name: 'Open menu' }).click();
     await menu.getByRole('link', { name: 'Tenants' }).click();
     await page.waitForURL((url) => url.pathname === '/clients/');
-    await page.getByTestId('not-available-yet').waitFor();
+    await page.getByRole('heading', { level: 1, name: 'Tenants' }).waitFor();
     await page.close();
   });
 

@@ -144,7 +144,7 @@ function SettingsForm({ settings }: { settings: Settings }) {
     <Box component="form" onSubmit={submit} noValidate aria-label="Settings">
       <Stack spacing={3}>
         <FormErrorSummary errors={errors} failure={failure} summaryRef={summaryRef} labels={LABELS} inputId={inputId} />
-        <Section title="Workspace" description="How this workspace is named in the header, the sign-in button and the browser.">
+        <Section title="Workspace" description="How this workspace is named in the header and on the sign-in button.">
           {text('name', { required: true, slotProps: { htmlInput: { maxLength: 100 } } })}
         </Section>
         <Section title="Paywall" description="What signed-out visitors are offered to read the paywalled notes.">

@@ -105,7 +105,7 @@ export function UserForm({ user }: { user?: User }) {
         control={<Switch id={inputId(name)} checked={values[name]} onChange={(event) => set(name, event.target.checked)} />}
         label={label}
       />
-      <FormHelperText sx={{ mt: 0 }}>{errors[name] ?? locked ?? help}</FormHelperText>
+      <FormHelperText sx={{ mt: 0, ml: 6 }}>{errors[name] ?? locked ?? help}</FormHelperText>
     </FormControl>
   );
 

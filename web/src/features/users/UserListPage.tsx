@@ -108,6 +108,8 @@ export function UserListPage() {
             value={status}
             onChange={(event) => update({ filters: event.target.value ? { disabled: [event.target.value] } : {} })}
             sx={{ minWidth: 160 }}
+            // "All users" is the empty value: shown like any other choice.
+            slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true } }}
           >
             {STATUS_OPTIONS.map((option) => (
               <MenuItem key={option.value} value={option.value}>
