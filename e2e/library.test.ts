@@ -69,73 +69,82 @@ describe('library: list, form, detail, the paywall link and search', { skip: una
     await page.setViewportSize(DESKTOP);
   }
 
+  /** A fresh browser context for one test, closed even when the test fails (open pages would hold connections). */
+  async function withPage(options: { viewport: typeof DESKTOP }, run: (page: Page) => Promise<void>): Promise<void> {
+    const context = await browser.newContext(options);
+    try {
+      await run(await context.newPage());
+    } finally {
+      await context.close();
+    }
+  }
+
   const grid = (page: Page) => page.getByRole('grid', { name: 'Library' });
   const field = (page: Page, name: string) => page.locator(`dd[data-field="${name}"]`);
 
   it('a research user creates an entry, finds it, opens it, edits it and deletes it', async () => {
-    const context = await browser.newContext({ viewport: DESKTOP });
-    const page = await context.newPage();
-    await signIn(page, 'research@demo.test', 'research');
+    await withPage({ viewport: DESKTOP }, async (page) => {
+      await signIn(page, 'research@demo.test', 'research');
 
-    await page.goto(server.url('demo', '/library?tab=1'));
-    await grid(page).getByRole('link', { name: 'Open Banking Report' }).waitFor();
-    await grid(page).getByRole('link', { name: 'Paywalled Markets Book' }).waitFor();
-    assert.equal(await grid(page).getByRole('link', { name: 'Hidden Board Memo' }).count(), 0);
-    const headers = await grid(page).getByRole('columnheader').allInnerTexts();
-    assert.deepEqual(headers.map((text) => text.trim()).filter(Boolean), ['Title', 'Type', 'Publish date', 'Publisher', 'Authors', 'Visibility', 'Updated']);
-    await screenshots(page, 'library-list');
+      await page.goto(server.url('demo', '/library?tab=1'));
+      await grid(page).getByRole('link', { name: 'Open Banking Report' }).waitFor();
+      await grid(page).getByRole('link', { name: 'Paywalled Markets Book' }).waitFor();
+      assert.equal(await grid(page).getByRole('link', { name: 'Hidden Board Memo' }).count(), 0);
+      const headers = await grid(page).getByRole('columnheader').allInnerTexts();
+      assert.deepEqual(headers.map((text) => text.trim()).filter(Boolean), ['Title', 'Type', 'Publish date', 'Publisher', 'Authors', 'Visibility', 'Updated']);
+      await screenshots(page, 'library-list');
 
-    await page.getByRole('link', { name: 'New library entry' }).click();
-    await page.getByRole('heading', { name: 'New library entry' }).waitFor();
-    await page.getByLabel('Title').fill('Payments Podcast Episode 12');
-    await page.getByRole('combobox', { name: 'Type' }).click();
-    await page.getByRole('option', { name: 'Podcast', exact: true }).click();
-    const published = page.getByRole('group', { name: 'Publish date' });
-    await published.getByLabel('Year').fill('2023');
-    await published.getByRole('combobox', { name: 'Month' }).click();
-    await page.getByRole('option', { name: 'May' }).click();
-    await page.getByLabel('Publisher').fill('Payments Weekly');
-    await page.getByLabel('Public link').fill('podcasts.example.com/payments/12');
-    await page.getByLabel('Paywall link').fill('https://members.example.com/podcasts/12');
-    const authors = page.getByRole('combobox', { name: 'Authors' });
-    await authors.fill('Ada');
-    await page.getByRole('option', { name: 'Ada Lovelace' }).click();
-    // Research users read public and paywalled entries only.
-    await page.getByRole('radio', { name: /Paywalled/ }).check();
-    await screenshots(page, 'library-form');
-    await page.getByRole('button', { name: 'Create library entry' }).click();
+      await page.getByRole('link', { name: 'New library entry' }).click();
+      await page.getByRole('heading', { name: 'New library entry' }).waitFor();
+      await page.getByLabel('Title').fill('Payments Podcast Episode 12');
+      await page.getByRole('combobox', { name: 'Type' }).click();
+      await page.getByRole('option', { name: 'Podcast', exact: true }).click();
+      const published = page.getByRole('group', { name: 'Publish date' });
+      await published.getByLabel('Year').fill('2023');
+      await published.getByRole('combobox', { name: 'Month' }).click();
+      await page.getByRole('option', { name: 'May' }).click();
+      await page.getByLabel('Publisher').fill('Payments Weekly');
+      await page.getByLabel('Public link').fill('podcasts.example.com/payments/12');
+      await page.getByLabel('Paywall link').fill('https://members.example.com/podcasts/12');
+      const authors = page.getByRole('combobox', { name: 'Authors' });
+      await authors.fill('Ada');
+      await page.getByRole('option', { name: 'Ada Lovelace' }).click();
+      // Research users read public and paywalled entries only.
+      await page.getByRole('radio', { name: /Paywalled/ }).check();
+      await screenshots(page, 'library-form');
+      await page.getByRole('button', { name: 'Create library entry' }).click();
 
-    await page.getByRole('heading', { level: 1, name: 'Payments Podcast Episode 12' }).waitFor();
-    await page.getByText('Library entry “Payments Podcast Episode 12” created.').waitFor();
-    const id = new URL(page.url()).pathname.split('/').pop()!;
-    assert.equal(await field(page, 'type').innerText(), 'Podcast');
-    assert.equal(await field(page, 'publish_date').innerText(), 'May 2023');
-    assert.equal(await field(page, 'public_link').getByRole('link').getAttribute('href'), 'https://podcasts.example.com/payments/12');
-    assert.equal(await field(page, 'paywall_link').getByRole('link').getAttribute('href'), 'https://members.example.com/podcasts/12');
-    assert.equal(await field(page, 'authors').getByRole('link', { name: 'Ada Lovelace' }).getAttribute('href'), `/people/${ids['ada']}`);
-    assert.equal(await page.getByTestId('visibility-chip').first().innerText(), 'Paywalled');
-    await screenshots(page, 'library-detail');
+      await page.getByRole('heading', { level: 1, name: 'Payments Podcast Episode 12' }).waitFor();
+      await page.getByText('Library entry “Payments Podcast Episode 12” created.').waitFor();
+      const id = new URL(page.url()).pathname.split('/').pop()!;
+      assert.equal(await field(page, 'type').innerText(), 'Podcast');
+      assert.equal(await field(page, 'publish_date').innerText(), 'May 2023');
+      assert.equal(await field(page, 'public_link').getByRole('link').getAttribute('href'), 'https://podcasts.example.com/payments/12');
+      assert.equal(await field(page, 'paywall_link').getByRole('link').getAttribute('href'), 'https://members.example.com/podcasts/12');
+      assert.equal(await field(page, 'authors').getByRole('link', { name: 'Ada Lovelace' }).getAttribute('href'), `/people/${ids['ada']}`);
+      assert.equal(await page.getByTestId('visibility-chip').first().innerText(), 'Paywalled');
+      await screenshots(page, 'library-detail');
 
-    // Found in the list through the search box and the type filter, both kept in the URL.
-    await page.goto(server.url('demo', '/library?tab=1'));
-    await page.getByLabel('Search library').fill('payments podcast');
-    await page.waitForURL(/search=payments/);
-    await grid(page).getByRole('link', { name: 'Payments Podcast Episode 12' }).waitFor();
-    await grid(page).getByRole('link', { name: 'Open Banking Report' }).waitFor({ state: 'detached' });
-    await page.goto(server.url('demo', '/library?tab=1&type=Podcast'));
-    await grid(page).getByRole('link', { name: 'Payments Podcast Episode 12' }).waitFor();
-    await grid(page).getByRole('link', { name: 'Open Banking Report' }).waitFor({ state: 'detached' });
-    assert.match(await grid(page).getByRole('row').filter({ hasText: 'Payments Podcast Episode 12' }).innerText(), /Ada Lovelace/);
-    await grid(page).getByRole('link', { name: 'Payments Podcast Episode 12' }).click();
-    await page.waitForURL((url) => url.pathname === `/library/${id}`);
+      // Found in the list through the search box and the type filter, both kept in the URL.
+      await page.goto(server.url('demo', '/library?tab=1'));
+      await page.getByLabel('Search library').fill('payments podcast');
+      await page.waitForURL(/search=payments/);
+      await grid(page).getByRole('link', { name: 'Payments Podcast Episode 12' }).waitFor();
+      await grid(page).getByRole('link', { name: 'Open Banking Report' }).waitFor({ state: 'detached' });
+      await page.goto(server.url('demo', '/library?tab=1&type=Podcast'));
+      await grid(page).getByRole('link', { name: 'Payments Podcast Episode 12' }).waitFor();
+      await grid(page).getByRole('link', { name: 'Open Banking Report' }).waitFor({ state: 'detached' });
+      assert.match(await grid(page).getByRole('row').filter({ hasText: 'Payments Podcast Episode 12' }).innerText(), /Ada Lovelace/);
+      await grid(page).getByRole('link', { name: 'Payments Podcast Episode 12' }).click();
+      await page.waitForURL((url) => url.pathname === `/library/${id}`);
 
-    await page.getByRole('link', { name: 'Edit' }).click();
-    await page.getByRole('heading', { name: 'Edit Payments Podcast Episode 12' }).waitFor();
-    const editPublished = page.getByRole('group', { name: 'Publish date' });
-    assert.equal(await editPublished.getByLabel('Year').inputValue(), '2023');
-    const patches: string[] = [];
-    page.on('request', (request) => {
-      if (request.method() === 'PATCH') patches.push(request.postData() ?? '');
+      await page.getByRole('link', { name: 'Edit' }).click();
+      await page.getByRole('heading', { name: 'Edit Payments Podcast Episode 12' }).waitFor();
+      const editPublished = page.getByRole('group', { name: 'Publish date' });
+      assert.equal(await editPublished.getByLabel('Year').inputValue(), '2023');
+      const patches: string[] = [];
+      page.on('request', (request) => {
+        if (request.method() === 'PATCH') patches.push(request.postData() ?? '');
     });
     await page.getByLabel('Publisher').fill('Payments Monthly');
     await page.getByLabel('Favourite').check();
@@ -151,71 +160,68 @@ describe('library: list, form, detail, the paywall link and search', { skip: una
     await page.waitForURL((url) => url.pathname === '/library');
     await grid(page).getByRole('link', { name: 'Open Banking Report' }).waitFor();
     assert.equal(await grid(page).getByRole('link', { name: 'Payments Podcast Episode 12' }).count(), 0);
-    await context.close();
+    });
   });
 
   it('a public visitor sees a public entry without its paywall link', async () => {
-    const context = await browser.newContext({ viewport: DESKTOP });
-    const page = await context.newPage();
-    await page.goto(server.url('demo', '/library?tab=1'));
-    await grid(page).getByRole('link', { name: 'Open Banking Report' }).waitFor();
-    const titles = await grid(page).getByRole('link').allInnerTexts();
-    assert.ok(!titles.includes('Paywalled Markets Book'), titles.join(', '));
-    assert.ok(!titles.includes('Hidden Board Memo'), titles.join(', '));
-    assert.equal(await page.getByRole('link', { name: 'New library entry' }).count(), 0);
+    await withPage({ viewport: DESKTOP }, async (page) => {
+      await page.goto(server.url('demo', '/library?tab=1'));
+      await grid(page).getByRole('link', { name: 'Open Banking Report' }).waitFor();
+      const titles = await grid(page).getByRole('link').allInnerTexts();
+      assert.ok(!titles.includes('Paywalled Markets Book'), titles.join(', '));
+      assert.ok(!titles.includes('Hidden Board Memo'), titles.join(', '));
+      assert.equal(await page.getByRole('link', { name: 'New library entry' }).count(), 0);
 
-    await grid(page).getByRole('link', { name: 'Open Banking Report' }).click();
-    await page.getByRole('heading', { level: 1, name: 'Open Banking Report' }).waitFor();
-    assert.equal(await field(page, 'public_link').getByRole('link').getAttribute('href'), 'https://ft.example.com/open-banking');
-    assert.equal(await field(page, 'authors').getByRole('link', { name: 'Ada Lovelace' }).getAttribute('href'), `/people/${ids['ada']}`);
-    assert.equal(await field(page, 'assets').getByRole('link', { name: 'Acme Corp' }).getAttribute('href'), `/organizations/${ids['acme']}`);
-    assert.equal(await field(page, 'assets').getByRole('link', { name: 'Acme revenue 2024' }).getAttribute('href'), `/ledger/${ids['revenue']}`);
-    assert.equal(await field(page, 'paywall_link').count(), 0);
-    assert.ok(!(await page.content()).includes('members.example.com'), 'the paywall link is nowhere on the page');
-    assert.equal(await page.getByRole('link', { name: 'Edit' }).count(), 0);
-    await screenshots(page, 'library-detail-public');
-    await context.close();
+      await grid(page).getByRole('link', { name: 'Open Banking Report' }).click();
+      await page.getByRole('heading', { level: 1, name: 'Open Banking Report' }).waitFor();
+      assert.equal(await field(page, 'public_link').getByRole('link').getAttribute('href'), 'https://ft.example.com/open-banking');
+      assert.equal(await field(page, 'authors').getByRole('link', { name: 'Ada Lovelace' }).getAttribute('href'), `/people/${ids['ada']}`);
+      assert.equal(await field(page, 'assets').getByRole('link', { name: 'Acme Corp' }).getAttribute('href'), `/organizations/${ids['acme']}`);
+      assert.equal(await field(page, 'assets').getByRole('link', { name: 'Acme revenue 2024' }).getAttribute('href'), `/ledger/${ids['revenue']}`);
+      assert.equal(await field(page, 'paywall_link').count(), 0);
+      assert.ok(!(await page.content()).includes('members.example.com'), 'the paywall link is nowhere on the page');
+      assert.equal(await page.getByRole('link', { name: 'Edit' }).count(), 0);
+      await screenshots(page, 'library-detail-public');
+    });
   });
 
   it('a paywall reader sees the paywall link but may not create entries', async () => {
-    const context = await browser.newContext({ viewport: DESKTOP });
-    const page = await context.newPage();
-    await signIn(page, 'reader@demo.test', 'paywall');
-    await page.goto(server.url('demo', `/library/${ids['report']}`));
-    await page.getByRole('heading', { level: 1, name: 'Open Banking Report' }).waitFor();
-    const link = field(page, 'paywall_link').getByRole('link');
-    assert.equal(await link.getAttribute('href'), PAYWALL_LINK);
-    assert.equal(await link.getAttribute('target'), '_blank');
-    assert.equal(await page.getByRole('button', { name: 'Delete' }).count(), 0);
+    await withPage({ viewport: DESKTOP }, async (page) => {
+      await signIn(page, 'reader@demo.test', 'paywall');
+      await page.goto(server.url('demo', `/library/${ids['report']}`));
+      await page.getByRole('heading', { level: 1, name: 'Open Banking Report' }).waitFor();
+      const link = field(page, 'paywall_link').getByRole('link');
+      assert.equal(await link.getAttribute('href'), PAYWALL_LINK);
+      assert.equal(await link.getAttribute('target'), '_blank');
+      assert.equal(await page.getByRole('button', { name: 'Delete' }).count(), 0);
 
-    await page.goto(server.url('demo', '/library?tab=1'));
-    await grid(page).getByRole('link', { name: 'Paywalled Markets Book' }).waitFor();
+      await page.goto(server.url('demo', '/library?tab=1'));
+      await grid(page).getByRole('link', { name: 'Paywalled Markets Book' }).waitFor();
 
-    await page.goto(server.url('demo', '/library/create'));
-    await page.getByRole('heading', { name: 'Access denied' }).waitFor();
-    await page.goto(server.url('demo', `/library/${ids['report']}/edit`));
-    await page.getByRole('heading', { name: 'Access denied' }).waitFor();
-    await context.close();
+      await page.goto(server.url('demo', '/library/create'));
+      await page.getByRole('heading', { name: 'Access denied' }).waitFor();
+      await page.goto(server.url('demo', `/library/${ids['report']}/edit`));
+      await page.getByRole('heading', { name: 'Access denied' }).waitFor();
+    });
   });
 
   it('the search dialog finds a library entry and opens it', async () => {
-    const context = await browser.newContext({ viewport: DESKTOP });
-    const page = await context.newPage();
-    await page.goto(server.url('demo'));
-    await page.getByTestId('home-card-library').getByTestId('entity-count').waitFor();
-    await page.keyboard.press('Control+F');
-    const dialog = page.getByRole('dialog', { name: 'Search' });
-    await dialog.getByPlaceholder('Type for quick search, enter for advanced search').fill('open banking');
-    const hit = dialog.getByRole('option', { name: /Open Banking Report/ });
-    await hit.waitFor();
-    assert.match(await hit.innerText(), /Library/);
-    // The Library chip keeps library entries.
-    await dialog.getByRole('button', { name: 'Library' }).click();
-    await hit.waitFor();
-    await hit.click();
-    await page.waitForURL((url) => url.pathname === `/library/${ids['report']}`);
-    await page.getByRole('heading', { level: 1, name: 'Open Banking Report' }).waitFor();
-    await context.close();
+    await withPage({ viewport: DESKTOP }, async (page) => {
+      await page.goto(server.url('demo'));
+      await page.getByTestId('home-card-library').getByTestId('entity-count').waitFor();
+      await page.keyboard.press('Control+F');
+      const dialog = page.getByRole('dialog', { name: 'Search' });
+      await dialog.getByPlaceholder('Type for quick search, enter for advanced search').fill('open banking');
+      const hit = dialog.getByRole('option', { name: /Open Banking Report/ });
+      await hit.waitFor();
+      assert.match(await hit.innerText(), /Library/);
+      // The Library chip keeps library entries.
+      await dialog.getByRole('button', { name: 'Library' }).click();
+      await hit.waitFor();
+      await hit.click();
+      await page.waitForURL((url) => url.pathname === `/library/${ids['report']}`);
+      await page.getByRole('heading', { level: 1, name: 'Open Banking Report' }).waitFor();
+    });
   });
 });
 

@@ -5,8 +5,10 @@ export const libraryView: ResourceView = {
   kind: 'library',
   basePath: '/library',
   title: 'Library',
-  columns: ['title', 'type', 'publish_date', 'publisher', 'authors', 'visibility', 'updated_at'],
+  columns: ['display_name', 'type', 'publish_date', 'publisher', 'authors', 'visibility', 'updated_at'],
   labels: {
+    // The list's first column is the entry's name, which is its title.
+    display_name: 'Title',
     publish_date: 'Publish date',
     public_link: 'Public link',
     paywall_link: 'Paywall link',
