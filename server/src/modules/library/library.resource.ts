@@ -33,21 +33,22 @@ export const library = defineResource({
   label: 'Library entry',
   writeAccess: 'research',
   quickSearch: {},
+  // In the order the form shows them: what the entry is, then where to read it, then what it is about.
   fields: {
     title: required(text({ max: 500 })),
-    abstract: text({ max: 20_000, multiline: true }),
+    type: choice(LIBRARY_TYPES),
     publish_date: incompleteDate(),
     publisher: category({ max: 300 }),
+    publish_frequency: category({ max: 100 }),
+    abstract: text({ max: 20_000, multiline: true }),
     // Its match key goes to url_keys: two entries linking to the same page are one document.
     public_link: url({ keyColumn: 'url_keys' }),
     // What paywall readers pay for: never sent to public visitors (nor searched, exported or filtered for them).
     paywall_link: restricted(url(), { read: 'paywall' }),
-    publish_frequency: category({ max: 100 }),
-    type: choice(LIBRARY_TYPES),
-    is_fav: boolean(false),
     authors: relation('people'),
     assets: relation(['organizations', 'ledger_entries']),
     keywords: relation('keyword'),
+    is_fav: boolean(false),
     show_on_dashboard: boolean(false),
     dataset_info: text({ max: 20_000, multiline: true }),
     visibility: visibility('hidden'),
