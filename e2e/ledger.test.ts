@@ -71,7 +71,8 @@ describe('ledger: entries and their investments', { skip: unavailable ?? false }
   async function choose(page: Page, scope: Page | ReturnType<Page['getByRole']>, label: string, option: string): Promise<void> {
     await scope.getByRole('combobox', { name: label }).click();
     await page.getByRole('listbox').getByRole('option', { name: option, exact: true }).click();
-    await page.getByRole('listbox').waitFor({ state: 'detached' });
+    // The menu fades out after the list has gone; until then it takes the clicks.
+    await page.waitForFunction(() => document.querySelector('.MuiMenu-root') === null);
   }
 
   /** Picks the one option of a relation picker matching `name`, after typing part of it. */

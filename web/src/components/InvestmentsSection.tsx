@@ -285,7 +285,7 @@ function InvestmentsTable({ meta, parentKind, parentMeta, parent }: InvestmentsT
         </>
       )}
 
-      <Dialog open={shown !== null} onClose={() => setShown(null)} fullWidth maxWidth="sm" aria-labelledby={`${headingId}-details`}>
+      <Dialog open={shown !== null} onClose={() => setShown(null)} fullWidth maxWidth="sm" fullScreen={phone} aria-labelledby={`${headingId}-details`}>
         {shown && (
           <>
             <DialogTitle id={`${headingId}-details`}>{recordName(meta, shown)}</DialogTitle>
@@ -337,7 +337,15 @@ function InvestmentsTable({ meta, parentKind, parentMeta, parent }: InvestmentsT
         )}
       </Dialog>
 
-      <Dialog open={editing !== null} onClose={() => setEditing(null)} fullWidth maxWidth="md" aria-labelledby={`${headingId}-form`} disableRestoreFocus>
+      <Dialog
+        open={editing !== null}
+        // A stray click beside the form must not throw away what was typed; Escape and Cancel close it.
+        onClose={(_event, reason) => reason !== 'backdropClick' && setEditing(null)}
+        fullWidth
+        maxWidth="md"
+        fullScreen={phone}
+        aria-labelledby={`${headingId}-form`}
+      >
         <DialogTitle id={`${headingId}-form`}>
           {editing === 'new' ? 'Add investment' : editing ? `Edit ${recordName(meta, editing)}` : ''}
         </DialogTitle>
