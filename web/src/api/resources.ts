@@ -1,7 +1,11 @@
 import type {
+  AuditEntry,
+  AuditHistory,
   AvailableFilter,
   ImportReport,
   OrganizationSuggestion,
+  RelatedRef,
+  RelationTarget,
   ResourceMeta,
   ResourcePage,
   ResourceRecord,
@@ -14,16 +18,33 @@ import { api } from './api';
  * Records are dynamic: their fields are described by `ResourceMeta`.
  */
 
-export type { AvailableFilter, OrganizationSuggestion, ResourcePage, ResourceRecord };
+export type { AuditEntry, AuditHistory, AvailableFilter, OrganizationSuggestion, RelatedRef, RelationTarget, ResourcePage, ResourceRecord };
 
 /** Query-string values of a list request: limit, offset, ordering, search and filters. */
 export type ListParams = Record<string, string>;
+
+/** A record offered by a picker: a reference plus the label of the resource it belongs to. */
+export interface RelationOption extends RelatedRef {
+  /** The target's label ("Keyword"), for grouping the options of several targets. */
+  group: string;
+}
+
+/** What a picker searches: the target resources, the typed text, and extra filters (e.g. a list kind). */
+export interface RelationSearch {
+  targets: RelationTarget[];
+  search: string;
+  params?: ListParams;
+}
+
+/** How many records a picker offers per target (SPEC §9 keeps searches small). */
+export const PICKER_LIMIT = 20;
 
 // The API path of a resource ("/assets/organizations") relative to the base URL /api/v1.
 const base = (path: string) => path.replace(/^\/+|\/+$/g, '');
 const listTag = (path: string) => ({ type: 'Resource' as const, id: `${path}|LIST` });
 const recordTag = (path: string, id: string) => ({ type: 'Resource' as const, id: `${path}|${id}` });
 const filtersTag = (path: string) => ({ type: 'ResourceFilters' as const, id: path });
+const historyTag = (path: string, id: string) => ({ type: 'Resource' as const, id: `${path}|${id}|HISTORY` });
 
 /** The file name a download response suggests (Content-Disposition), else `fallback`. */
 function downloadName(response: Response, fallback: string): string {
@@ -86,8 +107,8 @@ export const resourcesApi = api.injectEndpoints({
     updateResource: build.mutation<ResourceRecord, { path: string; id: string; body: Record<string, unknown> }>({
       query: ({ path, id, body }) => ({ url: `${base(path)}/${encodeURIComponent(id)}/`, method: 'PATCH', body }),
       // The answer is the saved record: it replaces the cached one at once, so the record's
-      // page never shows the old values while lists refetch.
-      invalidatesTags: (_record, error, { path }) => (error ? [] : [listTag(path), filtersTag(path), 'Counts']),
+      // page never shows the old values while lists (and the record's history) refetch.
+      invalidatesTags: (_record, error, { path, id }) => (error ? [] : [listTag(path), filtersTag(path), historyTag(path, id), 'Counts']),
       onQueryStarted: ({ path, id }, { dispatch, queryFulfilled }) =>
         queryFulfilled.then(
           ({ data }) => void dispatch(resourcesApi.util.updateQueryData('getResource', { path, id }, () => data)),
@@ -124,6 +145,55 @@ export const resourcesApi = api.injectEndpoints({
       },
       invalidatesTags: (_report, _error, { path }) => [listTag(path), filtersTag(path), 'Counts'],
     }),
+    /**
+     * Records of one or more target resources matching a text, for relation pickers:
+     * `GET {target.path}/?search=&limit=20` per target, by name. A target the caller may not
+     * read is left out; the query fails only when every target does.
+     */
+    relationOptions: build.query<RelationOption[], RelationSearch>({
+      async queryFn({ targets, search, params = {} }, _api, _extra, baseQuery) {
+        const answers = await Promise.all(
+          targets.map((target) =>
+            baseQuery({
+              url: `${base(target.path)}/`,
+              params: { ...params, limit: String(PICKER_LIMIT), ordering: 'display_name', ...(search.trim() ? { search: search.trim() } : {}) },
+            }),
+          ),
+        );
+        const failed = answers.find((answer) => answer.error)?.error;
+        if (failed && answers.every((answer) => answer.error)) return { error: failed };
+        const options: RelationOption[] = [];
+        answers.forEach((answer, index) => {
+          const target = targets[index]!;
+          for (const record of (answer.data as ResourcePage | undefined)?.results ?? []) {
+            options.push({ id: record.id, display_name: record.display_name, kind: target.kind, group: target.label });
+          }
+        });
+        return { data: options };
+      },
+      keepUnusedDataFor: 30,
+    }),
+    /**
+     * Names of records of one resource by id (`GET {path}/{id}/` each), e.g. the lists a
+     * record's history mentions; null for a record that is gone or not readable.
+     */
+    recordNames: build.query<Record<string, string | null>, { path: string; ids: string[] }>({
+      async queryFn({ path, ids }, _api, _extra, baseQuery) {
+        const answers = await Promise.all(ids.map((id) => baseQuery(`${base(path)}/${encodeURIComponent(id)}/`)));
+        const names: Record<string, string | null> = {};
+        answers.forEach((answer, index) => {
+          const record = answer.data as ResourceRecord | undefined;
+          names[ids[index]!] = record ? (record.display_name ?? (typeof record['name'] === 'string' ? record['name'] : null)) : null;
+        });
+        return { data: names };
+      },
+    }),
+    /** Who created, changed, deleted or merged a record, newest first (admins). */
+    recordHistory: build.query<AuditHistory, { path: string; id: string }>({
+      query: ({ path, id }) => `${base(path)}/${encodeURIComponent(id)}/history/`,
+      // Also refreshed by anything that invalidates the record itself (e.g. a merge).
+      providesTags: (_history, _error, { path, id }) => [recordTag(path, id), historyTag(path, id)],
+    }),
     suggestedFieldsFromUrl: build.query<OrganizationSuggestion, string>({
       query: (url) => ({ url: 'assets/organizations/suggested_fields_from_url/', params: { url } }),
       keepUnusedDataFor: 0,
@@ -142,6 +212,9 @@ export const {
   useExportResourceMutation,
   useUploadResourceMutation,
   useLazySuggestedFieldsFromUrlQuery,
+  useRelationOptionsQuery,
+  useRecordHistoryQuery,
+  useRecordNamesQuery,
 } = resourcesApi;
 
 /** The metadata of one resource kind (e.g. "organizations"), loaded once per session. */

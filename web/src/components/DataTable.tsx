@@ -17,6 +17,8 @@ import {
   type ResourceRecord,
 } from '../api/resources';
 import { formatDateTime, formatScalar } from './field-format';
+import { relationValue } from './form-values';
+import { refName } from './RelationField';
 import { ListFilters } from './ListFilters';
 import { notify } from './notify';
 import { fieldLabel, recordName, recordPath, useCanWrite, type ResourceView } from './resource-view';
@@ -30,10 +32,14 @@ interface DataTableProps {
   view: ResourceView;
 }
 
-/** A value as one line of text in a cell. */
+/** A value as one line of text in a cell: related records by name. */
 function cellText(field: FieldMeta | undefined, name: string, value: unknown): string {
   if (value === null || value === undefined || value === '') return '';
   if (name === 'created_at' || name === 'updated_at') return formatDateTime(String(value));
+  if (field?.kind === 'relation') {
+    const refs = relationValue(field, value);
+    return (Array.isArray(refs) ? refs : refs ? [refs] : []).map(refName).join(', ');
+  }
   if (Array.isArray(value)) return value.join(', ');
   return formatScalar(field?.kind, value);
 }

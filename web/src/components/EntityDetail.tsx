@@ -1,10 +1,8 @@
 import { RetryAlert } from './RetryAlert';
-import { useState, type ReactNode } from 'react';
+import { useState } from 'react';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
-import Chip from '@mui/material/Chip';
 import LinearProgress from '@mui/material/LinearProgress';
-import Link from '@mui/material/Link';
 import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
@@ -12,16 +10,18 @@ import ArrowBackIcon from '@mui/icons-material/ArrowBack';
 import DeleteIcon from '@mui/icons-material/Delete';
 import EditIcon from '@mui/icons-material/Edit';
 import { Link as RouterLink, useNavigate } from 'react-router';
-import type { FieldMeta, ResourceMeta } from '@intelnotes/server/contracts';
+import type { ResourceMeta } from '@intelnotes/server/contracts';
 import { apiErrorMessage, type ApiError } from '../api/api-error';
 import { useGetResourceQuery, useRemoveResourceMutation } from '../api/resources';
 import { ConfirmDialog } from './ConfirmDialog';
-import { formatDateTime, formatScalar } from './field-format';
+import { formatDateTime } from './field-format';
+import { FieldValue } from './FieldValue';
+import { HistoryPanel } from './HistoryPanel';
+import { ListsWidget } from './ListsWidget';
 import { notify } from './notify';
-import { fieldLabel, recordName, recordPath, toastName, useCanWrite, visibleFields, type ResourceView } from './resource-view';
+import { fieldLabel, listPath, recordName, recordPath, toastName, useAccessLevel, useCanWrite, visibleFields, type ResourceView } from './resource-view';
 import { StatusMessage } from './StatusMessage';
 import { VisibilityChip } from './VisibilityChip';
-import { VisuallyHidden } from './VisuallyHidden';
 
 interface EntityDetailProps {
   meta: ResourceMeta;
@@ -29,80 +29,15 @@ interface EntityDetailProps {
   id: string;
 }
 
-interface ListMembership {
-  id: string;
-  name: string;
-  slug: string;
-  kind: string;
-}
-
-function NotSet() {
-  return (
-    <Typography component="span" color="text.secondary">
-      <span aria-hidden="true">—</span>
-      <VisuallyHidden>Not set</VisuallyHidden>
-    </Typography>
-  );
-}
-
-/** A list page route from a list kind: OrganizationsList → /lists/organizations/{slug}. */
-const listPath = (entry: ListMembership) => `/lists/${entry.kind.replace(/List$/, '').toLowerCase()}/${encodeURIComponent(entry.slug)}`;
-
-function LinkList({ items, href, external = false }: { items: string[]; href: (item: string) => string; external?: boolean }) {
-  return (
-    <Stack component="ul" spacing={0.5} sx={{ m: 0, p: 0, listStyle: 'none' }}>
-      {items.map((item) => (
-        <li key={item}>
-          <Link href={href(item)} sx={{ overflowWrap: 'anywhere' }} {...(external ? { target: '_blank', rel: 'noopener noreferrer' } : {})}>
-            {item}
-          </Link>
-        </li>
-      ))}
-    </Stack>
-  );
-}
-
-/** A field's value for reading: links for emails, phones and URLs, words for dates. */
-function FieldValue({ field, value }: { field: FieldMeta; value: unknown }): ReactNode {
-  const kind = field.kind;
-  if (value === null || value === undefined || value === '' || (Array.isArray(value) && value.length === 0)) return <NotSet />;
-  if (Array.isArray(value)) {
-    const items = value.map(String);
-    if (kind === 'emails') return <LinkList items={items} href={(item) => `mailto:${item}`} />;
-    if (kind === 'phones') return <LinkList items={items} href={(item) => `tel:${item.replace(/[^\d+]/g, '')}`} />;
-    if (kind === 'urls') return <LinkList items={items} href={(item) => item} external />;
-    return (
-      <Stack direction="row" useFlexGap sx={{ flexWrap: 'wrap', gap: 0.5 }}>
-        {items.map((item) => (
-          <Chip key={item} label={item} size="small" />
-        ))}
-      </Stack>
-    );
-  }
-  switch (kind) {
-    case 'visibility':
-      return <VisibilityChip value={value} />;
-    case 'boolean':
-    case 'incomplete_date':
-    case 'date':
-      return formatScalar(kind, value);
-    default:
-      return (
-        <Box component="span" sx={{ whiteSpace: field.multiline ? 'pre-wrap' : undefined, overflowWrap: 'anywhere' }}>
-          {String(value)}
-        </Box>
-      );
-  }
-}
-
 /** One record of any resource with all its fields; writers can edit and delete it. */
 export function EntityDetail({ meta, view, id }: EntityDetailProps) {
   const navigate = useNavigate();
   const canWrite = useCanWrite(meta);
+  const access = useAccessLevel();
   const { data: record, error, isLoading, isFetching, refetch } = useGetResourceQuery({ path: meta.path, id });
   const [remove, removeState] = useRemoveResourceMutation();
   const [confirming, setConfirming] = useState(false);
-  const listPage = `${view.basePath}?tab=1`;
+  const listPage = listPath(view);
 
   if (isLoading) return <LinearProgress aria-label={`Loading the ${meta.label.toLowerCase()}`} />;
   if (error && 'status' in error && error.status === 404) {
@@ -138,8 +73,7 @@ export function EntityDetail({ meta, view, id }: EntityDetailProps) {
     }
   };
 
-  const lists = (record['lists_as_item'] as ListMembership[] | undefined) ?? [];
-  const fields = visibleFields(meta, view).filter((field) => field.kind !== 'visibility');
+  const fields = visibleFields(meta, view, access).filter((field) => field.kind !== 'visibility');
 
   return (
     <Stack spacing={3}>
@@ -164,9 +98,11 @@ export function EntityDetail({ meta, view, id }: EntityDetailProps) {
               <Button variant="contained" startIcon={<EditIcon />} component={RouterLink} to={`${recordPath(view, record.id)}/edit`}>
                 Edit
               </Button>
-              <Button variant="outlined" color="error" startIcon={<DeleteIcon />} onClick={() => setConfirming(true)}>
-                Delete
-              </Button>
+              {meta.deletable && (
+                <Button variant="outlined" color="error" startIcon={<DeleteIcon />} onClick={() => setConfirming(true)}>
+                  Delete
+                </Button>
+              )}
             </Stack>
           )}
         </Stack>
@@ -195,24 +131,6 @@ export function EntityDetail({ meta, view, id }: EntityDetailProps) {
               </Typography>
             </Box>
           ))}
-          {meta.list_kind && (
-            <Box sx={{ display: 'contents' }}>
-              <Typography component="dt">Lists</Typography>
-              <Typography component="dd" data-field="lists_as_item">
-                {lists.length === 0 ? (
-                  <Typography component="span" color="text.secondary">
-                    Not in any list
-                  </Typography>
-                ) : (
-                  <Stack direction="row" useFlexGap sx={{ flexWrap: 'wrap', gap: 1 }}>
-                    {lists.map((entry) => (
-                      <Chip key={entry.id} label={entry.name} component={RouterLink} to={listPath(entry)} clickable size="small" variant="outlined" />
-                    ))}
-                  </Stack>
-                )}
-              </Typography>
-            </Box>
-          )}
         </Box>
       </Paper>
 
@@ -220,6 +138,9 @@ export function EntityDetail({ meta, view, id }: EntityDetailProps) {
         Created {record['created_at'] ? formatDateTime(String(record['created_at'])) : '—'} · Updated{' '}
         {record['updated_at'] ? formatDateTime(String(record['updated_at'])) : '—'}
       </Typography>
+
+      {meta.list_kind && <ListsWidget meta={meta} record={record} canWrite={canWrite} />}
+      {access === 'admin' && <HistoryPanel meta={meta} view={view} record={record} />}
 
       <ConfirmDialog
         open={confirming}

@@ -1,4 +1,4 @@
-import { useId, useMemo, useRef, useState, type FormEvent, type ReactNode } from 'react';
+import { useCallback, useId, useMemo, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import Alert from '@mui/material/Alert';
 import AlertTitle from '@mui/material/AlertTitle';
 import Autocomplete from '@mui/material/Autocomplete';
@@ -13,8 +13,10 @@ import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import Switch from '@mui/material/Switch';
 import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
+import LockIcon from '@mui/icons-material/LockOutlined';
 import { Link as RouterLink, useBlocker, useNavigate } from 'react-router';
-import type { FieldMeta, ResourceMeta } from '@intelnotes/server/contracts';
+import type { FieldMeta, RelatedRef, ResourceMeta } from '@intelnotes/server/contracts';
 import { apiErrorMessage, apiFieldErrors, type ApiError } from '../api/api-error';
 import {
   useAvailableFiltersQuery,
@@ -23,11 +25,14 @@ import {
   type ResourceRecord,
 } from '../api/resources';
 import { ConfirmDialog } from './ConfirmDialog';
+import { FieldValue } from './FieldValue';
 import { changedBody, initialValues, isEmptyValue, LIST_KINDS, type FormValue, type FormValues } from './form-values';
 import { incompleteDateProblem, IncompleteDateField } from './IncompleteDateField';
 import { MultiValueField } from './MultiValueField';
 import { notify } from './notify';
-import { fieldLabel, recordPath, toastName, visibleFields, type ResourceView } from './resource-view';
+import { numberProblem, NumberField } from './NumberField';
+import { refName, RelationField } from './RelationField';
+import { canWriteField, fieldLabel, listPath, recordPath, toastName, useAccessLevel, visibleFields, writersOf, type ResourceView } from './resource-view';
 import { VisibilityField } from './VisibilityField';
 
 /** What a feature's extra form controls (e.g. suggestions from a URL) may read and change. */
@@ -65,7 +70,35 @@ function listItemError(items: string[], error: string | undefined): { index: num
 /** Fields that take the whole width of the form. */
 function isWide(field: FieldMeta): boolean {
   const kind = field.kind;
-  return field.multiline || LIST_KINDS.includes(kind) || kind === 'visibility' || kind === 'incomplete_date';
+  return (
+    field.multiline ||
+    LIST_KINDS.includes(kind) ||
+    kind === 'visibility' ||
+    kind === 'incomplete_date' ||
+    (kind === 'relation' && (field.relation?.many ?? true))
+  );
+}
+
+/** A field shown but not editable here: its value, and why it cannot be changed. */
+function ReadOnlyField({ id, label, field, value, reason }: { id: string; label: string; field: FieldMeta; value: unknown; reason: string }) {
+  return (
+    <Box role="group" aria-labelledby={`${id}-label`} aria-describedby={`${id}-reason`} data-readonly-field={field.name}>
+      <Typography id={`${id}-label`} variant="body2" color="text.secondary" sx={{ mb: 0.5 }}>
+        {label}
+      </Typography>
+      <Box
+        id={id}
+        tabIndex={-1}
+        sx={{ px: 1.75, py: 1.25, minHeight: 56, display: 'flex', alignItems: 'center', border: 1, borderStyle: 'dashed', borderColor: 'divider', borderRadius: 1, bgcolor: 'action.hover' }}
+      >
+        <FieldValue field={field} value={value} />
+      </Box>
+      <FormHelperText id={`${id}-reason`} sx={{ mx: 1.75, display: 'flex', alignItems: 'center', gap: 0.5 }}>
+        <LockIcon sx={{ fontSize: 14 }} aria-hidden="true" />
+        {reason}
+      </FormHelperText>
+    </Box>
+  );
 }
 
 /**
@@ -76,11 +109,29 @@ function isWide(field: FieldMeta): boolean {
 export function EntityForm({ meta, view, record, renderBeforeFields, createWith, onSaved, onCancel }: EntityFormProps) {
   const formId = useId();
   const navigate = useNavigate();
-  const fields = useMemo(() => visibleFields(meta, view), [meta, view]);
+  const access = useAccessLevel();
+  // Fields the user cannot change: left out of a new record; shown as they are on an edit
+  // (values the server sets, immutable ones once set, and those only higher access levels may write).
+  const readOnlyReason = useCallback(
+    (field: FieldMeta): string | null => {
+      if (field.read_only) return 'Set automatically.';
+      if (!canWriteField(field, access)) return `Only ${writersOf(field)} can change this.`;
+      if (record && field.immutable) return 'Set when created; it cannot be changed.';
+      return null;
+    },
+    [access, record],
+  );
+  const shown = useMemo(
+    () => visibleFields(meta, view, access).filter((field) => record || readOnlyReason(field) === null),
+    [meta, view, access, record, readOnlyReason],
+  );
+  const fields = useMemo(() => shown.filter((field) => readOnlyReason(field) === null), [shown, readOnlyReason]);
   const initial = useMemo(() => initialValues(fields, record), [fields, record]);
   const [values, setValues] = useState<FormValues>(initial);
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [failure, setFailure] = useState<string | null>(null);
+  // The summary lists problems once saving was tried; before that they show on their fields only.
+  const [attempted, setAttempted] = useState(false);
   const summaryRef = useRef<HTMLDivElement>(null);
   const done = useRef(false);
   const [create, createState] = useCreateResourceMutation();
@@ -110,8 +161,17 @@ export function EntityForm({ meta, view, record, renderBeforeFields, createWith,
   const clientErrors = (): Record<string, string> => {
     const found: Record<string, string> = {};
     for (const field of fields) {
-      if (field.kind !== 'incomplete_date') continue;
-      const problem = incompleteDateProblem(String(values[field.name] ?? ''));
+      const value = values[field.name];
+      if (field.required && isEmptyValue(value)) {
+        found[field.name] = field.kind === 'relation' && (field.relation?.many ?? true) ? 'Choose at least one.' : 'This field is required.';
+        continue;
+      }
+      const problem =
+        field.kind === 'incomplete_date'
+          ? incompleteDateProblem(String(value ?? ''))
+          : field.kind === 'integer' || field.kind === 'decimal'
+            ? numberProblem(field, String(value ?? ''))
+            : null;
       if (problem) found[field.name] = problem;
     }
     const names = meta.name_fields.filter((name) => name in values);
@@ -123,6 +183,7 @@ export function EntityForm({ meta, view, record, renderBeforeFields, createWith,
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
+    setAttempted(true);
     const found = clientErrors();
     if (Object.keys(found).length > 0) {
       showErrors(found, null);
@@ -160,7 +221,7 @@ export function EntityForm({ meta, view, record, renderBeforeFields, createWith,
   const message = (name: string): string | undefined => {
     const error = errors[name];
     const value = values[name];
-    const item = Array.isArray(value) ? listItemError(value, error) : null;
+    const item = Array.isArray(value) ? listItemError(value.map((entry) => (typeof entry === 'string' ? entry : refName(entry))), error) : null;
     return item ? `“${item.value}”: ${item.message}` : error;
   };
   const api: EntityFormApi = { values, setValues };
@@ -168,11 +229,40 @@ export function EntityForm({ meta, view, record, renderBeforeFields, createWith,
   const renderField = (field: FieldMeta) => {
     const name = field.name;
     const kind = field.kind;
-    const value = values[name];
+    const reason = readOnlyReason(field);
+    if (reason) return <ReadOnlyField id={inputId(name)} label={label(name)} field={field} value={record?.[name]} reason={reason} />;
+    const value = values[name] ?? '';
     const error = message(name);
-    const common = { id: inputId(name), label: label(name), error: Boolean(error), fullWidth: true };
+    const required = field.required;
+    const common = { id: inputId(name), label: label(name), error: Boolean(error), fullWidth: true, required };
 
     switch (kind) {
+      case 'relation':
+        return (
+          <RelationField
+            id={inputId(name)}
+            label={label(name)}
+            field={field}
+            value={typeof value === 'object' ? (value as RelatedRef[] | RelatedRef | null) : null}
+            onChange={(next) => setValue(name, next)}
+            error={error}
+            required={required}
+          />
+        );
+      case 'integer':
+      case 'decimal':
+        return (
+          <NumberField
+            id={inputId(name)}
+            label={label(name)}
+            field={field}
+            value={String(value)}
+            onChange={(next) => setValue(name, next)}
+            onCheck={(problem) => setErrors(({ [name]: _dropped, ...rest }) => (problem ? { ...rest, [name]: problem } : rest))}
+            error={error}
+            required={required}
+          />
+        );
       case 'visibility':
         return <VisibilityField id={inputId(name)} label={label(name)} value={String(value)} onChange={(next) => setValue(name, next)} error={error} />;
       case 'boolean':
@@ -186,7 +276,9 @@ export function EntityForm({ meta, view, record, renderBeforeFields, createWith,
           </FormControl>
         );
       case 'incomplete_date':
-        return <IncompleteDateField id={inputId(name)} label={label(name)} value={String(value)} onChange={(next) => setValue(name, next)} error={error} />;
+        return (
+          <IncompleteDateField id={inputId(name)} label={label(name)} value={String(value)} onChange={(next) => setValue(name, next)} error={error} required={required} />
+        );
       case 'emails':
       case 'phones':
       case 'urls':
@@ -201,6 +293,7 @@ export function EntityForm({ meta, view, record, renderBeforeFields, createWith,
             error={error}
             invalidIndex={listItemError(items, errors[name])?.index}
             inputMode={INPUT_MODES[kind] ?? 'text'}
+            required={required}
           />
         );
       }
@@ -267,11 +360,11 @@ export function EntityForm({ meta, view, record, renderBeforeFields, createWith,
     }
   };
 
-  const cancelTo = record ? recordPath(view, record.id) : `${view.basePath}?tab=1`;
+  const cancelTo = record ? recordPath(view, record.id) : listPath(view);
   return (
     <Box component="form" onSubmit={submit} noValidate aria-label={record ? `Edit ${meta.label.toLowerCase()}` : `New ${meta.label.toLowerCase()}`}>
       <Stack spacing={3}>
-        {(errorEntries.length > 0 || failure) && (
+        {((attempted && errorEntries.length > 0) || failure) && (
           <Alert severity="error" ref={summaryRef} tabIndex={-1} role="alert" data-testid="form-errors">
             <AlertTitle>{failure ? 'Could not save' : 'Please correct the following'}</AlertTitle>
             {failure}
@@ -306,7 +399,7 @@ export function EntityForm({ meta, view, record, renderBeforeFields, createWith,
         {renderBeforeFields?.(api)}
         <Paper variant="outlined" sx={{ p: { xs: 2, sm: 3 } }}>
           <Box sx={{ display: 'grid', gridTemplateColumns: { xs: 'minmax(0, 1fr)', md: 'repeat(2, minmax(0, 1fr))' }, gap: 3 }}>
-            {fields.map((field) => (
+            {shown.map((field) => (
               <Box key={field.name} sx={{ gridColumn: isWide(field) ? '1 / -1' : undefined, minWidth: 0 }}>
                 {renderField(field)}
               </Box>

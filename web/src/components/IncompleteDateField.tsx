@@ -61,11 +61,13 @@ interface IncompleteDateFieldProps {
   value: string;
   onChange: (value: string) => void;
   error?: string;
+  /** Marks the field as one that must be filled in. */
+  required?: boolean;
 }
 
 const pad = (n: number) => String(n).padStart(2, '0');
 
-export function IncompleteDateField({ id, label, value, onChange, error }: IncompleteDateFieldProps) {
+export function IncompleteDateField({ id, label, value, onChange, error, required }: IncompleteDateFieldProps) {
   const helperId = useId();
   // The typed parts are kept while the year is half typed ("20"), which no API string can hold.
   const [parts, setParts] = useState<Parts>(() => partsOf(value));
@@ -85,7 +87,7 @@ export function IncompleteDateField({ id, label, value, onChange, error }: Incom
 
   const problem = error ?? null;
   return (
-    <FormControl component="fieldset" error={Boolean(problem)} aria-describedby={helperId}>
+    <FormControl component="fieldset" error={Boolean(problem)} required={required} aria-describedby={helperId}>
       <FormLabel component="legend" sx={{ mb: 1 }}>
         {label}
       </FormLabel>

@@ -1,5 +1,7 @@
+import Autocomplete, { type AutocompleteRenderValueGetItemProps } from '@mui/material/Autocomplete';
 import Button from '@mui/material/Button';
 import Checkbox from '@mui/material/Checkbox';
+import Chip from '@mui/material/Chip';
 import ListItemText from '@mui/material/ListItemText';
 import MenuItem from '@mui/material/MenuItem';
 import TextField from '@mui/material/TextField';
@@ -23,7 +25,8 @@ function valueLabel(filterName: string, value: string): string {
 
 /**
  * One control per filter of available-filters: a multi-select with counts for choice filters,
- * Any / Yes / No for boolean ones. Filters with nothing to choose from are left out.
+ * a searchable multi-select of names for relation filters (whose values are ids), Any / Yes /
+ * No for boolean ones. Filters with nothing to choose from are left out.
  */
 export function ListFilters({ meta, view, available, selected, onChange }: ListFiltersProps) {
   const set = (name: string, values: string[]) => {
@@ -66,6 +69,44 @@ export function ListFilters({ meta, view, available, selected, onChange }: ListF
         // Values chosen in a shared link but absent here (none visible now) stay removable.
         const values = [...counts.keys(), ...chosen.filter((value) => !counts.has(value))];
         if (values.length === 0) return null;
+
+        if (filter.type === 'relation') {
+          const names = new Map(filter.values.map((entry) => [String(entry.value), entry.label?.trim() || 'Unnamed']));
+          const nameOf = (value: string) => names.get(value) ?? 'Not available';
+          return (
+            <Autocomplete<string, true, false, false>
+              key={filter.name}
+              multiple
+              size="small"
+              options={values}
+              value={chosen}
+              onChange={(_event, next) => set(filter.name, next)}
+              getOptionLabel={nameOf}
+              disableCloseOnSelect
+              limitTags={1}
+              renderOption={({ key, ...optionProps }, value, { selected }) => (
+                <li key={key} {...optionProps}>
+                  <Checkbox checked={selected} size="small" sx={{ p: 0.5, mr: 1 }} tabIndex={-1} />
+                  <ListItemText
+                    primary={nameOf(value)}
+                    secondary={String(counts.get(value) ?? 0)}
+                    slotProps={{ secondary: { component: 'span', sx: { ml: 1 } } }}
+                    sx={{ display: 'flex', alignItems: 'baseline', justifyContent: 'space-between', my: 0 }}
+                  />
+                </li>
+              )}
+              renderValue={(items, getItemProps) =>
+                items.map((value, index) => {
+                  const { key, ...itemProps } = getItemProps({ index }) as ReturnType<AutocompleteRenderValueGetItemProps<true>>;
+                  return <Chip key={key} label={nameOf(value)} size="small" sx={{ maxWidth: 140 }} {...itemProps} />;
+                })
+              }
+              renderInput={(params) => <TextField {...params} label={label} placeholder={chosen.length === 0 ? 'Any' : undefined} />}
+              sx={{ minWidth: 220, maxWidth: { sm: 320 }, flex: { xs: '1 1 100%', sm: '0 0 auto' } }}
+            />
+          );
+        }
+
         return (
           <TextField
             key={filter.name}

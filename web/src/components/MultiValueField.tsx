@@ -14,6 +14,8 @@ interface MultiValueFieldProps {
   /** Keyboard shown on phones. */
   inputMode?: 'email' | 'tel' | 'url' | 'text';
   placeholder?: string;
+  /** Marks the field as one that must be filled in. */
+  required?: boolean;
 }
 
 // Commas and semicolons separate values; phone numbers and URLs may contain neither unencoded.
@@ -32,7 +34,7 @@ function addValues(current: string[], text: string): string[] {
  * comma adds it; so does leaving the field, so a typed value is never lost on save.
  * Backspace or a chip's delete button removes one.
  */
-export function MultiValueField({ id, label, values, onChange, error, invalidIndex, inputMode = 'text', placeholder }: MultiValueFieldProps) {
+export function MultiValueField({ id, label, values, onChange, error, invalidIndex, inputMode = 'text', placeholder, required }: MultiValueFieldProps) {
   const [input, setInput] = useState('');
 
   return (
@@ -75,6 +77,7 @@ export function MultiValueField({ id, label, values, onChange, error, invalidInd
         <TextField
           {...params}
           label={label}
+          required={required}
           error={Boolean(error)}
           placeholder={values.length === 0 ? placeholder : undefined}
           helperText={error ?? 'Enter or a comma adds a value.'}

@@ -1,0 +1,100 @@
+import type { ReactNode } from 'react';
+import Box from '@mui/material/Box';
+import Chip from '@mui/material/Chip';
+import Link from '@mui/material/Link';
+import Stack from '@mui/material/Stack';
+import Typography from '@mui/material/Typography';
+import { Link as RouterLink } from 'react-router';
+import type { FieldMeta, RelatedRef } from '@intelnotes/server/contracts';
+import { formatScalar } from './field-format';
+import { relationValue } from './form-values';
+import { recordHref } from './record-links';
+import { refName } from './RelationField';
+import { VisibilityChip } from './VisibilityChip';
+import { VisuallyHidden } from './VisuallyHidden';
+
+export function NotSet() {
+  return (
+    <Typography component="span" color="text.secondary">
+      <span aria-hidden="true">—</span>
+      <VisuallyHidden>Not set</VisuallyHidden>
+    </Typography>
+  );
+}
+
+function LinkList({ items, href, external = false }: { items: string[]; href: (item: string) => string; external?: boolean }) {
+  return (
+    <Stack component="ul" spacing={0.5} sx={{ m: 0, p: 0, listStyle: 'none' }}>
+      {items.map((item) => (
+        <li key={item}>
+          <Link href={href(item)} sx={{ overflowWrap: 'anywhere' }} {...(external ? { target: '_blank', rel: 'noopener noreferrer' } : {})}>
+            {item}
+          </Link>
+        </li>
+      ))}
+    </Stack>
+  );
+}
+
+/**
+ * Related records as chips; each opens the record's page when it has one (record-links.ts),
+ * keywords and the like are plain chips.
+ */
+export function RelationChips({ refs }: { refs: RelatedRef[] }) {
+  return (
+    <Stack component="ul" direction="row" useFlexGap sx={{ flexWrap: 'wrap', gap: 0.75, m: 0, p: 0, listStyle: 'none' }}>
+      {refs.map((ref) => {
+        const href = recordHref(ref.kind, ref);
+        return (
+          <li key={ref.id} data-ref-kind={ref.kind}>
+            {href ? (
+              <Chip label={refName(ref)} size="small" variant="outlined" color="primary" clickable component={RouterLink} to={href} sx={{ maxWidth: '100%' }} />
+            ) : (
+              <Chip label={refName(ref)} size="small" sx={{ maxWidth: '100%' }} />
+            )}
+          </li>
+        );
+      })}
+    </Stack>
+  );
+}
+
+const isEmpty = (value: unknown) => value === null || value === undefined || value === '' || (Array.isArray(value) && value.length === 0);
+
+/** A field's value for reading: links for emails, phones and URLs, chips for related records, words for dates. */
+export function FieldValue({ field, value }: { field: FieldMeta; value: unknown }): ReactNode {
+  const kind = field.kind;
+  if (isEmpty(value)) return <NotSet />;
+  if (kind === 'relation') {
+    const refs = relationValue(field, value);
+    const list = Array.isArray(refs) ? refs : refs ? [refs] : [];
+    return list.length === 0 ? <NotSet /> : <RelationChips refs={list} />;
+  }
+  if (Array.isArray(value)) {
+    const items = value.map(String);
+    if (kind === 'emails') return <LinkList items={items} href={(item) => `mailto:${item}`} />;
+    if (kind === 'phones') return <LinkList items={items} href={(item) => `tel:${item.replace(/[^\d+]/g, '')}`} />;
+    if (kind === 'urls') return <LinkList items={items} href={(item) => item} external />;
+    return (
+      <Stack direction="row" useFlexGap sx={{ flexWrap: 'wrap', gap: 0.5 }}>
+        {items.map((item) => (
+          <Chip key={item} label={item} size="small" />
+        ))}
+      </Stack>
+    );
+  }
+  switch (kind) {
+    case 'visibility':
+      return <VisibilityChip value={value} />;
+    case 'boolean':
+    case 'incomplete_date':
+    case 'date':
+      return formatScalar(kind, value);
+    default:
+      return (
+        <Box component="span" sx={{ whiteSpace: field.multiline ? 'pre-wrap' : undefined, overflowWrap: 'anywhere' }}>
+          {String(value)}
+        </Box>
+      );
+  }
+}
