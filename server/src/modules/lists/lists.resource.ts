@@ -64,7 +64,7 @@ export const lists = defineResource({
   writeAccess: 'research',
   fields: {
     kind: immutable(required(choice(LIST_KINDS))),
-    name: text({ max: 200, required: true }),
+    name: required(text({ max: 200 })),
     slug: readOnly(text({ max: MAX_SLUG_LENGTH + 12 })),
     description: text({ max: 5000, multiline: true }),
     visibility: visibility('public'),

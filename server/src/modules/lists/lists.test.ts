@@ -170,7 +170,7 @@ describe('lists API', () => {
       ['kind', { name: 'x', kind: 'BookList' }, 'Must be one of'],
       ['kind', { name: 'x', kind: 42 }, 'Must be one of'],
       ['name', { kind: 'PeopleList' }, 'This field is required.'],
-      ['name', { kind: 'PeopleList', name: '   ' }, 'blank'],
+      ['name', { kind: 'PeopleList', name: '   ' }, 'This field is required.'],
       ['name', { kind: 'PeopleList', name: 'x'.repeat(201) }, 'no more than 200'],
       ['name', { kind: 'PeopleList', name: ['x'] }, 'Must be text'],
       ['description', { kind: 'PeopleList', name: 'x', description: 'x'.repeat(5001) }, 'no more than 5000'],
@@ -528,6 +528,8 @@ describe('lists API', () => {
       assert.equal(field('slug')['read_only'], true);
       assert.equal(field('kind')['required'], true);
       assert.equal(field('kind')['immutable'], true);
+      assert.equal(field('name')['required'], true);
+      assert.equal(field('name')['max_length'], 200);
       assert.deepEqual(field('kind')['choices'], ['LibraryList', 'LedgerList', 'OrganizationsList', 'PeopleList']);
       assert.equal(field('visibility')['default'], 'public');
       assert.equal(field('auto_tagging')['default'], true);

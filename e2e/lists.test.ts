@@ -1,0 +1,243 @@
+/**
+ * Lists in the browser: the /lists page filtered by type, creating a list, its page with items
+ * added, moved and removed, a rename whose old address still leads to it, deletion, and who
+ * may do what.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { Browser, Page } from 'playwright-core';
+import { browserUnavailable, launchBrowser, screenshot, startServer, type E2EServer } from './support/browser.ts';
+
+const unavailable = browserUnavailable();
+
+const DESKTOP = { width: 1280, height: 900 };
+const PHONE = { width: 375, height: 800 };
+
+describe('lists: list page by type, create, items, rename, delete', { skip: unavailable ?? false }, () => {
+  let server: E2EServer;
+  let browser: Browser;
+  let token: string;
+  const ids: Record<string, string> = {};
+
+  before(async () => {
+    server = await startServer();
+    const demo = await server.createTenant('demo', { name: 'Demo Research' });
+    await server.createUser(demo, 'admin@demo.test', { is_admin: true });
+    await server.createUser(demo, 'research@demo.test', { is_research: true });
+    await server.createUser(demo, 'reader@demo.test');
+    token = await server.login(demo, 'admin@demo.test');
+    const post = async (url: string, payload: Record<string, unknown>) => {
+      const response = await server.request(demo, { method: 'POST', url, token, payload });
+      assert.equal(response.statusCode, 201, response.body);
+      return response.json().id as string;
+    };
+    ids['keyword'] = await post('/api/v1/keywords/', { name: 'robotics' });
+    for (const [name, visibility] of [
+      ['Acme Robotics', 'public'],
+      ['Beta Analytics', 'public'],
+      ['Gamma Labs', 'paywalled'],
+      ['Hidden Holdings', 'hidden'],
+    ] as const) {
+      ids[name] = await post('/api/v1/assets/organizations/', { name_inc: name, visibility });
+    }
+    ids['Founders'] = await post('/api/v1/lists/', { name: 'Founders', kind: 'PeopleList', description: 'People who started companies' });
+    ids['Reading'] = await post('/api/v1/lists/', { name: 'Reading', kind: 'LibraryList', visibility: 'paywalled' });
+    ids['Secret picks'] = await post('/api/v1/lists/', { name: 'Secret picks', kind: 'OrganizationsList', visibility: 'hidden' });
+    browser = await launchBrowser();
+  });
+  after(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  async function signIn(page: Page, email: string, level: string): Promise<void> {
+    await page.goto(server.url('demo', '/login'));
+    await page.getByLabel('Email', { exact: true }).fill(email);
+    await page.getByLabel('Password', { exact: true }).fill('correct horse battery staple');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByTestId('access-level').filter({ hasText: level }).waitFor();
+  }
+
+  /** Screenshots at desktop and phone widths, without the toasts that would cover the page. */
+  async function screenshots(page: Page, name: string): Promise<void> {
+    await page.locator('.Toastify__toast').evaluateAll((toasts) => toasts.forEach((toast) => toast.remove()));
+    await page.setViewportSize(DESKTOP);
+    await screenshot(page, `${name}-1280`);
+    await page.setViewportSize(PHONE);
+    // The data grid measures its width with a ResizeObserver; let it lay out again.
+    await page.waitForTimeout(500);
+    await screenshot(page, `${name}-375`);
+    await page.setViewportSize(DESKTOP);
+  }
+
+  const grid = (page: Page, name: string) => page.getByRole('grid', { name });
+  const itemNames = (page: Page) => page.getByTestId('list-item').getByRole('link').allInnerTexts();
+
+  it('an admin creates an organizations list, fills it, reorders it, renames it and deletes it', async () => {
+    const context = await browser.newContext({ viewport: DESKTOP });
+    const page = await context.newPage();
+    await signIn(page, 'admin@demo.test', 'admin');
+
+    // The launcher's link: the lists page filtered by type.
+    await page.goto(server.url('demo', '/lists?tab=1&type=OrganizationsList'));
+    await page.getByRole('heading', { level: 1, name: 'Organizations lists' }).waitFor();
+    await grid(page, 'Organizations lists').getByRole('link', { name: 'Secret picks' }).waitFor();
+    assert.equal(await grid(page, 'Organizations lists').getByRole('link', { name: 'Founders' }).count(), 0);
+    assert.equal(await page.getByRole('tab', { name: 'Organizations lists' }).getAttribute('aria-selected'), 'true');
+
+    await page.getByRole('link', { name: 'New organizations list' }).click();
+    await page.waitForURL((url) => url.pathname === '/lists/create' && url.searchParams.get('type') === 'OrganizationsList');
+    await page.getByRole('heading', { name: 'New organizations list' }).waitFor();
+    await page.getByLabel('Name').fill('Watch List');
+    await page.getByLabel('Description').fill('Companies we follow closely.');
+    await page.getByRole('combobox', { name: 'Keywords' }).fill('robo');
+    await page.getByRole('option', { name: 'robotics' }).click();
+    await screenshots(page, 'list-form');
+    await page.getByRole('button', { name: 'Create list' }).click();
+
+    // Saved, then shown at its own address.
+    await page.waitForURL((url) => url.pathname === '/lists/organizations/watch-list');
+    await page.getByRole('heading', { level: 1, name: 'Watch List' }).waitFor();
+    await page.getByText('List “Watch List” created.').waitFor();
+    assert.match(await page.locator('dd[data-field="description"]').innerText(), /Companies we follow closely\./);
+    assert.match(await page.locator('dd[data-field="keywords"]').innerText(), /robotics/);
+    assert.match(await page.locator('dd[data-field="auto_tagging"]').innerText(), /^On/);
+    await page.getByTestId('no-items').waitFor();
+
+    // Items: added by name, in order; a hidden organization is offered to an admin too.
+    const picker = page.getByRole('combobox', { name: 'Add an organization' });
+    for (const name of ['Acme Robotics', 'Beta Analytics', 'Hidden Holdings']) {
+      await picker.fill(name.split(' ')[0]!);
+      await page.getByRole('option', { name }).click();
+      await page.getByText(`Added “${name}” to the list, with the list's keywords.`).waitFor();
+      await page.getByTestId('list-item').getByRole('link', { name }).waitFor();
+    }
+    assert.deepEqual(await itemNames(page), ['Acme Robotics', 'Beta Analytics', 'Hidden Holdings']);
+    assert.equal(await page.getByTestId('items-count').innerText(), '3');
+
+    await page.getByRole('button', { name: 'Move “Beta Analytics” up' }).click();
+    await page.getByTestId('list-item').first().getByRole('link', { name: 'Beta Analytics' }).waitFor();
+    assert.deepEqual(await itemNames(page), ['Beta Analytics', 'Acme Robotics', 'Hidden Holdings']);
+    await page.getByRole('button', { name: 'Move “Beta Analytics” down' }).click();
+    await page.getByTestId('list-item').first().getByRole('link', { name: 'Acme Robotics' }).waitFor();
+    await page.getByRole('button', { name: 'Remove “Hidden Holdings” from the list' }).click();
+    await page.getByText('Removed “Hidden Holdings” from the list.').waitFor();
+    await page.getByTestId('list-item').getByRole('link', { name: 'Hidden Holdings' }).waitFor({ state: 'detached' });
+    assert.deepEqual(await itemNames(page), ['Acme Robotics', 'Beta Analytics']);
+    await screenshots(page, 'list-detail');
+
+    // The item's page: the list's keyword (auto-tagging) and the list among its lists.
+    await page.getByTestId('list-item').getByRole('link', { name: 'Beta Analytics' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Beta Analytics' }).waitFor();
+    assert.match(await page.locator('dd[data-field="keywords"]').innerText(), /robotics/);
+    const membership = page.getByRole('link', { name: 'Watch List' });
+    await membership.first().waitFor();
+    assert.equal(await membership.first().getAttribute('href'), '/lists/organizations/watch-list');
+    await membership.first().click();
+    await page.getByRole('heading', { level: 1, name: 'Watch List' }).waitFor();
+
+    // Renamed: a new address, and the old one still leads to the list.
+    await page.getByRole('link', { name: 'Edit' }).click();
+    await page.waitForURL((url) => url.pathname === '/lists/organizations/watch-list/edit');
+    await page.getByRole('heading', { name: 'Edit Watch List' }).waitFor();
+    await page.getByLabel('Name').fill('Radar List');
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await page.waitForURL((url) => url.pathname === '/lists/organizations/radar-list');
+    await page.getByRole('heading', { level: 1, name: 'Radar List' }).waitFor();
+    await page.goto(server.url('demo', '/lists/organizations/watch-list'));
+    await page.waitForURL((url) => url.pathname === '/lists/organizations/radar-list');
+    await page.getByRole('heading', { level: 1, name: 'Radar List' }).waitFor();
+    assert.deepEqual(await itemNames(page), ['Acme Robotics', 'Beta Analytics']);
+
+    // Listed under its type, not under another.
+    await page.goto(server.url('demo', '/lists?tab=1'));
+    await grid(page, 'Lists').getByRole('link', { name: 'Radar List' }).waitFor();
+    await page.getByRole('tab', { name: 'People lists' }).click();
+    await page.waitForURL((url) => url.searchParams.get('type') === 'PeopleList' && url.searchParams.get('tab') === '1');
+    await grid(page, 'People lists').getByRole('link', { name: 'Radar List' }).waitFor({ state: 'detached' });
+    await grid(page, 'People lists').getByRole('link', { name: 'Founders' }).waitFor();
+    await screenshots(page, 'lists-people');
+    await page.getByRole('tab', { name: 'Organizations lists' }).click();
+    await grid(page, 'Organizations lists').getByRole('link', { name: 'Radar List' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Radar List' }).waitFor();
+
+    // Deleted: back on the lists of its type; the organizations stay.
+    await page.getByRole('button', { name: 'Delete' }).click();
+    await page.getByRole('alertdialog', { name: 'Delete this list?' }).getByRole('button', { name: 'Delete' }).click();
+    await page.waitForURL((url) => url.pathname === '/lists' && url.searchParams.get('type') === 'OrganizationsList');
+    await page.getByText('List “Radar List” deleted.').waitFor();
+    await grid(page, 'Organizations lists').getByRole('link', { name: 'Secret picks' }).waitFor();
+    assert.equal(await grid(page, 'Organizations lists').getByRole('link', { name: 'Radar List' }).count(), 0);
+    const org = await server.request('demo', { method: 'GET', url: `/api/v1/assets/organizations/${ids['Beta Analytics']}/`, token });
+    assert.equal(org.statusCode, 200);
+    assert.deepEqual(org.json().lists_as_item, []);
+    await page.goto(server.url('demo', '/lists/organizations/radar-list'));
+    await page.getByRole('heading', { name: 'List not found' }).waitFor();
+    await context.close();
+  });
+
+  it('choosing the type comes first when none is given', async () => {
+    const context = await browser.newContext({ viewport: DESKTOP });
+    const page = await context.newPage();
+    await signIn(page, 'research@demo.test', 'research');
+    await page.goto(server.url('demo', '/lists?tab=1'));
+    await page.getByRole('link', { name: 'New list' }).click();
+    await page.getByRole('heading', { name: 'New list' }).waitFor();
+    await screenshots(page, 'list-create-choose-type');
+    await page.getByRole('link', { name: /People list/ }).click();
+    await page.getByRole('heading', { name: 'New people list' }).waitFor();
+    await page.getByLabel('Name').fill('Advisors');
+    await page.getByRole('button', { name: 'Create list' }).click();
+    await page.waitForURL((url) => url.pathname === '/lists/people/advisors');
+    await page.getByRole('heading', { level: 1, name: 'Advisors' }).waitFor();
+    await page.getByText('People list', { exact: true }).waitFor();
+    await context.close();
+  });
+
+  it('readers see what they may, without controls to change it', async () => {
+    const context = await browser.newContext({ viewport: DESKTOP });
+    const page = await context.newPage();
+    const list = await server.request('demo', { method: 'POST', url: '/api/v1/lists/', token, payload: { name: 'Open picks', kind: 'OrganizationsList' } });
+    const listId = list.json().id as string;
+    for (const name of ['Acme Robotics', 'Gamma Labs', 'Hidden Holdings']) {
+      await server.request('demo', { method: 'POST', url: `/api/v1/lists/${listId}/items/`, token, payload: { id: ids[name] } });
+    }
+
+    // Signed out: public items only, no controls; the paywalled list and the hidden one are not found.
+    await page.goto(server.url('demo', '/lists/organizations/open-picks'));
+    await page.getByRole('heading', { level: 1, name: 'Open picks' }).waitFor();
+    await page.getByTestId('list-item').first().waitFor();
+    assert.deepEqual(await itemNames(page), ['Acme Robotics']);
+    assert.equal(await page.getByRole('link', { name: 'Edit' }).count(), 0);
+    assert.equal(await page.getByRole('combobox', { name: 'Add an organization' }).count(), 0);
+    assert.equal(await page.getByRole('button', { name: /Remove/ }).count(), 0);
+    await page.goto(server.url('demo', '/lists/library/reading'));
+    await page.getByRole('heading', { name: 'List not found' }).waitFor();
+    await page.goto(server.url('demo', '/lists?tab=1'));
+    await grid(page, 'Lists').getByRole('link', { name: 'Founders' }).waitFor();
+    assert.equal(await page.getByRole('link', { name: 'New list' }).count(), 0);
+
+    // Route guards: sign-in for visitors, access denied for readers.
+    await page.goto(server.url('demo', '/lists/create'));
+    await page.waitForURL((url) => url.pathname === '/login');
+    await page.goto(server.url('demo', '/lists/people/founders/edit'));
+    await page.waitForURL((url) => url.pathname === '/login');
+
+    await signIn(page, 'reader@demo.test', 'paywall');
+    await page.goto(server.url('demo', '/lists/organizations/open-picks'));
+    await page.getByTestId('list-item').nth(1).waitFor();
+    assert.deepEqual(await itemNames(page), ['Acme Robotics', 'Gamma Labs']);
+    assert.equal(await page.getByRole('button', { name: 'Delete' }).count(), 0);
+    await page.goto(server.url('demo', '/lists/library/reading'));
+    await page.getByRole('heading', { level: 1, name: 'Reading' }).waitFor();
+    await page.goto(server.url('demo', '/lists/organizations/secret-picks'));
+    await page.getByRole('heading', { name: 'List not found' }).waitFor();
+    await page.goto(server.url('demo', '/lists/create'));
+    await page.getByRole('heading', { name: 'Access denied' }).waitFor();
+    await page.goto(server.url('demo', '/lists/people/founders/edit'));
+    await page.getByRole('heading', { name: 'Access denied' }).waitFor();
+    await context.close();
+  });
+});
+
+if (unavailable) console.warn(`browser tests skipped: ${unavailable}`);
