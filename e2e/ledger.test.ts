@@ -149,6 +149,7 @@ describe('ledger: entries and their investments', { skip: unavailable ?? false }
     assert.equal(await dialog.getByRole('combobox', { name: 'Ledger entry' }).count(), 0, 'the entry is the page’s own');
     assert.equal(await dialog.getByLabel('Admin notes').count(), 0, 'admin notes are for admins');
     await pick(page, dialog, 'Held by (organization)', 'North', 'Northwind Capital');
+    assert.equal(await dialog.getByRole('combobox', { name: 'Held by (organization)' }).inputValue(), 'Northwind Capital');
     await choose(page, dialog, 'Vehicle type', 'VC');
     await choose(page, dialog, 'Currency (ISO 4217)', 'USD');
     await dialog.getByLabel('Ownership %').fill('150');
@@ -173,6 +174,7 @@ describe('ledger: entries and their investments', { skip: unavailable ?? false }
     assert.equal(await details.locator('dd[data-field="admin_notes"]').count(), 0);
     await details.getByRole('button', { name: 'Edit' }).click();
     const edit = page.getByRole('dialog', { name: 'Edit VC · USD · 12.5%' });
+    assert.equal(await edit.getByRole('combobox', { name: 'Held by (organization)' }).inputValue(), 'Northwind Capital');
     await edit.getByLabel('Ownership %').fill('15');
     await edit.getByRole('button', { name: 'Save changes' }).click();
     await page.getByText('Investment “VC · USD · 15%” saved.').waitFor();

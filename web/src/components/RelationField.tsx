@@ -142,13 +142,15 @@ export function RecordPicker(props: ManyProps | OneProps) {
           {refName(option)}
         </li>
       )}
-      renderValue={(chosen, getItemProps) =>
-        Array.isArray(chosen)
-          ? chosen.map((ref, index) => {
-              const { key, ...itemProps } = getItemProps({ index }) as ReturnType<AutocompleteRenderValueGetItemProps<true>>;
-              return <Chip key={key} label={refName(ref)} size="small" sx={{ maxWidth: '100%' }} {...itemProps} />;
-            })
-          : null
+      // Several records are chips; one record is the input's text (with renderValue set, the input stays empty).
+      renderValue={
+        props.multiple
+          ? (chosen, getItemProps) =>
+              (chosen as RelatedRef[]).map((ref, index) => {
+                const { key, ...itemProps } = getItemProps({ index }) as ReturnType<AutocompleteRenderValueGetItemProps<true>>;
+                return <Chip key={key} label={refName(ref)} size="small" sx={{ maxWidth: '100%' }} {...itemProps} />;
+              })
+          : undefined
       }
       renderInput={(inputProps) => (
         <TextField
