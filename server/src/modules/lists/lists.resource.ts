@@ -76,8 +76,8 @@ export const lists = defineResource({
   filters: ['kind'],
   counterKinds: [...LIST_KINDS],
   quickSearch: { typeColumn: 'kind', slugColumn: 'slug', types: [...LIST_KINDS] },
-  // On import, a row names an existing list when both its kind and its name match.
-  identity: { names: ['name'], nameKeys: (record) => [`${String(record['kind'] ?? '')} ${String(record['name'] ?? '')}`] },
+  // No identity: lists of one kind may share a name (their slugs differ), so an import
+  // updates only the lists its rows name by id (as an export gives them).
   headerAliases: { type: 'kind', list: 'name', title: 'name', 'list name': 'name', tags: 'keywords' },
   beforeSave: [assignSlug],
 });

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { TenantRow } from '../../tenancy/tenants.repository.ts';
+import { multipart } from '../../test/multipart.ts';
 import { createTestApp, type TestContext } from '../../test/test-app.ts';
 import { slugify } from './lists.resource.ts';
 
@@ -517,6 +518,37 @@ describe('lists API', () => {
       // Unfiltered totals come from the same counters.
       const anonymous = (await t.request(fresh, { method: 'GET', url: `${BASE}/` })).json();
       assert.equal(anonymous.count, 2);
+    });
+  });
+
+  describe('spreadsheets', () => {
+    it('import creates lists with slugs and ignores a slug column; an export imports back onto the same lists', async () => {
+      const csv = 'Name,Type,Description,Slug\nImported Picks,OrganizationsList,From a file,my-own-slug\nImported Picks,PeopleList,,\nBroken,BookList,,\n';
+      const upload = (content: string | Buffer, query = '') =>
+        t.request(acme, { method: 'POST', url: `${BASE}/upload/${query}`, token: tokens['research'], ...multipart('lists.csv', content) });
+      const partial = await upload(csv, '?partial=true');
+      assert.equal(partial.statusCode, 200, partial.body);
+      assert.equal(partial.json().created, 2);
+      assert.equal(partial.json().failed, 1);
+      assert.ok(JSON.stringify(partial.json().errors).includes('kind'));
+      const found = (await call('admin', 'GET', `${BASE}/?search=imported%20picks&ordering=kind`)).json().results as Json[];
+      assert.deepEqual(found.map((row) => [row['kind'], row['slug'], row['description']]), [
+        ['OrganizationsList', 'imported-picks', 'From a file'],
+        ['PeopleList', 'imported-picks', null],
+      ]);
+      // Lists may share a name: rows without an id are new lists, with slugs of their own.
+      const again = await upload(csv, '?partial=true');
+      assert.equal(again.json().created, 2, again.body);
+      const twice = (await call('admin', 'GET', `${BASE}/?search=imported%20picks&kind=PeopleList`)).json().results as Json[];
+      assert.deepEqual(twice.map((row) => row['slug']).sort(), ['imported-picks', 'imported-picks-2']);
+
+      const exported = await call('admin', 'GET', `${BASE}/?format=xlsx&search=imported%20picks`);
+      assert.equal(exported.statusCode, 200);
+      assert.equal(exported.rawPayload.subarray(0, 2).toString('latin1'), 'PK');
+      const back = await t.request(acme, { method: 'POST', url: `${BASE}/upload/`, token: tokens['admin'], ...multipart('lists.xlsx', exported.rawPayload) });
+      assert.equal(back.statusCode, 200, back.body);
+      assert.equal(back.json().updated, 4, back.body);
+      assert.equal(back.json().created, 0, back.body);
     });
   });
 
