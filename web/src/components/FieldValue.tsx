@@ -90,6 +90,12 @@ export function FieldValue({ field, value }: { field: FieldMeta; value: unknown 
     case 'incomplete_date':
     case 'date':
       return formatScalar(kind, value);
+    case 'url':
+      return (
+        <Link href={String(value)} target="_blank" rel="noopener noreferrer" sx={{ overflowWrap: 'anywhere' }}>
+          {String(value)}
+        </Link>
+      );
     default:
       return (
         <Box component="span" sx={{ whiteSpace: field.multiline ? 'pre-wrap' : undefined, overflowWrap: 'anywhere' }}>
