@@ -9,11 +9,13 @@ import Typography from '@mui/material/Typography';
 import ArrowBackIcon from '@mui/icons-material/ArrowBack';
 import DeleteIcon from '@mui/icons-material/Delete';
 import EditIcon from '@mui/icons-material/Edit';
+import MergeIcon from '@mui/icons-material/MergeType';
 import { Link as RouterLink, useNavigate } from 'react-router';
 import type { ResourceMeta } from '@intelnotes/server/contracts';
 import { apiErrorMessage, type ApiError } from '../api/api-error';
 import { useGetResourceQuery, useRemoveResourceMutation } from '../api/resources';
 import { ConfirmDialog } from './ConfirmDialog';
+import { MergeDialog } from './MergeDialog';
 import { formatDateTime } from './field-format';
 import { FieldValue } from './FieldValue';
 import { HistoryPanel } from './HistoryPanel';
@@ -37,6 +39,7 @@ export function EntityDetail({ meta, view, id }: EntityDetailProps) {
   const { data: record, error, isLoading, isFetching, refetch } = useGetResourceQuery({ path: meta.path, id });
   const [remove, removeState] = useRemoveResourceMutation();
   const [confirming, setConfirming] = useState(false);
+  const [merging, setMerging] = useState(false);
   const listPage = listPath(view);
 
   if (isLoading) return <LinearProgress aria-label={`Loading the ${meta.label.toLowerCase()}`} />;
@@ -94,10 +97,15 @@ export function EntityDetail({ meta, view, id }: EntityDetailProps) {
             </Stack>
           </Box>
           {canWrite && (
-            <Stack direction="row" spacing={1} sx={{ flexShrink: 0 }}>
+            <Stack direction="row" spacing={1} useFlexGap sx={{ flexShrink: 0, flexWrap: 'wrap' }}>
               <Button variant="contained" startIcon={<EditIcon />} component={RouterLink} to={`${recordPath(view, record.id)}/edit`}>
                 Edit
               </Button>
+              {meta.mergeable && (
+                <Button variant="outlined" startIcon={<MergeIcon />} onClick={() => setMerging(true)}>
+                  Merge duplicate
+                </Button>
+              )}
               {meta.deletable && (
                 <Button variant="outlined" color="error" startIcon={<DeleteIcon />} onClick={() => setConfirming(true)}>
                   Delete
@@ -142,6 +150,8 @@ export function EntityDetail({ meta, view, id }: EntityDetailProps) {
       {meta.list_kind && <ListsWidget meta={meta} record={record} canWrite={canWrite} />}
       {access === 'admin' && <HistoryPanel meta={meta} view={view} record={record} />}
 
+      {meta.mergeable && canWrite && <MergeDialog meta={meta} view={view} record={record} open={merging} onClose={() => setMerging(false)} />}
+
       <ConfirmDialog
         open={confirming}
         title={`Delete this ${meta.label.toLowerCase()}?`}
@@ -151,7 +161,7 @@ export function EntityDetail({ meta, view, id }: EntityDetailProps) {
         onConfirm={deleteRecord}
         onCancel={() => setConfirming(false)}
       >
-        “{recordName(meta, record)}” will be deleted for everyone, with its list memberships. This cannot be undone.
+        “{recordName(meta, record)}” will be deleted for everyone, with its list memberships, and removed from every record that refers to it. This cannot be undone.
       </ConfirmDialog>
     </Stack>
   );

@@ -17,7 +17,7 @@ import Typography from '@mui/material/Typography';
 import type { FieldMeta, RelatedRef, ResourceMeta } from '@intelnotes/server/contracts';
 import { apiErrorMessage, type ApiError } from '../api/api-error';
 import { useMergePreviewQuery, useMergeRecordsMutation, useUndoMergeMutation, type MergeChoice } from '../api/merge';
-import type { ResourceRecord } from '../api/resources';
+import { useResourcesMetaQuery, type ResourceRecord } from '../api/resources';
 import { formatScalar } from './field-format';
 import { notify } from './notify';
 import { RecordPicker, refName } from './RelationField';
@@ -65,6 +65,13 @@ export function MergeDialog({ meta, view, record, open, onClose }: MergeDialogPr
   const differing = rows.filter((row) => row.differs);
   const choiceOf = (name: string, survivorValue: unknown) => choices[name] ?? defaultChoice(fields.get(name)!, survivorValue);
   const references = Object.entries(preview.data?.references ?? {});
+  const allMeta = useResourcesMetaQuery().data ?? [];
+  /** "2 ledger entries", "1 list": what holds the references, in words. */
+  const holders = (kind: string, count: number) => {
+    const label = (allMeta.find((resource) => resource.kind === kind)?.label ?? kind.replace(/_/g, ' ')).toLowerCase();
+    const plural = label.endsWith('y') ? `${label.slice(0, -1)}ies` : label.endsWith('s') ? label : `${label}s`;
+    return `${count} ${count === 1 ? label : plural}`;
+  };
 
   const close = () => {
     setOther(null);
@@ -158,7 +165,7 @@ export function MergeDialog({ meta, view, record, open, onClose }: MergeDialogPr
               <Typography variant="body2">
                 {references.length === 0
                   ? 'Nothing else points at the duplicate.'
-                  : `Moves to this ${meta.label.toLowerCase()}: ${references.map(([kind, count]) => `${count} ${kind.replace(/_/g, ' ')}`).join(', ')}.`}
+                  : `Moves to this ${meta.label.toLowerCase()}: ${references.map(([kind, count]) => holders(kind, count)).join(', ')}.`}
               </Typography>
             </>
           )}
