@@ -496,7 +496,7 @@ describe('library API', () => {
     });
 
     it('entity counts report library entries by visibility', async () => {
-      const [publicRows, paywalled, hidden] = await Promise.all(['public', 'paywalled', 'hidden'].map((visibility) => countRows('library_entries', sql`visibility = ${visibility}`)));
+      const [publicRows = 0, paywalled = 0, hidden = 0] = await Promise.all(['public', 'paywalled', 'hidden'].map((visibility) => countRows('library_entries', sql`visibility = ${visibility}`)));
       const free = (await t.request(acme, { method: 'GET', url: '/api/v1/tools/free-ahead-entities-count/' })).json();
       assert.deepEqual(free.library, { public_count: publicRows, paywall_count: paywalled });
       const forAdmin = (await t.request(acme, { method: 'GET', url: '/api/v1/tools/entities-count/', token: tokens['admin'] })).json();
