@@ -30,7 +30,8 @@ export interface E2EServer extends TestContext {
 }
 
 export async function startServer(): Promise<E2EServer> {
-  const context = await createTestApp({ WEB_DIST: path.join(repoRoot, 'web/dist') });
+  // E2E_WEB_DIST serves a build of one's own while others rebuild web/dist in a shared tree.
+  const context = await createTestApp({ WEB_DIST: process.env['E2E_WEB_DIST'] ?? path.join(repoRoot, 'web/dist') });
   await context.app.listen({ host: '127.0.0.1', port: 0 });
   const address = context.app.server.address();
   const port = typeof address === 'object' && address ? address.port : 0;

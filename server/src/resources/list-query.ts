@@ -59,7 +59,7 @@ export function parseListQuery(resource: Resource, query: Record<string, string 
   const offset = integer('offset', one('offset'), 0, 0, Number.MAX_SAFE_INTEGER);
 
   const allowedOrdering = orderingNames(resource);
-  const ordering = (one('ordering') || DEFAULT_ORDERING)
+  const ordering = (one('ordering') || resource.defaultOrdering || DEFAULT_ORDERING)
     .split(',')
     .map((term) => term.trim())
     .filter(Boolean)

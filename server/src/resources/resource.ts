@@ -22,6 +22,8 @@ export interface ResourceDeclaration {
   fields: Record<string, FieldType>;
   /** Fields that can be ordered by, besides created_at, updated_at and display_name. */
   ordering: string[];
+  /** The order of a list request without `ordering` (default -updated_at), e.g. 'name' for a glossary. */
+  defaultOrdering?: string;
   /** Fields offered as filters (besides visibility and show_on_dashboard, always on). */
   filters: string[];
   /** Minimum audience that may create, edit and delete. */
@@ -93,6 +95,12 @@ export function defineResource(declaration: ResourceDeclaration): Resource {
   const columns = Object.entries(declaration.fields).flatMap(([name, field]) => field.columns(name));
   for (const name of [...declaration.ordering, ...declaration.filters]) {
     if (!(name in declaration.fields)) throw new Error(`${declaration.kind}: unknown field "${name}" in ordering/filters`);
+  }
+  for (const term of declaration.defaultOrdering?.split(',') ?? []) {
+    const name = term.trim().replace(/^-/, '');
+    if (!declaration.ordering.includes(name) && !['created_at', 'updated_at', 'display_name'].includes(name)) {
+      throw new Error(`${declaration.kind}: defaultOrdering "${name}" is not orderable`);
+    }
   }
   const shared = declaration.scope === 'shared';
   return { ...declaration, columns: [...new Set(columns)], shared, hasVisibility: 'visibility' in declaration.fields };

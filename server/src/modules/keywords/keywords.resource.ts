@@ -18,6 +18,7 @@ export const keywords = defineResource({
     visibility: visibility('public'),
   },
   ordering: ['name'],
+  defaultOrdering: 'name',
   filters: [],
   identity: { names: ['name'] },
   headerAliases: { keyword: 'name', tag: 'name' },

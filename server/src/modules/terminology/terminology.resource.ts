@@ -20,6 +20,7 @@ export const terminology = defineResource({
     visibility: visibility('public'),
   },
   ordering: ['term'],
+  defaultOrdering: 'term',
   filters: ['keywords'],
   identity: { names: ['term'] },
   headerAliases: { name: 'term', word: 'term', meaning: 'definition', description: 'definition' },

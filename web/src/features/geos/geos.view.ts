@@ -6,8 +6,8 @@ export const geosView: ResourceView = {
   basePath: '/geos',
   listPath: '/geos',
   title: 'Countries and regions',
-  columns: ['display_name', 'code', 'geo_type', 'countries', 'updated_at'],
-  labels: { geo_type: 'Type', code: 'Code (ISO 3166 for countries)', countries: 'Countries (of a region)' },
+  columns: ['display_name', 'code', 'geo_type', 'countries'],
+  labels: { geo_type: 'Type', countries: 'Countries (of a region)' },
 };
 
 /** Cities (shared by every tenant; written by tenant managers); listed on /geos?tab=1. */
