@@ -195,12 +195,7 @@ describe('relations, audit history and merges', () => {
     it('merges with a choice per field, moves references and list memberships, and can be undone', async () => {
       const survivor = await post(ORGS, admin, { name_inc: 'Acme Holdings', hq_city: 'Paris', emails: ['a@acme.example'], visibility: 'paywalled' });
       const other = await post(ORGS, admin, { name_inc: 'ACME Holdings Ltd', hq_city: 'Lyon', emails: ['b@acme.example'], notes: 'from the duplicate', visibility: 'paywalled' });
-      // A person's keywords don't point at organizations; a keyword-less reference check uses list membership.
-      const list = await t.db.withTenant({ tenantId: acme.id }, async (tx) => {
-        const { sql } = await import('drizzle-orm');
-        const result = await tx.execute(sql`INSERT INTO lists (tenant_id, kind, name, slug) VALUES (${acme.id}, 'OrganizationsList', 'Watch', 'watch') RETURNING id`);
-        return (result.rows[0] as { id: string }).id;
-      });
+      const list = (await post('/api/v1/lists', admin, { kind: 'OrganizationsList', name: 'Watch' })).id;
       assert.equal((await t.request(acme, { method: 'PATCH', url: `${ORGS}/${other.id}/`, token: admin, payload: { lists: [list] } })).statusCode, 200);
 
       const merged = await t.request(acme, {
