@@ -213,6 +213,21 @@ describe('library API', () => {
       assert.deepEqual(quick.json().results, [{ id: ids['open'], type: 'LibraryEntry', display_name: 'Open Banking Report', slug: null }]);
     });
 
+    it("is not among a public library list's items for a public visitor, and is for a paywall reader", async () => {
+      const made = await t.request(acme, { method: 'POST', url: '/api/v1/lists/', token: tokens['research'], payload: { kind: 'LibraryList', name: 'Open Reading', visibility: 'public' } });
+      assert.equal(made.statusCode, 201, made.body);
+      const listId = made.json().id as string;
+      const added = await t.request(acme, { method: 'POST', url: `/api/v1/lists/${listId}/items/`, token: tokens['research'], payload: { id: ids['open'] } });
+      assert.equal(added.statusCode, 201, added.body);
+      const items = (role: string) => t.request(acme, { method: 'GET', url: `/api/v1/lists/${listId}/items/`, token: tokens[role] });
+      const forPublic = await items('public');
+      assert.equal(forPublic.statusCode, 200, forPublic.body);
+      assert.deepEqual(forPublic.json().results.map((row: Json) => row.id), [ids['open']]);
+      assert.ok(!forPublic.body.includes('paywall'), forPublic.body);
+      assert.equal((await items('paywall')).json().results[0].paywall_link, PAYWALL_LINK);
+      assert.equal((await t.request(acme, { method: 'DELETE', url: `/api/v1/lists/${listId}/`, token: tokens['research'] })).statusCode, 204);
+    });
+
     it('is not written by a paywall reader, who may not write at all', async () => {
       const response = await t.request(acme, { method: 'PATCH', url: `${BASE}/${ids['open']}/`, token: tokens['paywall'], payload: { paywall_link: 'https://evil.test/' } });
       assert.equal(response.statusCode, 403);
