@@ -112,7 +112,7 @@ export async function resolveNames(
 
 /** What a deleted record's referrers became: rows deleted with it (cascade), by kind. */
 export interface RemovedReferences {
-  cascaded: Array<{ kind: string; id: string }>;
+  cascaded: Array<{ kind: string; id: string; display_name: string | null }>;
 }
 
 /**
@@ -126,14 +126,14 @@ export async function removeReferences(tx: Tx, catalog: Catalog, kind: string, r
     const table = id(referrer.resource.table);
     const column = id(referrer.field);
     if (referrer.spec.onDelete === 'cascade') {
-      const rows = await query<{ id: string }>(
+      const rows = await query<{ id: string; display_name: string | null }>(
         tx,
         referrer.spec.many
-          ? sql`DELETE FROM ${table} WHERE ${column} @> ${uuidList([recordId])} RETURNING id`
-          : sql`DELETE FROM ${table} WHERE ${column} = ${recordId} RETURNING id`,
+          ? sql`DELETE FROM ${table} WHERE ${column} @> ${uuidList([recordId])} RETURNING id, display_name`
+          : sql`DELETE FROM ${table} WHERE ${column} = ${recordId} RETURNING id, display_name`,
       );
       for (const row of rows) {
-        cascaded.push({ kind: referrer.resource.kind, id: row.id });
+        cascaded.push({ kind: referrer.resource.kind, id: row.id, display_name: row.display_name });
         cascaded.push(...(await removeReferences(tx, catalog, referrer.resource.kind, row.id)).cascaded);
       }
     } else if (referrer.spec.many) {

@@ -8,7 +8,8 @@ import type { FastifyRequest } from 'fastify';
 import type { AccessLevel, AuditEntry, RelatedRef } from '../contracts.ts';
 import { atLeast } from '../auth/access.ts';
 import type { Tx } from '../db/client.ts';
-import { badRequest, notFound, type FieldErrors } from '../http/errors.ts';
+import { badRequest, conflict, notFound, type FieldErrors } from '../http/errors.ts';
+import { isUniqueViolation } from '../http/input.ts';
 import { diff, recordHistory, writeAudit, type AuditAction, type Changes } from './audit.ts';
 import type { Catalog } from './catalog.ts';
 import { incompleteDateFlags, type FieldType } from './fields.ts';
@@ -233,9 +234,16 @@ export class ResourceService {
     }
     const before = current ? (await this.presentRows(tx, 'admin', [current]))[0]! : null;
     const userId = writer.user?.id ?? null;
-    const rowId = current
-      ? (await repo.updateRow(tx, this.resource, current.id, { ...values, updated_by: userId }), current.id)
-      : await repo.insertRow(tx, this.resource, this.resource.shared ? null : writer.tenantId, { ...values, created_by: userId, updated_by: userId });
+    let rowId: string;
+    try {
+      rowId = current
+        ? (await repo.updateRow(tx, this.resource, current.id, { ...values, updated_by: userId }), current.id)
+        : await repo.insertRow(tx, this.resource, this.resource.shared ? null : writer.tenantId, { ...values, created_by: userId, updated_by: userId });
+    } catch (error) {
+      // Hooks check unique values with a clear field error; a concurrent write can still win the race.
+      if (isUniqueViolation(error)) throw conflict(`Another ${this.resource.label.toLowerCase()} was just saved with the same values; reload and try again.`);
+      throw error;
+    }
     await this.applyLists(tx, writer.tenantId, rowId, input.lists);
     const row = (await repo.selectOne(tx, this.resource, visibleTo('admin'), rowId))!;
     const after = (await this.presentRows(tx, 'admin', [row]))[0]!;
@@ -270,7 +278,11 @@ export class ResourceService {
       await repo.deleteRow(tx, this.resource, rowId);
       await this.audit(tx, writer, 'delete', rowId, before['display_name'], diff(before, null));
       for (const dependent of cascaded) {
-        await writeAudit(tx, { tenantId: writer.tenantId, resource: dependent.kind, recordId: dependent.id, action: 'delete', user: writer.user, displayName: null, changes: {} });
+        // Deleted with the record it depended on (e.g. an investment with its ledger entry).
+        await writeAudit(tx, {
+          tenantId: writer.tenantId, resource: dependent.kind, recordId: dependent.id, action: 'delete', user: writer.user,
+          displayName: dependent.display_name, changes: {},
+        });
       }
     });
   }
