@@ -227,7 +227,7 @@ export class ResourceService {
   async write(tx: Tx, writer: Writer, current: repo.Row | null, input: ParsedInput): Promise<repo.Row> {
     const values = { ...input.values };
     if (current) await this.keepUnseenRelations(tx, writer.access, current, values);
-    throwIfErrors(await checkRelationIds(tx, this.catalog, this.resource, values));
+    throwIfErrors(await checkRelationIds(tx, this.catalog, this.resource, values, visibleTo(writer.access), current));
     for (const hook of this.resource.beforeSave ?? []) {
       const extra = await hook({ tx, resource: this.resource, tenantId: writer.tenantId, record: { ...(current ?? {}), ...values }, input: values, current });
       if (extra) Object.assign(values, extra);
@@ -333,13 +333,14 @@ export class ResourceService {
    * Spreadsheet cells of relation fields hold names: resolved to ids (or row
    * errors for unknown and ambiguous names) before the usual validation.
    */
-  async resolveRelationNames(tx: Tx, values: Record<string, unknown>): Promise<{ values: Record<string, unknown>; errors: FieldErrors }> {
+  async resolveRelationNames(tx: Tx, access: AccessLevel, values: Record<string, unknown>): Promise<{ values: Record<string, unknown>; errors: FieldErrors }> {
+    const visible = visibleTo(access);
     const resolved = { ...values };
     const errors: FieldErrors = {};
     for (const [name, field] of Object.entries(this.resource.fields)) {
       if (!field.relation || values[name] === undefined || values[name] === null) continue;
       const names = (Array.isArray(values[name]) ? (values[name] as unknown[]) : [values[name]]).map(String);
-      const result = await resolveNames(tx, this.catalog, field.relation.targets, names);
+      const result = await resolveNames(tx, this.catalog, field.relation.targets, names, visible);
       if (result.errors.length > 0) errors[name] = result.errors;
       resolved[name] = field.relation.many ? result.ids : (result.ids[0] ?? null);
     }

@@ -60,6 +60,12 @@ describe('geos and cities API (shared by every tenant)', () => {
       assert.equal(regions.json().count, REGIONS.length);
     });
 
+    it('lists alphabetically by default', async () => {
+      const names = (await request(acme, 'GET', `${GEOS}/?limit=3`)).json().results.map((row: { name: string }) => row.name);
+      assert.deepEqual(names, [...names].sort((a: string, b: string) => a.localeCompare(b)));
+      assert.equal(names[0], 'Afghanistan');
+    });
+
     it('is idempotent and keeps what managers changed', async () => {
       const renamed = await request(main, 'PATCH', `${GEOS}/${germany}/`, 'manager', { name: 'Deutschland' });
       assert.equal(renamed.statusCode, 200, renamed.body);

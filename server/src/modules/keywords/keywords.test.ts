@@ -80,6 +80,13 @@ describe('keywords API', () => {
     assert.equal(recased.json().name, 'INSURTECH');
   });
 
+  it('concurrent creates of one name leave one keyword; the others get a 400 or 409, never a 500', async () => {
+    const responses = await Promise.all(['Race', 'race', 'RACE', 'Race', 'rAce'].map((name) => create({ name })));
+    const statuses = responses.map((response) => response.statusCode);
+    assert.equal(statuses.filter((status) => status === 201).length, 1, statuses.join(','));
+    assert.ok(statuses.every((status) => [201, 400, 409].includes(status)), statuses.join(','));
+  });
+
   it('the same name is fine in another tenant', async () => {
     const response = await t.request(beta, { method: 'POST', url: `${BASE}/`, token: tokens['beta'], payload: { name: 'Fintech' } });
     assert.equal(response.statusCode, 201, response.body);
