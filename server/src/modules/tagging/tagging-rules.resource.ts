@@ -47,6 +47,8 @@ export const taggingRules = defineResource({
   label: 'Tagging rule',
   readAccess: 'research',
   writeAccess: 'research',
+  // Not one of SPEC §3's entity counts: no counter trigger, so totals count the (few) rows.
+  counterKinds: [],
   fields: {
     name: text({ max: 200 }),
     pattern: pattern(),

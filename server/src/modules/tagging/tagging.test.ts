@@ -63,6 +63,7 @@ describe('tagging rules API', () => {
       const list = await t.request(acme, { method: 'GET', url: `${RULES}/`, token: tokens['admin'] });
       assert.equal(list.statusCode, 200);
       assert.ok(list.json().results.some((rule: { id: string }) => rule.id === fintechRule.id));
+      assert.equal(list.json().count, list.json().results.length);
     });
 
     it("another tenant's rules are 404s, and its keywords unknown", async () => {
