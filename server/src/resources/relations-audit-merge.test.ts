@@ -81,6 +81,18 @@ describe('relations, audit history and merges', () => {
       assert.deepEqual(asAdmin.keywords.map((ref: { id: string }) => ref.id).sort(), [visible.id, secret.id].sort());
     });
 
+    it('never confirms that a hidden record exists: a research user cannot link one by id or by name', async () => {
+      const hidden = await post(KEYWORDS, admin, { name: 'Undisclosed', visibility: 'hidden' });
+      const byId = await t.request(acme, { method: 'POST', url: `${ORGS}/`, token: research, payload: { name_inc: 'Probe Co', keywords: [hidden.id] } });
+      assert.equal(byId.statusCode, 400, byId.body);
+      assert.match(byId.json().errors.keywords[0], /Unknown keyword id/);
+      const byName = await t.request(acme, {
+        method: 'POST', url: `${ORGS}/upload/`, token: research, ...multipart('probe.csv', 'name,keywords\nProbe Two Co,Undisclosed\n'),
+      });
+      assert.equal(byName.statusCode, 400, byName.body);
+      assert.match(byName.json().report.errors[0].message, /No keyword named "Undisclosed"/);
+    });
+
     it('filters by a relation and offers only visible related records in available-filters', async () => {
       const open = await post(KEYWORDS, admin, { name: 'Open topic', visibility: 'public' });
       const closed = await post(KEYWORDS, admin, { name: 'Closed topic', visibility: 'hidden' });

@@ -55,16 +55,32 @@ export async function relatedRefs(
   return refs;
 }
 
-/** Field errors for relation ids that name no record of the field's targets (in this tenant). */
-export async function checkRelationIds(tx: Tx, catalog: Catalog, resource: Resource, values: Record<string, unknown>): Promise<FieldErrors> {
+/**
+ * Field errors for relation ids that name no record of the field's targets
+ * that the writer may see (ids the record already holds are kept even when
+ * the writer cannot see them), so a write never confirms that a hidden
+ * record exists.
+ */
+export async function checkRelationIds(
+  tx: Tx,
+  catalog: Catalog,
+  resource: Resource,
+  values: Record<string, unknown>,
+  visible: Visibility[],
+  current: Record<string, unknown> | null,
+): Promise<FieldErrors> {
   const errors: FieldErrors = {};
   for (const [name, field] of relationFields(resource)) {
-    const ids = idsOf(values[name]);
+    const held = new Set(idsOf(current?.[name]));
+    const ids = idsOf(values[name]).filter((value) => !held.has(value));
     if (ids.length === 0) continue;
     const found = new Set<string>();
     for (const kind of field.relation!.targets) {
       const target = catalog.get(kind);
-      const rows = await query<{ id: string }>(tx, sql`SELECT id FROM ${id(target.table)} WHERE id = ANY(${uuidList(ids)})`);
+      const rows = await query<{ id: string }>(
+        tx,
+        sql`SELECT id FROM ${id(target.table)} WHERE id = ANY(${uuidList(ids)}) AND ${visibleCondition(target, visible)}`,
+      );
       for (const row of rows) found.add(row.id);
     }
     const missing = ids.filter((value) => !found.has(value));
@@ -77,15 +93,16 @@ export async function checkRelationIds(tx: Tx, catalog: Catalog, resource: Resou
 }
 
 /**
- * Names (as a spreadsheet gives them) → ids of the field's targets, matched
- * by display name ignoring case and accents, or by id. Unknown and ambiguous
- * names are reported, never guessed.
+ * Names (as a spreadsheet gives them) → ids of the field's targets the
+ * importer may see, matched by display name ignoring case and accents, or by
+ * id. Unknown and ambiguous names are reported, never guessed.
  */
 export async function resolveNames(
   tx: Tx,
   catalog: Catalog,
   targets: string[],
   names: string[],
+  visible: Visibility[],
 ): Promise<{ ids: string[]; errors: string[] }> {
   const ids: string[] = [];
   const errors: string[] = [];
@@ -97,6 +114,7 @@ export async function resolveNames(
         tx,
         sql`SELECT id FROM ${id(target.table)}
             WHERE (id::text = lower(${name}) OR search_text(display_name) = search_text(${name}))
+            AND ${visibleCondition(target, visible)}
             ${target.hasStatus ? sql`AND status = 'active'` : sql``}
             LIMIT 2`,
       );

@@ -466,7 +466,7 @@ class RowImporter {
       this.fail(row, null, error.message);
       return;
     }
-    const resolved = await this.service.resolveRelationNames(this.tx, input.values);
+    const resolved = await this.service.resolveRelationNames(this.tx, this.request.principal.access, input.values);
     if (Object.keys(resolved.errors).length > 0) {
       for (const [field, messages] of Object.entries(resolved.errors)) for (const message of messages) this.fail(row, field, message);
       return;

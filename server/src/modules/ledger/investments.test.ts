@@ -383,7 +383,7 @@ describe('investments API', () => {
         ['Series B', 'other fund', null, 'jpy', 'PE', 5, '2020'],
         ['Seed round', null, 'Jane Investor', 'EUR', 'VC', null, null],
       ]);
-      const response = await t.request(acme, { method: 'POST', url: `${BASE}/upload/`, token: tokens['research'], ...multipart('investments.xlsx', file) });
+      const response = await t.request(acme, { method: 'POST', url: `${BASE}/upload/`, token: tokens['admin'], ...multipart('investments.xlsx', file) });
       assert.equal(response.statusCode, 200, response.body);
       assert.deepEqual([response.json().created, response.json().failed], [2, 0]);
       const imported = (await list('admin', '?inv_currency=JPY')).json().results as Investment[];
@@ -407,7 +407,7 @@ describe('investments API', () => {
         ['Seed round', null, null, 'USD', 150],
         ['Seed round', 'Acme Capital', 'Jane Investor', 'USD', null],
       ]);
-      const response = await t.request(acme, { method: 'POST', url: `${BASE}/upload/`, token: tokens['research'], ...multipart('bad.xlsx', file) });
+      const response = await t.request(acme, { method: 'POST', url: `${BASE}/upload/`, token: tokens['admin'], ...multipart('bad.xlsx', file) });
       assert.equal(response.statusCode, 400, response.body);
       const errors = response.json().report.errors as Array<{ row: number; field: string; message: string }>;
       assert.deepEqual(errors.map((error) => [error.row, error.field]), [
