@@ -278,6 +278,39 @@ describe('shared components: relations, lists, history, numbers', { skip: unavai
     await page.close();
   });
 
+  it('a ledger entry: the year refuses what is out of range; related organizations show by name and link to their page', async () => {
+    const context = await browser.newContext({ viewport: DESKTOP });
+    const page = await context.newPage();
+    await signIn(page, 'admin@demo.test', 'admin');
+    await page.goto(server.url('demo', '/ledger/create'));
+    await page.getByLabel('Caption').fill('Revenue 2024');
+    const year = page.getByRole('textbox', { name: 'Year', exact: true });
+    await page.getByText('A whole number between 1000 and 9999.', { exact: true }).waitFor();
+    await year.fill('99999');
+    await year.blur();
+    await page.getByText('Enter a number between 1000 and 9999; 99,999 is too large.', { exact: true }).waitFor();
+    await page.getByRole('button', { name: 'Create ledger entry' }).click();
+    await page.getByTestId('form-errors').filter({ hasText: 'Year: Enter a number between 1000 and 9999' }).waitFor();
+    await year.fill('2024');
+    await pick(page, 'Organizations', 'relation', 'Relation Test Org');
+    await page.getByRole('radio', { name: /Public/ }).check();
+    await page.getByRole('button', { name: 'Create ledger entry' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Revenue 2024' }).waitFor();
+    assert.equal(await page.locator('dd[data-field="year"]').innerText(), '2024');
+    const orgChip = page.locator('dd[data-field="organizations"]').getByRole('link', { name: 'Relation Test Org' });
+    assert.equal(await orgChip.getAttribute('href'), `/organizations/${orgId}`);
+    await screenshot(page, 'ledger-entry-related-1280');
+
+    await page.goto(server.url('demo', '/ledger?tab=1'));
+    const row = page.getByRole('grid', { name: 'Ledger' }).getByRole('row').filter({ hasText: 'Revenue 2024' });
+    await row.getByRole('gridcell', { name: 'Relation Test Org' }).waitFor();
+    await row.getByRole('link', { name: 'Revenue 2024' }).click();
+    await page.locator('dd[data-field="organizations"]').getByRole('link', { name: 'Relation Test Org' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Relation Test Org' }).waitFor();
+    assert.equal(new URL(page.url()).pathname, `/organizations/${orgId}`);
+    await context.close();
+  });
+
   describe('on adjusted metadata', () => {
     /** Serves GET resources/ with the organizations' metadata changed by `change`. */
     async function adjustMetadata(page: Page, change: (meta: ResourceMeta) => ResourceMeta): Promise<void> {

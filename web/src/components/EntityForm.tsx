@@ -79,18 +79,37 @@ function isWide(field: FieldMeta): boolean {
   );
 }
 
-/** A field shown but not editable here: its value, and why it cannot be changed. */
+/**
+ * A field shown but not editable here: its value in a dashed outline with the label on the
+ * border (as the inputs beside it have theirs), and why it cannot be changed.
+ */
 function ReadOnlyField({ id, label, field, value, reason }: { id: string; label: string; field: FieldMeta; value: unknown; reason: string }) {
   return (
     <Box role="group" aria-labelledby={`${id}-label`} aria-describedby={`${id}-reason`} data-readonly-field={field.name}>
-      <Typography id={`${id}-label`} variant="body2" color="text.secondary" sx={{ mb: 0.5 }}>
-        {label}
-      </Typography>
       <Box
         id={id}
         tabIndex={-1}
-        sx={{ px: 1.75, py: 1.25, minHeight: 56, display: 'flex', alignItems: 'center', border: 1, borderStyle: 'dashed', borderColor: 'divider', borderRadius: 1, bgcolor: 'action.hover' }}
+        sx={{
+          position: 'relative',
+          minHeight: 56,
+          px: 1.75,
+          py: 1.25,
+          display: 'flex',
+          alignItems: 'center',
+          border: 1,
+          borderStyle: 'dashed',
+          borderColor: 'text.disabled',
+          borderRadius: 1,
+        }}
       >
+        <Typography
+          id={`${id}-label`}
+          variant="caption"
+          color="text.secondary"
+          sx={{ position: 'absolute', top: 0, left: 8, transform: 'translateY(-50%)', px: 0.5, lineHeight: 1, bgcolor: 'background.paper' }}
+        >
+          {label}
+        </Typography>
         <FieldValue field={field} value={value} />
       </Box>
       <FormHelperText id={`${id}-reason`} sx={{ mx: 1.75, display: 'flex', alignItems: 'center', gap: 0.5 }}>
@@ -300,9 +319,12 @@ export function EntityForm({ meta, view, record, renderBeforeFields, createWith,
       case 'choice':
         return (
           <TextField {...common} select value={String(value)} onChange={(event) => setValue(name, event.target.value)} helperText={error}>
-            <MenuItem value="">
-              <em>Not set</em>
-            </MenuItem>
+            {/* A choice with a default always holds a value: it cannot be cleared. */}
+            {field.default === null && (
+              <MenuItem value="">
+                <em>Not set</em>
+              </MenuItem>
+            )}
             {(field.choices ?? []).map((choice) => (
               <MenuItem key={choice} value={choice}>
                 {choice}

@@ -191,7 +191,7 @@ export function HistoryPanel({ meta, view, record }: HistoryPanelProps) {
           <Typography component="span" variant="body2" color="text.secondary" sx={{ overflowWrap: 'anywhere' }}>
             {entries
               ? latest
-                ? `${entries.length} ${entries.length === 1 ? 'entry' : 'entries'} · last ${ACTION_LABELS[latest.action].toLowerCase()} ${relativeTime(latest.at)}${latest.user_email ? ` by ${latest.user_email}` : ''}`
+                ? `${entries.length} ${entries.length === 1 ? 'entry' : 'entries'} · ${latest.action === 'create' ? 'created' : `last ${ACTION_LABELS[latest.action].toLowerCase()}`} ${relativeTime(latest.at)}${latest.user_email ? ` by ${latest.user_email}` : ''}`
                 : 'No changes recorded'
               : history.isLoading
                 ? 'Loading…'

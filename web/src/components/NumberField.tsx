@@ -2,7 +2,8 @@ import TextField from '@mui/material/TextField';
 import type { FieldMeta } from '@intelnotes/server/contracts';
 import { parseNumber } from './form-values';
 
-const NUMBER = new Intl.NumberFormat('en-GB', { maximumFractionDigits: 10 });
+// Four-digit numbers (years, most often) without a separator: 1000, but 10,000.
+const NUMBER = new Intl.NumberFormat('en-GB', { maximumFractionDigits: 10, useGrouping: 'min2' });
 
 /** The accepted range in words: "between 0 and 100", "0 or more", "100 or less"; null when open. */
 function range(field: Pick<FieldMeta, 'min' | 'max'>): string | null {
