@@ -132,7 +132,7 @@ describe('shared components: relations, lists, history, numbers', { skip: unavai
     const picker = page.getByRole('combobox', { name: 'Keywords' });
     await picker.fill('tech');
     await page.getByRole('listbox').getByRole('option', { name: 'Insurtech' }).waitFor();
-    await screenshots(page, 'relation-picker', { viewportOnly: true });
+    await page.screenshot({ path: path.join(ARTIFACTS_DIR, 'relation-picker-1280.png') });
     await picker.press('Escape');
 
     const posts: string[] = [];
@@ -296,6 +296,7 @@ describe('shared components: relations, lists, history, numbers', { skip: unavai
     await page.getByRole('radio', { name: /Public/ }).check();
     await page.getByRole('button', { name: 'Create ledger entry' }).click();
     await page.getByRole('heading', { level: 1, name: 'Revenue 2024' }).waitFor();
+    const ledgerId = new URL(page.url()).pathname.split('/').pop()!;
     assert.equal(await page.locator('dd[data-field="year"]').innerText(), '2024');
     const orgChip = page.locator('dd[data-field="organizations"]').getByRole('link', { name: 'Relation Test Org' });
     assert.equal(await orgChip.getAttribute('href'), `/organizations/${orgId}`);
@@ -308,6 +309,26 @@ describe('shared components: relations, lists, history, numbers', { skip: unavai
     await page.locator('dd[data-field="organizations"]').getByRole('link', { name: 'Relation Test Org' }).click();
     await page.getByRole('heading', { level: 1, name: 'Relation Test Org' }).waitFor();
     assert.equal(new URL(page.url()).pathname, `/organizations/${orgId}`);
+
+    // A relation to two kinds of record: the options come grouped by kind, the chips link to each page.
+    await page.goto(server.url('demo', '/library/create'));
+    await page.getByRole('textbox', { name: /^Title/ }).fill('Annual report');
+    const assets = page.getByRole('combobox', { name: 'Organizations and ledger entries' });
+    assert.equal(await assets.getAttribute('placeholder'), 'Search organizations or ledger entries');
+    await assets.click();
+    await page.getByRole('listbox').getByRole('option', { name: 'Revenue 2024' }).waitFor();
+    assert.deepEqual(await page.locator('.MuiAutocomplete-groupLabel').allInnerTexts(), ['Organization', 'Ledger entry']);
+    await screenshot(page, 'relation-picker-grouped-1280');
+    await page.getByRole('listbox').getByRole('option', { name: 'Revenue 2024' }).click();
+    await pick(page, 'Organizations and ledger entries', 'relation', 'Relation Test Org', { keyboard: true });
+    await page.getByRole('button', { name: 'Create library entry' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Annual report' }).waitFor();
+    const assetLinks = page.locator('dd[data-field="assets"] a');
+    await assetLinks.first().waitFor();
+    assert.deepEqual(
+      (await assetLinks.evaluateAll((links) => links.map((link) => [link.textContent, link.getAttribute('href')]))).sort(),
+      [['Relation Test Org', `/organizations/${orgId}`], ['Revenue 2024', `/ledger/${ledgerId}`]],
+    );
     await context.close();
   });
 

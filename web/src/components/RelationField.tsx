@@ -16,9 +16,24 @@ export function refName(ref: Pick<RelatedRef, 'display_name'>): string {
   return ref.display_name?.trim() || 'Unnamed';
 }
 
-/** "keywords", "organizations or people": what the targets are called in sentences. */
+/** A label as a plural noun in a sentence: "Ledger entry" → "ledger entries", "Source URL" → "source URLs". */
+export function pluralNoun(label: string): string {
+  const words = label.split(/\s+/).map((word) => (word.length > 1 && word === word.toUpperCase() ? word : word.toLowerCase()));
+  const last = words.pop() ?? '';
+  const plural =
+    last === 'person'
+      ? 'people'
+      : /[^aeiou]y$/.test(last)
+        ? `${last.slice(0, -1)}ies`
+        : /(s|x|ch|sh)$/.test(last)
+          ? `${last}es`
+          : `${last}s`;
+  return [...words, plural].join(' ');
+}
+
+/** "keywords", "organizations or ledger entries": what the targets are called in sentences. */
 export function targetNouns(targets: RelationTarget[]): string {
-  const nouns = targets.map((target) => target.label.toLowerCase()).map((label) => (label.endsWith('s') ? label : `${label}s`));
+  const nouns = targets.map((target) => pluralNoun(target.label));
   return nouns.length <= 1 ? (nouns[0] ?? 'records') : `${nouns.slice(0, -1).join(', ')} or ${nouns[nouns.length - 1]}`;
 }
 
