@@ -260,6 +260,22 @@ describe('shared components: relations, lists, history, numbers', { skip: unavai
     await visitor.close();
   });
 
+  it('without a lists resource on the server, the lists still show and adding is switched off', async () => {
+    const context = await browser.newContext({ viewport: DESKTOP });
+    const page = await context.newPage();
+    await page.route(/\/api\/v1\/lists\//, (route) =>
+      route.fulfill({ status: 404, json: { detail: 'Not found.', code: 'not_found' } }),
+    );
+    await signIn(page, 'admin@demo.test', 'admin');
+    await page.goto(server.url('demo', `/organizations/${orgId}`));
+    const lists = page.getByTestId('record-lists');
+    await lists.getByRole('link', { name: 'Portfolio companies' }).waitFor();
+    await lists.getByText('Adding to lists is not available yet: this server does not offer lists.').waitFor();
+    assert.equal(await lists.getByRole('combobox', { name: 'Add to list' }).isDisabled(), true);
+    await screenshot(page, 'organization-detail-lists-unavailable-1280');
+    await context.close();
+  });
+
   it('the list filters by keyword: names shown, ids in the URL', async () => {
     const page = await browser.newPage({ viewport: DESKTOP });
     await page.goto(server.url('demo', '/organizations?tab=1'));
