@@ -244,7 +244,7 @@ export class ResourceService {
       if (isUniqueViolation(error)) throw conflict(`Another ${this.resource.label.toLowerCase()} was just saved with the same values; reload and try again.`);
       throw error;
     }
-    await this.applyLists(tx, writer.tenantId, rowId, input.lists);
+    await this.applyLists(tx, writer, rowId, input.lists);
     const row = (await repo.selectOne(tx, this.resource, visibleTo('admin'), rowId))!;
     const after = (await this.presentRows(tx, 'admin', [row]))[0]!;
     await this.audit(tx, writer, current ? 'update' : 'create', rowId, after['display_name'], diff(before, after));
@@ -353,12 +353,22 @@ export class ResourceService {
     return row;
   }
 
-  private async applyLists(tx: Tx, tenantId: string, rowId: string, lists: string[] | undefined): Promise<void> {
+  private async applyLists(tx: Tx, writer: Writer, rowId: string, lists: string[] | undefined): Promise<void> {
     if (lists === undefined) return;
-    const missing = await repo.setListMemberships(tx, this.resource, tenantId, rowId, lists);
+    // As with relations: a writer sends back the lists they were shown, so memberships in
+    // lists they cannot see (hidden ones, for a research user) are kept, not dropped.
+    const unseen = writer.access === 'admin' ? [] : await this.unseenLists(tx, writer.access, rowId);
+    const missing = await repo.setListMemberships(tx, this.resource, writer.tenantId, rowId, [...new Set([...lists, ...unseen])]);
     if (missing.length > 0) {
       throw badRequest(`lists: Unknown list id ${missing[0]}.`, { lists: missing.map((listId) => `Unknown ${this.resource.listItem!.listKind} id ${listId}.`) });
     }
+  }
+
+  /** Ids of the lists a row is in that a reader at `access` does not see. */
+  private async unseenLists(tx: Tx, access: AccessLevel, rowId: string): Promise<string[]> {
+    const all = (await repo.listsOfItems(tx, this.resource, visibleTo('admin'), [rowId])).get(rowId) ?? [];
+    const seen = new Set(((await repo.listsOfItems(tx, this.resource, visibleTo(access), [rowId])).get(rowId) ?? []).map((entry) => entry.id));
+    return all.map((entry) => entry.id).filter((listId) => !seen.has(listId));
   }
 }
 

@@ -1,0 +1,58 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { TenantRow } from '../tenancy/tenants.repository.ts';
+import { createTestApp, type TestContext } from '../test/test-app.ts';
+
+const ORGS = '/api/v1/assets/organizations';
+const LISTS = '/api/v1/lists';
+
+describe('list memberships written through a record (PATCH {lists})', () => {
+  let t: TestContext;
+  let acme: TenantRow;
+  const tokens: Record<string, string> = {};
+  const ids: Record<string, string> = {};
+
+  const call = (role: string, method: 'GET' | 'POST' | 'PATCH', url: string, payload?: Record<string, unknown>) =>
+    t.request(acme, { method, url, token: tokens[role], ...(payload ? { payload } : {}) });
+  const listsOf = async (role: string, orgId: string) => {
+    const response = await call(role, 'GET', `${ORGS}/${orgId}/`);
+    assert.equal(response.statusCode, 200, response.body);
+    return (response.json().lists as string[]).slice().sort();
+  };
+
+  before(async () => {
+    t = await createTestApp();
+    acme = await t.createTenant('acme');
+    await t.createUser(acme, 'admin@acme.test', { is_admin: true });
+    await t.createUser(acme, 'research@acme.test', { is_research: true });
+    tokens['admin'] = await t.login(acme, 'admin@acme.test');
+    tokens['research'] = await t.login(acme, 'research@acme.test');
+    for (const [key, visibility] of [['secret', 'hidden'], ['open', 'public'], ['other', 'public']] as const) {
+      const response = await call('admin', 'POST', `${LISTS}/`, { name: `${key} list`, kind: 'OrganizationsList', visibility, auto_tagging: false });
+      assert.equal(response.statusCode, 201, response.body);
+      ids[key] = response.json().id;
+    }
+  });
+  after(() => t?.close());
+
+  it('a research user replacing the lists they see keeps the memberships in lists hidden from them', async () => {
+    const org = await call('admin', 'POST', `${ORGS}/`, { name_inc: 'Member Org', visibility: 'public', lists: [ids['secret'], ids['open']] });
+    assert.equal(org.statusCode, 201, org.body);
+    const orgId = org.json().id as string;
+    assert.deepEqual(await listsOf('research', orgId), [ids['open']]);
+
+    const swapped = await call('research', 'PATCH', `${ORGS}/${orgId}/`, { lists: [ids['other']] });
+    assert.equal(swapped.statusCode, 200, swapped.body);
+    assert.deepEqual(swapped.json().lists, [ids['other']], 'the answer shows what the writer may see');
+    assert.deepEqual(await listsOf('admin', orgId), [ids['secret'], ids['other']].sort());
+
+    const emptied = await call('research', 'PATCH', `${ORGS}/${orgId}/`, { lists: [] });
+    assert.equal(emptied.statusCode, 200, emptied.body);
+    assert.deepEqual(await listsOf('admin', orgId), [ids['secret']]);
+
+    // Admins see every list, so what they send is the whole set.
+    const cleared = await call('admin', 'PATCH', `${ORGS}/${orgId}/`, { lists: [] });
+    assert.equal(cleared.statusCode, 200, cleared.body);
+    assert.deepEqual(await listsOf('admin', orgId), []);
+  });
+});
