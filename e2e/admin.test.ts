@@ -124,7 +124,8 @@ describe('admin screens: users, tenants and settings', { skip: unavailable ?? fa
 
     await page.getByLabel('Disabled', { exact: true }).check();
     await page.getByRole('button', { name: 'Save changes' }).click();
-    await page.getByText('User “analyst@demo.test” saved.').waitFor();
+    // The toast of the first save may still be on screen (toasts stay 5 s).
+    await page.getByText('User “analyst@demo.test” saved.').last().waitFor();
     await page.waitForURL((url) => url.pathname === '/users');
     await grid.getByRole('row').filter({ hasText: 'analyst@demo.test' }).getByTestId('user-status').filter({ hasText: 'Disabled' }).waitFor();
     assert.deepEqual(await signInStatus(demo, 'analyst@demo.test', 'a fresh password 2'), { status: 401, code: 'account_disabled' });
