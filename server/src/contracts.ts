@@ -245,6 +245,8 @@ export const FieldMeta = Type.Object({
   max_length: Type.Union([Type.Integer(), Type.Null()]),
   multiline: Type.Boolean(),
   choices: Type.Union([Type.Array(Type.String()), Type.Null()]),
+  /** Choice → how it reads, when the values are codes. */
+  choice_labels: Type.Union([Type.Record(Type.String(), Type.String()), Type.Null()]),
   default: Type.Unknown(),
   filterable: Type.Boolean(),
   orderable: Type.Boolean(),

@@ -49,6 +49,8 @@ export interface FieldType {
   multiple?: boolean;
   /** The choices of an enum field. */
   choices?: readonly string[];
+  /** How choices read to people, when a value is a code (e.g. OrganizationsList → Organizations list). */
+  choiceLabels?: Record<string, string>;
   /** Plain-language hint shown in errors and docs. */
   description?: string;
   /** Smallest and largest value of a number field. */
@@ -108,7 +110,10 @@ export function category(options: { max?: number } = {}): FieldType {
 }
 
 /** One of `values`. With a default (e.g. a quarter's Q1) the field always holds a value: clearing it is refused. */
-export function choice<const T extends readonly string[]>(values: T, options: { default?: T[number] | null } = {}): FieldType {
+export function choice<const T extends readonly string[]>(
+  values: T,
+  options: { default?: T[number] | null; labels?: Partial<Record<T[number], string>> } = {},
+): FieldType {
   const alwaysSet = options.default !== undefined && options.default !== null;
   const union = Type.Union(values.map((value) => Type.Literal(value)));
   return {
@@ -116,6 +121,7 @@ export function choice<const T extends readonly string[]>(values: T, options: { 
     columns: (name) => [name],
     schema: alwaysSet ? union : nullable(union),
     choices: values,
+    ...(options.labels ? { choiceLabels: options.labels as Record<string, string> } : {}),
     filter: 'choice',
     defaultValue: options.default ?? null,
     parse: (input, name) => {

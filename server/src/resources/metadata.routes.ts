@@ -24,6 +24,7 @@ export function resourceMeta(resource: Resource, catalog: Catalog): ResourceMeta
       max_length: field.maxLength ?? null,
       multiline: field.multiline ?? false,
       choices: field.choices ? [...field.choices] : null,
+      choice_labels: field.choiceLabels ?? null,
       default: field.defaultValue ?? null,
       filterable: filters.includes(name),
       orderable: ordering.includes(name),

@@ -16,7 +16,7 @@ import {
   useListResourceQuery,
   type ResourceRecord,
 } from '../api/resources';
-import { formatDateTime, formatScalar } from './field-format';
+import { choiceText, formatDateTime, formatScalar } from './field-format';
 import { relationValue } from './form-values';
 import { refName } from './RelationField';
 import { ListFilters } from './ListFilters';
@@ -41,6 +41,7 @@ function cellText(field: FieldMeta | undefined, name: string, value: unknown): s
     return (Array.isArray(refs) ? refs : refs ? [refs] : []).map(refName).join(', ');
   }
   if (Array.isArray(value)) return value.join(', ');
+  if (field?.kind === 'choice') return choiceText(field, value);
   return formatScalar(field?.kind, value);
 }
 
@@ -198,7 +199,7 @@ export function DataTable({ meta, view }: DataTableProps) {
           disableColumnFilter
           disableRowSelectionOnClick
           localeText={{
-            noRowsLabel: state.search || Object.keys(state.filters).length > 0 ? 'No results found.' : `No ${view.title.toLowerCase()} yet.`,
+            noRowsLabel: state.search || Object.keys(state.filters).length > 0 ? 'No results found.' : (view.emptyText ?? `No ${view.title.toLowerCase()} yet.`),
             paginationDisplayedRows: ({ from, to, count }) =>
               count < 0
                 ? `${from}–${to}`

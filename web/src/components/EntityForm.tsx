@@ -34,6 +34,7 @@ import { numberProblem, NumberField } from './NumberField';
 import { refName, RelationField } from './RelationField';
 import { canWriteField, fieldLabel, listPath, recordPath, toastName, useAccessLevel, visibleFields, writersOf, type ResourceView } from './resource-view';
 import { VisibilityField } from './VisibilityField';
+import { choiceText } from './field-format';
 
 /** What a feature's extra form controls (e.g. suggestions from a URL) may read and change. */
 export interface EntityFormApi {
@@ -327,7 +328,7 @@ export function EntityForm({ meta, view, record, renderBeforeFields, createWith,
             )}
             {(field.choices ?? []).map((choice) => (
               <MenuItem key={choice} value={choice}>
-                {choice}
+                {choiceText(field, choice)}
               </MenuItem>
             ))}
           </TextField>

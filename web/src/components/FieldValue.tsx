@@ -6,7 +6,7 @@ import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { Link as RouterLink } from 'react-router';
 import type { FieldMeta, RelatedRef } from '@intelnotes/server/contracts';
-import { formatScalar } from './field-format';
+import { choiceText, formatScalar } from './field-format';
 import { relationValue } from './form-values';
 import { recordHref } from './record-links';
 import { refName } from './RelationField';
@@ -90,6 +90,8 @@ export function FieldValue({ field, value }: { field: FieldMeta; value: unknown 
     case 'incomplete_date':
     case 'date':
       return formatScalar(kind, value);
+    case 'choice':
+      return choiceText(field, value);
     case 'url':
       return (
         <Link href={String(value)} target="_blank" rel="noopener noreferrer" sx={{ overflowWrap: 'anywhere' }}>

@@ -10,6 +10,7 @@ import type { ResourceMeta } from '@intelnotes/server/contracts';
 import type { AvailableFilter } from '../api/resources';
 import { fieldLabel, type ResourceView } from './resource-view';
 import { visibilityLabel } from './VisibilityChip';
+import { choiceText } from './field-format';
 
 interface ListFiltersProps {
   meta: ResourceMeta;
@@ -19,8 +20,9 @@ interface ListFiltersProps {
   onChange: (filters: Record<string, string[]>) => void;
 }
 
-function valueLabel(filterName: string, value: string): string {
-  return filterName === 'visibility' ? visibilityLabel(value) : value;
+function valueLabel(meta: ResourceMeta, filterName: string, value: string): string {
+  if (filterName === 'visibility') return visibilityLabel(value);
+  return choiceText(meta.fields.find((field) => field.name === filterName), value);
 }
 
 /**
@@ -122,7 +124,7 @@ export function ListFilters({ meta, view, available, selected, onChange }: ListF
             slotProps={{
               select: {
                 multiple: true,
-                renderValue: (value) => (value as string[]).map((entry) => valueLabel(filter.name, entry)).join(', '),
+                renderValue: (value) => (value as string[]).map((entry) => valueLabel(meta, filter.name, entry)).join(', '),
                 MenuProps: { slotProps: { paper: { sx: { maxHeight: 360 } } } },
               },
             }}
@@ -131,7 +133,7 @@ export function ListFilters({ meta, view, available, selected, onChange }: ListF
               <MenuItem key={value} value={value} dense>
                 <Checkbox checked={chosen.includes(value)} size="small" sx={{ p: 0.5, mr: 1 }} tabIndex={-1} />
                 <ListItemText
-                  primary={valueLabel(filter.name, value)}
+                  primary={valueLabel(meta, filter.name, value)}
                   secondary={counts.has(value) ? `${counts.get(value)}` : '0'}
                   slotProps={{ secondary: { component: 'span', sx: { ml: 1 } } }}
                   sx={{ display: 'flex', alignItems: 'baseline', justifyContent: 'space-between', my: 0 }}

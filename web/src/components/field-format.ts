@@ -36,6 +36,11 @@ export function formatDateTime(value: string): string {
   return Number.isNaN(date.getTime()) ? value : DATE_TIME.format(date);
 }
 
+/** A choice as it reads to people: its label when the values are codes. */
+export function choiceText(field: Pick<FieldMeta, 'choice_labels'> | undefined, value: unknown): string {
+  return field?.choice_labels?.[String(value)] ?? String(value);
+}
+
 /** A single value of a field as text: Yes/No for booleans, words for dates. */
 export function formatScalar(kind: FieldMeta['kind'] | undefined, value: unknown): string {
   switch (kind) {

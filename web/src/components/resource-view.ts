@@ -16,6 +16,8 @@ export interface ResourceView {
   basePath: string;
   /** Plural heading of the list page. */
   title: string;
+  /** What an empty list says when the title is not a plural noun ("No library entries yet."). */
+  emptyText?: string;
   /** Record fields shown as list columns, in order ("display_name" for the name). */
   columns: string[];
   /** Labels of fields whose name does not read well on its own. */

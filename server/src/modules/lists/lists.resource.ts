@@ -10,6 +10,13 @@ import { allocateSlug, keepOldSlug, lockSlugs } from './lists.repository.ts';
 export const LIST_KINDS = ['LibraryList', 'LedgerList', 'OrganizationsList', 'PeopleList'] as const;
 export type ListKind = (typeof LIST_KINDS)[number];
 
+const LIST_KIND_LABELS: Record<ListKind, string> = {
+  LibraryList: 'Library list',
+  LedgerList: 'Ledger list',
+  OrganizationsList: 'Organizations list',
+  PeopleList: 'People list',
+};
+
 /** The path segment of each kind in /lists/{segment}/{slug} (SPEC §2). */
 export const LIST_KIND_SEGMENTS: Record<string, ListKind> = {
   library: 'LibraryList',
@@ -63,7 +70,7 @@ export const lists = defineResource({
   label: 'List',
   writeAccess: 'research',
   fields: {
-    kind: immutable(required(choice(LIST_KINDS))),
+    kind: immutable(required(choice(LIST_KINDS, { labels: LIST_KIND_LABELS }))),
     name: required(text({ max: 200 })),
     slug: readOnly(text({ max: MAX_SLUG_LENGTH + 12 })),
     description: text({ max: 5000, multiline: true }),

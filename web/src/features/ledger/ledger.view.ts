@@ -5,6 +5,7 @@ export const ledgerView: ResourceView = {
   kind: 'ledger_entries',
   basePath: '/ledger',
   title: 'Ledger',
+  emptyText: 'No ledger entries yet.',
   columns: ['display_name', 'year', 'quarter', 'organizations', 'visibility', 'updated_at'],
   labels: {
     display_name: 'Caption / symbol',

@@ -5,6 +5,7 @@ export const libraryView: ResourceView = {
   kind: 'library',
   basePath: '/library',
   title: 'Library',
+  emptyText: 'No library entries yet.',
   columns: ['display_name', 'type', 'publish_date', 'publisher', 'authors', 'visibility', 'updated_at'],
   labels: {
     // The list's first column is the entry's name, which is its title.

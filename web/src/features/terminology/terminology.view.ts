@@ -6,5 +6,6 @@ export const terminologyView: ResourceView = {
   basePath: '/terminology',
   listPath: '/terminology',
   title: 'Terminology',
+  emptyText: 'No terms yet.',
   columns: ['display_name', 'definition', 'keywords', 'visibility', 'updated_at'],
 };
