@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { ARTIFACTS_DIR, browserUnavailable, launchBrowser, screenshot, startServer, type E2EServer } from './support/browser.ts';
+import { ARTIFACTS_DIR, browserUnavailable, launchBrowser, screenshot, startServer, type E2EServer, signInAt } from './support/browser.ts';
 
 const unavailable = browserUnavailable();
 
@@ -34,13 +34,8 @@ describe('admin screens: users, tenants and settings', { skip: unavailable ?? fa
   });
 
   /** Signs in through the login page and waits for the menu button of the signed-in shell. */
-  async function signIn(page: Page, tenantCode: string | null, email: string): Promise<void> {
-    await page.goto(server.url(tenantCode, '/login'));
-    await page.getByLabel('Email', { exact: true }).fill(email);
-    await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('button', { name: 'Logout' }).waitFor();
-  }
+  const signIn = (page: Page, tenantCode: string | null, email: string) => signInAt(page, server.url(tenantCode, '/login'), email, undefined, PASSWORD);
+
 
   /** Full-page screenshots at desktop and phone widths (the viewport only while a dialog is open). */
   async function screenshots(page: Page, name: string, { dialog = false } = {}): Promise<void> {

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { browserUnavailable, launchBrowser, screenshot, startServer, type E2EServer } from './support/browser.ts';
+import { browserUnavailable, launchBrowser, screenshot, startServer, type E2EServer, signInAt } from './support/browser.ts';
 
 type TenantRow = Awaited<ReturnType<E2EServer['createTenant']>>;
 
@@ -46,13 +46,8 @@ describe('merging duplicates', { skip: unavailable ?? false }, () => {
     await server?.close();
   });
 
-  async function signIn(page: Page, email: string, level: string): Promise<void> {
-    await page.goto(server.url('demo', '/login'));
-    await page.getByLabel('Email', { exact: true }).fill(email);
-    await page.getByLabel('Password', { exact: true }).fill('correct horse battery staple');
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByTestId('access-level').filter({ hasText: level }).waitFor();
-  }
+  const signIn = (page: Page, email: string, level: string) => signInAt(page, server.url('demo', '/login'), email, level);
+
 
   it('merges a duplicate with a choice per field, and undoes it from the toast', async () => {
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });

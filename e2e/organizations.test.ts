@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { ARTIFACTS_DIR, browserUnavailable, launchBrowser, screenshot, startServer, type E2EServer } from './support/browser.ts';
+import { ARTIFACTS_DIR, browserUnavailable, launchBrowser, screenshot, startServer, type E2EServer, signInAt } from './support/browser.ts';
 
 const unavailable = browserUnavailable();
 
@@ -52,13 +52,8 @@ describe('organizations: list, form, detail, export and upload', { skip: unavail
     await server?.close();
   });
 
-  async function signIn(page: Page, email: string, level: string): Promise<void> {
-    await page.goto(server.url('demo', '/login'));
-    await page.getByLabel('Email', { exact: true }).fill(email);
-    await page.getByLabel('Password', { exact: true }).fill('correct horse battery staple');
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByTestId('access-level').filter({ hasText: level }).waitFor();
-  }
+  const signIn = (page: Page, email: string, level: string) => signInAt(page, server.url('demo', '/login'), email, level);
+
 
   /**
    * Screenshots at desktop and phone widths: the full page, or only the viewport when a dialog

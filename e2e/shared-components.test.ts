@@ -9,7 +9,7 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page, Route } from 'playwright-core';
 import type { FieldMeta, ResourceMeta } from '@intelnotes/server/contracts';
-import { ARTIFACTS_DIR, browserUnavailable, launchBrowser, screenshot, startServer, type E2EServer } from './support/browser.ts';
+import { ARTIFACTS_DIR, browserUnavailable, launchBrowser, screenshot, startServer, type E2EServer, signInAt } from './support/browser.ts';
 
 const unavailable = browserUnavailable();
 
@@ -62,13 +62,8 @@ describe('shared components: relations, lists, history, numbers', { skip: unavai
     await server?.close();
   });
 
-  async function signIn(page: Page, email: string, level: string): Promise<void> {
-    await page.goto(server.url('demo', '/login'));
-    await page.getByLabel('Email', { exact: true }).fill(email);
-    await page.getByLabel('Password', { exact: true }).fill('correct horse battery staple');
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByTestId('access-level').filter({ hasText: level }).waitFor();
-  }
+  const signIn = (page: Page, email: string, level: string) => signInAt(page, server.url('demo', '/login'), email, level);
+
 
   async function screenshots(page: Page, name: string, { viewportOnly = false } = {}): Promise<void> {
     const take = (file: string) =>

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { browserUnavailable, launchBrowser, screenshot, startServer, type E2EServer } from './support/browser.ts';
+import { browserUnavailable, launchBrowser, screenshot, startServer, type E2EServer, signInAt } from './support/browser.ts';
 
 const unavailable = browserUnavailable();
 
@@ -14,13 +14,8 @@ describe('the application shell', { skip: unavailable ?? false }, () => {
   const organizationIds: Record<string, string> = {};
 
   /** Signs in through the login page and waits for the header to show the access level. */
-  async function signIn(page: Page, tenantCode: string | null, email: string, level: string): Promise<void> {
-    await page.goto(server.url(tenantCode, '/login'));
-    await page.getByLabel('Email', { exact: true }).fill(email);
-    await page.getByLabel('Password', { exact: true }).fill('correct horse battery staple');
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByTestId('access-level').filter({ hasText: level }).waitFor();
-  }
+  const signIn = (page: Page, tenantCode: string | null, email: string, level: string) => signInAt(page, server.url(tenantCode, '/login'), email, level);
+
 
   /** Waits for the open/close transitions inside the page to finish, for screenshots. */
   async function settled(page: Page): Promise<void> {

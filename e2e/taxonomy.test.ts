@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { seedGeography } from '../server/src/modules/geos/geo-seed.ts';
-import { browserUnavailable, launchBrowser, screenshot, startServer, type E2EServer } from './support/browser.ts';
+import { browserUnavailable, launchBrowser, screenshot, startServer, type E2EServer, signInAt } from './support/browser.ts';
 
 const unavailable = browserUnavailable();
 const DESKTOP = { width: 1280, height: 900 };
@@ -42,13 +42,8 @@ describe('taxonomy: keywords, terminology, geos and cities, URLs, tagging rules'
     return context.newPage();
   }
 
-  async function signIn(page: Page, tenant: string | null, email: string, level: string): Promise<void> {
-    await page.goto(server.url(tenant, '/login'));
-    await page.getByLabel('Email', { exact: true }).fill(email);
-    await page.getByLabel('Password', { exact: true }).fill('correct horse battery staple');
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByTestId('access-level').filter({ hasText: level }).waitFor();
-  }
+  const signIn = (page: Page, tenant: string | null, email: string, level: string) => signInAt(page, server.url(tenant, '/login'), email, level);
+
 
   async function screenshots(page: Page, name: string): Promise<void> {
     await page.setViewportSize(DESKTOP);

@@ -7,7 +7,7 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createTestApp, type TestContext } from '@intelnotes/server/testing';
+import { createTestApp, TEST_PASSWORD, type TestContext } from '@intelnotes/server/testing';
 import { chromium, type Browser, type Page } from 'playwright-core';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -62,4 +62,17 @@ export async function launchBrowser(): Promise<Browser> {
 export async function screenshot(page: Page, name: string): Promise<void> {
   mkdirSync(ARTIFACTS_DIR, { recursive: true });
   await page.screenshot({ path: path.join(ARTIFACTS_DIR, `${name}.png`), fullPage: true });
+}
+
+/**
+ * Signs in on a tenant's login page (`loginUrl`) and waits until the header shows the access
+ * level `level` — or, without one, the Logout button.
+ */
+export async function signInAt(page: Page, loginUrl: string, email: string, level?: string, password = TEST_PASSWORD): Promise<void> {
+  await page.goto(loginUrl);
+  await page.getByLabel('Email', { exact: true }).fill(email);
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  if (level) await page.getByTestId('access-level').filter({ hasText: level }).waitFor();
+  else await page.getByRole('button', { name: 'Logout' }).waitFor();
 }
