@@ -7,6 +7,7 @@ import { buildApp } from '../app.ts';
 import { hashPassword } from '../auth/passwords.ts';
 import { insertUser, type UserRow } from '../auth/users.repository.ts';
 import { loadConfig, type Config } from '../config.ts';
+import type { AccessLevel } from '../contracts.ts';
 import type { Database } from '../db/client.ts';
 import { insertTenant, type TenantRow } from '../tenancy/tenants.repository.ts';
 import { createTestDatabase, type TestDatabase } from './test-db.ts';
@@ -27,6 +28,11 @@ export interface TestContext {
   ): Promise<UserRow>;
   /** Signs in on the tenant's host and returns the bearer token. */
   login(tenant: TenantRow, email: string, password?: string): Promise<string>;
+  /**
+   * Creates and signs in one user per audience — admin@, research@ and reader@{code}.test —
+   * and returns their tokens by access level (public has none).
+   */
+  signInAudiences(tenant: TenantRow): Promise<Record<AccessLevel, string | undefined>>;
   /** app.inject on the tenant's host, with an optional bearer token. */
   request(tenant: TenantRow | string, options: InjectOptions & { token?: string }): Promise<LightMyRequestResponse>;
 }
@@ -72,6 +78,16 @@ export async function createTestApp(
       });
       if (response.statusCode !== 200) throw new Error(`login failed: ${response.statusCode} ${response.body}`);
       return response.json().token as string;
+    },
+    signInAudiences: async (tenant) => {
+      const roles = { admin: { is_admin: true }, research: { is_research: true }, reader: {} };
+      for (const [name, flags] of Object.entries(roles)) await context.createUser(tenant, `${name}@${tenant.code}.test`, flags);
+      return {
+        public: undefined,
+        paywall: await context.login(tenant, `reader@${tenant.code}.test`),
+        research: await context.login(tenant, `research@${tenant.code}.test`),
+        admin: await context.login(tenant, `admin@${tenant.code}.test`),
+      };
     },
     request: (tenant, { token, headers, ...options }) =>
       app.inject({

@@ -26,13 +26,8 @@ describe('geos and cities API (shared by every tenant)', () => {
     acme = await t.createTenant('acme');
     beta = await t.createTenant('beta');
     await t.createUser(main, 'manager@main.test', { is_admin: true });
-    await t.createUser(acme, 'admin@acme.test', { is_admin: true });
-    await t.createUser(acme, 'research@acme.test', { is_research: true });
-    await t.createUser(acme, 'reader@acme.test');
     tokens['manager'] = await t.login(main, 'manager@main.test');
-    tokens['admin'] = await t.login(acme, 'admin@acme.test');
-    tokens['research'] = await t.login(acme, 'research@acme.test');
-    tokens['paywall'] = await t.login(acme, 'reader@acme.test');
+    Object.assign(tokens, await t.signInAudiences(acme));
     // Countries and regions only: the cities take a couple of seconds and are tested apart.
     await seedGeography(t.db, { cities: false });
     const byCode = async (code: string) =>

@@ -34,14 +34,8 @@ describe('ledger entries API', () => {
     t = await createTestApp();
     acme = await t.createTenant('acme');
     beta = await t.createTenant('beta');
-    await t.createUser(acme, 'admin@acme.test', { is_admin: true });
-    await t.createUser(acme, 'research@acme.test', { is_research: true });
-    await t.createUser(acme, 'reader@acme.test');
     await t.createUser(beta, 'admin@beta.test', { is_admin: true });
-    tokens['admin'] = await t.login(acme, 'admin@acme.test');
-    tokens['research'] = await t.login(acme, 'research@acme.test');
-    tokens['paywall'] = await t.login(acme, 'reader@acme.test');
-    tokens['public'] = undefined;
+    Object.assign(tokens, await t.signInAudiences(acme));
     tokens['beta'] = await t.login(beta, 'admin@beta.test');
 
     ids['acmeCapital'] = (await create(ORGS, { name_inc: 'Acme Capital', visibility: 'public' })).id;

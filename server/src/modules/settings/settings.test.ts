@@ -29,13 +29,8 @@ describe('settings API', () => {
     acme = await t.createTenant('acme', { name: 'Acme' });
     beta = await t.createTenant('beta', { name: 'Beta' });
     await t.createUser(main, 'root@main.test', { is_admin: true });
-    await t.createUser(acme, 'admin@acme.test', { is_admin: true });
-    await t.createUser(acme, 'research@acme.test', { is_research: true });
-    await t.createUser(acme, 'reader@acme.test');
     tokens['manager'] = await t.login(main, 'root@main.test');
-    tokens['admin'] = await t.login(acme, 'admin@acme.test');
-    tokens['research'] = await t.login(acme, 'research@acme.test');
-    tokens['paywall'] = await t.login(acme, 'reader@acme.test');
+    Object.assign(tokens, await t.signInAudiences(acme));
   });
   after(() => t.close());
 

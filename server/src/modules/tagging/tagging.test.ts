@@ -20,13 +20,8 @@ describe('tagging rules API', () => {
     t = await createTestApp();
     acme = await t.createTenant('acme');
     beta = await t.createTenant('beta');
-    await t.createUser(acme, 'admin@acme.test', { is_admin: true });
-    await t.createUser(acme, 'research@acme.test', { is_research: true });
-    await t.createUser(acme, 'reader@acme.test');
     await t.createUser(beta, 'research@beta.test', { is_research: true });
-    tokens['admin'] = await t.login(acme, 'admin@acme.test');
-    tokens['research'] = await t.login(acme, 'research@acme.test');
-    tokens['paywall'] = await t.login(acme, 'reader@acme.test');
+    Object.assign(tokens, await t.signInAudiences(acme));
     tokens['beta'] = await t.login(beta, 'research@beta.test');
     for (const name of ['Fintech', 'Banking', 'IPO', 'Manual']) {
       kw[name] = (await t.request(acme, { method: 'POST', url: '/api/v1/keywords/', token: tokens['research'], payload: { name } })).json().id;

@@ -16,13 +16,8 @@ describe('source URLs API', () => {
     t = await createTestApp();
     acme = await t.createTenant('acme');
     beta = await t.createTenant('beta');
-    await t.createUser(acme, 'admin@acme.test', { is_admin: true });
-    await t.createUser(acme, 'research@acme.test', { is_research: true });
-    await t.createUser(acme, 'reader@acme.test');
     await t.createUser(beta, 'research@beta.test', { is_research: true });
-    tokens['admin'] = await t.login(acme, 'admin@acme.test');
-    tokens['research'] = await t.login(acme, 'research@acme.test');
-    tokens['paywall'] = await t.login(acme, 'reader@acme.test');
+    Object.assign(tokens, await t.signInAudiences(acme));
     tokens['beta'] = await t.login(beta, 'research@beta.test');
     const created = await t.request(acme, { method: 'POST', url: `${BASE}/`, token: tokens['research'], payload: { url: 'https://www.reuters.com/markets/', alias: 'Reuters markets' } });
     assert.equal(created.statusCode, 201, created.body);
