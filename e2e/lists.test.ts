@@ -67,6 +67,16 @@ describe('lists: list page by type, create, items, rename, delete', { skip: unav
 
   const grid = (page: Page, name: string) => page.getByRole('grid', { name });
   const itemNames = (page: Page) => page.getByTestId('list-item').getByRole('link').allInnerTexts();
+  /** Waits (up to 10 s) until the list's items read `expected`, in order: items load after the heading. */
+  const expectItems = async (page: Page, expected: string[]) => {
+    const deadline = Date.now() + 10_000;
+    let names = await itemNames(page);
+    while (JSON.stringify(names) !== JSON.stringify(expected) && Date.now() < deadline) {
+      await page.waitForTimeout(100);
+      names = await itemNames(page);
+    }
+    assert.deepEqual(names, expected);
+  };
 
   it('an admin creates an organizations list, fills it, reorders it, renames it and deletes it', async () => {
     const context = await browser.newContext({ viewport: DESKTOP });
@@ -107,18 +117,18 @@ describe('lists: list page by type, create, items, rename, delete', { skip: unav
       await page.getByText(`Added “${name}” to the list, with the list's keywords.`).waitFor();
       await page.getByTestId('list-item').getByRole('link', { name }).waitFor();
     }
-    assert.deepEqual(await itemNames(page), ['Acme Robotics', 'Beta Analytics', 'Hidden Holdings']);
+    await expectItems(page, ['Acme Robotics', 'Beta Analytics', 'Hidden Holdings']);
     assert.equal(await page.getByTestId('items-count').innerText(), '3');
 
     await page.getByRole('button', { name: 'Move “Beta Analytics” up' }).click();
     await page.getByTestId('list-item').first().getByRole('link', { name: 'Beta Analytics' }).waitFor();
-    assert.deepEqual(await itemNames(page), ['Beta Analytics', 'Acme Robotics', 'Hidden Holdings']);
+    await expectItems(page, ['Beta Analytics', 'Acme Robotics', 'Hidden Holdings']);
     await page.getByRole('button', { name: 'Move “Beta Analytics” down' }).click();
     await page.getByTestId('list-item').first().getByRole('link', { name: 'Acme Robotics' }).waitFor();
     await page.getByRole('button', { name: 'Remove “Hidden Holdings” from the list' }).click();
     await page.getByText('Removed “Hidden Holdings” from the list.').waitFor();
     await page.getByTestId('list-item').getByRole('link', { name: 'Hidden Holdings' }).waitFor({ state: 'detached' });
-    assert.deepEqual(await itemNames(page), ['Acme Robotics', 'Beta Analytics']);
+    await expectItems(page, ['Acme Robotics', 'Beta Analytics']);
     await screenshots(page, 'list-detail');
 
     // The item's page: the list's keyword (auto-tagging) and the list among its lists.
@@ -142,7 +152,7 @@ describe('lists: list page by type, create, items, rename, delete', { skip: unav
     await page.goto(server.url('demo', '/lists/organizations/watch-list'));
     await page.waitForURL((url) => url.pathname === '/lists/organizations/radar-list');
     await page.getByRole('heading', { level: 1, name: 'Radar List' }).waitFor();
-    assert.deepEqual(await itemNames(page), ['Acme Robotics', 'Beta Analytics']);
+    await expectItems(page, ['Acme Robotics', 'Beta Analytics']);
 
     // Listed under its type, not under another.
     await page.goto(server.url('demo', '/lists?tab=1'));
@@ -202,7 +212,7 @@ describe('lists: list page by type, create, items, rename, delete', { skip: unav
     await page.goto(server.url('demo', '/lists/organizations/open-picks'));
     await page.getByRole('heading', { level: 1, name: 'Open picks' }).waitFor();
     await page.getByTestId('list-item').first().waitFor();
-    assert.deepEqual(await itemNames(page), ['Acme Robotics']);
+    await expectItems(page, ['Acme Robotics']);
     assert.equal(await page.getByRole('link', { name: 'Edit' }).count(), 0);
     assert.equal(await page.getByRole('combobox', { name: 'Add an organization' }).count(), 0);
     assert.equal(await page.getByRole('button', { name: /Remove/ }).count(), 0);
@@ -221,7 +231,7 @@ describe('lists: list page by type, create, items, rename, delete', { skip: unav
     await signIn(page, 'reader@demo.test', 'paywall');
     await page.goto(server.url('demo', '/lists/organizations/open-picks'));
     await page.getByTestId('list-item').nth(1).waitFor();
-    assert.deepEqual(await itemNames(page), ['Acme Robotics', 'Gamma Labs']);
+    await expectItems(page, ['Acme Robotics', 'Gamma Labs']);
     assert.equal(await page.getByRole('button', { name: 'Delete' }).count(), 0);
     await page.goto(server.url('demo', '/lists/library/reading'));
     await page.getByRole('heading', { level: 1, name: 'Reading' }).waitFor();
