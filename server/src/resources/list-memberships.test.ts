@@ -55,4 +55,12 @@ describe('list memberships written through a record (PATCH {lists})', () => {
     assert.equal(cleared.statusCode, 200, cleared.body);
     assert.deepEqual(await listsOf('admin', orgId), []);
   });
+
+  it('a research user cannot add a record to a list hidden from them (no existence leak)', async () => {
+    const org = await call('research', 'POST', `${ORGS}/`, { name_inc: 'Probe Org', visibility: 'public' });
+    assert.equal(org.statusCode, 201, org.body);
+    const probe = await call('research', 'PATCH', `${ORGS}/${org.json().id}/`, { lists: [ids['secret']] });
+    assert.equal(probe.statusCode, 400, probe.body);
+    assert.ok(probe.json().errors.lists, probe.body);
+  });
 });

@@ -219,11 +219,23 @@ export async function listsOfItems(
   return byItem;
 }
 
-/** Replaces the lists a row is an item of; unknown or wrong-kind list ids are returned. */
-export async function setListMemberships(tx: Tx, resource: Resource, tenantId: string, rowId: string, listIds: string[]): Promise<string[]> {
+/** Replaces the lists a row is an item of; unknown, unseen or wrong-kind list ids are returned. */
+export async function setListMemberships(
+  tx: Tx,
+  resource: Resource,
+  tenantId: string,
+  rowId: string,
+  listIds: string[],
+  visible: Visibility[],
+): Promise<string[]> {
   const membership = resource.listItem!;
+  // New memberships only in lists the writer may see (so a write never confirms a hidden list exists).
   const found = listIds.length
-    ? await query<{ id: string }>(tx, sql`SELECT id FROM lists WHERE kind = ${membership.listKind} AND id IN (${list(listIds)})`)
+    ? await query<{ id: string }>(
+        tx,
+        sql`SELECT id FROM lists WHERE kind = ${membership.listKind} AND id IN (${list(listIds)})
+            AND (visibility IN (${list(visible)}) OR id IN (SELECT list_id FROM list_items WHERE ${id(membership.column)} = ${rowId}))`,
+      )
     : [];
   const missing = listIds.filter((listId) => !found.some((row) => row.id === listId));
   if (missing.length > 0) return missing;

@@ -358,7 +358,7 @@ export class ResourceService {
     // As with relations: a writer sends back the lists they were shown, so memberships in
     // lists they cannot see (hidden ones, for a research user) are kept, not dropped.
     const unseen = writer.access === 'admin' ? [] : await this.unseenLists(tx, writer.access, rowId);
-    const missing = await repo.setListMemberships(tx, this.resource, writer.tenantId, rowId, [...new Set([...lists, ...unseen])]);
+    const missing = await repo.setListMemberships(tx, this.resource, writer.tenantId, rowId, [...new Set([...lists, ...unseen])], visibleTo(writer.access));
     if (missing.length > 0) {
       throw badRequest(`lists: Unknown list id ${missing[0]}.`, { lists: missing.map((listId) => `Unknown ${this.resource.listItem!.listKind} id ${listId}.`) });
     }
