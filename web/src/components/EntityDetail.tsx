@@ -3,7 +3,6 @@ import { useState } from 'react';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import LinearProgress from '@mui/material/LinearProgress';
-import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import ArrowBackIcon from '@mui/icons-material/ArrowBack';
@@ -15,6 +14,7 @@ import type { ResourceMeta } from '@intelnotes/server/contracts';
 import { apiErrorMessage, type ApiError } from '../api/api-error';
 import { useGetResourceQuery, useRemoveResourceMutation } from '../api/resources';
 import { ConfirmDialog } from './ConfirmDialog';
+import { DetailItem, DetailList } from './DetailList';
 import { MergeDialog } from './MergeDialog';
 import { formatDateTime } from './field-format';
 import { FieldValue } from './FieldValue';
@@ -117,30 +117,13 @@ export function EntityDetail({ meta, view, id }: EntityDetailProps) {
       </Box>
       {isFetching && <LinearProgress aria-label="Refreshing" />}
 
-      <Paper variant="outlined" sx={{ p: { xs: 2, sm: 3 } }}>
-        <Box
-          component="dl"
-          sx={{
-            m: 0,
-            display: 'grid',
-            gridTemplateColumns: { xs: 'minmax(0, 1fr)', sm: 'minmax(10rem, 14rem) minmax(0, 1fr)' },
-            columnGap: 3,
-            rowGap: { xs: 0.5, sm: 2 },
-            '& dt': { color: 'text.secondary', fontWeight: 600, mt: { xs: 1.5, sm: 0 } },
-            '& > div:first-of-type > dt': { mt: 0 },
-            '& dd': { m: 0, minWidth: 0 },
-          }}
-        >
-          {fields.map((field) => (
-            <Box key={field.name} sx={{ display: 'contents' }}>
-              <Typography component="dt">{fieldLabel(view, field.name)}</Typography>
-              <Typography component="dd" data-field={field.name}>
-                <FieldValue field={field} value={record[field.name]} />
-              </Typography>
-            </Box>
-          ))}
-        </Box>
-      </Paper>
+      <DetailList>
+        {fields.map((field) => (
+          <DetailItem key={field.name} label={fieldLabel(view, field.name)} name={field.name}>
+            <FieldValue field={field} value={record[field.name]} />
+          </DetailItem>
+        ))}
+      </DetailList>
 
       <Typography variant="body2" color="text.secondary">
         Created {record['created_at'] ? formatDateTime(String(record['created_at'])) : '—'} · Updated{' '}

@@ -1,8 +1,7 @@
-import { useEffect, useState, type ReactNode } from 'react';
+import { useEffect, useState } from 'react';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import LinearProgress from '@mui/material/LinearProgress';
-import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import ArrowBackIcon from '@mui/icons-material/ArrowBack';
@@ -13,6 +12,7 @@ import type { ResourceMeta } from '@intelnotes/server/contracts';
 import { apiErrorMessage, type ApiError } from '../../api/api-error';
 import { useRemoveResourceMutation } from '../../api/resources';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
+import { DetailItem, DetailList } from '../../components/DetailList';
 import { formatDateTime } from '../../components/field-format';
 import { FieldValue, NotSet } from '../../components/FieldValue';
 import { HistoryPanel } from '../../components/HistoryPanel';
@@ -32,17 +32,6 @@ interface ListDetailProps {
   meta: ResourceMeta;
   kind: ListKindInfo;
   slug: string;
-}
-
-function Detail({ label, name, children }: { label: string; name: string; children: ReactNode }) {
-  return (
-    <Box sx={{ display: 'contents' }}>
-      <Typography component="dt">{label}</Typography>
-      <Typography component="dd" data-field={name}>
-        {children}
-      </Typography>
-    </Box>
-  );
 }
 
 function ListDetail({ meta, kind, slug }: ListDetailProps) {
@@ -129,40 +118,26 @@ function ListDetail({ meta, kind, slug }: ListDetailProps) {
       </Box>
       {isFetching && <LinearProgress aria-label="Refreshing" />}
 
-      <Paper variant="outlined" sx={{ p: { xs: 2, sm: 3 } }}>
-        <Box
-          component="dl"
-          sx={{
-            m: 0,
-            display: 'grid',
-            gridTemplateColumns: { xs: 'minmax(0, 1fr)', sm: 'minmax(10rem, 14rem) minmax(0, 1fr)' },
-            columnGap: 3,
-            rowGap: { xs: 0.5, sm: 2 },
-            '& dt': { color: 'text.secondary', fontWeight: 600, mt: { xs: 1.5, sm: 0 } },
-            '& > div:first-of-type > dt': { mt: 0 },
-            '& dd': { m: 0, minWidth: 0 },
-          }}
-        >
-          <Detail label="Description" name="description">
-            {description ? (
-              <Box component="span" sx={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
-                {description}
-              </Box>
-            ) : (
-              <NotSet />
-            )}
-          </Detail>
-          <Detail label="Keywords" name="keywords">
-            {keywordsField ? <FieldValue field={keywordsField} value={list['keywords']} /> : <NotSet />}
-          </Detail>
-          <Detail label="Auto-tagging" name="auto_tagging">
-            {list['auto_tagging'] ? "On: items added receive this list's keywords" : 'Off'}
-          </Detail>
-          <Detail label="Show on dashboard" name="show_on_dashboard">
-            {list['show_on_dashboard'] ? 'Yes' : 'No'}
-          </Detail>
-        </Box>
-      </Paper>
+      <DetailList>
+        <DetailItem label="Description" name="description">
+          {description ? (
+            <Box component="span" sx={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
+              {description}
+            </Box>
+          ) : (
+            <NotSet />
+          )}
+        </DetailItem>
+        <DetailItem label="Keywords" name="keywords">
+          {keywordsField ? <FieldValue field={keywordsField} value={list['keywords']} /> : <NotSet />}
+        </DetailItem>
+        <DetailItem label="Auto-tagging" name="auto_tagging">
+          {list['auto_tagging'] ? "On: items added receive this list's keywords" : 'Off'}
+        </DetailItem>
+        <DetailItem label="Show on dashboard" name="show_on_dashboard">
+          {list['show_on_dashboard'] ? 'Yes' : 'No'}
+        </DetailItem>
+      </DetailList>
 
       <ListItems list={list} kind={kind} canWrite={canWrite} />
 
