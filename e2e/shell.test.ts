@@ -134,6 +134,13 @@ describe('the application shell', { skip: unavailable ?? false }, () => {
     await dialog.getByText('No results found.').waitFor();
     await dialog.getByRole('button', { name: 'People' }).click();
     await hit.waitFor();
+    // The Keywords chip asks the API for keywords too (they are not among the default result types).
+    const keywordSearch = page.waitForRequest((request) => new URL(request.url()).searchParams.get('type') === 'Keyword');
+    await dialog.getByRole('button', { name: 'Keywords' }).click();
+    await keywordSearch;
+    await dialog.getByText('No results found.').waitFor();
+    await dialog.getByRole('button', { name: 'Keywords' }).click();
+    await hit.waitFor();
 
     // Arrow keys move through the results; Enter opens the selected one.
     await input.press('ArrowDown');

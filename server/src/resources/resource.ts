@@ -56,9 +56,10 @@ export interface ResourceDeclaration {
   counterKinds?: string[];
   /**
    * In quick search (GET search/): the result type is `type`, or the value of
-   * `typeColumn`; `slugColumn` fills the result's slug.
+   * `typeColumn`; `slugColumn` fills the result's slug. `explicitOnly`: only when `type` asks for
+   * it (kinds beyond SPEC §2's result types, e.g. keywords for the dialog's Keywords chip).
    */
-  quickSearch?: { typeColumn?: string; slugColumn?: string; types?: string[] };
+  quickSearch?: { typeColumn?: string; slugColumn?: string; types?: string[]; explicitOnly?: boolean };
   /** Whether DELETE is offered (default true). */
   deletable?: boolean;
   /** Whether duplicates can be merged (organizations, people). */

@@ -11,6 +11,8 @@ export const keywords = defineResource({
   table: 'keywords',
   label: 'Keyword',
   writeAccess: 'research',
+  // In quick search only when asked for (the search dialog's Keywords chip).
+  quickSearch: { explicitOnly: true },
   fields: {
     name: text({ max: 100, required: true }),
     description: text({ max: 5000, multiline: true }),

@@ -45,7 +45,9 @@ export async function searchRoutes(app: FastifyInstance): Promise<void> {
     if (q === '') return { results: [] };
 
     const visible = visibleTo(request.principal.access);
-    const resources = SEARCHED.filter((resource) => types.length === 0 || typesOf(resource).some((type) => types.includes(type)));
+    const resources = SEARCHED.filter((resource) =>
+      types.length === 0 ? !resource.quickSearch!.explicitOnly : typesOf(resource).some((type) => types.includes(type)),
+    );
     const results = await request.tx(async (tx) => {
       const all = [];
       for (const resource of resources) {

@@ -68,6 +68,15 @@ describe('quick search and entity counts', () => {
     assert.equal(limited.filter((result: { type: string }) => result.type === 'Organization').length, 1);
   });
 
+  it('finds keywords only when asked for (type=Keyword), as SPEC §2 lists no keyword results', async () => {
+    const created = await t.request(acme, { method: 'POST', url: '/api/v1/keywords/', token: admin, payload: { name: 'Globex watch' } });
+    assert.equal(created.statusCode, 201, created.body);
+    assert.ok(!(await search('q=globex', admin)).json().results.some((result: { type: string }) => result.type === 'Keyword'));
+    const asked = (await search('q=globex&type=Keyword,Organization', admin)).json().results as Array<{ type: string; display_name: string }>;
+    assert.ok(asked.some((result) => result.type === 'Keyword' && result.display_name === 'Globex watch'), JSON.stringify(asked));
+    assert.ok(asked.some((result) => result.type === 'Organization'));
+  });
+
   it('an empty q returns no results; bad parameters are 400s', async () => {
     assert.deepEqual((await search('q=')).json(), { results: [] });
     assert.deepEqual((await search('')).json(), { results: [] });

@@ -31,6 +31,7 @@ import {
   resultLabel,
   resultName,
   resultPath,
+  searchTypes,
   type FilterChip,
 } from './search-results';
 import { useSearchQuery } from './search.api';
@@ -91,7 +92,8 @@ function SearchPanel({ titleId, onClose }: { titleId: string; onClose: () => voi
     return () => window.clearTimeout(timer);
   }, [query]);
 
-  const search = useSearchQuery({ q: debounced }, { skip: debounced === '' });
+  const type = searchTypes(chips);
+  const search = useSearchQuery({ q: debounced, ...(type ? { type } : {}) }, { skip: debounced === '' });
   const pending = query !== '' && (query !== debounced || search.isFetching);
 
   const shortcuts: Item[] = [

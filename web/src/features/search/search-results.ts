@@ -13,6 +13,7 @@ const RESULT_TYPES: Record<string, { label: string; group: string; path: (result
   },
   PeopleList: { label: 'People list', group: 'People lists', path: (r) => `/lists/people/${r.slug ?? r.id}` },
   LedgerList: { label: 'Ledger list', group: 'Ledger lists', path: (r) => `/lists/ledger/${r.slug ?? r.id}` },
+  Keyword: { label: 'Keyword', group: 'Keywords', path: (r) => `/keywords/${r.id}` },
 };
 
 /** Result types in the order the advanced search lists their groups. */
@@ -44,11 +45,11 @@ export function advancedSearchPath(query: string): string {
 export const OPERATOR_PATH = '/search?tab=1';
 
 /**
- * The dialog's filter chips (SPEC §2) and the result types each keeps. Keywords are not a
- * result type of the quick search, so that chip alone keeps nothing.
+ * The dialog's filter chips (SPEC §2) and the result types each keeps. Keywords are not among
+ * SPEC §2's result types: the search asks for them only while the Keywords chip is on.
  */
 export const FILTER_CHIPS = [
-  { label: 'Keywords', types: [] },
+  { label: 'Keywords', types: ['Keyword'] },
   { label: 'People', types: ['Person'] },
   { label: 'Organizations', types: ['Organization'] },
   { label: 'Ledgers', types: ['LedgerList'] },
@@ -65,4 +66,11 @@ export function filterResults(results: readonly SearchResult[], selected: Readon
     FILTER_CHIPS.filter((chip) => selected.has(chip.label)).flatMap((chip) => [...chip.types]),
   );
   return results.filter((result) => types.has(result.type));
+}
+
+/** The `type` of the search request: the selected chips' types when they include keywords (which
+ * the API returns only when asked), else none (every default result type, filtered here). */
+export function searchTypes(selected: ReadonlySet<FilterChip>): string | undefined {
+  if (!selected.has('Keywords')) return undefined;
+  return FILTER_CHIPS.filter((chip) => selected.has(chip.label)).flatMap((chip) => [...chip.types]).join(',');
 }
