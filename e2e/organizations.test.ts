@@ -125,6 +125,13 @@ describe('organizations: list, form, detail, export and upload', { skip: unavail
       if (request.method() === 'PATCH') patches.push(request.postData() ?? '');
     });
     await page.getByRole('radio', { name: /Hidden/ }).check();
+    // Leaving with unsaved changes asks first; staying keeps them.
+    await page.getByRole('tab', { name: 'People' }).click();
+    const leave = page.getByRole('alertdialog', { name: 'Leave without saving?' });
+    await leave.getByText('Your changes to this organization have not been saved.').waitFor();
+    await leave.getByRole('button', { name: 'Cancel' }).click();
+    await leave.waitFor({ state: 'hidden' });
+    assert.equal(await page.getByRole('radio', { name: /Hidden/ }).isChecked(), true);
     await page.getByRole('button', { name: 'Save changes' }).click();
     await page.getByText('Organization “Acme Analytics Ltd” saved.').waitFor();
     assert.equal(await page.getByTestId('visibility-chip').first().innerText(), 'Hidden');

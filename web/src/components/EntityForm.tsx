@@ -15,7 +15,7 @@ import Switch from '@mui/material/Switch';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import LockIcon from '@mui/icons-material/LockOutlined';
-import { Link as RouterLink, useBlocker, useNavigate } from 'react-router';
+import { Link as RouterLink, useNavigate } from 'react-router';
 import type { FieldMeta, RelatedRef, ResourceMeta } from '@intelnotes/server/contracts';
 import { apiErrorMessage, apiFieldErrors, type ApiError } from '../api/api-error';
 import {
@@ -24,7 +24,6 @@ import {
   useUpdateResourceMutation,
   type ResourceRecord,
 } from '../api/resources';
-import { ConfirmDialog } from './ConfirmDialog';
 import { FieldValue } from './FieldValue';
 import { changedBody, initialValues, isEmptyValue, LIST_KINDS, type FormValue, type FormValues } from './form-values';
 import { incompleteDateProblem, IncompleteDateField } from './IncompleteDateField';
@@ -35,6 +34,7 @@ import { refName, RelationField } from './RelationField';
 import { canWriteField, fieldLabel, listPath, recordPath, toastName, useAccessLevel, visibleFields, writersOf, type ResourceView } from './resource-view';
 import { VisibilityField } from './VisibilityField';
 import { choiceText } from './field-format';
+import { UnsavedChangesGuard } from './UnsavedChangesGuard';
 
 /** What a feature's extra form controls (e.g. suggestions from a URL) may read and change. */
 export interface EntityFormApi {
@@ -160,9 +160,6 @@ export function EntityForm({ meta, view, record, renderBeforeFields, createWith,
   const categoryValues = useAvailableFiltersQuery(meta.path).data?.filters;
 
   const dirty = Object.keys(changedBody(fields, initial, values)).length > 0;
-  const blocker = useBlocker(
-    ({ currentLocation, nextLocation }) => dirty && !done.current && currentLocation.pathname !== nextLocation.pathname,
-  );
 
   const label = (name: string) => fieldLabel(view, name);
   const inputId = (name: string) => `${formId}-${name}`;
@@ -444,15 +441,7 @@ export function EntityForm({ meta, view, record, renderBeforeFields, createWith,
           </Button>
         </Stack>
       </Stack>
-      <ConfirmDialog
-        open={blocker.state === 'blocked'}
-        title="Leave without saving?"
-        confirmLabel="Leave"
-        onConfirm={() => blocker.proceed?.()}
-        onCancel={() => blocker.reset?.()}
-      >
-        Your changes to this {meta.label.toLowerCase()} have not been saved.
-      </ConfirmDialog>
+      <UnsavedChangesGuard dirty={dirty} saved={done} what={`this ${meta.label.toLowerCase()}`} />
     </Box>
   );
 }

@@ -5,14 +5,14 @@ import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import { Link as RouterLink, useBlocker, useNavigate } from 'react-router';
+import { Link as RouterLink, useNavigate } from 'react-router';
 import type { Client, ClientPatch } from '@intelnotes/server/contracts';
 import { useCreateClientMutation, useUpdateClientMutation } from '../../api/clients';
-import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { FormErrorSummary, useFormErrors } from '../../components/FormErrorSummary';
 import { notify, truncate } from '../../components/notify';
 import { PasswordField } from '../../components/PasswordField';
 import { CLIENT_LABELS, tenantAddress } from './tenant-address';
+import { UnsavedChangesGuard } from '../../components/UnsavedChangesGuard';
 
 interface Values {
   code: string;
@@ -67,7 +67,6 @@ export function ClientForm({ client }: { client?: Client }) {
   const done = useRef(false);
 
   const dirty = client ? Object.keys(changes(client, values)).length > 0 : JSON.stringify(values) !== JSON.stringify(EMPTY);
-  const blocker = useBlocker(({ currentLocation, nextLocation }) => dirty && !done.current && currentLocation.pathname !== nextLocation.pathname);
 
   const shown = { ...errors, ...localErrors };
   const inputId = (name: string) => `${formId}-${name}`;
@@ -195,15 +194,7 @@ export function ClientForm({ client }: { client?: Client }) {
           </Button>
         </Stack>
       </Stack>
-      <ConfirmDialog
-        open={blocker.state === 'blocked'}
-        title="Leave without saving?"
-        confirmLabel="Leave"
-        onConfirm={() => blocker.proceed?.()}
-        onCancel={() => blocker.reset?.()}
-      >
-        Your changes to this tenant have not been saved.
-      </ConfirmDialog>
+      <UnsavedChangesGuard dirty={dirty} saved={done} what="this tenant" />
     </Box>
   );
 }

@@ -9,15 +9,14 @@ import Stack from '@mui/material/Stack';
 import Switch from '@mui/material/Switch';
 import TextField, { type TextFieldProps } from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import { useBlocker } from 'react-router';
 import type { Settings, SettingsPatch } from '@intelnotes/server/contracts';
 import { apiErrorMessage } from '../../api/api-error';
 import { useGetSettingsQuery, useUpdateSettingsMutation } from '../../api/settings';
 import { OPEN_DATA_URL } from '../../app/config';
-import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { FormErrorSummary, useFormErrors } from '../../components/FormErrorSummary';
 import { notify } from '../../components/notify';
 import { RetryAlert } from '../../components/RetryAlert';
+import { UnsavedChangesGuard } from '../../components/UnsavedChangesGuard';
 
 const FOOTER_TEXT_MAX = 300;
 
@@ -84,7 +83,6 @@ function SettingsForm({ settings }: { settings: Settings }) {
   const { errors, failure, summaryRef, showApiError, clearField } = useFormErrors();
   const [save, { isLoading }] = useUpdateSettingsMutation();
   const dirty = Object.keys(changes(settings, values)).length > 0;
-  const blocker = useBlocker(({ currentLocation, nextLocation }) => dirty && currentLocation.pathname !== nextLocation.pathname);
 
   const inputId = (name: string) => `${formId}-${name}`;
   const text = (name: TextSetting, props: Partial<TextFieldProps> = {}) => (
@@ -190,15 +188,7 @@ function SettingsForm({ settings }: { settings: Settings }) {
           </Button>
         </Stack>
       </Stack>
-      <ConfirmDialog
-        open={blocker.state === 'blocked'}
-        title="Leave without saving?"
-        confirmLabel="Leave"
-        onConfirm={() => blocker.proceed?.()}
-        onCancel={() => blocker.reset?.()}
-      >
-        Your changes to the settings have not been saved.
-      </ConfirmDialog>
+      <UnsavedChangesGuard dirty={dirty} what="the settings" />
     </Box>
   );
 }

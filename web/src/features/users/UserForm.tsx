@@ -8,16 +8,16 @@ import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import Switch from '@mui/material/Switch';
 import TextField from '@mui/material/TextField';
-import { Link as RouterLink, useBlocker, useNavigate } from 'react-router';
+import { Link as RouterLink, useNavigate } from 'react-router';
 import type { User, UserPatch } from '@intelnotes/server/contracts';
 import { useCreateUserMutation, useUpdateUserMutation } from '../../api/users';
 import { useAppSelector } from '../../app/hooks';
-import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { FormErrorSummary, useFormErrors } from '../../components/FormErrorSummary';
 import { notify, truncate } from '../../components/notify';
 import { PasswordField } from '../../components/PasswordField';
 import { selectSession } from '../session/session.slice';
 import { USER_LABELS } from './user-labels';
+import { UnsavedChangesGuard } from '../../components/UnsavedChangesGuard';
 
 interface Values {
   email: string;
@@ -62,7 +62,6 @@ export function UserForm({ user }: { user?: User }) {
   const done = useRef(false);
 
   const dirty = user ? Object.keys(changes(user, values)).length > 0 : JSON.stringify(values) !== JSON.stringify(initialValues(undefined));
-  const blocker = useBlocker(({ currentLocation, nextLocation }) => dirty && !done.current && currentLocation.pathname !== nextLocation.pathname);
 
   const inputId = (name: string) => `${formId}-${name}`;
   const set = <K extends keyof Values>(name: K, value: Values[K]) => {
@@ -174,15 +173,7 @@ export function UserForm({ user }: { user?: User }) {
           </Button>
         </Stack>
       </Stack>
-      <ConfirmDialog
-        open={blocker.state === 'blocked'}
-        title="Leave without saving?"
-        confirmLabel="Leave"
-        onConfirm={() => blocker.proceed?.()}
-        onCancel={() => blocker.reset?.()}
-      >
-        Your changes to this user have not been saved.
-      </ConfirmDialog>
+      <UnsavedChangesGuard dirty={dirty} saved={done} what="this user" />
     </Box>
   );
 }
