@@ -4,10 +4,10 @@
  */
 import { ACCESS_LEVELS, type AccessLevel } from '../contracts.ts';
 import { notAuthenticated, permissionDenied } from '../http/errors.ts';
-import type { UserRow } from './users.repository.ts';
+import type { SessionUser } from './users.repository.ts';
 
 export interface Principal {
-  user: UserRow | null;
+  user: SessionUser | null;
   sessionId: string | null;
   access: AccessLevel;
   /** Admins of the default tenant create, edit and delete tenants. */
@@ -16,13 +16,13 @@ export interface Principal {
 
 export const PUBLIC_PRINCIPAL: Principal = { user: null, sessionId: null, access: 'public', canManageTenants: false };
 
-export function accessLevelOf(user: Pick<UserRow, 'is_admin' | 'is_research'>): AccessLevel {
+export function accessLevelOf(user: Pick<SessionUser, 'is_admin' | 'is_research'>): AccessLevel {
   if (user.is_admin) return 'admin';
   if (user.is_research) return 'research';
   return 'paywall';
 }
 
-export function principalFor(user: UserRow, sessionId: string, tenantIsDefault: boolean): Principal {
+export function principalFor(user: SessionUser, sessionId: string, tenantIsDefault: boolean): Principal {
   const access = accessLevelOf(user);
   return { user, sessionId, access, canManageTenants: access === 'admin' && tenantIsDefault };
 }

@@ -20,7 +20,7 @@ import {
   type FailureWindow,
 } from './sessions.repository.ts';
 import { hashToken, newToken } from './tokens.ts';
-import { findUserByEmail, touchLastLogin, type UserRow } from './users.repository.ts';
+import { findUserByEmail, touchLastLogin, type SessionUser } from './users.repository.ts';
 
 export const INVALID_CREDENTIALS = 'Invalid email or password.';
 
@@ -87,7 +87,7 @@ export class AuthService {
 
   /** Resolves a bearer token on this tenant; a token from another tenant is simply not found. */
   async authenticate(tenant: TenantRow, token: string): Promise<Principal> {
-    const found = await this.db.withTenant({ tenantId: tenant.id }, (tx) => findLiveSession(tx, hashToken(token)));
+    const found = await findLiveSession(this.db.owner, tenant.id, hashToken(token));
     if (!found || found.user.disabled) throw notAuthenticated('Invalid or expired token.');
     return principalFor(found.user, found.sessionId, tenant.is_default);
   }
@@ -106,7 +106,7 @@ function retryAfterSeconds(blocked: FailureWindow[], windowSeconds: number): num
   return Math.max(1, ...waits);
 }
 
-export function currentUser(user: UserRow, tenant: TenantRow) {
+export function currentUser(user: SessionUser, tenant: TenantRow) {
   return {
     id: user.id,
     email: user.email,

@@ -1,8 +1,8 @@
 /** Session tokens and failed sign-ins; tenant-scoped transactions only. */
-import { and, eq, gt, isNull, lt, sql } from 'drizzle-orm';
-import type { Executor } from '../db/client.ts';
-import { loginFailures, sessions, users } from '../db/schema.ts';
-import type { UserRow } from './users.repository.ts';
+import { and, eq, gt, lt, sql } from 'drizzle-orm';
+import { query, type Db, type Executor } from '../db/client.ts';
+import { loginFailures, sessions } from '../db/schema.ts';
+import type { SessionUser } from './users.repository.ts';
 
 export async function insertSession(
   executor: Executor,
@@ -16,18 +16,24 @@ export async function insertSession(
   return row;
 }
 
-/** The live session for a token hash with its user, or null. */
+/**
+ * The live session for a token hash on a tenant, with its user, or null.
+ * One statement outside any transaction: app_live_session (migration 0011)
+ * sets the app role and the tenant for that statement itself, so the lookup
+ * is under row-level security and costs one round trip per request.
+ */
 export async function findLiveSession(
-  executor: Executor,
+  db: Db,
+  tenantId: string,
   tokenHash: string,
-): Promise<{ sessionId: string; user: UserRow } | null> {
-  const [row] = await executor
-    .select({ sessionId: sessions.id, user: users })
-    .from(sessions)
-    .innerJoin(users, and(eq(users.tenant_id, sessions.tenant_id), eq(users.id, sessions.user_id)))
-    .where(and(eq(sessions.token_hash, tokenHash), isNull(sessions.revoked_at), gt(sessions.expires_at, sql`now()`)))
-    .limit(1);
-  return row ?? null;
+): Promise<{ sessionId: string; user: SessionUser } | null> {
+  const [row] = await query<SessionUser & { session_id: string }>(
+    db,
+    sql`SELECT * FROM app_live_session(${tenantId}, ${tokenHash})`,
+  );
+  if (!row) return null;
+  const { session_id: sessionId, ...user } = row;
+  return { sessionId, user };
 }
 
 export async function revokeSession(executor: Executor, sessionId: string): Promise<void> {

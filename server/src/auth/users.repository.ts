@@ -5,6 +5,8 @@ import { users } from '../db/schema.ts';
 
 export type UserRow = typeof users.$inferSelect;
 export type NewUser = typeof users.$inferInsert;
+/** What a request knows about its signed-in user (never the password hash). */
+export type SessionUser = Pick<UserRow, 'id' | 'tenant_id' | 'email' | 'alias' | 'is_admin' | 'is_research' | 'asset_id' | 'disabled'>;
 
 export async function findUserByEmail(executor: Executor, email: string): Promise<UserRow | null> {
   const [row] = await executor

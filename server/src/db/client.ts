@@ -12,6 +12,7 @@ import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { unaccent } from '@electric-sql/pglite/contrib/unaccent';
 import { sql, type SQL } from 'drizzle-orm';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
+import { NodePgSession, NodePgTransaction } from 'drizzle-orm/node-postgres/session';
 import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import type { ExtractTablesWithRelations } from 'drizzle-orm';
@@ -41,7 +42,7 @@ export interface ScriptSession {
 
 export interface Database {
   readonly engine: 'pglite' | 'postgres';
-  /** Owner connection: migrations and start-up seeding only. */
+  /** Owner connection: migrations, start-up seeding, and statements that set their own context (app_live_session). */
   readonly owner: Db;
   /** Runs `fn` in one transaction as the app role, scoped to the tenant. */
   withTenant<T>(context: TenantContext, fn: (tx: Tx) => Promise<T>): Promise<T>;
@@ -59,18 +60,68 @@ export async function query<T>(executor: Executor, statement: SQL): Promise<T[]>
   return result.rows;
 }
 
-/** Transactions that drop to the app role and carry the tenant context. */
-function tenantTransactions(db: Db): Database['withTenant'] {
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * The statement that drops to the app role (set_config('role', …, true) is
+ * SET LOCAL ROLE) and sets the tenant context for the transaction. Written with
+ * literals so that on a server it can share one simple-protocol message with
+ * BEGIN, which cannot carry bound parameters: the role is a constant, the flag
+ * is on/off, and the tenant id is checked to be a uuid.
+ */
+function contextStatement(context: TenantContext): string {
+  const tenantId = context.tenantId ?? '';
+  if (tenantId !== '' && !UUID.test(tenantId)) throw new Error(`tenant id is not a uuid: ${tenantId}`);
+  return `SELECT set_config('role', '${APP_ROLE}', true),
+                 set_config('app.tenant_id', '${tenantId}', true),
+                 set_config('app.manage_tenants', '${context.manageTenants ? 'on' : 'off'}', true)`;
+}
+
+/** PGlite: drizzle's transaction, then the context (in process, so a second statement costs nothing). */
+function pgliteTenantTransactions(db: Db): Database['withTenant'] {
   return (context, fn) =>
     db.transaction(async (tx) => {
-      // set_config('role', …, true) is SET LOCAL ROLE; one round trip sets the whole context.
-      await tx.execute(
-        sql`SELECT set_config('role', ${APP_ROLE}, true),
-                   set_config('app.tenant_id', ${context.tenantId ?? ''}, true),
-                   set_config('app.manage_tenants', ${context.manageTenants ? 'on' : 'off'}, true)`,
-      );
+      await tx.execute(sql.raw(contextStatement(context)));
       return fn(tx);
     });
+}
+
+/**
+ * PostgreSQL server: the same transaction, with BEGIN and the context in one
+ * round trip instead of two, on every request. The transaction object is
+ * drizzle's own, built on the checked-out connection as drizzle's
+ * `transaction()` builds it, so a nested `tx.transaction()` is still a savepoint.
+ */
+function postgresTenantTransactions(pool: pg.Pool, db: Db): Database['withTenant'] {
+  // drizzle keeps the dialect and the relational schema on the database object;
+  // they are not part of its typed surface, hence the cast.
+  type SessionArgs = ConstructorParameters<typeof NodePgSession>;
+  const { dialect, session } = db as unknown as { dialect: SessionArgs[1]; session: { schema: SessionArgs[2]; options: SessionArgs[3] } };
+  return async (context, fn) => {
+    const begin = `BEGIN; ${contextStatement(context)}`;
+    const connection = await pool.connect();
+    try {
+      await connection.query(begin);
+    } catch (error) {
+      connection.release(error as Error); // state unknown: the pool discards the connection
+      throw error;
+    }
+    const tx = new NodePgTransaction(dialect, new NodePgSession(connection, dialect, session.schema, session.options), session.schema);
+    try {
+      const result = await fn(tx as unknown as Tx);
+      await connection.query('COMMIT');
+      connection.release();
+      return result;
+    } catch (error) {
+      try {
+        await connection.query('ROLLBACK');
+        connection.release();
+      } catch (rollbackError) {
+        connection.release(rollbackError as Error);
+      }
+      throw error;
+    }
+  };
 }
 
 /**
@@ -89,7 +140,7 @@ export async function openPglite(dataDir: string | null, template?: Blob): Promi
     engine: 'pglite',
     client,
     owner: db,
-    withTenant: tenantTransactions(db),
+    withTenant: pgliteTenantTransactions(db),
     // PGlite is a single connection in this process, so the lock is
     // uncontended; it is taken anyway so callers behave alike on both engines.
     withAdvisoryLock: async (key, fn) => {
@@ -127,7 +178,7 @@ export async function openPostgres(url: string, poolSize = 10): Promise<Database
   return {
     engine: 'postgres',
     owner: db,
-    withTenant: tenantTransactions(db),
+    withTenant: postgresTenantTransactions(pool, db),
     withAdvisoryLock: async (key, fn) => {
       const connection = await pool.connect();
       try {

@@ -61,6 +61,27 @@ describe('quick search and entity counts', () => {
     assert.deepEqual(names(await search('q=SCORPIO')), ['Hank Scorpio']);
   });
 
+  it('ranks in tiers: exact, starts with (name order), contains (word start first), then typos', async () => {
+    const gamma = await t.createTenant('gamma');
+    await t.createUser(gamma, 'admin@gamma.test', { is_admin: true });
+    const token = await t.login(gamma, 'admin@gamma.test');
+    // Created in scrambled order so that insertion order cannot pass for ranking.
+    for (const name of ['Casanova Films', 'Novara Group', 'Super Nova Ltd', 'Nova Labs', 'Nova', 'Unrelated Works']) {
+      const created = await t.request(gamma, { method: 'POST', url: '/api/v1/assets/organizations/', token, payload: { name_inc: name } });
+      assert.equal(created.statusCode, 201);
+    }
+    const ranked = async (query: string) =>
+      (await t.request(gamma, { method: 'GET', url: `/api/v1/search/?${query}`, token })).json().results.map(
+        (result: { display_name: string }) => result.display_name,
+      );
+    assert.deepEqual(await ranked('q=nova'), ['Nova', 'Nova Labs', 'Novara Group', 'Super Nova Ltd', 'Casanova Films']);
+    assert.deepEqual(await ranked('q=nova&limit=2'), ['Nova', 'Nova Labs'], 'a full first tier is the answer');
+    assert.equal((await ranked('q=NOVA%20l'))[0], 'Nova Labs', 'case-insensitive prefix over several words');
+    const typo = await ranked('q=novas');
+    assert.equal(typo[0], 'Nova', 'closest by word similarity first');
+    assert.ok(typo.includes('Nova Labs') && !typo.includes('Unrelated Works'));
+  });
+
   it('filters by type and limits per type', async () => {
     const people = (await search('q=globex&type=Person', reader)).json().results;
     assert.ok(people.every((result: { type: string }) => result.type === 'Person'));

@@ -13,16 +13,20 @@ type CountRow = { kind: string; visibility: string; n: number };
 
 export async function countsRoutes(app: FastifyInstance): Promise<void> {
   const collect = async (request: FastifyRequest, withHidden: boolean) => {
-    const { counters, users } = await request.tx(async (tx) => ({
-      counters: await query<CountRow>(tx, sql`SELECT kind, visibility, sum(count)::int AS n FROM entity_counters GROUP BY 1, 2`),
-      users: withHidden ? (await query<{ n: number }>(tx, sql`SELECT count(*)::int AS n FROM users`))[0]?.n ?? 0 : 0,
-    }));
+    // One statement: users have no visibility, so admins get their number as the hidden count of 'users'.
+    const counters = await request.tx((tx) =>
+      query<CountRow>(
+        tx,
+        sql`SELECT kind, visibility, sum(count)::int AS n FROM entity_counters GROUP BY 1, 2
+            ${withHidden ? sql`UNION ALL SELECT 'users', 'hidden', count(*)::int FROM users` : sql``}`,
+      ),
+    );
     const result: EntityCounts = {};
     for (const kind of COUNTED_KINDS) {
       const counterKind = COUNTER_KIND_OF[kind] ?? kind;
       const of = (visibility: string) => counters.find((row) => row.kind === counterKind && row.visibility === visibility)?.n ?? 0;
       result[kind] = { public_count: of('public'), paywall_count: of('paywalled') };
-      if (withHidden) result[kind]!.hidden_count = kind === 'users' ? users : of('hidden');
+      if (withHidden) result[kind]!.hidden_count = of('hidden');
     }
     return result;
   };
