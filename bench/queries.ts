@@ -3,17 +3,21 @@
  * `pg` for the "floor": same statements, same parameters, same transaction
  * setup (SET LOCAL ROLE + set_config), none of the HTTP, auth or JSON work.
  *
- * Mirrors, statement for statement (keep in step when those change):
- * - list:      server/src/resources/service.ts `list` → repository.ts
- *              `selectPage`, `countFromCounters` | `countMatching`, `listsOfItems`
- * - search:    server/src/modules/search/search.routes.ts
- * - counts:    server/src/modules/tools/counts.routes.ts
- * - auth:      server/src/auth/sessions.repository.ts `findLiveSession`
- * Column lists, status handling and the count cap come from the server's own
- * declarations, so those cannot drift.
+ * Quick search, counts, authentication and the transaction set-up are the
+ * server's own statements (rendered here with drizzle's dialect), so they
+ * cannot drift. The list statements are mirrored, statement for statement,
+ * from server/src/resources/service.ts `list` → repository.ts `selectPage`,
+ * `countFromCounters` | `countMatching`, `listsOfItems` (keep in step when
+ * those change); their column lists, status handling and count cap come from
+ * the server's declarations.
  */
+import type { SQL } from 'drizzle-orm';
+import { PgDialect } from 'drizzle-orm/pg-core';
 import type pg from 'pg';
-import { APP_ROLE } from '../server/src/db/client.ts';
+import { liveSessionStatement } from '../server/src/auth/sessions.repository.ts';
+import { contextStatement } from '../server/src/db/client.ts';
+import { quickSearchStatement as serverQuickSearch } from '../server/src/modules/search/quick-search.ts';
+import { countsStatement } from '../server/src/modules/tools/counts.repository.ts';
 import { EXACT_COUNT_CAP, likeLiteral } from '../server/src/resources/repository.ts';
 import type { Resource } from '../server/src/resources/resource.ts';
 
@@ -37,6 +41,7 @@ class Params {
   }
 }
 
+const dialect = new PgDialect();
 const quote = (name: string) => `"${name.replaceAll('"', '""')}"`;
 const searchWords = (search: string | null) => (search ?? '').split(/\s+/).filter(Boolean).slice(0, 10);
 
@@ -106,36 +111,22 @@ function listsOfItemsStatement(resource: Resource, visible: Visibility[], rowIds
   return { text, values: params.values };
 }
 
-export function quickSearchStatement(resource: Resource, visible: Visibility[], q: string, limit: number): Statement {
-  const params = new Params();
-  const term = () => `search_text(${params.add(q)})`;
-  const likeTerm = () => `search_text(${params.add(likeLiteral(q))})`;
-  const visibility = params.list(visible);
-  const text = `SELECT id, display_name FROM ${quote(resource.table)}
-              WHERE visibility IN (${visibility})
-                ${resource.hasStatus ? `AND status = 'active'` : ''}
-                AND (search_name LIKE '%' || ${likeTerm()} || '%' OR ${term()} <% search_name)
-              ORDER BY (search_name = ${term()}) DESC,
-                       (search_name LIKE ${likeTerm()} || '%') DESC,
-                       (search_name LIKE '% ' || ${likeTerm()} || '%') DESC,
-                       word_similarity(${term()}, search_name) DESC,
-                       display_name
-              LIMIT ${params.add(limit)}`;
-  return { text, values: params.values };
+/** The server's own statement, rendered for `pg`. */
+export function rendered(statement: SQL): Statement {
+  const { sql: text, params } = dialect.sqlToQuery(statement);
+  return { text, values: params };
 }
+
+/** What `GET search/?q=` runs: one statement over every searched resource. */
+export const quickSearchStatement = (resources: Resource[], visible: Visibility[], q: string, limit: number): Statement =>
+  rendered(serverQuickSearch(resources, q, visible, [], limit));
 
 const run = (client: pg.ClientBase, statement: Statement) => client.query(statement.text, statement.values);
 
-/** One transaction as the app role scoped to the tenant, like `Database.withTenant` (set_config('role') is SET LOCAL ROLE). */
+/** One transaction as the app role scoped to the tenant, like `Database.withTenant` on a server: BEGIN and the context in one message. */
 export async function inTenant<T>(client: pg.ClientBase, tenantId: string, fn: () => Promise<T>): Promise<T> {
-  await client.query('BEGIN');
+  await client.query(`BEGIN; ${contextStatement({ tenantId })}`);
   try {
-    await client.query(
-      `SELECT set_config('role', $1, true),
-               set_config('app.tenant_id', $2, true),
-               set_config('app.manage_tenants', $3, true)`,
-      [APP_ROLE, tenantId, 'off'],
-    );
     const result = await fn();
     await client.query('COMMIT');
     return result;
@@ -145,19 +136,10 @@ export async function inTenant<T>(client: pg.ClientBase, tenantId: string, fn: (
   }
 }
 
-/** The per-request token lookup (its own transaction in the app). */
-export function authenticate(client: pg.ClientBase, tenantId: string, tokenHash: string): Promise<void> {
-  return inTenant(client, tenantId, async () => {
-    const { rows } = await client.query(
-      `select "sessions"."id", "users"."tenant_id", "users"."id", "users"."email", "users"."alias", "users"."password_hash",
-              "users"."is_admin", "users"."is_research", "users"."asset_id", "users"."disabled", "users"."last_login_at",
-              "users"."created_at", "users"."updated_at"
-       from "sessions" inner join "users" on ("users"."tenant_id" = "sessions"."tenant_id" and "users"."id" = "sessions"."user_id")
-       where ("sessions"."token_hash" = $1 and "sessions"."revoked_at" is null and "sessions"."expires_at" > now()) limit $2`,
-      [tokenHash, 1],
-    );
-    if (rows.length !== 1) throw new Error('floor: session not found');
-  });
+/** The per-request token lookup: one statement, outside any transaction, as in the app. */
+export async function authenticate(client: pg.ClientBase, tenantId: string, tokenHash: string): Promise<void> {
+  const { rows } = await run(client, rendered(liveSessionStatement(tenantId, tokenHash)));
+  if (rows.length !== 1) throw new Error('floor: session not found');
 }
 
 /** What `GET <resource>/?limit=&search=` runs in its data transaction. */
@@ -178,16 +160,13 @@ export async function list(client: pg.ClientBase, resource: Resource, visible: V
   return count;
 }
 
-/** What `GET search/?q=` runs: one ranked query per resource. */
+/** What `GET search/?q=` runs in its data transaction. */
 export async function quickSearch(client: pg.ClientBase, resources: Resource[], visible: Visibility[], q: string, limit = 10): Promise<number> {
-  let found = 0;
-  for (const resource of resources) found += (await run(client, quickSearchStatement(resource, visible, q, limit))).rows.length;
-  return found;
+  return (await run(client, quickSearchStatement(resources, visible, q, limit))).rows.length;
 }
 
-/** What `GET tools/entities-count` runs for an admin; returns the organizations total. */
+/** What `GET tools/entities-count` runs for an admin in its data transaction; returns the organizations total. */
 export async function entityCounts(client: pg.ClientBase): Promise<number> {
-  const { rows } = await client.query<{ kind: string; n: number }>('SELECT kind, visibility, sum(count)::int AS n FROM entity_counters GROUP BY 1, 2');
-  await client.query('SELECT count(*)::int AS n FROM users');
-  return rows.filter((row) => row.kind === 'organizations').reduce((sum, row) => sum + row.n, 0);
+  const { rows } = await run(client, rendered(countsStatement(true)));
+  return rows.filter((row: { kind: string }) => row.kind === 'organizations').reduce((sum: number, row: { n: number }) => sum + row.n, 0);
 }

@@ -16,6 +16,7 @@ import pg from 'pg';
 import { hashToken } from '../server/src/auth/tokens.ts';
 import { organizations } from '../server/src/modules/organizations/organizations.resource.ts';
 import { people } from '../server/src/modules/people/people.resource.ts';
+import { SEARCHED as SEARCHABLE } from '../server/src/modules/search/quick-search.ts';
 import type { Resource } from '../server/src/resources/resource.ts';
 import { readSettings, tenantCode, type BenchSettings } from './config.ts';
 import { HttpClient, runBatch, runLoad, summarize, type Batch, type LatencyStats, type LoadOptions, type LoadResult } from './load.ts';
@@ -23,7 +24,8 @@ import * as floor from './queries.ts';
 import { cpuMs, RssSampler, rssMiB, startServer, type RunningServer } from './server.ts';
 
 const RESULTS_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'results');
-const SEARCHED: Resource[] = [organizations, people];
+/** What a quick search without `type` searches (the server's own list). */
+const SEARCHED: Resource[] = SEARCHABLE.filter((resource) => !resource.quickSearch!.explicitOnly);
 
 type Env = Record<string, string | undefined>;
 
@@ -106,6 +108,12 @@ function listNote(body: unknown): string {
 }
 
 function scenarios(tenant: Tenant): Scenario[] {
+  const tokenHash = hashToken(tenant.token);
+  /** The floor of one request: the token lookup, then the data transaction — the statements the API sends. */
+  const floorRequest = async <T>(client: pg.ClientBase, fn: () => Promise<T>): Promise<T> => {
+    await floor.authenticate(client, tenant.id, tokenHash);
+    return floor.inTenant(client, tenant.id, fn);
+  };
   const listPath = (resource: Resource, search: string | null) =>
     `/api/v1${resource.path}/?limit=25${search ? `&search=${encodeURIComponent(search)}` : ''}`;
   const listVariant = (resource: Resource, search: string | null, label: string): Variant => ({
@@ -113,9 +121,7 @@ function scenarios(tenant: Tenant): Scenario[] {
     path: listPath(resource, search),
     note: listNote,
     floor: async (client) => {
-      const count = await floor.inTenant(client, tenant.id, () =>
-        floor.list(client, resource, floor.ADMIN_VISIBLE, { search, limit: 25, offset: 0 }),
-      );
+      const count = await floorRequest(client, () => floor.list(client, resource, floor.ADMIN_VISIBLE, { search, limit: 25, offset: 0 }));
       return `count ${count.toLocaleString('en-US')}`;
     },
   });
@@ -145,7 +151,7 @@ function scenarios(tenant: Tenant): Scenario[] {
           return `${results.length} results`;
         },
         floor: async (client) =>
-          `${await floor.inTenant(client, tenant.id, () => floor.quickSearch(client, SEARCHED, floor.ADMIN_VISIBLE, q))} results`,
+          `${await floorRequest(client, () => floor.quickSearch(client, SEARCHED, floor.ADMIN_VISIBLE, q))} results`,
       })),
     },
     {
@@ -163,7 +169,7 @@ function scenarios(tenant: Tenant): Scenario[] {
             return `organizations ${(orgs.public_count + orgs.paywall_count + (orgs.hidden_count ?? 0)).toLocaleString('en-US')}`;
           },
           floor: async (client) =>
-            `organizations ${(await floor.inTenant(client, tenant.id, () => floor.entityCounts(client))).toLocaleString('en-US')}`,
+            `organizations ${(await floorRequest(client, () => floor.entityCounts(client))).toLocaleString('en-US')}`,
         },
       ],
     },
@@ -356,7 +362,7 @@ function report(
       environment.tenants.map((tenant) => `${tenant.code} ${num(tenant.organizations)} / ${num(tenant.people)}`).join(', '),
     `- Load: ${num(options.requests)} requests per scenario and side (capped at ${options.maxSeconds} s) after ${num(options.warmup)} warm-up (capped at ${options.warmupSeconds} s), API and floor alternating in ${options.rounds} rounds, ${options.concurrency} concurrent keep-alive connections, signed in as the tenant's admin (sees all three visibilities); the load generator, the API and PostgreSQL share the machine`,
     `- Load average (1 min) of the machine: ${environment.loadAtStart.toFixed(1)} at the start; the last column of the table shows it around each scenario; the benchmark itself accounts for up to about ${options.concurrency + 1}, more means other processes shared the ${os.cpus().length} cores`,
-    '- Floor: the same SQL statements the API runs for the request, through `pg` on a pool of the same size, in a transaction with `SET LOCAL ROLE intelnotes_app` and `set_config(\'app.tenant_id\', …)` (bench/queries.ts)',
+    '- Floor: the same SQL statements the API runs for the request, through `pg` on a pool of the same size: the token lookup (one statement, `app_live_session`), then the data transaction opened like the API opens it (`BEGIN` and `set_config` of the app role and tenant in one message), so row-level security applies exactly as for the API (bench/queries.ts)',
     '',
     '## Latency',
     '',
@@ -375,7 +381,7 @@ function report(
   if (auth) {
     lines.push(
       '',
-      `Token lookup (the API's separate per-request auth transaction, not part of the floor above): p50 ${ms(auth.p50)}, p95 ${ms(auth.p95)}, ${auth.rps.toFixed(0)} req/s.`,
+      `Token lookup alone (one statement per request, included in every floor above): p50 ${ms(auth.p50)}, p95 ${ms(auth.p95)}, ${auth.rps.toFixed(0)} req/s.`,
     );
   }
   const missing = results.filter((result) => result.missing);
@@ -430,8 +436,8 @@ async function explainPlans(pool: pg.Pool, tenant: Tenant): Promise<string[]> {
     { title: 'organizations page, search "capital"', statement: floor.pageStatement(organizations, floor.ADMIN_VISIBLE, { search: 'capital', limit: 25, offset: 0 }) },
     { title: 'organizations capped count, search "capital"', statement: floor.cappedCountStatement(organizations, floor.ADMIN_VISIBLE, 'capital') },
     { title: 'people page, search "qwertyuiop" (no match)', statement: floor.pageStatement(people, floor.ADMIN_VISIBLE, { search: 'qwertyuiop', limit: 25, offset: 0 }) },
-    { title: 'quick search "garcia" on people', statement: floor.quickSearchStatement(people, floor.ADMIN_VISIBLE, 'garcia', 10) },
-    { title: 'quick search "northwind" on organizations', statement: floor.quickSearchStatement(organizations, floor.ADMIN_VISIBLE, 'northwind', 10) },
+    { title: 'quick search "garcia" on people', statement: floor.quickSearchStatement([people], floor.ADMIN_VISIBLE, 'garcia', 10) },
+    { title: 'quick search "northwind" on organizations', statement: floor.quickSearchStatement([organizations], floor.ADMIN_VISIBLE, 'northwind', 10) },
   ];
   const out: string[] = [];
   const client = await pool.connect();

@@ -1,5 +1,5 @@
 /** Session tokens and failed sign-ins; tenant-scoped transactions only. */
-import { and, eq, gt, lt, sql } from 'drizzle-orm';
+import { and, eq, gt, lt, sql, type SQL } from 'drizzle-orm';
 import { query, type Db, type Executor } from '../db/client.ts';
 import { loginFailures, sessions } from '../db/schema.ts';
 import type { SessionUser } from './users.repository.ts';
@@ -16,6 +16,10 @@ export async function insertSession(
   return row;
 }
 
+/** The authentication statement (exported for the benchmark's floor). */
+export const liveSessionStatement = (tenantId: string, tokenHash: string): SQL =>
+  sql`SELECT * FROM app_live_session(${tenantId}, ${tokenHash})`;
+
 /**
  * The live session for a token hash on a tenant, with its user, or null.
  * One statement outside any transaction: app_live_session (migration 0011)
@@ -27,10 +31,7 @@ export async function findLiveSession(
   tenantId: string,
   tokenHash: string,
 ): Promise<{ sessionId: string; user: SessionUser } | null> {
-  const [row] = await query<SessionUser & { session_id: string }>(
-    db,
-    sql`SELECT * FROM app_live_session(${tenantId}, ${tokenHash})`,
-  );
+  const [row] = await query<SessionUser & { session_id: string }>(db, liveSessionStatement(tenantId, tokenHash));
   if (!row) return null;
   const { session_id: sessionId, ...user } = row;
   return { sessionId, user };

@@ -69,7 +69,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  * BEGIN, which cannot carry bound parameters: the role is a constant, the flag
  * is on/off, and the tenant id is checked to be a uuid.
  */
-function contextStatement(context: TenantContext): string {
+export function contextStatement(context: TenantContext): string {
   const tenantId = context.tenantId ?? '';
   if (tenantId !== '' && !UUID.test(tenantId)) throw new Error(`tenant id is not a uuid: ${tenantId}`);
   return `SELECT set_config('role', '${APP_ROLE}', true),

@@ -4,23 +4,16 @@
  * write keeps current — never a scan of the entity tables.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { sql } from 'drizzle-orm';
 import { EntityCounts } from '../../contracts.ts';
 import { query } from '../../db/client.ts';
+import { countsStatement } from './counts.repository.ts';
 import { COUNTED_KINDS, COUNTER_KIND_OF } from '../registry.ts';
 
 type CountRow = { kind: string; visibility: string; n: number };
 
 export async function countsRoutes(app: FastifyInstance): Promise<void> {
   const collect = async (request: FastifyRequest, withHidden: boolean) => {
-    // One statement: users have no visibility, so admins get their number as the hidden count of 'users'.
-    const counters = await request.tx((tx) =>
-      query<CountRow>(
-        tx,
-        sql`SELECT kind, visibility, sum(count)::int AS n FROM entity_counters GROUP BY 1, 2
-            ${withHidden ? sql`UNION ALL SELECT 'users', 'hidden', count(*)::int FROM users` : sql``}`,
-      ),
-    );
+    const counters = await request.tx((tx) => query<CountRow>(tx, countsStatement(withHidden)));
     const result: EntityCounts = {};
     for (const kind of COUNTED_KINDS) {
       const counterKind = COUNTER_KIND_OF[kind] ?? kind;
