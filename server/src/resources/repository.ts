@@ -66,33 +66,68 @@ export function orderClause(listQuery: ListQuery): SQL {
   return sql.join(terms, sql`, `);
 }
 
-export async function selectPage(tx: Tx, resource: Resource, visible: Visibility[], listQuery: ListQuery): Promise<Row[]> {
-  return query<Row>(
-    tx,
-    sql`SELECT ${selectColumns(resource)} FROM ${id(resource.table)}
-        WHERE ${whereClause(resource, visible, listQuery)}
-        ORDER BY ${orderClause(listQuery)}
-        LIMIT ${listQuery.limit} OFFSET ${listQuery.offset}`,
-  );
+/** The lists a row is an item of, as a reader sees them (ordered by name). */
+export type ItemLists = Array<{ id: string; name: string; slug: string; kind: string }>;
+
+/** Where a page's unfiltered total comes from: the counters of these kinds, at these visibilities (all when null). */
+export interface CounterTotal {
+  kinds: string[];
+  visible: Visibility[] | null;
 }
 
-export async function countMatching(
-  tx: Tx,
-  resource: Resource,
-  visible: Visibility[],
-  listQuery: Pick<ListQuery, 'filters' | 'search'>,
-): Promise<{ count: number; estimate: boolean }> {
-  const where = whereClause(resource, visible, listQuery);
-  const [row] = await query<{ n: number }>(
-    tx,
-    sql`SELECT count(*)::int AS n FROM (SELECT 1 FROM ${id(resource.table)} WHERE ${where} LIMIT ${EXACT_COUNT_CAP + 1}) capped`,
-  );
+/** What a list page's one statement returns besides the rows. */
+export interface Page {
+  rows: Row[];
+  /** Each row's visible lists (only for resources that can be list items). */
+  lists: Map<string, ItemLists>;
+  /** The counter total when asked for; null when not asked for or when the page is empty. */
+  total: number | null;
+}
+
+/**
+ * A list page in one statement (one round trip): the rows, each row's visible
+ * lists as a correlated subquery, and the counter total as an InitPlan. The
+ * outer query only adds columns to the ordered, limited page, so it keeps its order.
+ */
+export function pageStatement(resource: Resource, visible: Visibility[], listQuery: ListQuery, counterTotal?: CounterTotal): SQL {
+  const lists = resource.listItem
+    ? sql`(SELECT coalesce(json_agg(json_build_object('id', l.id, 'name', l.name, 'slug', l.slug, 'kind', l.kind) ORDER BY l.name), '[]')
+           FROM list_items li JOIN lists l ON l.tenant_id = li.tenant_id AND l.id = li.list_id
+           WHERE li.${id(resource.listItem.column)} = page.id AND l.visibility IN (${list(visible)}))`
+    : sql`NULL::json`;
+  const total = counterTotal ? counterSum(counterTotal) : sql`NULL::int`;
+  return sql`SELECT page.*, ${lists} AS __lists, ${total} AS __total
+      FROM (SELECT ${selectColumns(resource)} FROM ${id(resource.table)}
+            WHERE ${whereClause(resource, visible, listQuery)}
+            ORDER BY ${orderClause(listQuery)}
+            LIMIT ${listQuery.limit} OFFSET ${listQuery.offset}) page`;
+}
+
+export async function selectPage(tx: Tx, resource: Resource, visible: Visibility[], listQuery: ListQuery, counterTotal?: CounterTotal): Promise<Page> {
+  const found = await query<Row & { __lists: ItemLists | null; __total: number | null }>(tx, pageStatement(resource, visible, listQuery, counterTotal));
+  const lists = new Map<string, ItemLists>();
+  const rows = found.map(({ __lists: itemLists, __total: _total, ...row }) => {
+    if (itemLists && itemLists.length > 0) lists.set(row.id, itemLists);
+    return row as Row;
+  });
+  return { rows, lists, total: found[0]?.__total ?? null };
+}
+
+type CountQuery = Pick<ListQuery, 'filters' | 'search'>;
+
+/** Matching rows counted exactly up to one past the cap. */
+export const cappedCountStatement = (resource: Resource, visible: Visibility[], listQuery: CountQuery): SQL =>
+  sql`SELECT count(*)::int AS n FROM (SELECT 1 FROM ${id(resource.table)} WHERE ${whereClause(resource, visible, listQuery)} LIMIT ${EXACT_COUNT_CAP + 1}) capped`;
+
+/** The planner's estimate of the matching rows, for totals beyond the cap. */
+export const estimateStatement = (resource: Resource, visible: Visibility[], listQuery: CountQuery): SQL =>
+  sql`EXPLAIN (FORMAT JSON) SELECT 1 FROM ${id(resource.table)} WHERE ${whereClause(resource, visible, listQuery)}`;
+
+export async function countMatching(tx: Tx, resource: Resource, visible: Visibility[], listQuery: CountQuery): Promise<{ count: number; estimate: boolean }> {
+  const [row] = await query<{ n: number }>(tx, cappedCountStatement(resource, visible, listQuery));
   const exact = row?.n ?? 0;
   if (exact <= EXACT_COUNT_CAP) return { count: exact, estimate: false };
-  const [plan] = await query<{ 'QUERY PLAN': Array<{ Plan: { 'Plan Rows': number } }> }>(
-    tx,
-    sql`EXPLAIN (FORMAT JSON) SELECT 1 FROM ${id(resource.table)} WHERE ${where}`,
-  );
+  const [plan] = await query<{ 'QUERY PLAN': Array<{ Plan: { 'Plan Rows': number } }> }>(tx, estimateStatement(resource, visible, listQuery));
   const planned = plan?.['QUERY PLAN'][0]?.Plan['Plan Rows'] ?? exact;
   return { count: Math.max(Math.round(planned), EXACT_COUNT_CAP + 1), estimate: true };
 }
@@ -102,13 +137,13 @@ export function counterKindsOf(resource: Resource): string[] {
   return resource.counterKinds ?? (resource.shared ? [] : [resource.kind]);
 }
 
+const counterSum = ({ kinds, visible }: CounterTotal) =>
+  sql`(SELECT coalesce(sum(count), 0)::int FROM entity_counters
+       WHERE kind IN (${list(kinds)}) ${visible ? sql`AND visibility IN (${list(visible)})` : sql``})`;
+
 /** The unfiltered total from the per-visibility counters (all visibilities when `visible` is null), without touching the table. */
 export async function countFromCounters(tx: Tx, kinds: string[], visible: Visibility[] | null): Promise<number> {
-  const [row] = await query<{ n: number }>(
-    tx,
-    sql`SELECT coalesce(sum(count), 0)::int AS n FROM entity_counters
-        WHERE kind IN (${list(kinds)}) ${visible ? sql`AND visibility IN (${list(visible)})` : sql``}`,
-  );
+  const [row] = await query<{ n: number }>(tx, sql`SELECT ${counterSum({ kinds, visible })} AS n`);
   return row?.n ?? 0;
 }
 
@@ -201,8 +236,8 @@ export async function listsOfItems(
   resource: Resource,
   visible: Visibility[],
   rowIds: string[],
-): Promise<Map<string, Array<{ id: string; name: string; slug: string; kind: string }>>> {
-  const byItem = new Map<string, Array<{ id: string; name: string; slug: string; kind: string }>>();
+): Promise<Map<string, ItemLists>> {
+  const byItem = new Map<string, ItemLists>();
   if (!resource.listItem || rowIds.length === 0) return byItem;
   const rows = await query<{ item_id: string; id: string; name: string; slug: string; kind: string }>(
     tx,

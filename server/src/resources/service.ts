@@ -163,10 +163,16 @@ export class ResourceService {
   }
 
   /** Rows as a reader at `access` sees them, with related records and lists looked up in bulk. */
-  async presentRows(tx: Tx, access: AccessLevel, rows: repo.Row[]): Promise<Array<Record<string, unknown>>> {
+  async presentRows(
+    tx: Tx,
+    access: AccessLevel,
+    rows: repo.Row[],
+    /** The rows' lists when already read (a list page reads them with its rows). */
+    knownLists?: Map<string, repo.ItemLists>,
+  ): Promise<Array<Record<string, unknown>>> {
     const visible = visibleTo(access);
     const refs = await relatedRefs(tx, this.catalog, this.resource, visible, rows);
-    const lists = await repo.listsOfItems(tx, this.resource, visible, rows.map((row) => row.id));
+    const lists = knownLists ?? (await repo.listsOfItems(tx, this.resource, visible, rows.map((row) => row.id)));
     return rows.map((row) => this.present(row, { access, refs, lists: lists.get(row.id) }));
   }
 
@@ -174,18 +180,21 @@ export class ResourceService {
     const access = request.principal.access;
     const visible = visibleTo(access);
     return request.tx(async (tx) => {
-      const rows = await repo.selectPage(tx, this.resource, visible, listQuery);
       const unfiltered = !listQuery.search && Object.keys(listQuery.filters).length === 0;
       const counterKinds = repo.counterKindsOf(this.resource);
-      const { count, estimate } =
-        unfiltered && counterKinds.length > 0
-          ? { count: await repo.countFromCounters(tx, counterKinds, this.resource.hasVisibility ? visible : null), estimate: false }
-          : await repo.countMatching(tx, this.resource, visible, listQuery);
+      // An unfiltered total comes from the counters, read in the page's own statement.
+      const counterTotal = unfiltered && counterKinds.length > 0
+        ? { kinds: counterKinds, visible: this.resource.hasVisibility ? visible : null }
+        : undefined;
+      const { rows, lists, total } = await repo.selectPage(tx, this.resource, visible, listQuery, counterTotal);
+      const { count, estimate } = counterTotal
+        ? { count: total ?? (await repo.countFromCounters(tx, counterTotal.kinds, counterTotal.visible)), estimate: false }
+        : await repo.countMatching(tx, this.resource, visible, listQuery);
       const page: ListPage = {
         count,
         next: listQuery.offset + rows.length < count ? pageUrl(request, listQuery.offset + listQuery.limit, listQuery.limit) : null,
         previous: listQuery.offset > 0 ? pageUrl(request, Math.max(0, listQuery.offset - listQuery.limit), listQuery.limit) : null,
-        results: await this.presentRows(tx, access, rows),
+        results: await this.presentRows(tx, access, rows, lists),
       };
       if (estimate) page.count_is_estimate = true;
       return page;
