@@ -13,7 +13,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import type pg from 'pg';
 import { liveSessionStatement } from '../server/src/auth/sessions.repository.ts';
-import { contextStatement } from '../server/src/db/client.ts';
+import { contextStatement, preparedName } from '../server/src/db/client.ts';
 import { quickSearchStatement as serverQuickSearch } from '../server/src/modules/search/quick-search.ts';
 import { countsStatement } from '../server/src/modules/tools/counts.repository.ts';
 import { parseListQuery, type ListQuery } from '../server/src/resources/list-query.ts';
@@ -96,9 +96,10 @@ export async function list(client: pg.ClientBase, resource: Resource, visible: V
   return Math.max(Math.round(plan[0].Plan['Plan Rows']), repo.EXACT_COUNT_CAP + 1);
 }
 
-/** What `GET search/?q=` runs in its data transaction. */
+/** What `GET search/?q=` runs in its data transaction: a prepared statement, as `queryPrepared` sends it. */
 export async function quickSearch(client: pg.ClientBase, resources: Resource[], visible: Visibility[], q: string, limit = 10): Promise<number> {
-  return (await run(client, quickSearchStatement(resources, visible, q, limit))).rows.length;
+  const { text, values } = quickSearchStatement(resources, visible, q, limit);
+  return (await client.query({ name: preparedName(text), text, values })).rows.length;
 }
 
 /** What `GET tools/entities-count` runs for an admin in its data transaction; returns the organizations total. */

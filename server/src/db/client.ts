@@ -6,6 +6,7 @@
  * opens a transaction, drops privileges to the app role (`SET LOCAL ROLE`)
  * and sets `app.tenant_id`, so row-level security scopes every query.
  */
+import { createHash } from 'node:crypto';
 import { PGlite } from '@electric-sql/pglite';
 import { btree_gin } from '@electric-sql/pglite/contrib/btree_gin';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
@@ -13,7 +14,7 @@ import { unaccent } from '@electric-sql/pglite/contrib/unaccent';
 import { sql, type SQL } from 'drizzle-orm';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { NodePgSession, NodePgTransaction } from 'drizzle-orm/node-postgres/session';
-import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core';
+import { PgDialect, type PgDatabase, type PgQueryResultHKT, type PgTransaction } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import type { ExtractTablesWithRelations } from 'drizzle-orm';
 import pg from 'pg';
@@ -58,6 +59,28 @@ export interface Database {
 export async function query<T>(executor: Executor, statement: SQL): Promise<T[]> {
   const result = (await executor.execute(statement)) as unknown as { rows: T[] };
   return result.rows;
+}
+
+/** The server connection under each open tenant transaction, for `queryPrepared`. */
+const connectionOf = new WeakMap<object, pg.PoolClient>();
+const sqlDialect = new PgDialect();
+
+/** The name a statement is prepared under: one name per text, as `pg` refuses a known name with another text. */
+export const preparedName = (text: string) => `p_${createHash('sha1').update(text).digest('hex').slice(0, 24)}`;
+
+/**
+ * Runs a statement as a named prepared statement on a PostgreSQL server, so
+ * each connection plans it once rather than on every call (after five runs the
+ * server keeps a generic plan when it costs no more than the custom ones). For
+ * statements whose best plan does not depend on their parameter values, and
+ * that are expensive to plan (quick search: ~3 ms of planning for ~1 ms of
+ * work when nothing matches). Elsewhere — PGlite, a savepoint — an ordinary query.
+ */
+export async function queryPrepared<T>(executor: Executor, statement: SQL): Promise<T[]> {
+  const connection = connectionOf.get(executor);
+  if (!connection) return query<T>(executor, statement);
+  const { sql: text, params } = sqlDialect.sqlToQuery(statement);
+  return (await connection.query({ name: preparedName(text), text, values: params })).rows as T[];
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -107,6 +130,7 @@ function postgresTenantTransactions(pool: pg.Pool, db: Db): Database['withTenant
       throw error;
     }
     const tx = new NodePgTransaction(dialect, new NodePgSession(connection, dialect, session.schema, session.options), session.schema);
+    connectionOf.set(tx, connection);
     try {
       const result = await fn(tx as unknown as Tx);
       await connection.query('COMMIT');

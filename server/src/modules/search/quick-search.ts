@@ -21,7 +21,6 @@
  */
 import { sql, type SQL } from 'drizzle-orm';
 import type { Visibility } from '../../resources/fields.ts';
-import { likeLiteral } from '../../resources/repository.ts';
 import type { Resource } from '../../resources/resource.ts';
 import { RESOURCES } from '../registry.ts';
 
@@ -44,9 +43,12 @@ export function quickSearchStatement(resources: Resource[], q: string, visible: 
 
 /** One resource's best `limit` matches for q, tier by tier. */
 function rankedMatches(resource: Resource, q: string, visible: Visibility[], types: string[], limit: number): SQL {
-  // search_text() of a bound parameter is folded at planning, so the indexes apply.
-  const term = sql`search_text(${q})`;
-  const likeTerm = sql`search_text(${likeLiteral(q)})`;
+  // InitPlans: the term is normalized once per execution, not once per row, and the
+  // same statement plans well whatever the term (see prepared statements in client.ts).
+  const term = sql`(SELECT search_text(${q}))`;
+  // Every name starting with the term sorts (bytewise, as text_pattern_ops does) at or
+  // after the term and before the term followed by the last code point.
+  const pastTerm = sql`(SELECT search_text(${q}) || chr(1114111))`;
   const { typeColumn, slugColumn } = resource.quickSearch!;
   const wanted = typesOf(resource).filter((type) => types.length === 0 || types.includes(type));
   const table = sql.identifier(resource.table);
@@ -61,14 +63,14 @@ function rankedMatches(resource: Resource, q: string, visible: Visibility[], typ
     ],
     sql` AND `,
   );
-  const startsWith = sql`search_name LIKE ${likeTerm} || '%'`;
   const tiers = [
-    sql`(SELECT id, display_name, type, slug FROM (SELECT ${columns} FROM ${table} WHERE ${scope} AND ${startsWith}
-          ORDER BY search_name USING ~<~, id LIMIT ${limit}) prefixed)`,
     sql`(SELECT id, display_name, type, slug
-          FROM (SELECT ${columns} FROM ${table} WHERE ${scope} AND ${term} <% search_name AND NOT ${startsWith}
+          FROM (SELECT ${columns} FROM ${table} WHERE ${scope} AND search_name ~>=~ ${term} AND search_name ~<~ ${pastTerm}
+                ORDER BY search_name USING ~<~, id LIMIT ${limit}) prefixed)`,
+    sql`(SELECT id, display_name, type, slug
+          FROM (SELECT ${columns} FROM ${table} WHERE ${scope} AND ${term} <% search_name AND NOT starts_with(search_name, ${term})
                 LIMIT ${CANDIDATES}) candidates
-          ORDER BY (search_name LIKE '% ' || ${likeTerm} || '%') DESC, (search_name LIKE '%' || ${likeTerm} || '%') DESC,
+          ORDER BY strpos(search_name, ' ' || ${term}) > 0 DESC, strpos(search_name, ${term}) > 0 DESC,
                    word_similarity(${term}, search_name) DESC, display_name
           LIMIT ${limit})`,
   ];

@@ -1,0 +1,78 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { sql } from 'drizzle-orm';
+import { findLiveSession } from '../auth/sessions.repository.ts';
+import { hashToken } from '../auth/tokens.ts';
+import type { TenantRow } from '../tenancy/tenants.repository.ts';
+import { createTestApp, type TestContext } from '../test/test-app.ts';
+import { APP_ROLE, query, queryPrepared } from './client.ts';
+
+type Context = { role: string; tenant: string; manage: string };
+const contextNow = sql`SELECT current_user AS role, current_setting('app.tenant_id', true) AS tenant,
+                              current_setting('app.manage_tenants', true) AS manage`;
+
+describe('database transactions and statements', () => {
+  let t: TestContext;
+  let acme: TenantRow;
+  let beta: TenantRow;
+  let token: string;
+
+  before(async () => {
+    t = await createTestApp();
+    acme = await t.createTenant('acme');
+    beta = await t.createTenant('beta');
+    await t.createUser(acme, 'admin@acme.test', { is_admin: true });
+    token = await t.login(acme, 'admin@acme.test');
+  });
+  after(() => t.close());
+
+  it('a tenant transaction runs as the app role with the tenant and capability set, and nothing leaks out of it', async () => {
+    const [inside] = await t.db.withTenant({ tenantId: acme.id, manageTenants: true }, (tx) => query<Context>(tx, contextNow));
+    assert.deepEqual(inside, { role: APP_ROLE, tenant: acme.id, manage: 'on' });
+    const [outside] = await query<Context>(t.db.owner, contextNow);
+    assert.notEqual(outside!.role, APP_ROLE);
+    assert.ok(!outside!.tenant, 'the tenant setting ends with the transaction');
+  });
+
+  it('a failed transaction rolls back and the connection serves the next one', async () => {
+    await assert.rejects(
+      t.db.withTenant({ tenantId: acme.id }, async (tx) => {
+        await query(tx, sql`INSERT INTO keywords (tenant_id, name) VALUES (${acme.id}, 'rolled back')`);
+        await query(tx, sql`SELECT 1 / 0`);
+      }),
+    );
+    for (let i = 0; i < 12; i++) {
+      const rows = await t.db.withTenant({ tenantId: acme.id }, (tx) => query(tx, sql`SELECT 1 FROM keywords WHERE name = 'rolled back'`));
+      assert.equal(rows.length, 0);
+    }
+  });
+
+  it('refuses a tenant id that is not a uuid (it is written into the statement)', async () => {
+    await assert.rejects(t.db.withTenant({ tenantId: "x'); DROP TABLE users; --" }, async () => 1), /not a uuid/);
+  });
+
+  it('authenticates in one statement under the tenant: a token of another tenant is not found', async () => {
+    const found = await findLiveSession(t.db.owner, acme.id, hashToken(token));
+    assert.equal(found?.user.email, 'admin@acme.test');
+    assert.equal(found?.user.is_admin, true);
+    assert.ok(!('password_hash' in (found?.user ?? {})), 'the request never holds the password hash');
+    assert.equal(await findLiveSession(t.db.owner, beta.id, hashToken(token)), null);
+    assert.equal(await findLiveSession(t.db.owner, acme.id, hashToken('not-a-token')), null);
+    const [after] = await query<Context>(t.db.owner, contextNow);
+    assert.notEqual(after!.role, APP_ROLE, 'the role ends with the statement');
+  });
+
+  it('a prepared query returns what the plain query returns; on a server it is prepared once per connection', async () => {
+    const statement = sql`SELECT name FROM keywords WHERE name LIKE ${'%'} ORDER BY name LIMIT ${5}`;
+    await t.db.withTenant({ tenantId: acme.id }, async (tx) => {
+      await query(tx, sql`INSERT INTO keywords (tenant_id, name) VALUES (${acme.id}, 'prepared')`);
+      const plain = await query<{ name: string }>(tx, statement);
+      assert.deepEqual(await queryPrepared(tx, statement), plain);
+      assert.deepEqual(await queryPrepared(tx, statement), plain);
+      if (t.db.engine === 'postgres') {
+        const prepared = await query<{ name: string }>(tx, sql`SELECT name FROM pg_prepared_statements WHERE statement LIKE '%FROM keywords WHERE name LIKE%'`);
+        assert.equal(prepared.length, 1);
+      }
+    });
+  });
+});
