@@ -40,7 +40,7 @@ export interface ListOptions {
 const listQuery = (resource: Resource, options: ListOptions): ListQuery =>
   parseListQuery(resource, { limit: String(options.limit), offset: String(options.offset), ...(options.search ? { search: options.search } : {}) });
 
-/** The page statement (rows, their lists and, unfiltered, the counter total) of `GET <resource>/`. */
+/** The page statement (rows, their lists and the total: counters unfiltered, a capped count with a search) of `GET <resource>/`. */
 export function pageStatement(resource: Resource, visible: Visibility[], options: ListOptions): Statement {
   const counterTotal = options.search ? undefined : { kinds: repo.counterKindsOf(resource), visible };
   return rendered(repo.pageStatement(resource, visible, listQuery(resource, options), counterTotal));
@@ -86,12 +86,11 @@ export async function authenticate(client: pg.ClientBase, tenantId: string, toke
   if (rows.length !== 1) throw new Error('floor: session not found');
 }
 
-/** What `GET <resource>/?limit=&search=` runs in its data transaction. */
+/** What `GET <resource>/?limit=&search=` runs in its data transaction (first page). */
 export async function list(client: pg.ClientBase, resource: Resource, visible: Visibility[], options: ListOptions): Promise<number> {
   const { rows } = await run(client, pageStatement(resource, visible, options));
-  if (!options.search) return rows[0]?.__total ?? 0;
-  const count = (await run(client, cappedCountStatement(resource, visible, options.search))).rows[0].n;
-  if (count <= repo.EXACT_COUNT_CAP) return count;
+  const total: number = rows[0]?.__total ?? 0;
+  if (!options.search || total <= repo.EXACT_COUNT_CAP) return total;
   const plan = (await run(client, rendered(repo.estimateStatement(resource, visible, { search: options.search, filters: {} })))).rows[0]['QUERY PLAN'];
   return Math.max(Math.round(plan[0].Plan['Plan Rows']), repo.EXACT_COUNT_CAP + 1);
 }

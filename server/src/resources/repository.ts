@@ -80,14 +80,18 @@ export interface Page {
   rows: Row[];
   /** Each row's visible lists (only for resources that can be list items). */
   lists: Map<string, ItemLists>;
-  /** The counter total when asked for; null when not asked for or when the page is empty. */
+  /**
+   * The total: from the counters when asked for, else the matching rows counted
+   * up to one past EXACT_COUNT_CAP. Null when the page is empty (no row carries it).
+   */
   total: number | null;
 }
 
 /**
  * A list page in one statement (one round trip): the rows, each row's visible
- * lists as a correlated subquery, and the counter total as an InitPlan. The
- * outer query only adds columns to the ordered, limited page, so it keeps its order.
+ * lists as a correlated subquery, and the total as an InitPlan — from the
+ * counters, or the capped count of the matching rows. The outer query only adds
+ * columns to the ordered, limited page, so it keeps its order.
  */
 export function pageStatement(resource: Resource, visible: Visibility[], listQuery: ListQuery, counterTotal?: CounterTotal): SQL {
   const lists = resource.listItem
@@ -95,7 +99,7 @@ export function pageStatement(resource: Resource, visible: Visibility[], listQue
            FROM list_items li JOIN lists l ON l.tenant_id = li.tenant_id AND l.id = li.list_id
            WHERE li.${id(resource.listItem.column)} = page.id AND l.visibility IN (${list(visible)}))`
     : sql`NULL::json`;
-  const total = counterTotal ? counterSum(counterTotal) : sql`NULL::int`;
+  const total = counterTotal ? counterSum(counterTotal) : sql`(${cappedCountStatement(resource, visible, listQuery)})`;
   return sql`SELECT page.*, ${lists} AS __lists, ${total} AS __total
       FROM (SELECT ${selectColumns(resource)} FROM ${id(resource.table)}
             WHERE ${whereClause(resource, visible, listQuery)}
@@ -123,13 +127,18 @@ export const cappedCountStatement = (resource: Resource, visible: Visibility[], 
 export const estimateStatement = (resource: Resource, visible: Visibility[], listQuery: CountQuery): SQL =>
   sql`EXPLAIN (FORMAT JSON) SELECT 1 FROM ${id(resource.table)} WHERE ${whereClause(resource, visible, listQuery)}`;
 
+/** The planner's estimate of the matching rows, for a total beyond the cap (reported as an estimate). */
+export async function estimateMatching(tx: Tx, resource: Resource, visible: Visibility[], listQuery: CountQuery): Promise<number> {
+  const [plan] = await query<{ 'QUERY PLAN': Array<{ Plan: { 'Plan Rows': number } }> }>(tx, estimateStatement(resource, visible, listQuery));
+  const planned = plan?.['QUERY PLAN'][0]?.Plan['Plan Rows'] ?? 0;
+  return Math.max(Math.round(planned), EXACT_COUNT_CAP + 1);
+}
+
 export async function countMatching(tx: Tx, resource: Resource, visible: Visibility[], listQuery: CountQuery): Promise<{ count: number; estimate: boolean }> {
   const [row] = await query<{ n: number }>(tx, cappedCountStatement(resource, visible, listQuery));
   const exact = row?.n ?? 0;
   if (exact <= EXACT_COUNT_CAP) return { count: exact, estimate: false };
-  const [plan] = await query<{ 'QUERY PLAN': Array<{ Plan: { 'Plan Rows': number } }> }>(tx, estimateStatement(resource, visible, listQuery));
-  const planned = plan?.['QUERY PLAN'][0]?.Plan['Plan Rows'] ?? exact;
-  return { count: Math.max(Math.round(planned), EXACT_COUNT_CAP + 1), estimate: true };
+  return { count: await estimateMatching(tx, resource, visible, listQuery), estimate: true };
 }
 
 /** The counter kinds whose sum is a resource's unfiltered total (none: count rows). */

@@ -182,14 +182,23 @@ export class ResourceService {
     return request.tx(async (tx) => {
       const unfiltered = !listQuery.search && Object.keys(listQuery.filters).length === 0;
       const counterKinds = repo.counterKindsOf(this.resource);
-      // An unfiltered total comes from the counters, read in the page's own statement.
+      // An unfiltered total comes from the counters; any other is the matching rows counted
+      // up to the cap, estimated beyond it. Both are read in the page's own statement.
       const counterTotal = unfiltered && counterKinds.length > 0
         ? { kinds: counterKinds, visible: this.resource.hasVisibility ? visible : null }
         : undefined;
       const { rows, lists, total } = await repo.selectPage(tx, this.resource, visible, listQuery, counterTotal);
-      const { count, estimate } = counterTotal
-        ? { count: total ?? (await repo.countFromCounters(tx, counterTotal.kinds, counterTotal.visible)), estimate: false }
-        : await repo.countMatching(tx, this.resource, visible, listQuery);
+      let count = total ?? 0;
+      let estimate = false;
+      if (total === null && counterTotal) {
+        // An empty page carries no total.
+        count = await repo.countFromCounters(tx, counterTotal.kinds, counterTotal.visible);
+      } else if (total === null && listQuery.offset > 0) {
+        ({ count, estimate } = await repo.countMatching(tx, this.resource, visible, listQuery));
+      } else if (!counterTotal && count > repo.EXACT_COUNT_CAP) {
+        count = await repo.estimateMatching(tx, this.resource, visible, listQuery);
+        estimate = true;
+      }
       const page: ListPage = {
         count,
         next: listQuery.offset + rows.length < count ? pageUrl(request, listQuery.offset + listQuery.limit, listQuery.limit) : null,
