@@ -29,7 +29,8 @@ BEGIN
     SELECT s.id, u.id, u.tenant_id, u.email, u.alias, u.is_admin, u.is_research, u.asset_id, u.disabled
       FROM sessions s
       JOIN users u ON u.tenant_id = s.tenant_id AND u.id = s.user_id
-     WHERE s.token_hash = p_token_hash
+     WHERE s.tenant_id = p_tenant_id -- row-level security says the same; stated for the index
+       AND s.token_hash = p_token_hash
        AND s.revoked_at IS NULL
        AND s.expires_at > now()
      LIMIT 1;
