@@ -1,13 +1,10 @@
 import assert from 'node:assert/strict';
-import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { ARTIFACTS_DIR, browserUnavailable, launchBrowser, screenshot, startServer, type E2EServer, signInAt } from './support/browser.ts';
+import { browserUnavailable, launchBrowser, startServer, type E2EServer, signInAt, DESKTOP, screenshots } from './support/browser.ts';
 
 const unavailable = browserUnavailable();
 
-const DESKTOP = { width: 1280, height: 900 };
-const PHONE = { width: 375, height: 800 };
 const PASSWORD = 'correct horse battery staple';
 
 type Tenant = Awaited<ReturnType<E2EServer['createTenant']>>;
@@ -38,20 +35,6 @@ describe('admin screens: users, tenants and settings', { skip: unavailable ?? fa
 
 
   /** Full-page screenshots at desktop and phone widths (the viewport only while a dialog is open). */
-  async function screenshots(page: Page, name: string, { dialog = false } = {}): Promise<void> {
-    const take = (file: string) =>
-      dialog ? page.screenshot({ path: path.join(ARTIFACTS_DIR, `${file}.png`) }).then(() => undefined) : screenshot(page, file);
-    // Toasts cover part of the page; they are checked where they matter.
-    await page.locator('.Toastify__toast').evaluateAll((toasts) => toasts.forEach((toast) => toast.remove()));
-    await page.setViewportSize(DESKTOP);
-    await page.evaluate(() => Promise.allSettled(document.getAnimations().map((animation) => animation.finished)));
-    await take(`${name}-1280`);
-    await page.setViewportSize(PHONE);
-    // The data grid measures its width with a ResizeObserver; let it lay out again.
-    await page.waitForTimeout(500);
-    await take(`${name}-375`);
-    await page.setViewportSize(DESKTOP);
-  }
 
   /** The error shown under a form field. */
   const fieldError = (page: Page, text: string) => page.locator('.MuiFormHelperText-root.Mui-error').filter({ hasText: text });
@@ -77,19 +60,19 @@ describe('admin screens: users, tenants and settings', { skip: unavailable ?? fa
     await page.getByRole('button', { name: 'Create user' }).click();
     await page.getByTestId('form-errors').waitFor();
     await fieldError(page, 'A user with this email already exists.').waitFor();
-    await screenshots(page, 'admin-user-form-errors');
+    await screenshots(page, 'admin-user-form-errors', { hideToasts: true });
 
     await page.getByLabel('Email').fill('analyst@demo.test');
     await page.getByLabel('Alias').fill('Ana');
     await page.getByLabel('Research', { exact: true }).check();
-    await screenshots(page, 'admin-user-form');
+    await screenshots(page, 'admin-user-form', { hideToasts: true });
     await page.getByRole('button', { name: 'Create user' }).click();
     await page.getByText('User “analyst@demo.test” created.').waitFor();
     await page.waitForURL((url) => url.pathname === '/users');
     const row = grid.getByRole('row').filter({ hasText: 'analyst@demo.test' });
     await row.getByText('Research', { exact: true }).waitFor();
     assert.equal((await signInStatus(demo, 'analyst@demo.test', 'analyst password 1')).status, 200);
-    await screenshots(page, 'admin-users-list');
+    await screenshots(page, 'admin-users-list', { hideToasts: true });
 
     // Found by search; the search is kept in the URL.
     await page.getByLabel('Search users').fill('ana');
@@ -98,7 +81,7 @@ describe('admin screens: users, tenants and settings', { skip: unavailable ?? fa
     await grid.getByRole('link', { name: 'analyst@demo.test' }).click();
 
     await page.getByRole('heading', { name: 'Edit analyst@demo.test' }).waitFor();
-    await screenshots(page, 'admin-user-edit');
+    await screenshots(page, 'admin-user-edit', { hideToasts: true });
     await page.getByLabel('Alias').fill('Ana Lyst');
     await page.getByLabel('Admin', { exact: true }).check();
     await page.getByRole('button', { name: 'Save changes' }).click();
@@ -148,7 +131,7 @@ describe('admin screens: users, tenants and settings', { skip: unavailable ?? fa
     await page.getByRole('dialog', { name: 'Menu' }).getByRole('link', { name: 'Tenants' }).click();
     const grid = page.getByRole('grid', { name: 'Tenants' });
     await grid.getByRole('link', { name: 'demo', exact: true }).waitFor();
-    await screenshots(page, 'admin-tenants-list');
+    await screenshots(page, 'admin-tenants-list', { hideToasts: true });
 
     await page.getByRole('link', { name: 'New tenant' }).click();
     await page.getByRole('heading', { name: 'New tenant' }).waitFor();
@@ -162,13 +145,13 @@ describe('admin screens: users, tenants and settings', { skip: unavailable ?? fa
     await page.getByLabel('First admin password').fill('owner password 1');
     await page.getByRole('button', { name: 'Create tenant' }).click();
     await fieldError(page, 'This code is reserved.').waitFor();
-    await screenshots(page, 'admin-tenant-form-errors');
+    await screenshots(page, 'admin-tenant-form-errors', { hideToasts: true });
 
     await page.getByLabel('Code').fill('acme-labs');
     await page.getByText(/Address: acme-labs\.localhost:\d+/).waitFor();
     await page.getByLabel('Payment access link').fill('acme-labs.example/subscribe');
     await page.getByLabel('Payment access message').fill('Subscribe to read the paywalled notes.');
-    await screenshots(page, 'admin-tenant-form');
+    await screenshots(page, 'admin-tenant-form', { hideToasts: true });
     await page.getByRole('button', { name: 'Create tenant' }).click();
     await page.getByText(/Tenant “Acme Labs” created at acme-labs\.localhost:\d+\./).waitFor();
     await page.waitForURL((url) => url.pathname === '/clients');
@@ -179,7 +162,7 @@ describe('admin screens: users, tenants and settings', { skip: unavailable ?? fa
     await page.getByRole('heading', { name: 'Edit Acme Labs' }).waitFor();
     assert.equal(await page.getByLabel('Payment access link').inputValue(), 'https://acme-labs.example/subscribe');
     assert.equal(await page.getByLabel('Code').isDisabled(), true);
-    await screenshots(page, 'admin-tenant-edit');
+    await screenshots(page, 'admin-tenant-edit', { hideToasts: true });
     await page.getByRole('textbox', { name: 'Name', exact: true }).fill('Acme Laboratories');
     await page.getByRole('button', { name: 'Save changes' }).click();
     await page.getByText('Tenant “Acme Laboratories” saved.').waitFor();
@@ -199,7 +182,7 @@ describe('admin screens: users, tenants and settings', { skip: unavailable ?? fa
     await dialog.getByLabel('Type acme-labs to confirm').fill('acme');
     assert.equal(await confirm.isDisabled(), true);
     await dialog.getByLabel('Type acme-labs to confirm').fill('acme-labs');
-    await screenshots(page, 'admin-tenant-delete-dialog', { dialog: true });
+    await screenshots(page, 'admin-tenant-delete-dialog', { viewportOnly: true, hideToasts: true });
     await confirm.click();
     await page.getByText(/Tenant “Acme Laboratories” deleted: removed .*users?/).waitFor();
     await page.waitForURL((url) => url.pathname === '/clients');
@@ -227,12 +210,12 @@ describe('admin screens: users, tenants and settings', { skip: unavailable ?? fa
     await page.getByRole('heading', { level: 1, name: 'Settings' }).waitFor();
     assert.equal(new URL(page.url()).pathname, '/settings');
     await page.getByRole('textbox', { name: 'Workspace name' }).waitFor();
-    await screenshots(page, 'admin-settings');
+    await screenshots(page, 'admin-settings', { hideToasts: true });
 
     await page.getByRole('textbox', { name: 'Open-data link' }).fill('not a link');
     await page.getByRole('button', { name: 'Save settings' }).click();
     await fieldError(page, 'Enter a valid web address.').waitFor();
-    await screenshots(page, 'admin-settings-errors');
+    await screenshots(page, 'admin-settings-errors', { hideToasts: true });
 
     await page.getByRole('textbox', { name: 'Open-data link' }).fill('data.brand.example');
     await page.getByRole('textbox', { name: 'Workspace name' }).fill('Brand Intelligence');
@@ -249,7 +232,7 @@ describe('admin screens: users, tenants and settings', { skip: unavailable ?? fa
     assert.equal(await footer.getByText('Want intel notes for your own team?').count(), 0);
     assert.equal(await footer.getByRole('link', { name: 'Open data' }).getAttribute('href'), 'https://data.brand.example/');
     assert.equal(await page.getByRole('textbox', { name: 'Open-data link' }).inputValue(), 'https://data.brand.example/', 'the form shows what was saved');
-    await screenshots(page, 'admin-settings-applied');
+    await screenshots(page, 'admin-settings-applied', { hideToasts: true });
 
     // Signed-out visitors get the same header and footer.
     const visitor = await browser.newContext({ viewport: DESKTOP });
@@ -286,7 +269,7 @@ describe('admin screens: users, tenants and settings', { skip: unavailable ?? fa
     }
     await page.goto(server.url('demo', '/users'));
     await page.getByRole('heading', { name: 'Access denied' }).waitFor();
-    await screenshots(page, 'admin-users-access-denied');
+    await screenshots(page, 'admin-users-access-denied', { hideToasts: true });
     await context.close();
 
     const admin = await browser.newContext({ viewport: DESKTOP });

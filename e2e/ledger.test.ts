@@ -1,13 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { ARTIFACTS_DIR, browserUnavailable, launchBrowser, screenshot, startServer, type E2EServer, signInAt } from './support/browser.ts';
-import path from 'node:path';
+import { browserUnavailable, launchBrowser, startServer, type E2EServer, signInAt, DESKTOP, screenshots } from './support/browser.ts';
 
 const unavailable = browserUnavailable();
 
-const DESKTOP = { width: 1280, height: 900 };
-const PHONE = { width: 375, height: 800 };
 
 describe('ledger: entries and their investments', { skip: unavailable ?? false }, () => {
   let server: E2EServer;
@@ -46,17 +43,6 @@ describe('ledger: entries and their investments', { skip: unavailable ?? false }
 
 
   /** Desktop and phone screenshots: the full page, or the viewport while a dialog is open. */
-  async function screenshots(page: Page, name: string, { dialog = false } = {}): Promise<void> {
-    const take = (file: string) =>
-      dialog ? page.screenshot({ path: path.join(ARTIFACTS_DIR, `${file}.png`) }).then(() => undefined) : screenshot(page, file);
-    await page.setViewportSize(DESKTOP);
-    await take(`${name}-1280`);
-    await page.setViewportSize(PHONE);
-    // The data grid measures its width with a ResizeObserver; let it lay out again.
-    await page.waitForTimeout(500);
-    await take(`${name}-375`);
-    await page.setViewportSize(DESKTOP);
-  }
 
   const grid = (page: Page) => page.getByRole('grid', { name: 'Ledger' });
   const field = (page: Page, name: string) => page.locator(`dd[data-field="${name}"]`);
@@ -151,7 +137,7 @@ describe('ledger: entries and their investments', { skip: unavailable ?? false }
     await dialog.getByRole('radio', { name: /Public/ }).check();
     await dialog.getByRole('button', { name: 'Create investment' }).click();
     await dialog.getByTestId('form-errors').filter({ hasText: 'Ownership %' }).waitFor();
-    await screenshots(page, 'ledger-investment-form-error', { dialog: true });
+    await screenshots(page, 'ledger-investment-form-error', { viewportOnly: true });
     await dialog.getByLabel('Ownership %').fill('12.5');
     await dialog.getByRole('button', { name: 'Create investment' }).click();
     await page.getByText('Investment “VC · USD · 12.5%” created.').waitFor();
@@ -211,7 +197,7 @@ describe('ledger: entries and their investments', { skip: unavailable ?? false }
     await pick(page, dialog, 'Ledger entry', 'hidden', 'Seeded hidden entry');
     await choose(page, dialog, 'Currency (ISO 4217)', 'CHF');
     await dialog.getByLabel('Admin notes').fill('Held through a trust.');
-    await screenshots(page, 'person-investment-form', { dialog: true });
+    await screenshots(page, 'person-investment-form', { viewportOnly: true });
     await dialog.getByRole('button', { name: 'Create investment' }).click();
     await page.getByText('Investment “Investment · CHF” created.').waitFor();
     const row = investments(page).getByRole('row').filter({ hasText: 'Investment · CHF' });

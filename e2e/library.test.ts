@@ -1,12 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { browserUnavailable, launchBrowser, screenshot, startServer, type E2EServer, signInAt } from './support/browser.ts';
+import { browserUnavailable, launchBrowser, startServer, type E2EServer, signInAt, DESKTOP, screenshots } from './support/browser.ts';
 
 const unavailable = browserUnavailable();
 
-const DESKTOP = { width: 1280, height: 900 };
-const PHONE = { width: 375, height: 800 };
 const PAYWALL_LINK = 'https://members.example.com/reports/open-banking-2024';
 
 describe('library: list, form, detail, the paywall link and search', { skip: unavailable ?? false }, () => {
@@ -54,15 +52,6 @@ describe('library: list, form, detail, the paywall link and search', { skip: una
   const signIn = (page: Page, email: string, level: string) => signInAt(page, server.url('demo', '/login'), email, level);
 
 
-  async function screenshots(page: Page, name: string): Promise<void> {
-    await page.setViewportSize(DESKTOP);
-    await screenshot(page, `${name}-1280`);
-    await page.setViewportSize(PHONE);
-    // The data grid measures its width with a ResizeObserver; let it lay out again.
-    await page.waitForTimeout(500);
-    await screenshot(page, `${name}-375`);
-    await page.setViewportSize(DESKTOP);
-  }
 
   /** A fresh browser context for one test, closed even when the test fails (open pages would hold connections). */
   async function withPage(options: { viewport: typeof DESKTOP }, run: (page: Page) => Promise<void>): Promise<void> {

@@ -6,12 +6,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { browserUnavailable, launchBrowser, screenshot, startServer, type E2EServer, signInAt } from './support/browser.ts';
+import { browserUnavailable, launchBrowser, startServer, type E2EServer, signInAt, DESKTOP, screenshots } from './support/browser.ts';
 
 const unavailable = browserUnavailable();
 
-const DESKTOP = { width: 1280, height: 900 };
-const PHONE = { width: 375, height: 800 };
 
 describe('lists: list page by type, create, items, rename, delete', { skip: unavailable ?? false }, () => {
   let server: E2EServer;
@@ -54,16 +52,6 @@ describe('lists: list page by type, create, items, rename, delete', { skip: unav
 
 
   /** Screenshots at desktop and phone widths, without the toasts that would cover the page. */
-  async function screenshots(page: Page, name: string): Promise<void> {
-    await page.locator('.Toastify__toast').evaluateAll((toasts) => toasts.forEach((toast) => toast.remove()));
-    await page.setViewportSize(DESKTOP);
-    await screenshot(page, `${name}-1280`);
-    await page.setViewportSize(PHONE);
-    // The data grid measures its width with a ResizeObserver; let it lay out again.
-    await page.waitForTimeout(500);
-    await screenshot(page, `${name}-375`);
-    await page.setViewportSize(DESKTOP);
-  }
 
   const grid = (page: Page, name: string) => page.getByRole('grid', { name });
   const itemNames = (page: Page) => page.getByTestId('list-item').getByRole('link').allInnerTexts();
@@ -97,7 +85,7 @@ describe('lists: list page by type, create, items, rename, delete', { skip: unav
     await page.getByLabel('Description').fill('Companies we follow closely.');
     await page.getByRole('combobox', { name: 'Keywords' }).fill('robo');
     await page.getByRole('option', { name: 'robotics' }).click();
-    await screenshots(page, 'list-form');
+    await screenshots(page, 'list-form', { hideToasts: true });
     await page.getByRole('button', { name: 'Create list' }).click();
 
     // Saved, then shown at its own address.
@@ -129,7 +117,7 @@ describe('lists: list page by type, create, items, rename, delete', { skip: unav
     await page.getByText('Removed “Hidden Holdings” from the list.').waitFor();
     await page.getByTestId('list-item').getByRole('link', { name: 'Hidden Holdings' }).waitFor({ state: 'detached' });
     await expectItems(page, ['Acme Robotics', 'Beta Analytics']);
-    await screenshots(page, 'list-detail');
+    await screenshots(page, 'list-detail', { hideToasts: true });
 
     // The item's page: the list's keyword (auto-tagging) and the list among its lists.
     await page.getByTestId('list-item').getByRole('link', { name: 'Beta Analytics' }).click();
@@ -161,7 +149,7 @@ describe('lists: list page by type, create, items, rename, delete', { skip: unav
     await page.waitForURL((url) => url.searchParams.get('type') === 'PeopleList' && url.searchParams.get('tab') === '1');
     await grid(page, 'People lists').getByRole('link', { name: 'Radar List' }).waitFor({ state: 'detached' });
     await grid(page, 'People lists').getByRole('link', { name: 'Founders' }).waitFor();
-    await screenshots(page, 'lists-people');
+    await screenshots(page, 'lists-people', { hideToasts: true });
     await page.getByRole('tab', { name: 'Organizations lists' }).click();
     await grid(page, 'Organizations lists').getByRole('link', { name: 'Radar List' }).click();
     await page.getByRole('heading', { level: 1, name: 'Radar List' }).waitFor();
@@ -188,7 +176,7 @@ describe('lists: list page by type, create, items, rename, delete', { skip: unav
     await page.goto(server.url('demo', '/lists?tab=1'));
     await page.getByRole('link', { name: 'New list' }).click();
     await page.getByRole('heading', { name: 'New list' }).waitFor();
-    await screenshots(page, 'list-create-choose-type');
+    await screenshots(page, 'list-create-choose-type', { hideToasts: true });
     await page.getByRole('link', { name: /People list/ }).click();
     await page.getByRole('heading', { name: 'New people list' }).waitFor();
     await page.getByLabel('Name').fill('Advisors');

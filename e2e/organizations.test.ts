@@ -4,12 +4,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { ARTIFACTS_DIR, browserUnavailable, launchBrowser, screenshot, startServer, type E2EServer, signInAt } from './support/browser.ts';
+import { browserUnavailable, launchBrowser, startServer, type E2EServer, signInAt, DESKTOP, screenshots } from './support/browser.ts';
 
 const unavailable = browserUnavailable();
 
-const DESKTOP = { width: 1280, height: 900 };
-const PHONE = { width: 375, height: 800 };
 
 describe('organizations: list, form, detail, export and upload', { skip: unavailable ?? false }, () => {
   let server: E2EServer;
@@ -59,17 +57,6 @@ describe('organizations: list, form, detail, export and upload', { skip: unavail
    * Screenshots at desktop and phone widths: the full page, or only the viewport when a dialog
    * is open (a full-page capture would show the page beyond the dialog's backdrop).
    */
-  async function screenshots(page: Page, name: string, { dialog = false } = {}): Promise<void> {
-    const take = (file: string) =>
-      dialog ? page.screenshot({ path: path.join(ARTIFACTS_DIR, `${file}.png`) }).then(() => undefined) : screenshot(page, file);
-    await page.setViewportSize(DESKTOP);
-    await take(`${name}-1280`);
-    await page.setViewportSize(PHONE);
-    // The data grid measures its width with a ResizeObserver; let it lay out again.
-    await page.waitForTimeout(500);
-    await take(`${name}-375`);
-    await page.setViewportSize(DESKTOP);
-  }
 
   const grid = (page: Page) => page.getByRole('grid', { name: 'Organizations' });
 
@@ -249,7 +236,7 @@ describe('organizations: list, form, detail, export and upload', { skip: unavail
     const errorRow = report.getByRole('row').filter({ hasText: 'not-an-email' }).or(report.getByRole('row').filter({ hasText: 'Emails' }));
     await errorRow.first().waitFor();
     assert.match(await errorRow.first().innerText(), /^3\b/);
-    await screenshots(page, 'organizations-upload-report', { dialog: true });
+    await screenshots(page, 'organizations-upload-report', { viewportOnly: true });
     await dialog.getByRole('button', { name: 'Close' }).click();
     await grid(page).getByRole('link', { name: 'Uploaded Good Org' }).waitFor();
     await context.close();

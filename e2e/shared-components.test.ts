@@ -9,12 +9,10 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page, Route } from 'playwright-core';
 import type { FieldMeta, ResourceMeta } from '@intelnotes/server/contracts';
-import { ARTIFACTS_DIR, browserUnavailable, launchBrowser, screenshot, startServer, type E2EServer, signInAt } from './support/browser.ts';
+import { ARTIFACTS_DIR, browserUnavailable, launchBrowser, screenshot, startServer, type E2EServer, signInAt, DESKTOP, screenshots } from './support/browser.ts';
 
 const unavailable = browserUnavailable();
 
-const DESKTOP = { width: 1280, height: 900 };
-const PHONE = { width: 375, height: 800 };
 
 describe('shared components: relations, lists, history, numbers', { skip: unavailable ?? false }, () => {
   let server: E2EServer;
@@ -65,16 +63,6 @@ describe('shared components: relations, lists, history, numbers', { skip: unavai
   const signIn = (page: Page, email: string, level: string) => signInAt(page, server.url('demo', '/login'), email, level);
 
 
-  async function screenshots(page: Page, name: string, { viewportOnly = false } = {}): Promise<void> {
-    const take = (file: string) =>
-      viewportOnly ? page.screenshot({ path: path.join(ARTIFACTS_DIR, `${file}.png`) }).then(() => undefined) : screenshot(page, file);
-    await page.setViewportSize(DESKTOP);
-    await take(`${name}-1280`);
-    await page.setViewportSize(PHONE);
-    await page.waitForTimeout(400);
-    await take(`${name}-375`);
-    await page.setViewportSize(DESKTOP);
-  }
 
   /** Picks an option of a relation picker by typing part of its name; Enter takes the highlighted one. */
   async function pick(page: Page, label: string, typed: string, option: string, { keyboard = false } = {}): Promise<void> {

@@ -2,11 +2,9 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { seedGeography } from '../server/src/modules/geos/geo-seed.ts';
-import { browserUnavailable, launchBrowser, screenshot, startServer, type E2EServer, signInAt } from './support/browser.ts';
+import { browserUnavailable, launchBrowser, screenshot, startServer, type E2EServer, signInAt, DESKTOP, screenshots } from './support/browser.ts';
 
 const unavailable = browserUnavailable();
-const DESKTOP = { width: 1280, height: 900 };
-const PHONE = { width: 375, height: 800 };
 
 describe('taxonomy: keywords, terminology, geos and cities, URLs, tagging rules', { skip: unavailable ?? false }, () => {
   let server: E2EServer;
@@ -45,14 +43,6 @@ describe('taxonomy: keywords, terminology, geos and cities, URLs, tagging rules'
   const signIn = (page: Page, tenant: string | null, email: string, level: string) => signInAt(page, server.url(tenant, '/login'), email, level);
 
 
-  async function screenshots(page: Page, name: string): Promise<void> {
-    await page.setViewportSize(DESKTOP);
-    await screenshot(page, `${name}-1280`);
-    await page.setViewportSize(PHONE);
-    await page.waitForTimeout(500);
-    await screenshot(page, `${name}-375`);
-    await page.setViewportSize(DESKTOP);
-  }
 
   async function pick(page: Page, label: string, typed: string, option: string): Promise<void> {
     const input = page.getByRole('combobox', { name: label });

@@ -64,6 +64,35 @@ export async function screenshot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: path.join(ARTIFACTS_DIR, `${name}.png`), fullPage: true });
 }
 
+/** The two widths every screen is looked at in. */
+export const DESKTOP = { width: 1280, height: 900 };
+export const PHONE = { width: 375, height: 800 };
+
+/**
+ * Screenshots of the page at desktop and phone width (`<name>-1280.png`, `<name>-375.png`),
+ * leaving the page at desktop width. `viewportOnly` for dialogs, which a full-page shot
+ * would cut; `hideToasts` hides the toasts showing now (hidden, not removed: the toast
+ * library still owns those elements and removes them itself).
+ */
+export async function screenshots(page: Page, name: string, { viewportOnly = false, hideToasts = false } = {}): Promise<void> {
+  const take = async (file: string) => {
+    if (!viewportOnly) return screenshot(page, file);
+    mkdirSync(ARTIFACTS_DIR, { recursive: true });
+    await page.screenshot({ path: path.join(ARTIFACTS_DIR, `${file}.png`) });
+  };
+  if (hideToasts) {
+    await page.locator('.Toastify__toast').evaluateAll((toasts) => toasts.forEach((toast) => ((toast as HTMLElement).style.visibility = 'hidden')));
+  }
+  await page.setViewportSize(DESKTOP);
+  await page.evaluate(() => Promise.allSettled(document.getAnimations().map((animation) => animation.finished)));
+  await take(`${name}-1280`);
+  await page.setViewportSize(PHONE);
+  // The data grid measures its width with a ResizeObserver; let it lay out again.
+  await page.waitForTimeout(500);
+  await take(`${name}-375`);
+  await page.setViewportSize(DESKTOP);
+}
+
 /**
  * Signs in on a tenant's login page (`loginUrl`) and waits until the header shows the access
  * level `level` — or, without one, the Logout button.
