@@ -5,7 +5,6 @@ import { browserUnavailable, launchBrowser, startServer, type E2EServer, signInA
 
 const unavailable = browserUnavailable();
 
-
 describe('ledger: entries and their investments', { skip: unavailable ?? false }, () => {
   let server: E2EServer;
   let browser: Browser;
@@ -40,7 +39,6 @@ describe('ledger: entries and their investments', { skip: unavailable ?? false }
   });
 
   const signIn = (page: Page, email: string, level: string) => signInAt(page, server.url('demo', '/login'), email, level);
-
 
   /** Desktop and phone screenshots: the full page, or the viewport while a dialog is open. */
 

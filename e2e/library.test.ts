@@ -51,8 +51,6 @@ describe('library: list, form, detail, the paywall link and search', { skip: una
 
   const signIn = (page: Page, email: string, level: string) => signInAt(page, server.url('demo', '/login'), email, level);
 
-
-
   /** A fresh browser context for one test, closed even when the test fails (open pages would hold connections). */
   async function withPage(options: { viewport: typeof DESKTOP }, run: (page: Page) => Promise<void>): Promise<void> {
     const context = await browser.newContext(options);

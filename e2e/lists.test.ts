@@ -10,7 +10,6 @@ import { browserUnavailable, launchBrowser, startServer, type E2EServer, signInA
 
 const unavailable = browserUnavailable();
 
-
 describe('lists: list page by type, create, items, rename, delete', { skip: unavailable ?? false }, () => {
   let server: E2EServer;
   let browser: Browser;
@@ -49,7 +48,6 @@ describe('lists: list page by type, create, items, rename, delete', { skip: unav
   });
 
   const signIn = (page: Page, email: string, level: string) => signInAt(page, server.url('demo', '/login'), email, level);
-
 
   /** Screenshots at desktop and phone widths, without the toasts that would cover the page. */
 

@@ -48,7 +48,6 @@ describe('merging duplicates', { skip: unavailable ?? false }, () => {
 
   const signIn = (page: Page, email: string, level: string) => signInAt(page, server.url('demo', '/login'), email, level);
 
-
   it('merges a duplicate with a choice per field, and undoes it from the toast', async () => {
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     try {

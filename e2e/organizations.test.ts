@@ -8,7 +8,6 @@ import { browserUnavailable, launchBrowser, startServer, type E2EServer, signInA
 
 const unavailable = browserUnavailable();
 
-
 describe('organizations: list, form, detail, export and upload', { skip: unavailable ?? false }, () => {
   let server: E2EServer;
   let browser: Browser;
@@ -51,7 +50,6 @@ describe('organizations: list, form, detail, export and upload', { skip: unavail
   });
 
   const signIn = (page: Page, email: string, level: string) => signInAt(page, server.url('demo', '/login'), email, level);
-
 
   /**
    * Screenshots at desktop and phone widths: the full page, or only the viewport when a dialog

@@ -13,7 +13,6 @@ import { ARTIFACTS_DIR, browserUnavailable, launchBrowser, screenshot, startServ
 
 const unavailable = browserUnavailable();
 
-
 describe('shared components: relations, lists, history, numbers', { skip: unavailable ?? false }, () => {
   let server: E2EServer;
   let browser: Browser;
@@ -61,8 +60,6 @@ describe('shared components: relations, lists, history, numbers', { skip: unavai
   });
 
   const signIn = (page: Page, email: string, level: string) => signInAt(page, server.url('demo', '/login'), email, level);
-
-
 
   /** Picks an option of a relation picker by typing part of its name; Enter takes the highlighted one. */
   async function pick(page: Page, label: string, typed: string, option: string, { keyboard = false } = {}): Promise<void> {

@@ -16,7 +16,6 @@ describe('the application shell', { skip: unavailable ?? false }, () => {
   /** Signs in through the login page and waits for the header to show the access level. */
   const signIn = (page: Page, tenantCode: string | null, email: string, level: string) => signInAt(page, server.url(tenantCode, '/login'), email, level);
 
-
   /** Waits for the open/close transitions inside the page to finish, for screenshots. */
   async function settled(page: Page): Promise<void> {
     // A cancelled animation rejects its promise; only the end of each one matters here.

@@ -42,8 +42,6 @@ describe('taxonomy: keywords, terminology, geos and cities, URLs, tagging rules'
 
   const signIn = (page: Page, tenant: string | null, email: string, level: string) => signInAt(page, server.url(tenant, '/login'), email, level);
 
-
-
   async function pick(page: Page, label: string, typed: string, option: string): Promise<void> {
     const input = page.getByRole('combobox', { name: label });
     await input.click();
