@@ -6,12 +6,12 @@ import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import cors from '@fastify/cors';
-import helmet from '@fastify/helmet';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import helmet from 'helmet';
 import { authPlugin } from './auth/auth.plugin.ts';
 import { authRoutes } from './auth/auth.routes.ts';
 import { AuthService } from './auth/auth.service.ts';
@@ -96,7 +96,9 @@ export async function buildApp({ config, db, logger }: AppDeps): Promise<Fastify
 }
 
 async function registerSecurity(app: FastifyInstance, config: Config): Promise<void> {
-  await app.register(helmet, {
+  // helmet's middleware is built once here: @fastify/helmet rebuilds it (and re-parses the
+  // CSP directives) on every request.
+  const securityHeaders = helmet({
     contentSecurityPolicy: {
       directives: {
         defaultSrc: ["'self'"],
@@ -113,6 +115,9 @@ async function registerSecurity(app: FastifyInstance, config: Config): Promise<v
     },
     crossOriginEmbedderPolicy: false,
   });
+  app.addHook('onRequest', (request, reply, done) =>
+    securityHeaders(request.raw, reply.raw, (error) => done(error instanceof Error ? error : undefined)),
+  );
 
   // Only the tenant's own origin (and configured extras) may call the API from a browser.
   await app.register(cors, {
