@@ -33,8 +33,6 @@ describe('admin screens: users, tenants and settings', { skip: unavailable ?? fa
   /** Signs in through the login page and waits for the menu button of the signed-in shell. */
   const signIn = (page: Page, tenantCode: string | null, email: string) => signInAt(page, server.url(tenantCode, '/login'), email, undefined, PASSWORD);
 
-  /** Full-page screenshots at desktop and phone widths (the viewport only while a dialog is open). */
-
   /** The error shown under a form field. */
   const fieldError = (page: Page, text: string) => page.locator('.MuiFormHelperText-root.Mui-error').filter({ hasText: text });
 

@@ -40,8 +40,6 @@ describe('ledger: entries and their investments', { skip: unavailable ?? false }
 
   const signIn = (page: Page, email: string, level: string) => signInAt(page, server.url('demo', '/login'), email, level);
 
-  /** Desktop and phone screenshots: the full page, or the viewport while a dialog is open. */
-
   const grid = (page: Page) => page.getByRole('grid', { name: 'Ledger' });
   const field = (page: Page, name: string) => page.locator(`dd[data-field="${name}"]`);
   const investments = (page: Page) => page.getByTestId('investments-section');

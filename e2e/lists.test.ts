@@ -49,8 +49,6 @@ describe('lists: list page by type, create, items, rename, delete', { skip: unav
 
   const signIn = (page: Page, email: string, level: string) => signInAt(page, server.url('demo', '/login'), email, level);
 
-  /** Screenshots at desktop and phone widths, without the toasts that would cover the page. */
-
   const grid = (page: Page, name: string) => page.getByRole('grid', { name });
   const itemNames = (page: Page) => page.getByTestId('list-item').getByRole('link').allInnerTexts();
   /** Waits (up to 10 s) until the list's items read `expected`, in order: items load after the heading. */

@@ -51,11 +51,6 @@ describe('organizations: list, form, detail, export and upload', { skip: unavail
 
   const signIn = (page: Page, email: string, level: string) => signInAt(page, server.url('demo', '/login'), email, level);
 
-  /**
-   * Screenshots at desktop and phone widths: the full page, or only the viewport when a dialog
-   * is open (a full-page capture would show the page beyond the dialog's backdrop).
-   */
-
   const grid = (page: Page) => page.getByRole('grid', { name: 'Organizations' });
 
   it('an admin creates an organization, finds it, opens it and hides it', async () => {
