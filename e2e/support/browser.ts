@@ -71,8 +71,8 @@ export const PHONE = { width: 375, height: 800 };
 /**
  * Screenshots of the page at desktop and phone width (`<name>-1280.png`, `<name>-375.png`),
  * leaving the page at desktop width. `viewportOnly` while a dialog is open: a full-page capture
- * would show the page beyond the dialog's backdrop. `hideToasts` hides the toasts showing now (hidden, not removed: the toast
- * library still owns those elements and removes them itself).
+ * would show the page beyond the dialog's backdrop. `hideToasts` hides the toasts showing now
+ * (hidden, not removed: the toast library still owns those elements and removes them itself).
  */
 export async function screenshots(page: Page, name: string, { viewportOnly = false, hideToasts = false } = {}): Promise<void> {
   const take = async (file: string) => {
