@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { browserUnavailable, launchBrowser, screenshot, startServer, type E2EServer, signInAt } from './support/browser.ts';
+import { browserUnavailable, launchBrowser, screenshot, startServer, type E2EServer, signInAt, DESKTOP } from './support/browser.ts';
 
 type TenantRow = Awaited<ReturnType<E2EServer['createTenant']>>;
 
@@ -49,7 +49,7 @@ describe('merging duplicates', { skip: unavailable ?? false }, () => {
   const signIn = (page: Page, email: string, level: string) => signInAt(page, server.url('demo', '/login'), email, level);
 
   it('merges a duplicate with a choice per field, and undoes it from the toast', async () => {
-    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    const page = await browser.newPage({ viewport: DESKTOP });
     try {
       await signIn(page, 'admin@demo.test', 'admin');
       await page.goto(server.url('demo', `/organizations/${ids['survivor']}`));
@@ -94,7 +94,7 @@ describe('merging duplicates', { skip: unavailable ?? false }, () => {
   });
 
   it('offers no merge to readers who may not write', async () => {
-    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    const page = await browser.newPage({ viewport: DESKTOP });
     try {
       await signIn(page, 'reader@demo.test', 'paywall');
       await page.goto(server.url('demo', `/organizations/${ids['survivor']}`));

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser } from 'playwright-core';
-import { browserUnavailable, launchBrowser, screenshot, startServer, type E2EServer } from './support/browser.ts';
+import { browserUnavailable, launchBrowser, screenshot, startServer, type E2EServer, DESKTOP } from './support/browser.ts';
 
 const unavailable = browserUnavailable();
 
@@ -21,7 +21,7 @@ describe('people: the shared form and detail page', { skip: unavailable ?? false
   });
 
   it('a research user creates a person with a birthday without a year, edits and deletes them', async () => {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const context = await browser.newContext({ viewport: DESKTOP });
     const page = await context.newPage();
     await page.goto(server.url('demo', '/login'));
     await page.getByLabel('Email', { exact: true }).fill('research@demo.test');
