@@ -33,6 +33,12 @@ export interface TestContext {
    * and returns their tokens by access level (public has none).
    */
   signInAudiences(tenant: TenantRow): Promise<Record<AccessLevel, string | undefined>>;
+  /**
+   * The fixture most API tests start from: tenant `acme` with one signed-in user per audience
+   * (signInAudiences), and tenant `beta` with its own admin, whose token is `tokens.beta`, for
+   * cross-tenant checks.
+   */
+  signInTwoTenants(): Promise<{ acme: TenantRow; beta: TenantRow; tokens: Record<string, string | undefined> }>;
   /** app.inject on the tenant's host, with an optional bearer token. */
   request(tenant: TenantRow | string, options: InjectOptions & { token?: string }): Promise<LightMyRequestResponse>;
 }
@@ -88,6 +94,13 @@ export async function createTestApp(
         research: await context.login(tenant, `research@${tenant.code}.test`),
         admin: await context.login(tenant, `admin@${tenant.code}.test`),
       };
+    },
+    signInTwoTenants: async () => {
+      const acme = await context.createTenant('acme');
+      const beta = await context.createTenant('beta');
+      await context.createUser(beta, 'admin@beta.test', { is_admin: true });
+      const tokens = { ...(await context.signInAudiences(acme)), beta: await context.login(beta, 'admin@beta.test') };
+      return { acme, beta, tokens };
     },
     request: (tenant, { token, headers, ...options }) =>
       app.inject({

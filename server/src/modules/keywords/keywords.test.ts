@@ -9,16 +9,12 @@ describe('keywords API', () => {
   let t: TestContext;
   let acme: TenantRow;
   let beta: TenantRow;
-  const tokens: Record<string, string | undefined> = {};
+  let tokens: Record<string, string | undefined>;
   const ids: Record<string, string> = {};
 
   before(async () => {
     t = await createTestApp();
-    acme = await t.createTenant('acme');
-    beta = await t.createTenant('beta');
-    await t.createUser(beta, 'admin@beta.test', { is_admin: true });
-    Object.assign(tokens, await t.signInAudiences(acme));
-    tokens['beta'] = await t.login(beta, 'admin@beta.test');
+    ({ acme, beta, tokens } = await t.signInTwoTenants());
     for (const [key, body] of Object.entries({
       open: { name: 'Fintech', visibility: 'public' },
       paid: { name: 'Payments', visibility: 'paywalled' },

@@ -20,7 +20,7 @@ describe('investments API', () => {
   let t: TestContext;
   let acme: TenantRow;
   let beta: TenantRow;
-  const tokens: Record<string, string | undefined> = {};
+  let tokens: Record<string, string | undefined>;
   const ids: Record<string, string> = {};
 
   const create = async (base: string, payload: Record<string, unknown>, token = tokens['admin'], tenant: TenantRow = acme) => {
@@ -34,11 +34,7 @@ describe('investments API', () => {
 
   before(async () => {
     t = await createTestApp();
-    acme = await t.createTenant('acme');
-    beta = await t.createTenant('beta');
-    await t.createUser(beta, 'admin@beta.test', { is_admin: true });
-    Object.assign(tokens, await t.signInAudiences(acme));
-    tokens['beta'] = await t.login(beta, 'admin@beta.test');
+    ({ acme, beta, tokens } = await t.signInTwoTenants());
 
     ids['acmeCapital'] = (await create(ORGS, { name_inc: 'Acme Capital', visibility: 'public' })).id;
     ids['otherFund'] = (await create(ORGS, { name_inc: 'Other Fund', visibility: 'public' })).id;

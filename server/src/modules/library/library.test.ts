@@ -32,7 +32,7 @@ describe('library API', () => {
   let t: TestContext;
   let acme: TenantRow;
   let beta: TenantRow;
-  const tokens: Record<string, string | undefined> = { public: undefined };
+  let tokens: Record<string, string | undefined>;
   const ids: Record<string, string> = {};
 
   const create = async (url: string, payload: Record<string, unknown>, token = tokens['admin'], tenant = acme): Promise<Json> => {
@@ -59,11 +59,7 @@ describe('library API', () => {
 
   before(async () => {
     t = await createTestApp();
-    acme = await t.createTenant('acme');
-    beta = await t.createTenant('beta');
-    await t.createUser(beta, 'admin@beta.test', { is_admin: true });
-    Object.assign(tokens, await t.signInAudiences(acme));
-    tokens['beta'] = await t.login(beta, 'admin@beta.test');
+    ({ acme, beta, tokens } = await t.signInTwoTenants());
 
     ids['ada'] = (await create(PEOPLE, { name_given: 'Ada', name_family: 'Lovelace', visibility: 'public' })).id;
     ids['ghost'] = (await create(PEOPLE, { name_given: 'Ghost', name_family: 'Writer', visibility: 'hidden' })).id;

@@ -17,7 +17,7 @@ describe('lists API', () => {
   let t: TestContext;
   let acme: TenantRow;
   let beta: TenantRow;
-  const tokens: Record<string, string | undefined> = {};
+  let tokens: Record<string, string | undefined>;
   const ids: Record<string, string> = {};
 
   const call = (role: string, method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE', url: string, payload?: unknown, tenant?: TenantRow) =>
@@ -37,11 +37,7 @@ describe('lists API', () => {
 
   before(async () => {
     t = await createTestApp();
-    acme = await t.createTenant('acme');
-    beta = await t.createTenant('beta');
-    await t.createUser(beta, 'admin@beta.test', { is_admin: true });
-    Object.assign(tokens, await t.signInAudiences(acme));
-    tokens['beta'] = await t.login(beta, 'admin@beta.test');
+    ({ acme, beta, tokens } = await t.signInTwoTenants());
 
     for (const [key, body] of Object.entries({
       open: { name: 'Open Watchlist', kind: 'OrganizationsList', visibility: 'public', description: 'Companies to follow' },

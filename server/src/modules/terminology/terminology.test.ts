@@ -9,7 +9,7 @@ describe('terminology API', () => {
   let t: TestContext;
   let acme: TenantRow;
   let beta: TenantRow;
-  const tokens: Record<string, string | undefined> = {};
+  let tokens: Record<string, string | undefined>;
   const ids: Record<string, string> = {};
   let keyword: string;
   let hiddenKeyword: string;
@@ -17,11 +17,7 @@ describe('terminology API', () => {
 
   before(async () => {
     t = await createTestApp();
-    acme = await t.createTenant('acme');
-    beta = await t.createTenant('beta');
-    await t.createUser(beta, 'admin@beta.test', { is_admin: true });
-    Object.assign(tokens, await t.signInAudiences(acme));
-    tokens['beta'] = await t.login(beta, 'admin@beta.test');
+    ({ acme, beta, tokens } = await t.signInTwoTenants());
     const newKeyword = async (tenant: TenantRow, token: string | undefined, body: object) =>
       (await t.request(tenant, { method: 'POST', url: '/api/v1/keywords/', token, payload: body })).json().id as string;
     keyword = await newKeyword(acme, tokens['admin'], { name: 'Finance' });
