@@ -194,6 +194,8 @@ interface Measured {
   load: [number, number];
   /** CPU time the API process spent per measured request. */
   apiCpuMs: number | null;
+  /** CPU time this process (the load generator) spent per measured request, on each side. */
+  generatorCpuMs: { api: number | null; sql: number };
 }
 
 const headersFor = (tenant: Tenant) => ({ host: `${tenant.code}.localhost`, authorization: `Bearer ${tenant.token}` });
@@ -252,14 +254,19 @@ async function measure(
   const sqlBatches: Batch[] = [];
   const perRound = Math.ceil(options.requests / options.rounds);
   let apiCpu = 0;
+  const generatorCpu = { api: 0, sql: 0 };
   for (let round = 0; round < options.rounds; round += 1) {
     const batch = { ...options, requests: perRound, maxSeconds: options.maxSeconds / options.rounds, firstIndex: round * perRound, keyOf };
     if (!missing) {
       const cpuBefore = cpuMs(server.pid);
+      const ownBefore = cpuMs(process.pid);
       apiBatches.push(await runBatch(batch, apiTask));
+      generatorCpu.api += cpuMs(process.pid) - ownBefore;
       apiCpu += cpuMs(server.pid) - cpuBefore;
     }
+    const ownBefore = cpuMs(process.pid);
     sqlBatches.push(await runBatch(batch, sqlTask));
+    generatorCpu.sql += cpuMs(process.pid) - ownBefore;
   }
   const api = missing ? null : summarize(apiBatches);
   const sql = summarize(sqlBatches);
@@ -273,6 +280,7 @@ async function measure(
     notes,
     load: [loadBefore, os.loadavg()[0]!],
     apiCpuMs: api && api.samples > 0 ? apiCpu / api.samples : null,
+    generatorCpuMs: { api: api && api.samples > 0 ? generatorCpu.api / api.samples : null, sql: generatorCpu.sql / sql.samples },
     ...(missing ? { missing } : {}),
   };
 }
@@ -369,8 +377,8 @@ function report(
     '',
     '## Latency',
     '',
-    '| Scenario | Tenant | API p50 | API p95 | API p99 | API req/s | SQL p50 | SQL p95 | SQL p99 | SQL req/s | API p95 ÷ SQL p95 | Target | Result | API CPU/req | Load avg |',
-    '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|---:|---|',
+    '| Scenario | Tenant | API p50 | API p95 | API p99 | API req/s | SQL p50 | SQL p95 | SQL p99 | SQL req/s | API p95 ÷ SQL p95 | Target | Result | API CPU/req | Generator CPU/req (API / SQL) | Load avg |',
+    '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|---:|---:|---|',
   ];
   for (const result of results) {
     const { api, sql } = result;
@@ -378,6 +386,7 @@ function report(
       `| ${result.scenario.name} | ${result.tenant.code} | ${cell(api?.p50)} | ${cell(api?.p95)} | ${cell(api?.p99)} | ${cell(api?.rps, (v) => v.toFixed(0))} | ` +
         `${ms(sql.p50)} | ${ms(sql.p95)} | ${ms(sql.p99)} | ${sql.rps.toFixed(0)} | ${api ? `${(api.p95 / sql.p95).toFixed(2)}×` : '—'} | ` +
         `p95 ≤ ${result.scenario.targetP95} ms, ≤ 2× floor | ${verdict(result)} | ${cell(result.apiCpuMs ?? undefined)} | ` +
+        `${cell(result.generatorCpuMs.api ?? undefined)} / ${ms(result.generatorCpuMs.sql)} | ` +
         `${result.load[0].toFixed(1)} → ${result.load[1].toFixed(1)} |`,
     );
   }
