@@ -21,7 +21,7 @@ import type { Resource } from '../server/src/resources/resource.ts';
 import { readSettings, tenantCode, type BenchSettings } from './config.ts';
 import { HttpClient, runBatch, runLoad, summarize, type Batch, type LatencyStats, type LoadOptions, type LoadResult } from './load.ts';
 import * as floor from './queries.ts';
-import { cpuMs, RssSampler, rssMiB, startServer, type RunningServer } from './server.ts';
+import { RssSampler, rssMiB, startServer, withCpuOf, type RunningServer } from './server.ts';
 
 const RESULTS_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'results');
 /** What a quick search without `type` searches (the server's own list). */
@@ -253,20 +253,19 @@ async function measure(
   const apiBatches: Batch[] = [];
   const sqlBatches: Batch[] = [];
   const perRound = Math.ceil(options.requests / options.rounds);
-  let apiCpu = 0;
-  const generatorCpu = { api: 0, sql: 0 };
+  // CPU spent during the batches: the API process's, and this process's (the load generator) per side.
+  const cpu = { api: 0, generatorOnApi: 0, generatorOnSql: 0 };
   for (let round = 0; round < options.rounds; round += 1) {
     const batch = { ...options, requests: perRound, maxSeconds: options.maxSeconds / options.rounds, firstIndex: round * perRound, keyOf };
     if (!missing) {
-      const cpuBefore = cpuMs(server.pid);
-      const ownBefore = cpuMs(process.pid);
-      apiBatches.push(await runBatch(batch, apiTask));
-      generatorCpu.api += cpuMs(process.pid) - ownBefore;
-      apiCpu += cpuMs(server.pid) - cpuBefore;
+      const { result, spent: [api, generator] } = await withCpuOf([server.pid, process.pid], () => runBatch(batch, apiTask));
+      apiBatches.push(result);
+      cpu.api += api!;
+      cpu.generatorOnApi += generator!;
     }
-    const ownBefore = cpuMs(process.pid);
-    sqlBatches.push(await runBatch(batch, sqlTask));
-    generatorCpu.sql += cpuMs(process.pid) - ownBefore;
+    const { result, spent: [generator] } = await withCpuOf([process.pid], () => runBatch(batch, sqlTask));
+    sqlBatches.push(result);
+    cpu.generatorOnSql += generator!;
   }
   const api = missing ? null : summarize(apiBatches);
   const sql = summarize(sqlBatches);
@@ -279,8 +278,8 @@ async function measure(
     sql,
     notes,
     load: [loadBefore, os.loadavg()[0]!],
-    apiCpuMs: api && api.samples > 0 ? apiCpu / api.samples : null,
-    generatorCpuMs: { api: api && api.samples > 0 ? generatorCpu.api / api.samples : null, sql: generatorCpu.sql / sql.samples },
+    apiCpuMs: api && api.samples > 0 ? cpu.api / api.samples : null,
+    generatorCpuMs: { api: api && api.samples > 0 ? cpu.generatorOnApi / api.samples : null, sql: cpu.generatorOnSql / sql.samples },
     ...(missing ? { missing } : {}),
   };
 }

@@ -86,6 +86,16 @@ export function cpuMs(pid: number): number {
   return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
 }
 
+/**
+ * Runs `work` and returns its result with the CPU time each of `pids` used meanwhile, in
+ * milliseconds (in clock ticks, usually 10 ms: sum it over batches long enough to read).
+ */
+export async function withCpuOf<T>(pids: number[], work: () => Promise<T>): Promise<{ result: T; spent: number[] }> {
+  const before = pids.map(cpuMs);
+  const result = await work();
+  return { result, spent: pids.map((pid, index) => cpuMs(pid) - before[index]!) };
+}
+
 /** Samples a process's RSS on an interval, keeping the peak and the timeline. */
 export class RssSampler {
   private timer: NodeJS.Timeout | null = null;

@@ -32,16 +32,10 @@ describe('relations, audit history and merges', () => {
 
   before(async () => {
     t = await createTestApp();
-    acme = await t.createTenant('acme');
-    beta = await t.createTenant('beta');
-    await t.createUser(acme, 'admin@acme.test', { is_admin: true });
-    await t.createUser(acme, 'research@acme.test', { is_research: true });
-    await t.createUser(acme, 'reader@acme.test');
-    await t.createUser(beta, 'admin@beta.test', { is_admin: true });
-    admin = await t.login(acme, 'admin@acme.test');
-    research = await t.login(acme, 'research@acme.test');
-    reader = await t.login(acme, 'reader@acme.test');
-    betaAdmin = await t.login(beta, 'admin@beta.test');
+    const signedIn = await t.signInTwoTenants();
+    ({ acme, beta } = signedIn);
+    const { tokens } = signedIn;
+    [admin, research, reader, betaAdmin] = [tokens['admin']!, tokens['research']!, tokens['paywall']!, tokens['beta']!];
   });
   after(() => t.close());
 
