@@ -375,6 +375,51 @@ export type AuditEntry = Static<typeof AuditEntry>;
 export const AuditHistory = Type.Object({ results: Type.Array(AuditEntry) });
 export type AuditHistory = Static<typeof AuditHistory>;
 
+/** One value of a related record's second line: a field's text, and the record it names for a relation. */
+export const RelatedSummaryPart = Type.Object({
+  field: Type.String(),
+  /** The field's kind (FieldMeta kind), so dates can be shown in words. */
+  kind: Type.String(),
+  text: Type.String(),
+  ref: Type.Union([RelatedRef, Type.Null()]),
+});
+export type RelatedSummaryPart = Static<typeof RelatedSummaryPart>;
+
+/** A record that points at the one asked about (or a list holding it): enough to show and link it. */
+export const RelatedItem = Type.Object({
+  id: Type.String(),
+  display_name: Type.Union([Type.String(), Type.Null()]),
+  /** The record's resource kind (e.g. library, lists). */
+  kind: Type.String(),
+  /** Its type: the resource's, or for lists the list type (OrganizationsList, …). */
+  type: Type.String(),
+  /** Lists: the slug of their page. */
+  slug: Type.Union([Type.String(), Type.Null()]),
+  visibility: Type.Union([Type.String(), Type.Null()]),
+  summary: Type.Array(RelatedSummaryPart),
+});
+export type RelatedItem = Static<typeof RelatedItem>;
+
+/** The records of one resource pointing at a record through one relation field (or the lists holding it), one page. */
+export const RelatedGroup = Type.Object({
+  /** `{resource kind}.{field}`, or `lists.items` for list memberships: the `group` parameter. */
+  key: Type.String(),
+  label: Type.String(),
+  resource: Type.String(),
+  field: Type.Union([Type.String(), Type.Null()]),
+  count: Type.Integer(),
+  /** A total beyond the exact cap is estimated. */
+  count_is_estimate: Type.Optional(Type.Boolean()),
+  limit: Type.Integer(),
+  offset: Type.Integer(),
+  results: Type.Array(RelatedItem),
+});
+export type RelatedGroup = Static<typeof RelatedGroup>;
+
+/** GET {resource}/{id}/related/: every group with something in it (or the one `group` asks for). */
+export const RelatedGroups = Type.Object({ groups: Type.Array(RelatedGroup) });
+export type RelatedGroups = Static<typeof RelatedGroups>;
+
 /** GET {resource}/{id}/merge-preview/?other={id}: both records field by field, and what would move. */
 export const MergePreview = Type.Object({
   survivor: Type.Record(Type.String(), Type.Unknown()),

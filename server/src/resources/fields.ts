@@ -77,6 +77,8 @@ export interface RelationSpec {
   many: boolean;
   /** 'remove' drops the reference (default); 'cascade' deletes the referencing row too. */
   onDelete: 'remove' | 'cascade';
+  /** The heading of the records holding this field on a target's page (e.g. 'Library entries as author'). */
+  inverseLabel?: string;
 }
 
 const ok = <T>(value: T): Parsed<T> => ({ ok: true, value });
@@ -351,7 +353,7 @@ function number(kind: 'integer' | 'decimal', options: { min?: number; max?: numb
  */
 export function relation(
   target: string | string[],
-  options: { many?: boolean; max?: number; required?: boolean; onDelete?: 'remove' | 'cascade'; immutable?: boolean } = {},
+  options: { many?: boolean; max?: number; required?: boolean; onDelete?: 'remove' | 'cascade'; immutable?: boolean; inverseLabel?: string } = {},
 ): FieldType {
   const many = options.many ?? true;
   const max = options.max ?? 500;
@@ -364,7 +366,7 @@ export function relation(
     kind: 'relation',
     columns: (name) => [name],
     columnCast: many ? 'uuid[]' : 'uuid',
-    relation: { targets, many, onDelete: options.onDelete ?? 'remove' },
+    relation: { targets, many, onDelete: options.onDelete ?? 'remove', ...(options.inverseLabel ? { inverseLabel: options.inverseLabel } : {}) },
     multiple: many,
     required: options.required ?? false,
     immutable: options.immutable ?? false,

@@ -40,7 +40,8 @@ export function orderingNames(resource: Resource): string[] {
   return [...COMMON_ORDERING, ...resource.ordering];
 }
 
-function integer(name: string, raw: string | undefined, fallback: number, min: number, max: number): number {
+/** A whole-number query parameter: the fallback when absent, 400 naming it when malformed or below min, capped at max. */
+export function integer(name: string, raw: string | undefined, fallback: number, min: number, max: number): number {
   if (raw === undefined || raw === '') return fallback;
   if (!/^-?\d+$/.test(raw.trim())) throw fieldError(name, 'Must be a whole number.');
   const value = Number(raw);

@@ -19,6 +19,10 @@ export interface ResourceDeclaration {
   table: string;
   /** Singular noun for messages ("Organization not found."). */
   label: string;
+  /** Plural noun for headings (e.g. 'Library entries'); `${label}s` by default. */
+  plural?: string;
+  /** Fields whose values make a record's second line where it is listed briefly (related records). */
+  summary?: string[];
   fields: Record<string, FieldType>;
   /** Fields that can be ordered by, besides created_at, updated_at and display_name. */
   ordering: string[];
@@ -94,8 +98,8 @@ export interface Resource extends ResourceDeclaration {
 
 export function defineResource(declaration: ResourceDeclaration): Resource {
   const columns = Object.entries(declaration.fields).flatMap(([name, field]) => field.columns(name));
-  for (const name of [...declaration.ordering, ...declaration.filters]) {
-    if (!(name in declaration.fields)) throw new Error(`${declaration.kind}: unknown field "${name}" in ordering/filters`);
+  for (const name of [...declaration.ordering, ...declaration.filters, ...(declaration.summary ?? [])]) {
+    if (!(name in declaration.fields)) throw new Error(`${declaration.kind}: unknown field "${name}" in ordering/filters/summary`);
   }
   for (const term of declaration.defaultOrdering?.split(',') ?? []) {
     const name = term.trim().replace(/^-/, '');

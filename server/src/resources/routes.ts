@@ -4,7 +4,8 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { Type, type TSchema } from 'typebox';
-import { AuditHistory, AvailableFilters, ErrorBody, ImportFailedBody, ImportReport, MergePreview, MergeRequest, MergeResult, resourcePage } from '../contracts.ts';
+import { AuditHistory, AvailableFilters, ErrorBody, ImportFailedBody, ImportReport, MergePreview, MergeRequest, MergeResult, RelatedGroups, resourcePage } from '../contracts.ts';
+import { relatedGroups } from './backlinks.ts';
 import { MergeService } from './merge.ts';
 import type { Catalog } from './catalog.ts';
 import { parseListQuery } from './list-query.ts';
@@ -94,6 +95,21 @@ export async function registerResource(app: FastifyInstance, resource: Resource,
         return reply.status(204).send(null);
       });
   }
+
+  app.get(`${base}/:id/related/`, {
+    ...read,
+    schema: {
+      tags,
+      summary: 'What points at the record, in groups (one per resource and relation field, and the lists holding it), one page each; ?group= pages one group',
+      params: idParam,
+      querystring: Type.Object({
+        group: Type.Optional(Type.String({ description: 'A group key, e.g. library.authors or lists.items' })),
+        limit: Type.Optional(Type.Integer({ default: 10, minimum: 1, maximum: 100 })),
+        offset: Type.Optional(Type.Integer({ minimum: 0 })),
+      }),
+      response: { 200: RelatedGroups, ...errors },
+    },
+  }, async (request) => relatedGroups(request, service, (request.params as { id: string }).id));
 
   app.get(`${base}/:id/history/`, {
     config: { access: 'admin' },

@@ -10,6 +10,7 @@ export const keywords = defineResource({
   path: '/keywords',
   table: 'keywords',
   label: 'Keyword',
+  summary: ['description'],
   writeAccess: 'research',
   // In quick search only when asked for (the search dialog's Keywords chip).
   quickSearch: { explicitOnly: true },

@@ -16,6 +16,8 @@ export const ledgerEntries = defineResource({
   path: '/assets/ledger',
   table: 'ledger_entries',
   label: 'Ledger entry',
+  plural: 'Ledger entries',
+  summary: ['year', 'quarter', 'symbol'],
   writeAccess: 'research',
   fields: {
     caption: text({ max: 300 }),

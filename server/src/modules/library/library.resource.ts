@@ -31,6 +31,8 @@ export const library = defineResource({
   path: '/library',
   table: 'library_entries',
   label: 'Library entry',
+  plural: 'Library entries',
+  summary: ['type', 'publish_date', 'publisher'],
   writeAccess: 'research',
   quickSearch: {},
   // In the order the form shows them: what the entry is, then where to read it, then what it is about.
@@ -45,8 +47,8 @@ export const library = defineResource({
     public_link: url({ keyColumn: 'url_keys' }),
     // What paywall readers pay for: never sent to public visitors (nor searched, exported or filtered for them).
     paywall_link: restricted(url(), { read: 'paywall' }),
-    authors: relation('people'),
-    assets: relation(['organizations', 'ledger_entries']),
+    authors: relation('people', { inverseLabel: 'Library entries as author' }),
+    assets: relation(['organizations', 'ledger_entries'], { inverseLabel: 'Library entries as asset' }),
     keywords: relation('keyword'),
     is_fav: boolean(false),
     show_on_dashboard: boolean(false),

@@ -68,6 +68,7 @@ export const lists = defineResource({
   path: '/lists',
   table: 'lists',
   label: 'List',
+  summary: ['kind'],
   writeAccess: 'research',
   fields: {
     kind: immutable(required(choice(LIST_KINDS, { labels: LIST_KIND_LABELS }))),

@@ -8,6 +8,7 @@ export const organizations = defineResource({
   path: '/assets/organizations',
   table: 'organizations',
   label: 'Organization',
+  summary: ['hq_city', 'ownership_type'],
   hasStatus: true,
   writeAccess: 'research',
   quickSearch: {},

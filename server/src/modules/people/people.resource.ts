@@ -8,6 +8,8 @@ export const people = defineResource({
   path: '/assets/people',
   table: 'people',
   label: 'Person',
+  plural: 'People',
+  summary: ['current_address_city', 'passport_country'],
   hasStatus: true,
   writeAccess: 'research',
   quickSearch: {},

@@ -45,6 +45,7 @@ export const taggingRules = defineResource({
   path: '/taggingrules',
   table: 'tagging_rules',
   label: 'Tagging rule',
+  summary: ['match_type'],
   readAccess: 'research',
   writeAccess: 'research',
   // Not one of SPEC §3's entity counts: no counter trigger, so totals count the (few) rows.

@@ -11,6 +11,8 @@ export const terminology = defineResource({
   path: '/terminology',
   table: 'terminology',
   label: 'Term',
+  plural: 'Glossary terms',
+  summary: ['definition'],
   writeAccess: 'research',
   fields: {
     term: text({ max: 300, required: true }),
