@@ -22,6 +22,7 @@ import { HistoryPanel } from './HistoryPanel';
 import { ListsWidget } from './ListsWidget';
 import { notify } from './notify';
 import { fieldLabel, listPath, recordName, recordPath, toastName, useAccessLevel, useCanWrite, visibleFields, type ResourceView } from './resource-view';
+import { PageHeading } from './PageHeading';
 import { StatusMessage } from './StatusMessage';
 import { VisibilityChip } from './VisibilityChip';
 
@@ -86,9 +87,7 @@ export function EntityDetail({ meta, view, id }: EntityDetailProps) {
         </Button>
         <Stack direction={{ xs: 'column', sm: 'row' }} useFlexGap sx={{ gap: 2, alignItems: { sm: 'flex-start' } }}>
           <Box sx={{ flex: 1, minWidth: 0 }}>
-            <Typography variant="h4" component="h1" sx={{ fontWeight: 700, overflowWrap: 'anywhere' }}>
-              {recordName(meta, record)}
-            </Typography>
+            <PageHeading>{recordName(meta, record)}</PageHeading>
             <Stack direction="row" useFlexGap sx={{ mt: 1, gap: 1, flexWrap: 'wrap', alignItems: 'center' }}>
               <Typography variant="body2" color="text.secondary">
                 {meta.label}

@@ -1,6 +1,9 @@
 import Box from '@mui/material/Box';
 import Typography from '@mui/material/Typography';
 
+/** The wordmark beside the mark. */
+export const WORDMARK = 'intelnotes';
+
 /** The intelnotes mark and wordmark. */
 export function Logo() {
   return (
@@ -19,7 +22,7 @@ export function Logo() {
         <rect x="7" y="20.5" width="12" height="3" rx="1.5" fill="#fff" />
       </Box>
       <Typography component="span" sx={{ fontWeight: 800, fontSize: '1.25rem', letterSpacing: '-0.02em', color: 'text.primary' }}>
-        intelnotes
+        {WORDMARK}
       </Typography>
     </Box>
   );

@@ -3,7 +3,6 @@ import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import LinearProgress from '@mui/material/LinearProgress';
 import Stack from '@mui/material/Stack';
-import Typography from '@mui/material/Typography';
 import { Link as RouterLink, useParams } from 'react-router';
 import type { ResourceMeta } from '@intelnotes/server/contracts';
 import { apiErrorMessage } from '../api/api-error';
@@ -11,6 +10,7 @@ import { useGetResourceQuery, type ResourceRecord } from '../api/resources';
 import { EntityForm, type EntityFormApi } from './EntityForm';
 import { listPath, recordName, type ResourceView } from './resource-view';
 import { ResourceMetaGate } from './ResourceMetaGate';
+import { PageHeading } from './PageHeading';
 import { StatusMessage } from './StatusMessage';
 
 interface ResourceFormPageProps {
@@ -19,21 +19,13 @@ interface ResourceFormPageProps {
   renderBeforeFields?: (form: EntityFormApi) => ReactNode;
 }
 
-function Heading({ children }: { children: ReactNode }) {
-  return (
-    <Typography variant="h4" component="h1" sx={{ fontWeight: 700, overflowWrap: 'anywhere' }}>
-      {children}
-    </Typography>
-  );
-}
-
 /** `${view.basePath}/create`: a new record. */
 export function ResourceCreatePage({ view, renderBeforeFields }: ResourceFormPageProps) {
   return (
     <ResourceMetaGate kind={view.kind}>
       {(meta) => (
         <Stack spacing={3} sx={{ maxWidth: 960 }}>
-          <Heading>New {meta.label.toLowerCase()}</Heading>
+          <PageHeading>{`New ${meta.label.toLowerCase()}`}</PageHeading>
           <EntityForm meta={meta} view={view} renderBeforeFields={renderBeforeFields} />
         </Stack>
       )}
@@ -69,7 +61,7 @@ function EditForm({ meta, view, id, renderBeforeFields }: ResourceFormPageProps 
   }
   return (
     <Stack spacing={3} sx={{ maxWidth: 960 }}>
-      <Heading>Edit {recordName(meta, record)}</Heading>
+      <PageHeading>{`Edit ${recordName(meta, record)}`}</PageHeading>
       <EntityForm key={record.id} meta={meta} view={view} record={record} renderBeforeFields={renderBeforeFields} />
     </Stack>
   );

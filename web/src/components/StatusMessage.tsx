@@ -2,6 +2,7 @@ import type { ReactNode } from 'react';
 import Box from '@mui/material/Box';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
+import { usePageTitle } from '../app/page-title';
 
 interface StatusMessageProps {
   title: string;
@@ -12,8 +13,9 @@ interface StatusMessageProps {
   headingComponent?: 'h1' | 'h2';
 }
 
-/** A centred full-page message: not found, failures, unknown tenant. */
+/** A centred full-page message: not found, failures, unknown tenant. As the page (h1), it names the browser tab too. */
 export function StatusMessage({ title, children, actions, headingComponent = 'h1' }: StatusMessageProps) {
+  usePageTitle(headingComponent === 'h1' ? title : null);
   return (
     <Box sx={{ py: { xs: 6, sm: 10 }, px: 2, textAlign: 'center' }}>
       <Typography

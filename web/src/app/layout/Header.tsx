@@ -14,7 +14,7 @@ import { useTheme } from '@mui/material/styles';
 import { Link as RouterLink } from 'react-router';
 import { useGetTenantQuery } from '../../api/api';
 import { tenantDisplayName } from '../../api/tenant-name';
-import { Logo } from '../../components/Logo';
+import { Logo, WORDMARK } from '../../components/Logo';
 import { VisuallyHidden } from '../../components/VisuallyHidden';
 import { selectAccessLevel, selectSession } from '../../features/session/session.slice';
 import { useSignOut } from '../../features/session/use-sign-out';
@@ -37,8 +37,10 @@ export function Header({ onOpenSearch, onOpenMenu }: HeaderProps) {
   const accessLevel = useAppSelector(selectAccessLevel);
   const { signOut, signingOut } = useSignOut();
   const tenantName = tenant ? tenantDisplayName(tenant) : '';
-  // Tenant settings; until the tenant info arrives, the usual layout.
-  const showTenantName = tenant?.header_show_tenant_name ?? true;
+  // Tenant settings; until the tenant info arrives, the usual layout. A name that repeats the
+  // wordmark beside it (the default tenant is called "intelnotes") is read once, in the logo.
+  const repeatsWordmark = tenantName.trim().toLowerCase() === WORDMARK;
+  const showTenantName = (tenant?.header_show_tenant_name ?? true) && !repeatsWordmark;
   const showAccessLevel = tenant?.header_show_access_level ?? true;
 
   return (

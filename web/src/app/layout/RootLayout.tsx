@@ -11,6 +11,7 @@ import { useAppSelector } from '../hooks';
 import { Footer } from './Footer';
 import { Header } from './Header';
 import { PageReloadProvider, usePageReload } from './page-reload';
+import { PageTitleProvider } from '../page-title';
 
 export function RootLayout() {
   const token = useAppSelector(selectToken);
@@ -19,12 +20,14 @@ export function RootLayout() {
   useMeQuery(undefined, { skip: token === null });
 
   return (
-    <TenantGate>
-      <PageReloadProvider>
-        <Shell />
-      </PageReloadProvider>
-      <ScrollRestoration />
-    </TenantGate>
+    <PageTitleProvider>
+      <TenantGate>
+        <PageReloadProvider>
+          <Shell />
+        </PageReloadProvider>
+        <ScrollRestoration />
+      </TenantGate>
+    </PageTitleProvider>
   );
 }
 

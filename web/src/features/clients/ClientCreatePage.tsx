@@ -1,14 +1,12 @@
 import Stack from '@mui/material/Stack';
-import Typography from '@mui/material/Typography';
 import { ClientForm } from './ClientForm';
+import { PageHeading } from '../../components/PageHeading';
 
 /** /clients/create */
 export function ClientCreatePage() {
   return (
     <Stack spacing={3} sx={{ maxWidth: 960 }}>
-      <Typography variant="h4" component="h1" sx={{ fontWeight: 700 }}>
-        New tenant
-      </Typography>
+      <PageHeading>New tenant</PageHeading>
       <ClientForm />
     </Stack>
   );

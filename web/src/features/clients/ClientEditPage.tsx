@@ -12,6 +12,7 @@ import { StatusMessage } from '../../components/StatusMessage';
 import { ClientForm } from './ClientForm';
 import { DeleteClientPanel } from './DeleteClientPanel';
 import { tenantAddress } from './tenant-address';
+import { PageHeading } from '../../components/PageHeading';
 
 /** /clients/:id/edit: name and paywall of a tenant; deleting it. */
 export function ClientEditPage() {
@@ -39,9 +40,7 @@ export function ClientEditPage() {
   return (
     <Stack spacing={3} sx={{ maxWidth: 960 }}>
       <Stack spacing={0.5}>
-        <Typography variant="h4" component="h1" sx={{ fontWeight: 700, overflowWrap: 'anywhere' }}>
-          Edit {client.name}
-        </Typography>
+        <PageHeading>{`Edit ${client.name}`}</PageHeading>
         <Typography color="text.secondary">
           <Link href={address} target="_blank" rel="noopener noreferrer">
             {address.replace(/^https?:\/\//, '')}

@@ -9,6 +9,7 @@ import { EntityForm, type EntityFormApi } from '../../components/EntityForm';
 import { ResourceMetaGate } from '../../components/ResourceMetaGate';
 import { isListType, kindByType, LIST_KINDS, type ListType } from './list-kinds';
 import { listsView } from './lists.view';
+import { PageHeading } from '../../components/PageHeading';
 
 /** Puts the type chosen on the previous step into the form (it can still be changed there). */
 function ChosenType({ form, type }: { form: EntityFormApi; type: ListType }) {
@@ -54,9 +55,7 @@ export function ListCreatePage() {
     <ResourceMetaGate kind="lists">
       {(meta) => (
         <Stack spacing={3} sx={{ maxWidth: 960 }}>
-          <Typography variant="h4" component="h1" sx={{ fontWeight: 700 }}>
-            New {kind ? kind.label.toLowerCase() : 'list'}
-          </Typography>
+          <PageHeading>{`New ${kind ? kind.label.toLowerCase() : 'list'}`}</PageHeading>
           {type ? (
             <EntityForm key={type} meta={meta} view={listsView} renderBeforeFields={(form) => <ChosenType form={form} type={type} />} />
           ) : (

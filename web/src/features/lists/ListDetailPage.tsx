@@ -27,6 +27,7 @@ import { kindBySegment, listsPagePath, type ListKindInfo } from './list-kinds';
 import { ListItems } from './ListItems';
 import { useListBySlugQuery } from './lists.api';
 import { listsView } from './lists.view';
+import { PageHeading } from '../../components/PageHeading';
 
 interface ListDetailProps {
   meta: ResourceMeta;
@@ -94,9 +95,7 @@ function ListDetail({ meta, kind, slug }: ListDetailProps) {
         </Button>
         <Stack direction={{ xs: 'column', sm: 'row' }} useFlexGap sx={{ gap: 2, alignItems: { sm: 'flex-start' } }}>
           <Box sx={{ flex: 1, minWidth: 0 }}>
-            <Typography variant="h4" component="h1" sx={{ fontWeight: 700, overflowWrap: 'anywhere' }}>
-              {recordName(meta, list)}
-            </Typography>
+            <PageHeading>{recordName(meta, list)}</PageHeading>
             <Stack direction="row" useFlexGap sx={{ mt: 1, gap: 1, flexWrap: 'wrap', alignItems: 'center' }}>
               <Typography variant="body2" color="text.secondary">
                 {kind.label}

@@ -16,6 +16,7 @@ import { StatusMessage } from '../../components/StatusMessage';
 import { kindBySegment, listsPagePath, type ListKindInfo } from './list-kinds';
 import { useListBySlugQuery } from './lists.api';
 import { listsView } from './lists.view';
+import { PageHeading } from '../../components/PageHeading';
 
 function EditList({ meta, kind, slug }: { meta: ResourceMeta; kind: ListKindInfo; slug: string }) {
   const navigate = useNavigate();
@@ -47,9 +48,7 @@ function EditList({ meta, kind, slug }: { meta: ResourceMeta; kind: ListKindInfo
   }
   return (
     <Stack spacing={3} sx={{ maxWidth: 960 }}>
-      <Typography variant="h4" component="h1" sx={{ fontWeight: 700, overflowWrap: 'anywhere' }}>
-        Edit {recordName(meta, record)}
-      </Typography>
+      <PageHeading>{`Edit ${recordName(meta, record)}`}</PageHeading>
       <Typography color="text.secondary">
         Renaming the list gives it a new address; links to the old one keep working.
       </Typography>

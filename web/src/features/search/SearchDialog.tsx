@@ -1,4 +1,4 @@
-import { useEffect, useId, useState, type KeyboardEvent, type ReactNode } from 'react';
+import { useEffect, useId, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import ClearIcon from '@mui/icons-material/Clear';
 import CloseIcon from '@mui/icons-material/Close';
 import SearchIcon from '@mui/icons-material/Search';
@@ -81,6 +81,7 @@ function SearchPanel({ titleId, onClose }: { titleId: string; onClose: () => voi
   const [debounced, setDebounced] = useState('');
   const [chips, setChips] = useState<ReadonlySet<FilterChip>>(new Set());
   const [active, setActive] = useState(-1);
+  const inputRef = useRef<HTMLInputElement>(null);
 
   const query = text.trim();
   useEffect(() => {
@@ -176,6 +177,7 @@ function SearchPanel({ titleId, onClose }: { titleId: string; onClose: () => voi
         <TextField
           fullWidth
           autoFocus
+          inputRef={inputRef}
           value={text}
           onChange={(event) => setText(event.target.value)}
           onKeyDown={handleKeyDown}
@@ -220,7 +222,12 @@ function SearchPanel({ titleId, onClose }: { titleId: string; onClose: () => voi
                   color={selected ? 'primary' : 'default'}
                   variant={selected ? 'filled' : 'outlined'}
                   aria-pressed={selected}
-                  onClick={() => toggleChip(chip.label)}
+                  // A chip filters what is typed: the search box keeps the focus (and the caret).
+                  onMouseDown={(event) => event.preventDefault()}
+                  onClick={() => {
+                    toggleChip(chip.label);
+                    inputRef.current?.focus();
+                  }}
                 />
               );
             })}

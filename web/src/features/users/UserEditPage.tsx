@@ -13,6 +13,7 @@ import { selectSession } from '../session/session.slice';
 import { ResetPasswordPanel } from './ResetPasswordPanel';
 import { roleOf } from './user-labels';
 import { UserForm } from './UserForm';
+import { PageHeading } from '../../components/PageHeading';
 
 /** /users/:id/edit: flags, email and alias; disabling; a new password. */
 export function UserEditPage() {
@@ -42,9 +43,7 @@ export function UserEditPage() {
   return (
     <Stack spacing={3} sx={{ maxWidth: 960 }}>
       <Stack spacing={0.5}>
-        <Typography variant="h4" component="h1" sx={{ fontWeight: 700, overflowWrap: 'anywhere' }}>
-          Edit {user.email}
-        </Typography>
+        <PageHeading>{`Edit ${user.email}`}</PageHeading>
         <Typography color="text.secondary">
           {roleOf(user)}
           {user.disabled ? ' · disabled' : ''} · created {formatDateTime(user.created_at)} ·{' '}

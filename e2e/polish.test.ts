@@ -1,0 +1,110 @@
+/**
+ * Small things users notice at once (issue 12, point 5): the browser tab names the page, the
+ * search chips leave the focus in the search box, the default tenant's header reads its name
+ * once — each done once in the shared shell and resource screens.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { Browser, Page } from 'playwright-core';
+import { browserUnavailable, launchBrowser, screenshots, signInAt, startServer, type E2EServer } from './support/browser.ts';
+
+const unavailable = browserUnavailable();
+
+type Tenant = Awaited<ReturnType<E2EServer['createTenant']>>;
+
+describe('polish: titles, search chips, header', { skip: unavailable ?? false }, () => {
+  let server: E2EServer;
+  let browser: Browser;
+  let demo: Tenant;
+  let adminToken: string;
+  const ids: Record<string, string> = {};
+
+  async function create(path: string, payload: Record<string, unknown>): Promise<string> {
+    const response = await server.request(demo, { method: 'POST', url: `/api/v1/${path}/`, token: adminToken, payload });
+    assert.equal(response.statusCode, 201, response.body);
+    return (response.json() as { id: string }).id;
+  }
+
+  /** The document title once it settles on `expected`. */
+  async function waitForTitle(page: Page, expected: string): Promise<void> {
+    await page.waitForFunction((title) => document.title === title, expected, { timeout: 10_000 }).catch(async () => {
+      assert.equal(await page.title(), expected);
+    });
+  }
+
+  before(async () => {
+    server = await startServer();
+    demo = await server.createTenant('demo', { name: 'Demo' });
+    await server.createTenant('default', { isDefault: true, name: 'intelnotes' });
+    await server.createUser(demo, 'admin@demo.test', { is_admin: true });
+    adminToken = await server.login(demo, 'admin@demo.test');
+    ids['acme'] = await create('assets/organizations', { name_inc: 'Acme Corp', visibility: 'public' });
+    browser = await launchBrowser();
+  });
+  after(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  it('names every page in the browser tab: record · section · tenant', async () => {
+    const page = await browser.newPage();
+    await page.goto(server.url('demo', `/organizations/${ids['acme']}`));
+    await page.getByRole('heading', { level: 1, name: 'Acme Corp' }).waitFor();
+    await waitForTitle(page, 'Acme Corp · Organizations · Demo');
+
+    await page.goto(server.url('demo', '/organizations?tab=1'));
+    await waitForTitle(page, 'Organizations · Demo');
+    await page.goto(server.url('demo', '/'));
+    await waitForTitle(page, 'Demo');
+    await page.goto(server.url('demo', '/no/such/page'));
+    await waitForTitle(page, "Oops, we can't find a pulse... · Demo");
+    await page.goto(server.url('demo', `/organizations/00000000-0000-4000-8000-000000000000`));
+    await waitForTitle(page, 'Organization not found · Organizations · Demo');
+
+    await signInAt(page, server.url('demo', '/login'), 'admin@demo.test', 'admin');
+    await page.goto(server.url('demo', `/organizations/${ids['acme']}/edit`));
+    await waitForTitle(page, 'Edit Acme Corp · Organizations · Demo');
+    await page.goto(server.url('demo', '/people/create'));
+    await waitForTitle(page, 'New person · People · Demo');
+    await page.goto(server.url('demo', '/settings'));
+    await waitForTitle(page, 'Settings · Demo');
+    await page.close();
+  });
+
+  it('a search chip keeps the focus in the search box', async () => {
+    const page = await browser.newPage();
+    await page.goto(server.url('demo', '/'));
+    await page.getByRole('button', { name: 'Search' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Search' });
+    const box = dialog.getByRole('combobox', { name: 'Search' });
+    await box.fill('acm');
+    const chip = dialog.getByRole('group', { name: 'Filter results by type' }).getByRole('button', { name: 'Organizations' });
+    await chip.click();
+    assert.equal(await chip.getAttribute('aria-pressed'), 'true');
+    assert.equal(await box.evaluate((element) => element === document.activeElement), true, 'the search box still has the focus');
+    // Typing goes on where it left off.
+    await page.keyboard.type('e');
+    assert.equal(await box.inputValue(), 'acme');
+    await dialog.getByRole('option', { name: /Acme Corp/ }).waitFor();
+    await chip.click();
+    assert.equal(await chip.getAttribute('aria-pressed'), 'false');
+    assert.equal(await box.evaluate((element) => element === document.activeElement), true);
+    await screenshots(page, 'polish-search-chip', { viewportOnly: true });
+    await page.close();
+  });
+
+  it("the default tenant's header reads its name once", async () => {
+    const page = await browser.newPage();
+    await page.goto(server.url(null, '/'));
+    await page.getByRole('link', { name: 'intelnotes home' }).waitFor();
+    await page.getByRole('link', { name: /Login/ }).first().waitFor();
+    assert.equal(await page.getByTestId('tenant-name').count(), 0, 'the name "intelnotes" is the wordmark already');
+    const header = await page.locator('header').innerText();
+    assert.equal(header.match(/intelnotes/g)?.length, 1 + (header.match(/intelnotes's/g)?.length ?? 0), header);
+    await screenshots(page, 'polish-default-header');
+    // Another tenant's name stands beside the wordmark.
+    await page.goto(server.url('demo', '/'));
+    await page.getByTestId('tenant-name').filter({ hasText: 'Demo' }).waitFor();
+    await page.close();
+  });
+});
