@@ -40,16 +40,35 @@ function start(env: Record<string, string>) {
   child.stdout.on('data', (chunk) => (output += chunk));
   child.stderr.on('data', (chunk) => (output += chunk));
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  const waitFor = async (pattern: RegExp, ms = 60_000) => {
-    const deadline = Date.now() + ms;
-    while (!pattern.test(output)) {
-      if (Date.now() > deadline) throw new Error(`timed out waiting for ${pattern}; output:\n${output}`);
-      if (child.exitCode !== null) throw new Error(`process exited (${child.exitCode}); output:\n${output}`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    return pattern.exec(output)!;
-  };
-  return { child, exited, waitFor, output: () => output };
+  // Waits for as long as it takes — a busy machine may need minutes to start — and fails at once
+  // when the process exits first; the test runner's timeout bounds the whole test.
+  const until = <T,>(found: () => T | null, what: string) =>
+    new Promise<T>((resolve, reject) => {
+      const check = () => {
+        const value = found();
+        if (value !== null) {
+          done();
+          resolve(value);
+        } else if (child.exitCode !== null) {
+          done();
+          reject(new Error(`process exited (${child.exitCode}) before ${what}; output:\n${output}`));
+        }
+      };
+      const done = () => {
+        child.stdout.off('data', check);
+        child.stderr.off('data', check);
+        child.off('exit', check);
+      };
+      child.stdout.on('data', check);
+      child.stderr.on('data', check);
+      child.on('exit', check);
+      check();
+    });
+  const waitFor = (pattern: RegExp) => until(() => pattern.exec(output), `printing ${pattern}`);
+  /** How many requests the server has logged the arrival of, and a wait until it has logged `count`. */
+  const arrived = () => output.split('"msg":"incoming request"').length - 1;
+  const arrivals = (count: number) => until(() => (arrived() >= count ? true : null), `${count} requests arrived`);
+  return { child, exited, waitFor, arrivals, arrived, output: () => output };
 }
 
 describe('the server process', () => {
@@ -69,7 +88,8 @@ describe('the server process', () => {
     const dataDir = await mkdtemp(path.join(os.tmpdir(), 'intelnotes-main-'));
     dirs.push(dataDir);
     // About the process, not the engine: always embedded PGlite in a fresh folder.
-    const env: Record<string, string> = { DATA_DIR: dataDir, PORT: '0' };
+    // A generous drain timeout: on a busy machine the in-flight sign-in may take seconds.
+    const env: Record<string, string> = { DATA_DIR: dataDir, PORT: '0', SHUTDOWN_TIMEOUT_MS: '120000' };
     const server = start(env);
     const [, port] = await server.waitFor(/serving on http:\/\/localhost:(\d+)/);
     await server.waitFor(/password:/);
@@ -87,9 +107,11 @@ describe('the server process', () => {
     assert.equal(login.status, 200);
     assert.equal(login.json.is_admin, true);
 
-    // A request in flight when SIGTERM arrives still gets its answer.
+    // A request in flight when SIGTERM arrives still gets its answer: SIGTERM goes once the
+    // server has logged the request's arrival (sign-in hashes with scrypt, so it is still running).
+    const before = server.arrived();
     const inFlight = call(port!, demo, 'POST', '/api/v1/auth/login/', credentials);
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await server.arrivals(before + 1);
     server.child.kill('SIGTERM');
     assert.equal((await inFlight).status, 200);
     assert.equal(await server.exited, 0);

