@@ -289,6 +289,9 @@ export const ResourceMeta = Type.Object({
   mergeable: Type.Boolean(),
   /** Shared by every tenant (geos, cities) rather than the tenant's own. */
   shared: Type.Boolean(),
+  /** What POST {path}/bulk/ offers for this resource (see BulkRequest), and how many rows one request may touch. */
+  bulk_actions: Type.Array(Type.String()),
+  bulk_max_rows: Type.Integer(),
 });
 export type ResourceMeta = Static<typeof ResourceMeta>;
 
@@ -439,3 +442,52 @@ export const MergeRequest = Type.Object({
 export type MergeRequest = Static<typeof MergeRequest>;
 export const MergeResult = Type.Object({ record: Type.Record(Type.String(), Type.Unknown()), audit_id: Type.String() });
 export type MergeResult = Static<typeof MergeResult>;
+
+/** What POST {resource}/bulk/ can do. */
+export const BULK_ACTIONS = ['delete', 'set_visibility', 'add_to_list', 'add_keywords', 'remove_keywords', 'export'] as const;
+export type BulkAction = (typeof BULK_ACTIONS)[number];
+
+/**
+ * POST {resource}/bulk/: one action on the rows named by `ids`, or on every row matching
+ * `all_matching` (the list's query parameters: search and filters, ordering for an export).
+ */
+export const BulkRequest = Type.Object({
+  action: Type.Union(BULK_ACTIONS.map((action) => Type.Literal(action))),
+  ids: Type.Optional(Type.Array(Type.String({ format: 'uuid' }))),
+  all_matching: Type.Optional(Type.Record(Type.String(), Type.Union([Type.String(), Type.Array(Type.String())]))),
+  /** set_visibility: the new visibility. */
+  visibility: Type.Optional(Type.String()),
+  /** add_to_list: the list's id. */
+  list: Type.Optional(Type.String({ format: 'uuid' })),
+  /** add_keywords, remove_keywords: keyword ids. */
+  keywords: Type.Optional(Type.Array(Type.String({ format: 'uuid' }))),
+  /** export: the file type (xlsx by default). */
+  format: Type.Optional(Type.Union([Type.Literal('xlsx'), Type.Literal('csv')])),
+});
+export type BulkRequest = Static<typeof BulkRequest>;
+
+/** A bulk action done: the rows it was asked for, those it changed, and how to undo it. */
+export const BulkResult = Type.Object({
+  action: Type.String(),
+  /** Rows the action was asked for (after resolving all_matching). */
+  matched: Type.Integer(),
+  /** Ids of the rows written (rows that already were as asked are left alone). */
+  changed: Type.Array(Type.String()),
+  /** The operation's id, named by every audit entry it wrote; null when nothing changed. */
+  operation_id: Type.Union([Type.String(), Type.Null()]),
+  /** POST here (no body) to undo a visibility, keyword or list change; null for deletes and when nothing changed. */
+  undo: Type.Union([Type.String(), Type.Null()]),
+});
+export type BulkResult = Static<typeof BulkResult>;
+
+/** A refused bulk action (code bulk_refused, nothing written): why, row by row. */
+export const BulkRefusedBody = Type.Object({
+  detail: Type.String(),
+  code: Type.String(),
+  rows: Type.Array(Type.Object({ id: Type.String(), code: Type.String(), detail: Type.String() })),
+});
+export type BulkRefusedBody = Static<typeof BulkRefusedBody>;
+
+/** POST {resource}/bulk/{operation}/undo/: the rows put back. */
+export const BulkUndoResult = Type.Object({ operation_id: Type.String(), restored: Type.Array(Type.String()) });
+export type BulkUndoResult = Static<typeof BulkUndoResult>;

@@ -46,15 +46,18 @@ export interface AuditWrite {
   displayName: unknown;
   changes: Changes;
   merge?: unknown;
+  /** The bulk operation (POST {resource}/bulk/ or its undo) this entry belongs to. */
+  bulkOperationId?: string;
 }
 
 export async function writeAudit(tx: Tx, entry: AuditWrite): Promise<string> {
   const [row] = await query<{ id: string }>(
     tx,
-    sql`INSERT INTO audit_entries (tenant_id, resource, record_id, action, user_id, user_email, display_name, changes, merge)
+    sql`INSERT INTO audit_entries (tenant_id, resource, record_id, action, user_id, user_email, display_name, changes, merge, bulk_operation_id)
         VALUES (${entry.tenantId}, ${entry.resource}, ${entry.recordId}, ${entry.action}, ${entry.user?.id ?? null},
                 ${entry.user?.email ?? null}, ${typeof entry.displayName === 'string' ? entry.displayName : null},
-                ${JSON.stringify(entry.changes)}::jsonb, ${entry.merge === undefined ? null : JSON.stringify(entry.merge)}::jsonb)
+                ${JSON.stringify(entry.changes)}::jsonb, ${entry.merge === undefined ? null : JSON.stringify(entry.merge)}::jsonb,
+                ${entry.bulkOperationId ?? null})
         RETURNING id`,
   );
   return row!.id;
@@ -106,4 +109,34 @@ export async function findAuditEntry(tx: Tx, auditId: string): Promise<(AuditRow
 
 export async function markUndone(tx: Tx, auditId: string): Promise<void> {
   await tx.execute(sql`UPDATE audit_entries SET undone_at = clock_timestamp() WHERE id = ${auditId}`);
+}
+
+/** A bulk action that wrote (POST {resource}/bulk/): what its undo needs, row by row. */
+export interface BulkOperation {
+  id: string;
+  resource: string;
+  action: string;
+  user_id: string | null;
+  undo: unknown;
+  undone_at: Date | string | null;
+}
+
+export async function insertBulkOperation(tx: Tx, tenantId: string, operation: Omit<BulkOperation, 'undone_at'>): Promise<void> {
+  await tx.execute(
+    sql`INSERT INTO bulk_operations (tenant_id, id, resource, action, user_id, undo)
+        VALUES (${tenantId}, ${operation.id}, ${operation.resource}, ${operation.action}, ${operation.user_id}, ${JSON.stringify(operation.undo)}::jsonb)`,
+  );
+}
+
+/** The operation, locked so that two undos of it cannot both run. */
+export async function lockBulkOperation(tx: Tx, operationId: string): Promise<BulkOperation | null> {
+  const [row] = await query<BulkOperation>(
+    tx,
+    sql`SELECT id, resource, action, user_id, undo, undone_at FROM bulk_operations WHERE id = ${operationId} FOR UPDATE`,
+  );
+  return row ?? null;
+}
+
+export async function markBulkUndone(tx: Tx, operationId: string): Promise<void> {
+  await tx.execute(sql`UPDATE bulk_operations SET undone_at = clock_timestamp() WHERE id = ${operationId}`);
 }

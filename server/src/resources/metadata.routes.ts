@@ -5,6 +5,7 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { ResourceMeta } from '../contracts.ts';
+import { BULK_MAX_ROWS, bulkActions } from './bulk.ts';
 import { filterNames, orderingNames } from './list-query.ts';
 import type { Catalog } from './catalog.ts';
 import type { Resource } from './resource.ts';
@@ -53,6 +54,8 @@ export function resourceMeta(resource: Resource, catalog: Catalog): ResourceMeta
     deletable: resource.deletable !== false,
     mergeable: resource.mergeable ?? false,
     shared: resource.shared,
+    bulk_actions: bulkActions(resource),
+    bulk_max_rows: BULK_MAX_ROWS,
   };
 }
 

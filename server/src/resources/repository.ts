@@ -164,6 +164,32 @@ export async function selectOne(tx: Tx, resource: Resource, visible: Visibility[
   return row ?? null;
 }
 
+/** A uuid[] value from ids (one parameter however many). */
+export const uuidArray = (values: string[]): SQL => sql`${textArray(values)}::uuid[]`;
+
+/**
+ * The rows among `ids` the caller may see, locked for the rest of the transaction (a bulk
+ * action): a concurrent write or delete of one of them waits, or the row is not found.
+ */
+export async function lockRows(tx: Tx, resource: Resource, visible: Visibility[], ids: string[]): Promise<Row[]> {
+  if (ids.length === 0) return [];
+  return query<Row>(
+    tx,
+    sql`SELECT ${selectColumns(resource)} FROM ${id(resource.table)}
+        WHERE id = ANY(${uuidArray(ids)}) AND ${whereClause(resource, visible)}
+        ORDER BY id FOR UPDATE`,
+  );
+}
+
+/** Ids of the rows a list query matches, in its order, at most `limit`. */
+export async function matchingIds(tx: Tx, resource: Resource, visible: Visibility[], listQuery: ListQuery, limit: number): Promise<string[]> {
+  const rows = await query<{ id: string }>(
+    tx,
+    sql`SELECT id FROM ${id(resource.table)} WHERE ${whereClause(resource, visible, listQuery)} ORDER BY ${orderClause(listQuery)} LIMIT ${limit}`,
+  );
+  return rows.map((row) => row.id);
+}
+
 /** Inserts a row (of the tenant, or shared when tenantId is null); `values.id` may restore a known id. */
 export async function insertRow(tx: Tx, resource: Resource, tenantId: string | null, values: Record<string, unknown>): Promise<string> {
   const entries = Object.entries(tenantId === null ? values : { tenant_id: tenantId, ...values });

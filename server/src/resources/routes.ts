@@ -4,8 +4,9 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { Type, type TSchema } from 'typebox';
-import { AuditHistory, AvailableFilters, ErrorBody, ImportFailedBody, ImportReport, MergePreview, MergeRequest, MergeResult, RelatedGroups, resourcePage } from '../contracts.ts';
+import { AuditHistory, AvailableFilters, BulkRefusedBody, BulkRequest, BulkResult, BulkUndoResult, ErrorBody, ImportFailedBody, ImportReport, MergePreview, MergeRequest, MergeResult, RelatedGroups, resourcePage } from '../contracts.ts';
 import { relatedGroups } from './backlinks.ts';
+import { BULK_MAX_ROWS, BulkService } from './bulk.ts';
 import { MergeService } from './merge.ts';
 import type { Catalog } from './catalog.ts';
 import { parseListQuery } from './list-query.ts';
@@ -110,6 +111,27 @@ export async function registerResource(app: FastifyInstance, resource: Resource,
       response: { 200: RelatedGroups, ...errors },
     },
   }, async (request) => relatedGroups(request, service, (request.params as { id: string }).id));
+
+  const bulk = new BulkService(service);
+  app.post(`${base}/bulk/`, {
+    ...write,
+    schema: {
+      tags,
+      summary: `One action (${bulk.actions.join(', ')}) on the rows named by ids or matching all_matching (at most ${BULK_MAX_ROWS}), in one transaction: all or nothing, refused rows listed (409 bulk_refused)`,
+      body: BulkRequest,
+      response: { 200: BulkResult, ...errors, 409: BulkRefusedBody },
+    },
+  }, async (request, reply) => bulk.run(request, reply, request.body));
+
+  app.post(`${base}/bulk/:operationId/undo/`, {
+    ...write,
+    schema: {
+      tags,
+      summary: 'Undo a bulk visibility, keyword or list change (by the user who made it, or an admin), in one transaction',
+      params: Type.Object({ operationId: Type.String() }),
+      response: { 200: BulkUndoResult, ...errors, 409: Type.Union([BulkRefusedBody, ErrorBody]) },
+    },
+  }, async (request) => bulk.undo(request, (request.params as { operationId: string }).operationId));
 
   app.get(`${base}/:id/history/`, {
     config: { access: 'admin' },

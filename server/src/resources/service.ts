@@ -54,6 +54,8 @@ export interface Writer {
   tenantId: string;
   access: AccessLevel;
   user: { id: string; email: string } | null;
+  /** Set while a bulk action (or its undo) writes: its audit entries name the operation. */
+  bulkOperationId?: string;
 }
 
 export const writerOf = (request: FastifyRequest): Writer => ({
@@ -291,18 +293,27 @@ export class ResourceService {
     const writer = writerOf(request);
     await request.tx(async (tx) => {
       const row = await this.findVisible(tx, writer.access, rowId);
-      const before = (await this.presentRows(tx, 'admin', [row]))[0]!;
-      const { cascaded } = await removeReferences(tx, this.catalog, this.resource.kind, rowId);
-      await repo.deleteRow(tx, this.resource, rowId);
-      await this.audit(tx, writer, 'delete', rowId, before['display_name'], diff(before, null));
-      for (const dependent of cascaded) {
-        // Deleted with the record it depended on (e.g. an investment with its ledger entry).
-        await writeAudit(tx, {
-          tenantId: writer.tenantId, resource: dependent.kind, recordId: dependent.id, action: 'delete', user: writer.user,
-          displayName: dependent.display_name, changes: {},
-        });
-      }
+      if (!(await this.removeRow(tx, writer, row))) throw notFound(`${this.resource.label} not found.`);
     });
+  }
+
+  /**
+   * Deletes a row the writer was allowed to see, in the caller's transaction, with its
+   * references and audit entries. False when the row was gone already (deleted concurrently).
+   */
+  async removeRow(tx: Tx, writer: Writer, row: repo.Row): Promise<boolean> {
+    const before = (await this.presentRows(tx, 'admin', [row]))[0]!;
+    const { cascaded } = await removeReferences(tx, this.catalog, this.resource.kind, row.id);
+    if (!(await repo.deleteRow(tx, this.resource, row.id))) return false;
+    await this.audit(tx, writer, 'delete', row.id, before['display_name'], diff(before, null));
+    for (const dependent of cascaded) {
+      // Deleted with the record it depended on (e.g. an investment with its ledger entry).
+      await writeAudit(tx, {
+        tenantId: writer.tenantId, resource: dependent.kind, recordId: dependent.id, action: 'delete', user: writer.user,
+        displayName: dependent.display_name, changes: {}, bulkOperationId: writer.bulkOperationId,
+      });
+    }
+    return true;
   }
 
   async history(request: FastifyRequest, rowId: string): Promise<{ results: AuditEntry[] }> {
@@ -316,7 +327,10 @@ export class ResourceService {
   }
 
   audit(tx: Tx, writer: Writer, action: AuditAction, recordId: string, displayName: unknown, changes: Changes, merge?: unknown): Promise<string> {
-    return writeAudit(tx, { tenantId: writer.tenantId, resource: this.resource.kind, recordId, action, user: writer.user, displayName, changes, merge });
+    return writeAudit(tx, {
+      tenantId: writer.tenantId, resource: this.resource.kind, recordId, action, user: writer.user, displayName, changes, merge,
+      bulkOperationId: writer.bulkOperationId,
+    });
   }
 
   async availableFilters(request: FastifyRequest) {

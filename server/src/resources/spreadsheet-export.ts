@@ -1,6 +1,7 @@
 /**
  * GET {resource}/?format=xlsx: every row the list would return (same filters,
- * search and ordering, the caller's visibility), as a streamed .xlsx. Rows are
+ * search and ordering, the caller's visibility), as a streamed .xlsx — or .csv,
+ * and only the rows a bulk export names (POST {resource}/bulk/). Rows are
  * read through a server-side cursor and written as the client takes them, so
  * memory stays flat whatever the table size.
  */
@@ -11,13 +12,16 @@ import { atLeast } from '../auth/access.ts';
 import type { AccessLevel } from '../contracts.ts';
 import type { FieldType } from './fields.ts';
 import type { ListQuery } from './list-query.ts';
-import { orderClause, selectColumns, whereClause, type Row } from './repository.ts';
+import { orderClause, selectColumns, uuidArray, whereClause, type Row } from './repository.ts';
 import type { Resource } from './resource.ts';
 import type { ResourceService } from './service.ts';
 import { visibleTo } from './visibility.ts';
+import { CsvStreamWriter } from './csv-writer.ts';
 import { XlsxStreamWriter, type CellValue, type XlsxColumn } from './xlsx-writer.ts';
 
 export const XLSX_CONTENT_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+export const CSV_CONTENT_TYPE = 'text/csv; charset=utf-8';
+export type ExportFormat = 'xlsx' | 'csv';
 const FETCH_SIZE = 500;
 
 /** The exported columns: every declared field but objects, in declaration order, then id and timestamps. */
@@ -63,14 +67,20 @@ export async function exportSpreadsheet(
   reply: FastifyReply,
   service: ResourceService,
   listQuery: ListQuery,
+  /** Only these rows (a bulk export of a selection), and the file type. */
+  options: { ids?: string[]; format?: ExportFormat } = {},
 ): Promise<FastifyReply> {
   const resource = service.resource;
   const visible = visibleTo(request.principal.access);
   const columns = exportColumns(resource, request.principal.access);
-  const writer = new XlsxStreamWriter({
-    sheetName: resource.kind,
-    columns: columns.map((name): XlsxColumn => ({ header: name, width: columnWidth(resource.fields[name], name) })),
-  });
+  const format = options.format ?? 'xlsx';
+  const writer = format === 'csv'
+    ? new CsvStreamWriter(columns)
+    : new XlsxStreamWriter({
+      sheetName: resource.kind,
+      columns: columns.map((name): XlsxColumn => ({ header: name, width: columnWidth(resource.fields[name], name) })),
+    });
+  const selected = options.ids ? sql` AND id = ANY(${uuidArray(options.ids)})` : sql``;
 
   let markStarted!: () => void;
   const started = new Promise<void>((resolve) => (markStarted = resolve));
@@ -78,7 +88,7 @@ export async function exportSpreadsheet(
     await tx.execute(
       sql`DECLARE export_rows NO SCROLL CURSOR FOR
           SELECT ${selectColumns(resource)} FROM ${sql.identifier(resource.table)}
-          WHERE ${whereClause(resource, visible, listQuery)}
+          WHERE ${whereClause(resource, visible, listQuery)}${selected}
           ORDER BY ${orderClause(listQuery)}`,
     );
     const fetchBatch = () => query<Row>(tx, sql.raw(`FETCH ${FETCH_SIZE} FROM export_rows`));
@@ -100,9 +110,9 @@ export async function exportSpreadsheet(
     writer.abort(error instanceof Error ? error : new Error(String(error)));
   });
 
-  const filename = `${new Date().toISOString().slice(0, 10)}_${request.tenant?.code ?? 'export'}_${resource.kind}.xlsx`;
+  const filename = `${new Date().toISOString().slice(0, 10)}_${request.tenant?.code ?? 'export'}_${resource.kind}.${format}`;
   return reply
-    .header('content-type', XLSX_CONTENT_TYPE)
+    .header('content-type', format === 'csv' ? CSV_CONTENT_TYPE : XLSX_CONTENT_TYPE)
     .header('content-disposition', `attachment; filename="${filename.replace(/[^\w.-]/g, '_')}"`)
     .header('cache-control', 'no-store')
     .send(writer.stream);

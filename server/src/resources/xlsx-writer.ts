@@ -211,7 +211,7 @@ export class XlsxStreamWriter {
 }
 
 /** Resolves on 'drain'; rejects when the stream is closed or fails first (e.g. the client went away). */
-function drained(stream: PassThrough): Promise<void> {
+export function drained(stream: PassThrough): Promise<void> {
   if (stream.destroyed) return Promise.reject(new Error('The spreadsheet stream was closed before it was complete.'));
   return new Promise((resolve, reject) => {
     const cleanup = () => {

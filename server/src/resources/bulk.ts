@@ -1,0 +1,389 @@
+/**
+ * Bulk actions on a resource's rows (POST {resource}/bulk/): delete, set
+ * visibility, add to a list, add or remove keywords, export. The rows are
+ * named by id or are every row a list query matches (re-evaluated here with
+ * the caller's visibility). One request is one transaction and all or
+ * nothing: when any row is refused (not found or not visible, not permitted,
+ * invalid) nothing is written and the answer lists each refused row with its
+ * reason. Every row written goes through the engine's own write or delete
+ * (checks, hooks, audit entry naming the operation), and a visibility, keyword
+ * or list change can be undone (POST {resource}/bulk/{operation}/undo/), again
+ * in one transaction with audit entries.
+ */
+import { randomUUID } from 'node:crypto';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { BULK_ACTIONS, type BulkAction, type BulkRefusedBody, type BulkResult, type BulkUndoResult } from '../contracts.ts';
+import type { Tx } from '../db/client.ts';
+import { ApiError, badRequest, fieldError, notFound, permissionDenied } from '../http/errors.ts';
+import { insertBulkOperation, lockBulkOperation, markBulkUndone } from './audit.ts';
+import { parseListQuery, type ListQuery } from './list-query.ts';
+import { checkRelationIds, idsOf, relatedRefs } from './relations.ts';
+import * as repo from './repository.ts';
+import type { Resource } from './resource.ts';
+import { isUuid, writerOf, type ParsedInput, type ResourceService, type Writer } from './service.ts';
+import { exportSpreadsheet, type ExportFormat } from './spreadsheet-export.ts';
+import { visibleTo } from './visibility.ts';
+
+/** The most rows one bulk request may name or match (400 beyond, naming `ids` or `all_matching`). */
+export const BULK_MAX_ROWS = 1000;
+
+/** Actions whose changes are recorded for an undo. */
+const UNDOABLE: BulkAction[] = ['set_visibility', 'add_to_list', 'add_keywords', 'remove_keywords'];
+const BODY_KEYS = ['action', 'ids', 'all_matching', 'visibility', 'list', 'keywords', 'format'];
+/** The parameter each action needs besides the rows. */
+const PARAMETER: Partial<Record<BulkAction, string>> = {
+  set_visibility: 'visibility',
+  add_to_list: 'list',
+  add_keywords: 'keywords',
+  remove_keywords: 'keywords',
+};
+const MAX_KEYWORDS = 100;
+
+const hasKeywords = (resource: Resource) => {
+  const relation = resource.fields['keywords']?.relation;
+  return Boolean(relation?.many && relation.targets.includes('keyword'));
+};
+
+/** The bulk actions a resource offers, from its declaration. */
+export function bulkActions(resource: Resource): BulkAction[] {
+  return BULK_ACTIONS.filter((action) => {
+    switch (action) {
+      case 'delete':
+        return resource.deletable !== false;
+      case 'set_visibility':
+        return resource.hasVisibility;
+      case 'add_to_list':
+        return resource.listItem !== undefined;
+      case 'add_keywords':
+      case 'remove_keywords':
+        return hasKeywords(resource);
+      case 'export':
+        return true;
+    }
+  });
+}
+
+/** What a row's change needs for its undo. */
+interface UndoRow {
+  id: string;
+  /** set_visibility: the visibility before. */
+  visibility?: string;
+  /** add_keywords: keywords the row did not have; add_to_list: keywords the list's auto-tagging gave it. */
+  added?: string[];
+  /** remove_keywords: keywords the row had. */
+  removed?: string[];
+}
+
+interface UndoRecord {
+  /** set_visibility: the visibility set. */
+  visibility?: string;
+  /** add_to_list: the list. */
+  list?: string;
+  rows: UndoRow[];
+}
+
+interface ParsedBulk {
+  action: BulkAction;
+  ids: string[] | null;
+  listQuery: ListQuery;
+  visibility?: string;
+  list?: string;
+  keywords?: string[];
+  format: ExportFormat;
+}
+
+export type RowRefusal = BulkRefusedBody['rows'][number];
+
+/** A refused bulk request: nothing written, each refused row with its reason (409 bulk_refused). */
+export class BulkRefused extends ApiError {
+  constructor(readonly rows: RowRefusal[]) {
+    super(409, 'bulk_refused', `Nothing was changed: ${rows.length} ${rows.length === 1 ? 'row was' : 'rows were'} refused.`);
+  }
+
+  override toBody(): BulkRefusedBody {
+    return { detail: this.detail, code: this.code, rows: this.rows };
+  }
+}
+
+/** Runs `apply` on each row in its own savepoint, collecting refusals; any refusal refuses the whole request. */
+async function eachRow<T>(tx: Tx, rows: repo.Row[], apply: (tx: Tx, row: repo.Row) => Promise<T | null>): Promise<T[]> {
+  const done: T[] = [];
+  const refusals: RowRefusal[] = [];
+  for (const row of rows) {
+    try {
+      const result = await tx.transaction((savepoint) => apply(savepoint as Tx, row));
+      if (result !== null) done.push(result);
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      refusals.push({ id: row.id, code: error.code, detail: error.detail });
+    }
+  }
+  if (refusals.length > 0) throw new BulkRefused(refusals);
+  return done;
+}
+
+function rowRefused(code: string, detail: string): ApiError {
+  return new ApiError(409, code, detail);
+}
+
+export class BulkService {
+  readonly actions: BulkAction[];
+
+  constructor(readonly service: ResourceService) {
+    this.actions = bulkActions(service.resource);
+  }
+
+  private get resource(): Resource {
+    return this.service.resource;
+  }
+
+  /** Checks the request body, naming the field at fault. */
+  parse(body: unknown): ParsedBulk {
+    if (body === null || typeof body !== 'object' || Array.isArray(body)) {
+      throw badRequest('The request body must be a JSON object.', { non_field_errors: ['Expected a JSON object.'] });
+    }
+    const input = body as Record<string, unknown>;
+    for (const key of Object.keys(input)) if (!BODY_KEYS.includes(key)) throw fieldError(key, 'Unknown field.');
+    const action = input['action'];
+    if (typeof action !== 'string' || !this.actions.includes(action as BulkAction)) {
+      throw fieldError('action', `Must be one of: ${this.actions.join(', ')}.`);
+    }
+    const parsed: ParsedBulk = { action: action as BulkAction, ids: null, listQuery: parseListQuery(this.resource, {}), format: 'xlsx' };
+
+    const { ids, all_matching: allMatching } = input;
+    if ((ids === undefined) === (allMatching === undefined)) {
+      throw fieldError('ids', 'Give either ids or all_matching (the list query), not both.');
+    }
+    if (ids !== undefined) {
+      if (!Array.isArray(ids) || ids.length === 0 || ids.some((value) => typeof value !== 'string' || !isUuid(value))) {
+        throw fieldError('ids', 'Must be a non-empty list of record ids.');
+      }
+      if (ids.length > BULK_MAX_ROWS) throw fieldError('ids', `At most ${BULK_MAX_ROWS} rows per request; this names ${ids.length}.`);
+      parsed.ids = [...new Set(ids.map((value) => (value as string).toLowerCase()))];
+    } else {
+      parsed.listQuery = this.parseAllMatching(allMatching);
+    }
+
+    const needed = PARAMETER[parsed.action];
+    for (const key of ['visibility', 'list', 'keywords']) {
+      if (input[key] !== undefined && key !== needed) throw fieldError(key, `Not used by ${parsed.action}.`);
+    }
+    if (input['format'] !== undefined && parsed.action !== 'export') throw fieldError('format', `Not used by ${parsed.action}.`);
+    if (needed && (input[needed] === undefined || input[needed] === null)) throw fieldError(needed, `Required by ${parsed.action}.`);
+
+    if (parsed.action === 'set_visibility') {
+      const field = this.resource.fields['visibility']!;
+      const result = field.parse(input['visibility'], 'visibility');
+      if (!result.ok) throw fieldError('visibility', result.message);
+      parsed.visibility = result.value['visibility'] as string;
+    } else if (parsed.action === 'add_to_list') {
+      if (typeof input['list'] !== 'string' || !isUuid(input['list'])) throw fieldError('list', 'Must be the id of a list.');
+      parsed.list = input['list'].toLowerCase();
+    } else if (needed === 'keywords') {
+      const keywords = input['keywords'];
+      if (!Array.isArray(keywords) || keywords.length === 0 || keywords.some((value) => typeof value !== 'string' || !isUuid(value))) {
+        throw fieldError('keywords', 'Must be a non-empty list of keyword ids.');
+      }
+      if (keywords.length > MAX_KEYWORDS) throw fieldError('keywords', `At most ${MAX_KEYWORDS} keywords per request.`);
+      parsed.keywords = [...new Set(keywords.map((value) => (value as string).toLowerCase()))];
+    } else if (parsed.action === 'export') {
+      const format = input['format'] ?? 'xlsx';
+      if (format !== 'xlsx' && format !== 'csv') throw fieldError('format', 'Must be xlsx or csv.');
+      parsed.format = format;
+    }
+    return parsed;
+  }
+
+  /** all_matching: the list's query parameters (search, filters, ordering); errors name all_matching.<parameter>. */
+  private parseAllMatching(value: unknown): ListQuery {
+    if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+      throw fieldError('all_matching', 'Must be an object of list query parameters (search, filters, ordering).');
+    }
+    const params: Record<string, string | string[]> = {};
+    for (const [name, raw] of Object.entries(value as Record<string, unknown>)) {
+      if (['limit', 'offset', 'format'].includes(name)) throw fieldError(`all_matching.${name}`, 'Not used: every matching row is meant.');
+      const valid = typeof raw === 'string' || (Array.isArray(raw) && raw.every((item) => typeof item === 'string'));
+      if (!valid) throw fieldError(`all_matching.${name}`, 'Must be text or a list of text.');
+      params[name] = raw as string | string[];
+    }
+    try {
+      return parseListQuery(this.resource, params);
+    } catch (error) {
+      if (!(error instanceof ApiError) || !error.errors) throw error;
+      const errors = Object.fromEntries(Object.entries(error.errors).map(([name, messages]) => [`all_matching.${name}`, messages]));
+      const [name, messages] = Object.entries(errors)[0]!;
+      throw badRequest(`${name}: ${messages[0]}`, errors);
+    }
+  }
+
+  /** The rows meant, locked: the ids given, or every row matching (up to the cap); any id not found refuses the request. */
+  private async targetRows(tx: Tx, request: FastifyRequest, parsed: ParsedBulk): Promise<repo.Row[]> {
+    const visible = visibleTo(request.principal.access);
+    let ids = parsed.ids;
+    if (!ids) {
+      ids = await repo.matchingIds(tx, this.resource, visible, parsed.listQuery, BULK_MAX_ROWS + 1);
+      if (ids.length > BULK_MAX_ROWS) {
+        throw fieldError('all_matching', `Matches more than ${BULK_MAX_ROWS} rows, the most one request may change; narrow the search or filters.`);
+      }
+    }
+    const rows = await repo.lockRows(tx, this.resource, visible, ids);
+    const found = new Map(rows.map((row) => [row.id, row]));
+    const missing = ids.filter((rowId) => !found.has(rowId));
+    if (missing.length > 0) {
+      throw new BulkRefused(missing.map((rowId) => ({ id: rowId, code: 'not_found', detail: `${this.resource.label} not found.` })));
+    }
+    return ids.map((rowId) => found.get(rowId)!);
+  }
+
+  /** The list or keywords an action names must exist and be visible to the writer (400 naming the field otherwise). */
+  private async checkParameters(tx: Tx, request: FastifyRequest, parsed: ParsedBulk): Promise<void> {
+    const visible = visibleTo(request.principal.access);
+    if (parsed.list) {
+      const lists = this.service.catalog.get('lists');
+      const [list] = await repo.lockRows(tx, lists, visible, [parsed.list]);
+      if (!list || list['kind'] !== this.resource.listItem!.listKind) {
+        throw fieldError('list', `Unknown ${this.resource.listItem!.listKind} id ${parsed.list}.`);
+      }
+    }
+    if (parsed.keywords) {
+      const errors = await checkRelationIds(tx, this.service.catalog, this.resource, { keywords: parsed.keywords }, visible, null);
+      if (errors['keywords']) throw badRequest(`keywords: ${errors['keywords'][0]}`, { keywords: errors['keywords'] });
+    }
+  }
+
+  /** POST {resource}/bulk/: the action done on every row, or nothing and the refused rows. */
+  async run(request: FastifyRequest, reply: FastifyReply, body: unknown): Promise<BulkResult | FastifyReply> {
+    const parsed = this.parse(body);
+    if (parsed.action === 'export') {
+      const ids = await request.tx(async (tx) => (await this.targetRows(tx, request, parsed)).map((row) => row.id));
+      return exportSpreadsheet(request, reply, this.service, parsed.listQuery, { ids, format: parsed.format });
+    }
+    const writer: Writer = { ...writerOf(request), bulkOperationId: randomUUID() };
+    return request.tx(async (tx) => {
+      await this.checkParameters(tx, request, parsed);
+      const rows = await this.targetRows(tx, request, parsed);
+      const undoRows = await eachRow(tx, rows, (savepoint, row) => this.apply(savepoint, writer, row, parsed));
+      const undoable = UNDOABLE.includes(parsed.action);
+      if (undoRows.length > 0) {
+        const undo: UndoRecord = { visibility: parsed.visibility, list: parsed.list, rows: undoable ? undoRows : [] };
+        await insertBulkOperation(tx, writer.tenantId, {
+          id: writer.bulkOperationId!, resource: this.resource.kind, action: parsed.action, user_id: writer.user?.id ?? null, undo,
+        });
+      }
+      const wrote = undoRows.length > 0;
+      return {
+        action: parsed.action,
+        matched: rows.length,
+        changed: undoRows.map((entry) => entry.id),
+        operation_id: wrote ? writer.bulkOperationId! : null,
+        undo: wrote && undoable ? `/api/v1${this.resource.path}/bulk/${writer.bulkOperationId}/undo/` : null,
+      };
+    });
+  }
+
+  /** One row's change through the engine's write (or delete); what its undo needs, or null when the row already is as asked. */
+  private async apply(tx: Tx, writer: Writer, row: repo.Row, parsed: ParsedBulk): Promise<UndoRow | null> {
+    const keywords = idsOf(row['keywords']);
+    switch (parsed.action) {
+      case 'delete':
+        if (!(await this.service.removeRow(tx, writer, row))) throw notFound(`${this.resource.label} not found.`);
+        return { id: row.id };
+      case 'set_visibility':
+        if (row['visibility'] === parsed.visibility) return null;
+        await this.service.write(tx, writer, row, this.service.parseInput({ visibility: parsed.visibility }, row, writer.access));
+        return { id: row.id, visibility: String(row['visibility']) };
+      case 'add_keywords': {
+        const added = parsed.keywords!.filter((keyword) => !keywords.includes(keyword));
+        if (added.length === 0) return null;
+        await this.service.write(tx, writer, row, this.service.parseInput({ keywords: [...keywords, ...added] }, row, writer.access));
+        return { id: row.id, added };
+      }
+      case 'remove_keywords': {
+        const removed = parsed.keywords!.filter((keyword) => keywords.includes(keyword));
+        if (removed.length === 0) return null;
+        const kept = keywords.filter((keyword) => !removed.includes(keyword));
+        await this.service.write(tx, writer, row, this.service.parseInput({ keywords: kept }, row, writer.access));
+        return { id: row.id, removed };
+      }
+      case 'add_to_list': {
+        const lists = await this.allLists(tx, row.id);
+        if (lists.includes(parsed.list!)) return null;
+        const after = await this.service.write(tx, writer, row, { values: {}, lists: [...lists, parsed.list!] });
+        // The list's auto-tagging may have given the row keywords: the undo takes them away again.
+        return { id: row.id, added: idsOf(after['keywords']).filter((keyword) => !keywords.includes(keyword)) };
+      }
+      case 'export':
+        return null;
+    }
+  }
+
+  /** Every list the row is in, whoever may see it (a write keeps the ones the writer cannot see). */
+  private async allLists(tx: Tx, rowId: string): Promise<string[]> {
+    return ((await repo.listsOfItems(tx, this.resource, visibleTo('admin'), [rowId])).get(rowId) ?? []).map((entry) => entry.id);
+  }
+
+  /**
+   * POST {resource}/bulk/{operation}/undo/: puts back what a visibility, keyword or list
+   * change did, by whoever did it or an admin, once. A row deleted since, or whose
+   * visibility was changed again since, refuses the undo (nothing written).
+   */
+  async undo(request: FastifyRequest, operationId: string): Promise<BulkUndoResult> {
+    const base = writerOf(request);
+    return request.tx(async (tx) => {
+      const operation = isUuid(operationId) ? await lockBulkOperation(tx, operationId) : null;
+      if (!operation || operation.resource !== this.resource.kind) throw notFound('Bulk operation not found.');
+      if (operation.user_id !== (base.user?.id ?? null) && base.access !== 'admin') {
+        throw permissionDenied('Only the user who made a bulk change, or an admin, may undo it.');
+      }
+      if (!UNDOABLE.includes(operation.action as BulkAction)) throw new ApiError(409, 'conflict', `A bulk ${operation.action} cannot be undone.`);
+      if (operation.undone_at) throw new ApiError(409, 'conflict', 'This bulk change has already been undone.');
+      const record = operation.undo as UndoRecord;
+      const writer: Writer = { ...base, bulkOperationId: operation.id };
+      // The operation shows the rows were the writer's to change; they may no longer see some (hidden since).
+      const rows = await repo.lockRows(tx, this.resource, visibleTo('admin'), record.rows.map((entry) => entry.id));
+      const byId = new Map(rows.map((row) => [row.id, row]));
+      const missing = record.rows.filter((entry) => !byId.has(entry.id));
+      if (missing.length > 0) {
+        throw new BulkRefused(missing.map((entry) => ({ id: entry.id, code: 'not_found', detail: `${this.resource.label} was deleted since.` })));
+      }
+      // Keywords deleted since cannot come back.
+      const removed = record.rows.flatMap((entry) => entry.removed ?? []);
+      const existing = removed.length > 0
+        ? await relatedRefs(tx, this.service.catalog, this.resource, visibleTo('admin'), [{ keywords: removed }])
+        : new Map();
+      const undoOf = new Map(record.rows.map((entry) => [entry.id, entry]));
+      const restored = await eachRow(tx, record.rows.map((entry) => byId.get(entry.id)!), async (savepoint, row) => {
+        const entry = undoOf.get(row.id)!;
+        const keywords = idsOf(row['keywords']);
+        switch (operation.action) {
+          case 'set_visibility':
+            if (row['visibility'] !== record.visibility) throw rowRefused('changed', 'Its visibility was changed again since.');
+            await this.service.write(savepoint, writer, row, this.service.parseInput({ visibility: entry.visibility }, row, writer.access));
+            break;
+          case 'add_keywords':
+          case 'add_to_list': {
+            const added = entry.added ?? [];
+            const input: ParsedInput = keywords.some((keyword) => added.includes(keyword))
+              ? this.service.parseInput({ keywords: keywords.filter((keyword) => !added.includes(keyword)) }, row, writer.access)
+              : { values: {} };
+            if (operation.action === 'add_keywords' && Object.keys(input.values).length === 0) return null;
+            if (operation.action === 'add_to_list') {
+              input.lists = (await this.allLists(savepoint, row.id)).filter((listId) => listId !== record.list);
+            }
+            await this.service.write(savepoint, writer, row, input);
+            break;
+          }
+          case 'remove_keywords': {
+            const back = (entry.removed ?? []).filter((keyword) => existing.has(keyword) && !keywords.includes(keyword));
+            if (back.length === 0) return null;
+            await this.service.write(savepoint, writer, row, this.service.parseInput({ keywords: [...keywords, ...back] }, row, writer.access));
+            break;
+          }
+        }
+        return row.id;
+      });
+      await markBulkUndone(tx, operation.id);
+      return { operation_id: operation.id, restored };
+    });
+  }
+}
