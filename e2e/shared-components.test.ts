@@ -124,8 +124,11 @@ describe('shared components: relations, lists, history, numbers', { skip: unavai
     orgId = new URL(page.url()).pathname.split('/').pop()!;
     assert.deepEqual(JSON.parse(posts[0]!).keywords, [keywordIds['Fintech'], keywordIds['Payments']], 'ids are sent');
     assert.deepEqual(await chips(page, 'keywords'), ['Fintech', 'Payments']);
-    // Keywords have no page of their own: plain chips, not links.
-    assert.equal(await page.locator('dd[data-field="keywords"] a').count(), 0);
+    // Keyword chips open the keyword's page (which lists the records tagged with it).
+    assert.deepEqual(
+      await page.locator('dd[data-field="keywords"] a').evaluateAll((links) => links.map((link) => link.getAttribute('href'))),
+      [`/keywords/${keywordIds['Fintech']}`, `/keywords/${keywordIds['Payments']}`],
+    );
 
     // Edit: Backspace removes the last chip, then another keyword is added.
     await page.getByRole('link', { name: 'Edit' }).click();

@@ -21,6 +21,7 @@ import { FieldValue } from './FieldValue';
 import { HistoryPanel } from './HistoryPanel';
 import { ListsWidget } from './ListsWidget';
 import { notify } from './notify';
+import { RelatedSection } from './RelatedSection';
 import { fieldLabel, listPath, recordName, recordPath, toastName, useAccessLevel, useCanWrite, visibleFields, type ResourceView } from './resource-view';
 import { PageHeading } from './PageHeading';
 import { StatusMessage } from './StatusMessage';
@@ -130,6 +131,7 @@ export function EntityDetail({ meta, view, id }: EntityDetailProps) {
       </Typography>
 
       {meta.list_kind && <ListsWidget meta={meta} record={record} canWrite={canWrite} />}
+      <RelatedSection meta={meta} record={record} omit={view.relatedOmit} />
       {access === 'admin' && <HistoryPanel meta={meta} view={view} record={record} />}
 
       {meta.mergeable && canWrite && <MergeDialog meta={meta} view={view} record={record} open={merging} onClose={() => setMerging(false)} />}

@@ -37,8 +37,8 @@ function LinkList({ items, href, external = false }: { items: string[]; href: (i
 }
 
 /**
- * Related records as chips; each opens the record's page when it has one (record-links.ts),
- * keywords and the like are plain chips.
+ * Related records as chips; each opens the record's page when it has one (record-links.ts:
+ * keywords open theirs, which lists what is tagged with them), others are plain chips.
  */
 export function RelationChips({ refs }: { refs: RelatedRef[] }) {
   return (

@@ -27,6 +27,7 @@ const RECORD_PAGES: Record<string, string> = {
   people: '/people',
   ledger_entries: '/ledger',
   library: '/library',
+  keyword: '/keywords',
 };
 
 /** Resources shown on one page as a whole, without a page per record. */
@@ -44,7 +45,7 @@ export function listHref(type: string, ref: RecordLinkRef): string | null {
 /**
  * The web route of a record, from its resource kind ("organizations", "ledger_entries", …) or,
  * for lists, the list type ("OrganizationsList"); null when the record has no page to link to
- * (keywords, cities, investments, or a list whose type is unknown).
+ * (cities, investments, or a list whose type is unknown).
  */
 export function recordHref(kind: string, ref: RecordLinkRef): string | null {
   if (kind in LIST_TYPES) return listHref(kind, ref);

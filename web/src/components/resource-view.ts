@@ -26,6 +26,8 @@ export interface ResourceView {
   omit?: string[];
   /** Where the list is, when not `${basePath}?tab=1` (e.g. /keywords, whose ?tab=1 shows geos). */
   listPath?: string;
+  /** Groups of the Related section the page shows in a section of its own (e.g. its investments table). */
+  relatedOmit?: string[];
 }
 
 const ACRONYMS: Record<string, string> = { url: 'URL', urls: 'URLs', hq: 'HQ', dba: 'DBA', id: 'ID' };

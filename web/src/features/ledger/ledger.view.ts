@@ -12,4 +12,6 @@ export const ledgerView: ResourceView = {
     url: 'URL',
     geos: 'Countries and regions',
   },
+  // Its investments have a table of their own below (InvestmentsSection).
+  relatedOmit: ['investments.ledger_entry'],
 };

@@ -12,4 +12,6 @@ export const organizationsView: ResourceView = {
     hq_city: 'HQ city',
     associated_urls: 'Websites and links',
   },
+  // The investments it holds have a table of their own below (InvestmentsSection).
+  relatedOmit: ['investments.owner'],
 };

@@ -22,4 +22,6 @@ export const peopleView: ResourceView = {
   },
   // Emails the user declined as suggestions: bookkeeping for the suggestion engine.
   omit: ['removed_email_suggestion'],
+  // The investments they hold have a table of their own below (InvestmentsSection).
+  relatedOmit: ['investments.owner_person'],
 };

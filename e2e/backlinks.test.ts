@@ -1,0 +1,115 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { Browser, Page } from 'playwright-core';
+import { browserUnavailable, DESKTOP, launchBrowser, screenshots, signInAt, startServer, type E2EServer } from './support/browser.ts';
+
+const unavailable = browserUnavailable();
+
+describe('relations both ways: the shared Related section and keyword pages', { skip: unavailable ?? false }, () => {
+  let server: E2EServer;
+  let browser: Browser;
+  let demo: Awaited<ReturnType<E2EServer['createTenant']>>;
+  const ids: Record<string, string> = {};
+
+  before(async () => {
+    server = await startServer();
+    demo = await server.createTenant('demo', { name: 'Demo Research' });
+    await server.createUser(demo, 'admin@demo.test', { is_admin: true });
+    const token = await server.login(demo, 'admin@demo.test');
+    const create = async (path: string, payload: Record<string, unknown>) => {
+      const response = await server.request(demo, { method: 'POST', url: `/api/v1/${path}/`, token, payload });
+      assert.equal(response.statusCode, 201, response.body);
+      return response.json().id as string;
+    };
+    ids['fintech'] = await create('keywords', { name: 'Fintech', visibility: 'public' });
+    ids['ada'] = await create('assets/people', { name_given: 'Ada', name_family: 'Lovelace', keywords: [ids['fintech']], visibility: 'public' });
+    ids['acme'] = await create('assets/organizations', { name_inc: 'Acme Corp', hq_city: 'Berlin', keywords: [ids['fintech']], visibility: 'public' });
+    ids['revenue'] = await create('assets/ledger', { caption: 'Acme revenue 2024', year: 2024, organizations: [ids['acme']], people: [ids['ada']], visibility: 'public' });
+    await create('library', {
+      title: 'Open Banking Report', type: 'Report', publish_date: '2024-03', publisher: 'Financial Times', authors: [ids['ada']], assets: [ids['acme']], keywords: [ids['fintech']], visibility: 'public',
+    });
+    // Enough essays for the group to need a second page.
+    for (let index = 1; index <= 12; index += 1) await create('library', { title: `Essay ${String(index).padStart(2, '0')}`, type: 'Essay/Thoughts/Whitepaper/Opinion/Post', authors: [ids['ada']], visibility: 'public' });
+    // Written last, so first in the group's order (-updated_at) for those who may see it.
+    await create('library', { title: 'Hidden Board Memo', type: 'Deck/Memo/Presentation', authors: [ids['ada']], visibility: 'hidden' });
+    await create('assets/investments', { ledger_entry: ids['revenue'], owner_person: ids['ada'], ownership_percentage: 10, visibility: 'public' });
+    browser = await launchBrowser();
+  });
+  after(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  async function withPage(run: (page: Page) => Promise<void>): Promise<void> {
+    const context = await browser.newContext({ viewport: DESKTOP });
+    try {
+      await run(await context.newPage());
+    } finally {
+      await context.close();
+    }
+  }
+
+  const related = (page: Page) => page.getByTestId('related-section');
+  const groupOf = (page: Page, key: string) => related(page).locator(`[data-related-group="${key}"]`);
+  const itemNames = (page: Page, key: string) => groupOf(page, key).locator('[data-related-item] > div > :first-child').allInnerTexts();
+
+  it("a person's page lists what they wrote and appear in, paged, each linked — hidden entries only for admins", async () => {
+    await withPage(async (page) => {
+      await page.goto(server.url('demo', `/people/${ids['ada']}`));
+      await page.getByRole('heading', { level: 1, name: 'Ada Lovelace' }).waitFor();
+      const library = groupOf(page, 'library.authors');
+      await library.getByRole('heading', { name: 'Library entries as author' }).waitFor();
+      assert.equal(await library.getByRole('heading').evaluate((heading) => heading.nextElementSibling?.textContent), '13', 'the hidden memo is not counted for a visitor');
+      const firstPage = await itemNames(page, 'library.authors');
+      assert.equal(firstPage.length, 10);
+      assert.ok(!firstPage.includes('Hidden Board Memo'));
+      await groupOf(page, 'ledger_entries.people').getByRole('link', { name: 'Acme revenue 2024' }).waitFor();
+      // The investments they hold are in the investments table, not twice.
+      assert.equal(await groupOf(page, 'investments.owner_person').count(), 0);
+      await page.getByTestId('investments-section').waitFor();
+      await screenshots(page, 'backlinks-person');
+
+      await library.getByRole('button', { name: 'Go to page 2' }).click();
+      await library.locator('[data-related-item]').nth(3).waitFor({ state: 'detached' });
+      const secondPage = await itemNames(page, 'library.authors');
+      assert.equal(secondPage.length, 3);
+      assert.equal(new Set([...firstPage, ...secondPage]).size, 13, 'the pages do not overlap');
+
+      await groupOf(page, 'ledger_entries.people').getByRole('link', { name: 'Acme revenue 2024' }).click();
+      await page.getByRole('heading', { level: 1, name: 'Acme revenue 2024' }).waitFor();
+      assert.equal(new URL(page.url()).pathname, `/ledger/${ids['revenue']}`);
+    });
+
+    await withPage(async (page) => {
+      await signInAt(page, server.url('demo', '/login'), 'admin@demo.test', 'admin');
+      await page.goto(server.url('demo', `/people/${ids['ada']}`));
+      const library = groupOf(page, 'library.authors');
+      await library.getByRole('heading', { name: 'Library entries as author' }).waitFor();
+      assert.equal(await library.getByRole('heading').evaluate((heading) => heading.nextElementSibling?.textContent), '14');
+      await library.getByRole('link', { name: 'Hidden Board Memo' }).waitFor();
+      await library.getByTestId('visibility-chip').filter({ hasText: 'Hidden' }).waitFor();
+    });
+  });
+
+  it("a keyword chip opens the keyword's page, which lists the records tagged with it by kind", async () => {
+    await withPage(async (page) => {
+      await page.goto(server.url('demo', `/organizations/${ids['acme']}`));
+      await page.getByRole('heading', { level: 1, name: 'Acme Corp' }).waitFor();
+      await groupOf(page, 'library.assets').getByRole('link', { name: 'Open Banking Report' }).waitFor();
+      await groupOf(page, 'ledger_entries.organizations').getByRole('link', { name: 'Acme revenue 2024' }).waitFor();
+      await page.locator('dd[data-field="keywords"]').getByRole('link', { name: 'Fintech' }).click();
+
+      await page.getByRole('heading', { level: 1, name: 'Fintech' }).waitFor();
+      assert.equal(new URL(page.url()).pathname, `/keywords/${ids['fintech']}`);
+      await related(page).locator('[data-related-group]').first().waitFor();
+      const groups = await related(page).locator('[data-related-group] h3').allInnerTexts();
+      assert.deepEqual(groups, ['Organizations', 'People', 'Library entries']);
+      assert.deepEqual(await itemNames(page, 'organizations.keywords'), ['Acme Corp']);
+      assert.deepEqual(await itemNames(page, 'people.keywords'), ['Ada Lovelace']);
+      assert.equal(await groupOf(page, 'organizations.keywords').locator('[data-related-item]').first().locator('p').innerText(), 'Berlin', 'the second line');
+      await screenshots(page, 'backlinks-keyword');
+      await groupOf(page, 'library.keywords').getByRole('link', { name: 'Open Banking Report' }).click();
+      await page.getByRole('heading', { level: 1, name: 'Open Banking Report' }).waitFor();
+    });
+  });
+});
