@@ -22,6 +22,8 @@ import pg from 'pg';
 import { hashPassword } from '../server/src/auth/passwords.ts';
 import { openPostgres } from '../server/src/db/client.ts';
 import { migrate } from '../server/src/db/migrate.ts';
+import { RESOURCES } from '../server/src/modules/registry.ts';
+import { applySearchIndexes } from '../server/src/resources/search-index.ts';
 import { readSettings, tenantCode, tenantSizes, type BenchSettings } from './config.ts';
 import * as words from './words.ts';
 
@@ -186,6 +188,8 @@ async function applyMigrations(settings: BenchSettings): Promise<void> {
   try {
     const applied = await migrate(database);
     log(`migrations applied: ${applied.join(', ')}`);
+    // Before the load, so that the rows get their search vectors as they are inserted.
+    await applySearchIndexes(database, RESOURCES);
   } finally {
     await database.close();
   }

@@ -7,6 +7,8 @@ import { buildApp } from './app.ts';
 import { ConfigError, loadConfig, type Config } from './config.ts';
 import { migrate } from './db/migrate.ts';
 import { openDatabase } from './db/open.ts';
+import { RESOURCES } from './modules/registry.ts';
+import { applySearchIndexes } from './resources/search-index.ts';
 import { seedGeography } from './modules/geos/geo-seed.ts';
 import { seedTenants } from './tenancy/seed.ts';
 
@@ -24,8 +26,10 @@ async function main(): Promise<void> {
 
   const db = await openDatabase(config);
   const applied = await migrate(db);
+  const searchRebuilt = await applySearchIndexes(db, RESOURCES);
   const app = await buildApp({ config, db });
   if (applied.length > 0) app.log.info({ applied }, 'migrations applied');
+  if (searchRebuilt.length > 0) app.log.info({ tables: searchRebuilt }, 'search columns built from the declarations');
 
   const seeded = await seedTenants(db, { email: config.adminEmail, password: config.adminPassword });
   const geography = await seedGeography(db);

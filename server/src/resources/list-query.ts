@@ -27,6 +27,12 @@ export interface ListQuery {
   offset: number;
   ordering: OrderTerm[];
   search: string | null;
+  /**
+   * Whether rows come by relevance: a search without an explicit `ordering`
+   * (names starting with the search text first, then records with a name word
+   * starting with it, then those matching elsewhere, each in `ordering`).
+   */
+  ranked: boolean;
   /** Filter field → accepted values (OR within a field, AND across fields). */
   filters: Record<string, string[]>;
   format: 'json' | 'xlsx';
@@ -60,7 +66,8 @@ export function parseListQuery(resource: Resource, query: Record<string, string 
   const offset = integer('offset', one('offset'), 0, 0, Number.MAX_SAFE_INTEGER);
 
   const allowedOrdering = orderingNames(resource);
-  const ordering = (one('ordering') || resource.defaultOrdering || DEFAULT_ORDERING)
+  const orderingParam = one('ordering');
+  const ordering = (orderingParam || resource.defaultOrdering || DEFAULT_ORDERING)
     .split(',')
     .map((term) => term.trim())
     .filter(Boolean)
@@ -108,5 +115,6 @@ export function parseListQuery(resource: Resource, query: Record<string, string 
     }
   }
 
-  return { limit, offset, ordering, search: searchRaw || null, filters, format };
+  if (searchRaw && !resource.search) throw fieldError('search', 'This list cannot be searched.');
+  return { limit, offset, ordering, search: searchRaw || null, ranked: Boolean(searchRaw) && !orderingParam, filters, format };
 }

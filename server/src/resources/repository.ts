@@ -43,14 +43,19 @@ export function whereClause(resource: Resource, visible: Visibility[], listQuery
       conditions.push(sql`${id(name)} IN (${list(values)})`);
     }
   }
-  for (const word of searchWords(listQuery?.search ?? null)) {
-    conditions.push(sql`search_document LIKE '%' || search_text(${likeLiteral(word)}) || '%'`);
-  }
+  if (listQuery?.search) conditions.push(searchMatch(listQuery.search));
   return sql.join(conditions, sql` AND `);
 }
 
-export function searchWords(search: string | null): string[] {
-  return (search ?? '').split(/\s+/).filter(Boolean).slice(0, 10);
+/**
+ * Full-text match (search-index.ts): every word of the text starts a word of
+ * one of the searched fields; `names` keeps only matches in the names (weight A).
+ * `prepared`: the query is built once per execution (an InitPlan) in a statement
+ * planned once for every search text, instead of once per row.
+ */
+export function searchMatch(search: string, options: { names?: boolean; prepared?: boolean } = {}): SQL {
+  const built = sql`search_query(${search}${options.names ? sql`, 'A'` : sql``})`;
+  return sql`search_vector @@ ${options.prepared ? sql`(SELECT ${built})` : built}`;
 }
 
 /** Columns that are never null: ordered without NULLS LAST so their indexes apply. */
@@ -100,11 +105,40 @@ export function pageStatement(resource: Resource, visible: Visibility[], listQue
            WHERE li.${id(resource.listItem.column)} = page.id AND l.visibility IN (${list(visible)}))`
     : sql`NULL::json`;
   const total = counterTotal ? counterSum(counterTotal) : sql`(${cappedCountStatement(resource, visible, listQuery)})`;
-  return sql`SELECT page.*, ${lists} AS __lists, ${total} AS __total
-      FROM (SELECT ${selectColumns(resource)} FROM ${id(resource.table)}
-            WHERE ${whereClause(resource, visible, listQuery)}
-            ORDER BY ${orderClause(listQuery)}
-            LIMIT ${listQuery.limit} OFFSET ${listQuery.offset}) page`;
+  const page = listQuery.ranked && listQuery.search
+    ? rankedPage(resource, visible, listQuery, listQuery.search)
+    : sql`SELECT ${selectColumns(resource)} FROM ${id(resource.table)}
+          WHERE ${whereClause(resource, visible, listQuery)}
+          ORDER BY ${orderClause(listQuery)}
+          LIMIT ${listQuery.limit} OFFSET ${listQuery.offset}`;
+  return sql`SELECT page.*, ${lists} AS __lists, ${total} AS __total FROM (${page}) page`;
+}
+
+/**
+ * A page of search results by relevance, in three tiers: names starting with
+ * the search text (in name order, read off the name-prefix index), then
+ * records with a name word starting with each search word, then those
+ * matching in other fields — both in the list's ordering. Each tier reads at
+ * most offset + limit rows, in an order an index gives (the planner walks the
+ * list order when a word is common and stops after a page, or collects the
+ * few matches of a rare one), so a common word never ranks all its matches.
+ */
+function rankedPage(resource: Resource, visible: Visibility[], listQuery: ListQuery, search: string): SQL {
+  const where = whereClause(resource, visible, listQuery);
+  const wanted = listQuery.offset + listQuery.limit;
+  const term = sql`(SELECT search_text(${search}))`;
+  const pastTerm = sql`(SELECT search_text(${search}) || chr(1114111))`;
+  const tier = (rank: number, condition: SQL, order: SQL) =>
+    sql`SELECT *, ${rank} AS __tier, row_number() OVER () AS __position
+        FROM (SELECT ${selectColumns(resource)} FROM ${id(resource.table)} WHERE ${where} AND ${condition}
+              ORDER BY ${order} LIMIT ${wanted}) tier`;
+  const tiers = [
+    tier(0, sql`search_name ~>=~ ${term} AND search_name ~<~ ${pastTerm}`, sql`search_name USING ~<~, id`),
+    tier(1, sql`NOT starts_with(search_name, ${term}) AND ${searchMatch(search, { names: true })}`, orderClause(listQuery)),
+    tier(2, sql`NOT (${searchMatch(search, { names: true })})`, orderClause(listQuery)),
+  ];
+  return sql`SELECT ${selectColumns(resource)} FROM (${sql.join(tiers.map((part) => sql`(${part})`), sql` UNION ALL `)}) ranked
+             ORDER BY __tier, __position LIMIT ${listQuery.limit} OFFSET ${listQuery.offset}`;
 }
 
 export async function selectPage(tx: Tx, resource: Resource, visible: Visibility[], listQuery: ListQuery, counterTotal?: CounterTotal): Promise<Page> {
@@ -123,14 +157,39 @@ type CountQuery = Pick<ListQuery, 'filters' | 'search'>;
 export const cappedCountStatement = (resource: Resource, visible: Visibility[], listQuery: CountQuery): SQL =>
   sql`SELECT count(*)::int AS n FROM (SELECT 1 FROM ${id(resource.table)} WHERE ${whereClause(resource, visible, listQuery)} LIMIT ${EXACT_COUNT_CAP + 1}) capped`;
 
-/** The planner's estimate of the matching rows, for totals beyond the cap. */
+/**
+ * The planner's estimates of the matching rows and of all rows the caller may
+ * see, side by side (the two branches of one plan), for totals beyond the cap.
+ */
 export const estimateStatement = (resource: Resource, visible: Visibility[], listQuery: CountQuery): SQL =>
-  sql`EXPLAIN (FORMAT JSON) SELECT 1 FROM ${id(resource.table)} WHERE ${whereClause(resource, visible, listQuery)}`;
+  sql`EXPLAIN (FORMAT JSON) SELECT 1 FROM ${id(resource.table)} WHERE ${whereClause(resource, visible, listQuery)}
+      UNION ALL SELECT 1 FROM ${id(resource.table)} WHERE ${whereClause(resource, visible)}`;
 
-/** The planner's estimate of the matching rows, for a total beyond the cap (reported as an estimate). */
+type PlanNode = { 'Plan Rows': number; Plans?: PlanNode[] };
+
+/** The matching share of the visible rows by the planner's estimates (from estimateStatement's plan). */
+export function matchingShare(plan: PlanNode): number {
+  const [matching, all] = (plan.Plans ?? []).map((node) => node['Plan Rows']);
+  return matching !== undefined && all ? Math.min(matching / all, 1) : 0;
+}
+
+/**
+ * The number of matching rows, for a total beyond the cap (reported as an
+ * estimate): the planner's share of matches among the visible rows times the
+ * visible rows the counters hold. The planner's row estimates themselves are
+ * far off (it assumes every tenant holds an equal share of a table: 1/50 of
+ * the rows for a tenant that holds 40%); its share of matches — which search
+ * words' frequencies in the column statistics decide — is not.
+ */
 export async function estimateMatching(tx: Tx, resource: Resource, visible: Visibility[], listQuery: CountQuery): Promise<number> {
-  const [plan] = await query<{ 'QUERY PLAN': Array<{ Plan: { 'Plan Rows': number } }> }>(tx, estimateStatement(resource, visible, listQuery));
-  const planned = plan?.['QUERY PLAN'][0]?.Plan['Plan Rows'] ?? 0;
+  const [plan] = await query<{ 'QUERY PLAN': Array<{ Plan: PlanNode }> }>(tx, estimateStatement(resource, visible, listQuery));
+  const root = plan?.['QUERY PLAN'][0]?.Plan;
+  const kinds = counterKindsOf(resource);
+  const planned = !root
+    ? 0
+    : kinds.length > 0
+      ? matchingShare(root) * (await countFromCounters(tx, kinds, resource.hasVisibility ? visible : null))
+      : (root.Plans?.[0]?.['Plan Rows'] ?? 0);
   return Math.max(Math.round(planned), EXACT_COUNT_CAP + 1);
 }
 

@@ -5,6 +5,10 @@
 import type { AccessLevel } from '../contracts.ts';
 import type { Tx } from '../db/client.ts';
 import type { FieldType } from './fields.ts';
+import { searchFieldProblem, SEARCH_WEIGHTS } from './search-index.ts';
+
+/** How much a searched field counts: 'A' for names (found first), then 'B', 'C', 'D'. */
+export type SearchWeight = 'A' | 'B' | 'C' | 'D';
 
 /** Who may create, edit and delete: research users, admins, or tenant managers (shared resources). */
 export type WriteAccess = Exclude<AccessLevel, 'public' | 'paywall'> | 'manage-tenants';
@@ -64,6 +68,12 @@ export interface ResourceDeclaration {
    * it (kinds beyond SPEC §2's result types, e.g. keywords for the dialog's Keywords chip).
    */
   quickSearch?: { typeColumn?: string; slugColumn?: string; types?: string[]; explicitOnly?: boolean };
+  /**
+   * Full-text search (list `search=`, quick search beyond names): the fields
+   * searched, each with its weight — 'A' for the names, which rank first. The
+   * engine derives the search column and index from this (search-index.ts).
+   */
+  search?: { fields: Record<string, SearchWeight> };
   /** Whether DELETE is offered (default true). */
   deletable?: boolean;
   /** Whether duplicates can be merged (organizations, people). */
@@ -106,6 +116,11 @@ export function defineResource(declaration: ResourceDeclaration): Resource {
     if (!declaration.ordering.includes(name) && !['created_at', 'updated_at', 'display_name'].includes(name)) {
       throw new Error(`${declaration.kind}: defaultOrdering "${name}" is not orderable`);
     }
+  }
+  for (const [name, weight] of Object.entries(declaration.search?.fields ?? {})) {
+    const problem = searchFieldProblem(name, declaration.fields[name]);
+    if (problem) throw new Error(`${declaration.kind}: search: ${problem}`);
+    if (!SEARCH_WEIGHTS.includes(weight)) throw new Error(`${declaration.kind}: search: weight of "${name}" must be A, B, C or D`);
   }
   const shared = declaration.scope === 'shared';
   return { ...declaration, columns: [...new Set(columns)], shared, hasVisibility: 'visibility' in declaration.fields };

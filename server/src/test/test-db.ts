@@ -11,6 +11,8 @@ import path from 'node:path';
 import pg from 'pg';
 import { openPglite, openPostgres, type Database } from '../db/client.ts';
 import { loadMigrations, migrate } from '../db/migrate.ts';
+import { RESOURCES } from '../modules/registry.ts';
+import { applySearchIndexes, searchSchemaFingerprint } from '../resources/search-index.ts';
 
 export interface TestDatabase {
   db: Database;
@@ -31,7 +33,7 @@ export async function createTestDatabase(): Promise<TestDatabase> {
 async function createPgliteDatabase(): Promise<TestDatabase> {
   const migrations = await loadMigrations();
   const key = createHash('sha256')
-    .update(migrations.map((migration) => migration.checksum).join(','))
+    .update([...migrations.map((migration) => migration.checksum), searchSchemaFingerprint(RESOURCES)].join(','))
     .digest('hex')
     .slice(0, 16);
   const templatePath = path.join(os.tmpdir(), `intelnotes-pglite-template-${key}.tar`);
@@ -45,6 +47,7 @@ async function createPgliteDatabase(): Promise<TestDatabase> {
   const db = await openPglite(null, template);
   if (!template) {
     await migrate(db, migrations);
+    await applySearchIndexes(db, RESOURCES);
     const dump = await db.client.dumpDataDir('none');
     const partial = `${templatePath}.${process.pid}.tmp`;
     await writeFile(partial, Buffer.from(await dump.arrayBuffer()));
@@ -60,6 +63,7 @@ async function createServerDatabase(serverUrl: string): Promise<TestDatabase> {
   url.pathname = `/${name}`;
   const db = await openPostgres(url.toString(), 5);
   await migrate(db);
+  await applySearchIndexes(db, RESOURCES);
   return {
     db,
     engine: 'postgres',

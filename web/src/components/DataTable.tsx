@@ -16,7 +16,7 @@ import {
   useListResourceQuery,
   type ResourceRecord,
 } from '../api/resources';
-import { choiceText, formatDateTime, formatScalar } from './field-format';
+import { choiceText, formatDateTime, formatScalar, formatTotal } from './field-format';
 import { relationValue } from './form-values';
 import { refName } from './RelationField';
 import { ListFilters } from './ListFilters';
@@ -203,7 +203,7 @@ export function DataTable({ meta, view }: DataTableProps) {
             paginationDisplayedRows: ({ from, to, count }) =>
               count < 0
                 ? `${from}–${to}`
-                : `${from}–${to} of ${page?.count_is_estimate ? 'about ' : ''}${count.toLocaleString('en-GB')}`,
+                : `${from}–${to} of ${formatTotal(count, page?.count_is_estimate)}`,
           }}
           sx={{
             '& .MuiDataGrid-row': { cursor: 'pointer' },

@@ -54,3 +54,13 @@ export function formatScalar(kind: FieldMeta['kind'] | undefined, value: unknown
       return String(value);
   }
 }
+
+/**
+ * A list's total as shown under the table: exact ("3,044"), or an estimate rounded to two
+ * significant figures and said to be one ("about 3,000").
+ */
+export function formatTotal(count: number, estimate = false): string {
+  if (!estimate || count < 100) return `${estimate ? 'about ' : ''}${count.toLocaleString('en-GB')}`;
+  const step = 10 ** (Math.floor(Math.log10(count)) - 1);
+  return `about ${(Math.round(count / step) * step).toLocaleString('en-GB')}`;
+}

@@ -61,6 +61,7 @@ export const geos = defineResource({
   scope: 'shared',
   writeAccess: 'manage-tenants',
   deletable: false,
+  search: { fields: { name: 'A', code: 'A' } },
   fields: {
     name: text({ max: 200, required: true }),
     code: text({ max: 12, required: true }),
@@ -103,6 +104,7 @@ export const cities = defineResource({
   scope: 'shared',
   writeAccess: 'manage-tenants',
   deletable: false,
+  search: { fields: { name: 'A', admin_area: 'C' } },
   fields: {
     name: text({ max: 200, required: true }),
     country: relation('geos', { many: false }),

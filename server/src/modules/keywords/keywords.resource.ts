@@ -14,6 +14,7 @@ export const keywords = defineResource({
   writeAccess: 'research',
   // In quick search only when asked for (the search dialog's Keywords chip).
   quickSearch: { explicitOnly: true },
+  search: { fields: { name: 'A', description: 'C' } },
   fields: {
     name: text({ max: 100, required: true }),
     description: text({ max: 5000, multiline: true }),

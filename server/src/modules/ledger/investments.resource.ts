@@ -29,6 +29,7 @@ export const investments = defineResource({
   label: 'Investment',
   summary: ['ledger_entry', 'owner', 'owner_person', 'inv_date'],
   writeAccess: 'research',
+  search: { fields: { inv_vehicle_type: 'A', inv_currency: 'A', inv_risk: 'C', public_url: 'C' } },
   fields: {
     ledger_entry: relation('ledger_entries', { many: false, required: true, onDelete: 'cascade' }),
     owner: relation('organizations', { many: false, inverseLabel: 'Investments held' }),

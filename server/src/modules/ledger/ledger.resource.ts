@@ -2,8 +2,8 @@
  * Ledger entry (SPEC §3 "Asset (entry) defaults"): a dated data point about
  * organizations, people and places — a year and quarter, the data itself, a
  * symbol and a caption. Served at /api/v1/assets/ledger/ (SPEC §7 lists
- * assets/{organizations|people|ledger}). Not in quick search: SPEC §2's
- * search result types have ledger lists, not ledger entries.
+ * assets/{organizations|people|ledger}). In quick search as LedgerEntry
+ * (the search dialog's "Ledgers" chip, SPEC §2).
  */
 import { boolean, choice, integer, relation, text, url, visibility } from '../../resources/fields.ts';
 import { defineResource } from '../../resources/resource.ts';
@@ -19,6 +19,8 @@ export const ledgerEntries = defineResource({
   plural: 'Ledger entries',
   summary: ['year', 'quarter', 'symbol'],
   writeAccess: 'research',
+  quickSearch: {},
+  search: { fields: { caption: 'A', symbol: 'A', data: 'C', url: 'C' } },
   fields: {
     caption: text({ max: 300 }),
     symbol: text({ max: 100 }),

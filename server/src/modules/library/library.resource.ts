@@ -36,6 +36,7 @@ export const library = defineResource({
   writeAccess: 'research',
   quickSearch: {},
   // In the order the form shows them: what the entry is, then where to read it, then what it is about.
+  search: { fields: { title: 'A', publisher: 'B', type: 'C', abstract: 'C', public_link: 'C', dataset_info: 'D' } },
   fields: {
     title: required(text({ max: 500 })),
     type: choice(LIBRARY_TYPES),

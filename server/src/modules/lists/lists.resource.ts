@@ -70,6 +70,7 @@ export const lists = defineResource({
   label: 'List',
   summary: ['kind'],
   writeAccess: 'research',
+  search: { fields: { name: 'A', description: 'C' } },
   fields: {
     kind: immutable(required(choice(LIST_KINDS, { labels: LIST_KIND_LABELS }))),
     name: required(text({ max: 200 })),

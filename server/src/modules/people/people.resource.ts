@@ -14,6 +14,11 @@ export const people = defineResource({
   writeAccess: 'research',
   quickSearch: {},
   mergeable: true,
+  search: { fields: {
+      name_given: 'A', name_family: 'A', name_nickname: 'A', name_legal: 'A',
+      current_address_city: 'B', emails: 'B', passport_city: 'C', passport_country: 'C', met_event_name: 'C',
+      professional_profile: 'C', associated_urls: 'C', notes: 'D', about: 'D',
+    } },
   fields: {
     name_given: text({ max: 200 }),
     name_family: text({ max: 200 }),

@@ -16,11 +16,17 @@
  *      then by name. This tier ranks the first CANDIDATES rows the trigram
  *      index finds, and runs only when the first left the result short:
  *      UNION ALL is read lazily in order under the LIMIT.
+ *   3. the record matches in its other searched fields (full text, every
+ *      word starting a word: "london" finds organizations headquartered
+ *      there, a caption its ledger entry) — the most recently updated first,
+ *      among the first CANDIDATES matches the full-text index finds; only
+ *      when the first two tiers left the result short.
  * A fragment from the middle of a word is found only when it is similar
  * enough to that word ("soft" finds Microsoft; "ova" does not).
  */
 import { sql, type SQL } from 'drizzle-orm';
 import type { Visibility } from '../../resources/fields.ts';
+import { searchMatch } from '../../resources/repository.ts';
 import type { Resource } from '../../resources/resource.ts';
 import { RESOURCES } from '../registry.ts';
 
@@ -73,6 +79,14 @@ function rankedMatches(resource: Resource, q: string, visible: Visibility[], typ
           ORDER BY strpos(search_name, ' ' || ${term}) > 0 DESC, strpos(search_name, ${term}) > 0 DESC,
                    word_similarity(${term}, search_name) DESC, display_name
           LIMIT ${limit})`,
+    ...(resource.search
+      ? [sql`(SELECT id, display_name, type, slug
+               FROM (SELECT ${columns}, updated_at FROM ${table}
+                     WHERE ${scope} AND ${searchMatch(q, { prepared: true })} AND NOT starts_with(search_name, ${term}) AND NOT (${term} <% search_name)
+                     LIMIT ${CANDIDATES}) candidates
+               ORDER BY updated_at DESC, id
+               LIMIT ${limit})`]
+      : []),
   ];
   return sql`SELECT id, type, display_name, slug FROM (${sql.join(tiers, sql` UNION ALL `)}) tiers LIMIT ${limit}`;
 }

@@ -50,6 +50,7 @@ export const taggingRules = defineResource({
   writeAccess: 'research',
   // Not one of SPEC §3's entity counts: no counter trigger, so totals count the (few) rows.
   counterKinds: [],
+  search: { fields: { name: 'A', pattern: 'A' } },
   fields: {
     name: text({ max: 200 }),
     pattern: pattern(),

@@ -14,6 +14,7 @@ export const terminology = defineResource({
   plural: 'Glossary terms',
   summary: ['definition'],
   writeAccess: 'research',
+  search: { fields: { term: 'A', definition: 'C' } },
   fields: {
     term: text({ max: 300, required: true }),
     definition: text({ max: 20_000, multiline: true }),

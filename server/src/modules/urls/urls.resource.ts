@@ -18,6 +18,7 @@ export const sourceUrls = defineResource({
   label: 'Source URL',
   readAccess: 'research',
   writeAccess: 'research',
+  search: { fields: { alias: 'A', url: 'A' } },
   fields: {
     url: required(url({ keyColumn: 'url_keys' })),
     alias: text({ max: 200 }),

@@ -5,6 +5,7 @@ const RESULT_TYPES: Record<string, { label: string; group: string; path: (result
   Organization: { label: 'Organization', group: 'Organizations', path: (r) => `/organizations/${r.id}` },
   Person: { label: 'Person', group: 'People', path: (r) => `/people/${r.id}` },
   LibraryEntry: { label: 'Library', group: 'Library', path: (r) => `/library/${r.id}` },
+  LedgerEntry: { label: 'Ledger entry', group: 'Ledger', path: (r) => `/ledger/${r.id}` },
   LibraryList: { label: 'Library list', group: 'Library lists', path: (r) => `/lists/library/${r.slug ?? r.id}` },
   OrganizationsList: {
     label: 'Organizations list',
@@ -52,7 +53,7 @@ export const FILTER_CHIPS = [
   { label: 'Keywords', types: ['Keyword'] },
   { label: 'People', types: ['Person'] },
   { label: 'Organizations', types: ['Organization'] },
-  { label: 'Ledgers', types: ['LedgerList'] },
+  { label: 'Ledgers', types: ['LedgerEntry', 'LedgerList'] },
   { label: 'Library', types: ['LibraryEntry'] },
   { label: 'List', types: ['LibraryList', 'OrganizationsList', 'PeopleList', 'LedgerList'] },
 ] as const satisfies readonly { label: string; types: readonly string[] }[];

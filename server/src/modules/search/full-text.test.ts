@@ -1,0 +1,121 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { TenantRow } from '../../tenancy/tenants.repository.ts';
+import { createTestApp, type TestContext } from '../../test/test-app.ts';
+
+/**
+ * Search across every declared field (resources' `search`): list `search=` and
+ * quick search, on PGlite and on the server alike.
+ */
+describe('full-text search across fields', () => {
+  let t: TestContext;
+  let acme: TenantRow;
+  let beta: TenantRow;
+  let tokens: Record<string, string | undefined>;
+  const ids: Record<string, string> = {};
+
+  before(async () => {
+    t = await createTestApp();
+    ({ acme, beta, tokens } = await t.signInTwoTenants());
+    const create = async (tenant: TenantRow, path: string, key: string, payload: object, token = tokens['admin']) => {
+      const response = await t.request(tenant, { method: 'POST', url: `/api/v1/${path}/`, token, payload });
+      assert.equal(response.statusCode, 201, response.body);
+      ids[key] = response.json().id;
+    };
+    await create(acme, 'assets/organizations', 'thames', {
+      name_inc: 'Thames Analytics Ltd', hq_city: 'London', visibility: 'public',
+      emails: ['press@thames-analytics.co.uk'], associated_urls: ['https://www.thamesanalytics.example/about'],
+      notes: 'Supplies hydraulic pumps to water utilities.', ownership_type: 'Private',
+    });
+    await create(acme, 'assets/organizations', 'zurich', { name_inc: 'Alpine Steelworks', hq_city: 'Zürich', visibility: 'public' });
+    await create(acme, 'assets/organizations', 'secret', { name_inc: 'Quiet Holdings', hq_city: 'London', notes: 'Covert hydraulic research.', visibility: 'hidden' });
+    await create(acme, 'assets/organizations', 'londonName', { name_inc: 'London Bridge Partners', visibility: 'public' });
+    await create(acme, 'assets/organizations', 'greater', { name_inc: 'Greater London Works', visibility: 'public' });
+    await create(acme, 'assets/people', 'ada', {
+      name_given: 'Ada', name_family: 'Lovelace', current_address_city: 'London', visibility: 'public',
+      professional_profile: 'Analyst of engines', about: 'Wrote the first algorithm.', emails: ['ada@engines.example'],
+    });
+    await create(acme, 'library', 'paper', {
+      title: 'Notes on the Engine', abstract: 'A translation with extensive annotations about Bernoulli numbers.',
+      publisher: 'Scientific Memoirs', visibility: 'public',
+    });
+    await create(acme, 'assets/ledger', 'ledger', { caption: 'Quarterly tonnage of Øresund shipping', symbol: 'ORSD', year: 2024, data: 'Tonnage up 4 %', visibility: 'public' });
+    await create(acme, 'assets/ledger', 'hiddenLedger', { caption: 'Covert tonnage ledger', year: 2024, visibility: 'hidden' });
+    await create(beta, 'assets/organizations', 'betaLondon', { name_inc: 'Beta London Office', hq_city: 'London', notes: 'hydraulic', visibility: 'public' }, tokens['beta']);
+  });
+  after(() => t.close());
+
+  const list = async (path: string, query: string, token?: string, tenant = acme) => {
+    const response = await t.request(tenant, { method: 'GET', url: `/api/v1/${path}/?${query}`, token });
+    assert.equal(response.statusCode, 200, response.body);
+    return response.json() as { count: number; results: Array<{ id: string; display_name: string }> };
+  };
+  const found = async (path: string, search: string, token?: string, tenant = acme) =>
+    (await list(path, `search=${encodeURIComponent(search)}`, token, tenant)).results.map((row) => row.id);
+  const quick = async (q: string, token?: string, extra = '') => {
+    const response = await t.request(acme, { method: 'GET', url: `/api/v1/search/?q=${encodeURIComponent(q)}${extra}`, token });
+    assert.equal(response.statusCode, 200, response.body);
+    return response.json().results as Array<{ id: string; type: string; display_name: string }>;
+  };
+
+  it('a list search matches each kind of declared field: names, cities, notes, e-mails, URLs, categories', async () => {
+    for (const term of ['thames', 'hydraulic', 'press@thames-analytics.co.uk', 'thames-analytics', 'thamesanalytics.example', 'private']) {
+      assert.deepEqual(await found('assets/organizations', term), [ids['thames']], term);
+    }
+    assert.deepEqual(await found('assets/people', 'algorithm'), [ids['ada']], 'about');
+    assert.deepEqual(await found('assets/people', 'analyst'), [ids['ada']], 'professional profile');
+    assert.deepEqual(await found('assets/people', 'engines.example'), [ids['ada']], 'e-mail domain');
+    assert.deepEqual(await found('library', 'bernoulli'), [ids['paper']], 'abstract');
+    assert.deepEqual(await found('library', 'memoirs'), [ids['paper']], 'publisher');
+    assert.deepEqual(await found('assets/ledger', 'shipping'), [ids['ledger']], 'caption');
+    assert.deepEqual(await found('assets/ledger', 'orsd'), [ids['ledger']], 'symbol');
+    assert.deepEqual(await found('assets/ledger', 'tonnage up'), [ids['ledger']], 'data');
+  });
+
+  it('matches word prefixes, ignoring case and accents, every word required', async () => {
+    assert.deepEqual(await found('assets/organizations', 'HYDRAUL'), [ids['thames']]);
+    assert.deepEqual(await found('assets/organizations', 'zurich'), [ids['zurich']]);
+    assert.deepEqual(await found('assets/organizations', 'ZÜRI'), [ids['zurich']]);
+    assert.deepEqual(await found('assets/ledger', 'oresund'), [ids['ledger']]);
+    assert.deepEqual(await found('assets/organizations', 'hydraulic london'), [ids['thames']]);
+    assert.deepEqual(await found('assets/organizations', 'hydraulic zurich'), []);
+    assert.deepEqual(await found('assets/organizations', 'draulic'), [], 'a fragment inside a word is not a prefix');
+    assert.deepEqual(await found('assets/organizations', '!!!'), [], 'no words, no matches');
+  });
+
+  it('ranks names starting with the text first, then names with the word, then other fields', async () => {
+    const ranked = await list('assets/organizations', 'search=london');
+    assert.deepEqual(ranked.results.map((row) => row.id), [ids['londonName'], ids['greater'], ids['thames']]);
+    assert.equal(ranked.count, 3);
+    const ordered = await list('assets/organizations', 'search=london&ordering=name_inc');
+    assert.deepEqual(ordered.results.map((row) => row.display_name), ['Greater London Works', 'London Bridge Partners', 'Thames Analytics Ltd']);
+    const paged = await list('assets/organizations', 'search=london&limit=1&offset=1');
+    assert.deepEqual(paged.results.map((row) => row.id), [ids['greater']]);
+    assert.equal(paged.count, 3);
+  });
+
+  it('hidden records are found only by those who may read them; never another tenant\'s', async () => {
+    assert.deepEqual(await found('assets/organizations', 'covert'), [], 'anonymous');
+    assert.deepEqual(await found('assets/organizations', 'covert', tokens['paywall']), []);
+    assert.deepEqual(await found('assets/organizations', 'covert', tokens['admin']), [ids['secret']]);
+    assert.deepEqual(await found('assets/ledger', 'covert'), []);
+    assert.ok(!(await found('assets/organizations', 'hydraulic', tokens['admin'])).includes(ids['betaLondon']));
+    assert.deepEqual(await found('assets/organizations', 'thames', tokens['beta'], beta), []);
+    assert.deepEqual(await found('assets/organizations', 'hydraulic', tokens['beta'], beta), [ids['betaLondon']]);
+  });
+
+  it('quick search finds records by their other fields after the names, and ledger entries', async () => {
+    const london = await quick('london');
+    const names = london.map((result) => result.display_name);
+    assert.deepEqual(names.slice(0, 2), ['London Bridge Partners', 'Greater London Works'], 'name matches first');
+    assert.ok(names.includes('Thames Analytics Ltd'), 'headquartered in London');
+    assert.ok(names.includes('Ada Lovelace'), 'lives in London');
+    assert.ok(!names.includes('Quiet Holdings') && !names.includes('Beta London Office'));
+    assert.ok((await quick('london', tokens['admin'])).some((result) => result.id === ids['secret']));
+    const ledger = await quick('shipping');
+    assert.deepEqual(ledger.map((result) => [result.type, result.id]), [['LedgerEntry', ids['ledger']]]);
+    assert.deepEqual((await quick('orsd', undefined, '&type=LedgerEntry')).map((result) => result.id), [ids['ledger']]);
+    assert.deepEqual(await quick('covert'), []);
+    assert.deepEqual((await quick('bernoulli')).map((result) => result.id), [ids['paper']]);
+  });
+});

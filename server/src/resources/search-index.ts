@@ -1,0 +1,113 @@
+/**
+ * Full-text search built from the declarations: each resource's `search`
+ * fields (with a weight, 'A' for names) become a generated `search_vector`
+ * column with a GIN index, and list and quick search query it with
+ * search_query() (migration 0040): every word of the search text must start a
+ * word of the record — accent- and case-insensitive, punctuation ignored.
+ *
+ * The columns are kept in step with the declarations at start-up
+ * (applySearchIndexes, under the migration lock): a table whose column was
+ * built from other fields gets it rebuilt, recorded in the column's comment.
+ */
+import { createHash } from 'node:crypto';
+import type { Database } from '../db/client.ts';
+import type { FieldType } from './fields.ts';
+import type { Resource, SearchWeight } from './resource.ts';
+
+export const SEARCH_WEIGHTS: readonly SearchWeight[] = ['A', 'B', 'C', 'D'];
+const LOCK_KEY = 'intelnotes:migrate';
+const COMMENT_PREFIX = 'intelnotes search vector ';
+
+/** Field kinds that hold text a user would search for. */
+const SEARCHABLE_KINDS = new Set(['text', 'category', 'choice', 'url', 'emails', 'phones', 'urls', 'strings']);
+
+/** Why a declared search field cannot be searched, or null when it can. */
+export function searchFieldProblem(name: string, field: FieldType | undefined): string | null {
+  if (!field) return `unknown field "${name}"`;
+  if (!SEARCHABLE_KINDS.has(field.kind)) return `field "${name}" (${field.kind}) holds no searchable text`;
+  // A restricted field would let those who may not read it find records by its content.
+  if (field.readAccess) return `field "${name}" is restricted to some readers and cannot be searched`;
+  return null;
+}
+
+const quoteIdent = (name: string) => `"${name.replaceAll('"', '""')}"`;
+
+/** The generated column's expression: one weighted vector per weight, concatenated. */
+export function searchVectorExpression(resource: Resource): string {
+  const fields = Object.entries(resource.search?.fields ?? {});
+  return SEARCH_WEIGHTS.flatMap((weight) => {
+    const parts = fields
+      .filter(([, fieldWeight]) => fieldWeight === weight)
+      .map(([name]) => (resource.fields[name]!.multiple ? `f_join(${quoteIdent(name)})` : `${quoteIdent(name)}::text`));
+    return parts.length === 0 ? [] : [`search_vector_of('${weight}', ${parts.join(', ')})`];
+  }).join(' || ');
+}
+
+/** The statements that (re)build a resource's search column and indexes. */
+export function searchIndexStatements(resource: Resource): { signature: string; statements: string[] } {
+  const table = quoteIdent(resource.table);
+  const expression = searchVectorExpression(resource);
+  const signature = createHash('sha256').update(expression).digest('hex').slice(0, 16);
+  const leading = resource.shared ? '' : 'tenant_id, ';
+  return {
+    signature,
+    statements: [
+      `ALTER TABLE ${table} DROP COLUMN IF EXISTS search_vector`,
+      `ALTER TABLE ${table} ADD COLUMN search_vector tsvector GENERATED ALWAYS AS (${expression}) STORED`,
+      // btree_gin lets the tenant lead, so a search reads only the tenant's own entries.
+      `CREATE INDEX ${quoteIdent(`${resource.table}_search_vector`)} ON ${table} USING gin (${leading}search_vector)`,
+      // A large sample keeps the planner's estimate of common words close (it picks between
+      // the index and walking the list order, and estimates totals beyond the exact cap).
+      `ALTER TABLE ${table} ALTER COLUMN search_vector SET STATISTICS 1000`,
+      `COMMENT ON COLUMN ${table}.search_vector IS '${COMMENT_PREFIX}${signature}'`,
+    ],
+  };
+}
+
+/**
+ * The name-prefix index quick search and the ranked list read names in order
+ * from (created for every searched resource that lacks it).
+ */
+export function prefixIndexStatement(resource: Resource): string {
+  const leading = resource.shared ? '' : 'tenant_id, ';
+  return `CREATE INDEX IF NOT EXISTS ${quoteIdent(`${resource.table}_search_name_prefix`)}
+    ON ${quoteIdent(resource.table)} (${leading}search_name text_pattern_ops, id)`;
+}
+
+/** Every statement the resources' search needs, for a fingerprint of the derived schema (test templates). */
+export function searchSchemaFingerprint(resources: Resource[]): string {
+  const parts = resources.filter((resource) => resource.search).map((resource) => `${resource.table}:${searchIndexStatements(resource).signature}`);
+  return createHash('sha256').update(parts.join(',')).digest('hex').slice(0, 16);
+}
+
+/**
+ * Brings every searched table's search column in step with its declaration.
+ * Returns the tables rebuilt. A rebuild rewrites the table (minutes on
+ * millions of rows); an unchanged declaration costs one catalog query.
+ */
+export async function applySearchIndexes(database: Database, resources: Resource[]): Promise<string[]> {
+  const searched = resources.filter((resource) => resource.search);
+  return database.withAdvisoryLock(LOCK_KEY, async (session) => {
+    const current = new Map(
+      (
+        await session.query<{ table_name: string; comment: string | null }>(
+          `SELECT c.relname AS table_name, col_description(c.oid, a.attnum) AS comment
+           FROM pg_class c JOIN pg_attribute a ON a.attrelid = c.oid
+           WHERE c.relnamespace = 'public'::regnamespace AND a.attname = 'search_vector' AND NOT a.attisdropped`,
+        )
+      ).map((row) => [row.table_name, row.comment]),
+    );
+    const rebuilt: string[] = [];
+    for (const resource of searched) {
+      const { signature, statements } = searchIndexStatements(resource);
+      const extra = resource.quickSearch ? [prefixIndexStatement(resource)] : [];
+      if (current.get(resource.table) === `${COMMENT_PREFIX}${signature}`) {
+        if (extra.length > 0) await session.execInTransaction(extra.join(';\n'));
+        continue;
+      }
+      await session.execInTransaction([...statements, ...extra, `ANALYZE ${quoteIdent(resource.table)}`].join(';\n'));
+      rebuilt.push(resource.table);
+    }
+    return rebuilt;
+  });
+}
