@@ -99,7 +99,7 @@ describe('full-text search across fields', () => {
     assert.deepEqual(await found('assets/organizations', 'covert', tokens['paywall']), []);
     assert.deepEqual(await found('assets/organizations', 'covert', tokens['admin']), [ids['secret']]);
     assert.deepEqual(await found('assets/ledger', 'covert'), []);
-    assert.ok(!(await found('assets/organizations', 'hydraulic', tokens['admin'])).includes(ids['betaLondon']));
+    assert.ok(!(await found('assets/organizations', 'hydraulic', tokens['admin'])).includes(ids['betaLondon']!));
     assert.deepEqual(await found('assets/organizations', 'thames', tokens['beta'], beta), []);
     assert.deepEqual(await found('assets/organizations', 'hydraulic', tokens['beta'], beta), [ids['betaLondon']]);
   });
