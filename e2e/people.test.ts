@@ -41,7 +41,13 @@ describe('people: the shared form and detail page', { skip: unavailable ?? false
     await page.getByRole('option', { name: '10', exact: true }).click();
     await page.getByRole('combobox', { name: 'Gender' }).click();
     await page.getByRole('option', { name: 'F', exact: true }).click();
-    await page.getByLabel('Date met').fill('2024-05-17');
+    // The date met has the same year / month / day boxes as every date.
+    const met = page.getByRole('group', { name: 'Date met' });
+    await met.getByLabel('Year').fill('2024');
+    await met.getByRole('combobox', { name: 'Month' }).click();
+    await page.getByRole('option', { name: 'May', exact: true }).click();
+    await met.getByRole('combobox', { name: 'Day' }).click();
+    await page.getByRole('option', { name: '17', exact: true }).click();
     // Research users read public and paywalled records only (server/src/resources/visibility.ts).
     await page.getByRole('radio', { name: /Paywalled/ }).check();
     await page.getByRole('button', { name: 'Create person' }).click();

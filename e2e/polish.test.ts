@@ -1,7 +1,7 @@
 /**
  * Small things users notice at once (issue 12, point 5): the browser tab names the page, the
  * search chips leave the focus in the search box, the default tenant's header reads its name
- * once — each done once in the shared shell and resource screens.
+ * once, detail pages hide empty fields and curators' flags, forms come in sections — each done once in the shared shell and resource screens.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -38,7 +38,7 @@ describe('polish: titles, search chips, header', { skip: unavailable ?? false },
     await server.createTenant('default', { isDefault: true, name: 'intelnotes' });
     await server.createUser(demo, 'admin@demo.test', { is_admin: true });
     adminToken = await server.login(demo, 'admin@demo.test');
-    ids['acme'] = await create('assets/organizations', { name_inc: 'Acme Corp', visibility: 'public' });
+    ids['acme'] = await create('assets/organizations', { name_inc: 'Acme Corp', visibility: 'public', show_on_dashboard: true, hq_city: 'Springfield' });
     browser = await launchBrowser();
   });
   after(async () => {
@@ -68,6 +68,43 @@ describe('polish: titles, search chips, header', { skip: unavailable ?? false },
     await waitForTitle(page, 'New person · People · Demo');
     await page.goto(server.url('demo', '/settings'));
     await waitForTitle(page, 'Settings · Demo');
+    await page.close();
+  });
+
+  it('detail pages hide empty fields until asked and never show curators\' flags to readers', async () => {
+    const page = await browser.newPage();
+    await page.goto(server.url('demo', `/organizations/${ids['acme']}`));
+    await page.getByRole('heading', { level: 1, name: 'Acme Corp' }).waitFor();
+    const field = (name: string) => page.locator(`dd[data-field="${name}"]`);
+    assert.equal(await field('name_inc').innerText(), 'Acme Corp');
+    assert.equal(await field('notes').count(), 0, 'an empty field is hidden');
+    assert.equal(await field('show_on_dashboard').count(), 0, 'a curators\' flag is not for readers');
+    const toggle = page.getByRole('switch', { name: /Show empty fields/ });
+    await toggle.check();
+    await field('notes').getByText('Not set').waitFor();
+    assert.equal(await field('show_on_dashboard').count(), 0, 'not even among the empty fields');
+    await screenshots(page, 'polish-detail-empty-fields');
+
+    // Writers curate: they see the flags.
+    await signInAt(page, server.url('demo', '/login'), 'admin@demo.test', 'admin');
+    await page.goto(server.url('demo', `/organizations/${ids['acme']}`));
+    await field('show_on_dashboard').waitFor();
+    assert.equal(await field('show_on_dashboard').innerText(), 'Yes');
+
+    // Forms are grouped into sections, visibility and sharing last; every date has the same boxes.
+    await page.goto(server.url('demo', '/people/create'));
+    const form = page.getByRole('form', { name: 'New person' });
+    await form.getByRole('heading', { level: 2, name: 'Identity' }).waitFor();
+    assert.deepEqual(await form.getByRole('heading', { level: 2 }).allInnerTexts(), ['Identity', 'Contact', 'Dates', 'Details', 'Visibility and sharing']);
+    const dates = form.locator('section[data-section="dates"]');
+    for (const name of ['Birth date', 'Date met']) {
+      const group = dates.getByRole('group', { name });
+      await group.getByLabel('Year').waitFor();
+      await group.getByRole('combobox', { name: 'Month' }).waitFor();
+      await group.getByRole('combobox', { name: 'Day' }).waitFor();
+    }
+    assert.equal(await form.locator('section[data-section="sharing"]').getByLabel('Favourite').count(), 1);
+    await screenshots(page, 'polish-form-sections');
     await page.close();
   });
 

@@ -233,6 +233,12 @@ export type RelationTarget = Static<typeof RelationTarget>;
 export const RelatedRef = Type.Object({ id: Type.String(), display_name: Type.Union([Type.String(), Type.Null()]), kind: Type.String() });
 export type RelatedRef = Static<typeof RelatedRef>;
 
+/** The group a field is shown in on forms, in this order: identity, contact, dates, details, visibility and sharing. */
+export const FieldSection = Type.Union([
+  Type.Literal('identity'), Type.Literal('contact'), Type.Literal('dates'), Type.Literal('details'), Type.Literal('sharing'),
+]);
+export type FieldSection = Static<typeof FieldSection>;
+
 /** How one field of a resource is edited and shown (from GET resources/). */
 export const FieldMeta = Type.Object({
   name: Type.String(),
@@ -264,6 +270,10 @@ export const FieldMeta = Type.Object({
   write_access: AccessLevelSchema,
   /** For relation fields: what they point at. */
   relation: Type.Union([Type.Object({ many: Type.Boolean(), targets: Type.Array(RelationTarget) }), Type.Null()]),
+  /** Where forms group the field. */
+  section: FieldSection,
+  /** A curators' flag (show_on_dashboard, is_fav): detail pages show it to writers only. */
+  internal: Type.Boolean(),
 });
 export type FieldMeta = Static<typeof FieldMeta>;
 

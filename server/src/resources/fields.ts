@@ -5,7 +5,7 @@
  * hand-write parsing or serialization.
  */
 import { Type, type TSchema } from 'typebox';
-import type { AccessLevel, FieldMeta } from '../contracts.ts';
+import type { AccessLevel, FieldMeta, FieldSection } from '../contracts.ts';
 import {
   formatIncompleteDate,
   isUuid,
@@ -70,6 +70,10 @@ export interface FieldType {
   columnCast?: string;
   /** For relation fields: the resource kinds pointed at, one or many, and what a deleted target does. */
   relation?: RelationSpec;
+  /** A curators' flag rather than information about the record (detail pages show it to writers only). */
+  internal?: boolean;
+  /** Where forms group the field, when not derived from its kind (see fieldSection). */
+  section?: FieldSection;
 }
 
 export interface RelationSpec {
@@ -400,6 +404,30 @@ export function relation(
 /** A field only some audiences may read (and write): e.g. admin notes, a paywall link. */
 export function restricted(field: FieldType, access: { read: AccessLevel; write?: AccessLevel }): FieldType {
   return { ...field, readAccess: access.read, ...(access.write ? { writeAccess: access.write } : {}) };
+}
+
+/** A curators' flag such as show_on_dashboard or is_fav: kept with visibility and sharing, not shown to readers. */
+export function flag(defaultValue = false): FieldType {
+  return { ...boolean(defaultValue), internal: true };
+}
+
+/** The field in a form section other than the one its kind gives it (e.g. an address's city under contact). */
+export function inSection(section: FieldSection, field: FieldType): FieldType {
+  return { ...field, section };
+}
+
+/**
+ * Where forms group a field: its declared section; else visibility and curators' flags under
+ * sharing, the record's names and required fields under identity, emails, phones and links
+ * under contact, dates under dates, and everything else under details.
+ */
+export function fieldSection(field: FieldType, name: string, names: readonly string[]): FieldSection {
+  if (field.section) return field.section;
+  if (field.kind === 'visibility' || field.internal) return 'sharing';
+  if (names.includes(name) || field.required) return 'identity';
+  if (field.kind === 'emails' || field.kind === 'phones' || field.kind === 'urls') return 'contact';
+  if (field.kind === 'date' || field.kind === 'incomplete_date') return 'dates';
+  return 'details';
 }
 
 /** A field set on create that cannot change afterwards (e.g. a list's kind). */

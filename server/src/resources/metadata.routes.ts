@@ -8,6 +8,7 @@ import { ResourceMeta } from '../contracts.ts';
 import { BULK_MAX_ROWS, bulkActions } from './bulk.ts';
 import { filterNames, orderingNames } from './list-query.ts';
 import type { Catalog } from './catalog.ts';
+import { fieldSection } from './fields.ts';
 import type { Resource } from './resource.ts';
 
 export function resourceMeta(resource: Resource, catalog: Catalog): ResourceMeta {
@@ -45,6 +46,8 @@ export function resourceMeta(resource: Resource, catalog: Catalog): ResourceMeta
             }),
           }
         : null,
+      section: fieldSection(field, name, resource.identity?.names ?? []),
+      internal: field.internal ?? false,
     })),
     ordering,
     filters,

@@ -16,7 +16,7 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import LockIcon from '@mui/icons-material/LockOutlined';
 import { Link as RouterLink, useNavigate } from 'react-router';
-import type { FieldMeta, RelatedRef, ResourceMeta } from '@intelnotes/server/contracts';
+import type { FieldMeta, FieldSection, RelatedRef, ResourceMeta } from '@intelnotes/server/contracts';
 import { apiErrorMessage, apiFieldErrors, type ApiError } from '../api/api-error';
 import {
   useAvailableFiltersQuery,
@@ -68,6 +68,15 @@ function listItemError(items: string[], error: string | undefined): { index: num
   return value === undefined ? null : { index, value, message: match[2] ?? '' };
 }
 
+/** The form's sections in order (the server puts each field in one); visibility and sharing last. */
+const SECTION_TITLES: Record<FieldSection, string> = {
+  identity: 'Identity',
+  contact: 'Contact',
+  dates: 'Dates',
+  details: 'Details',
+  sharing: 'Visibility and sharing',
+};
+
 /** Fields that take the whole width of the form. */
 function isWide(field: FieldMeta): boolean {
   const kind = field.kind;
@@ -76,6 +85,7 @@ function isWide(field: FieldMeta): boolean {
     LIST_KINDS.includes(kind) ||
     kind === 'visibility' ||
     kind === 'incomplete_date' ||
+    kind === 'date' ||
     (kind === 'relation' && (field.relation?.many ?? true))
   );
 }
@@ -184,8 +194,8 @@ export function EntityForm({ meta, view, record, renderBeforeFields, createWith,
         continue;
       }
       const problem =
-        field.kind === 'incomplete_date'
-          ? incompleteDateProblem(String(value ?? ''))
+        field.kind === 'incomplete_date' || field.kind === 'date'
+          ? incompleteDateProblem(String(value ?? ''), field.kind === 'date')
           : field.kind === 'integer' || field.kind === 'decimal'
             ? numberProblem(field, String(value ?? ''))
             : null;
@@ -293,8 +303,17 @@ export function EntityForm({ meta, view, record, renderBeforeFields, createWith,
           </FormControl>
         );
       case 'incomplete_date':
+      case 'date':
         return (
-          <IncompleteDateField id={inputId(name)} label={label(name)} value={String(value)} onChange={(next) => setValue(name, next)} error={error} required={required} />
+          <IncompleteDateField
+            id={inputId(name)}
+            label={label(name)}
+            value={String(value)}
+            onChange={(next) => setValue(name, next)}
+            error={error}
+            required={required}
+            complete={kind === 'date'}
+          />
         );
       case 'emails':
       case 'phones':
@@ -329,17 +348,6 @@ export function EntityForm({ meta, view, record, renderBeforeFields, createWith,
               </MenuItem>
             ))}
           </TextField>
-        );
-      case 'date':
-        return (
-          <TextField
-            {...common}
-            type="date"
-            value={String(value)}
-            onChange={(event) => setValue(name, event.target.value)}
-            helperText={error}
-            slotProps={{ inputLabel: { shrink: true } }}
-          />
         );
       case 'category': {
         const options = (categoryValues?.find((filter) => filter.name === name)?.values ?? []).map((entry) => String(entry.value));
@@ -380,6 +388,14 @@ export function EntityForm({ meta, view, record, renderBeforeFields, createWith,
     }
   };
 
+  // The fields by section, in the sections' order; a section without fields is left out.
+  const sections = (Object.keys(SECTION_TITLES) as FieldSection[])
+    .map((section): [FieldSection, FieldMeta[]] => [
+      section,
+      // The visibility leads its section, the curators' flags follow it.
+      shown.filter((field) => (field.section ?? 'details') === section).sort((a, b) => Number(b.kind === 'visibility') - Number(a.kind === 'visibility')),
+    ])
+    .filter(([, sectionFields]) => sectionFields.length > 0);
   const cancelTo = record ? recordPath(view, record.id) : listPath(view);
   return (
     <Box component="form" onSubmit={submit} noValidate aria-label={record ? `Edit ${meta.label.toLowerCase()}` : `New ${meta.label.toLowerCase()}`}>
@@ -417,15 +433,29 @@ export function EntityForm({ meta, view, record, renderBeforeFields, createWith,
           </Alert>
         )}
         {renderBeforeFields?.(api)}
-        <Paper variant="outlined" sx={{ p: { xs: 2, sm: 3 } }}>
-          <Box sx={{ display: 'grid', gridTemplateColumns: { xs: 'minmax(0, 1fr)', md: 'repeat(2, minmax(0, 1fr))' }, gap: 3 }}>
-            {shown.map((field) => (
-              <Box key={field.name} sx={{ gridColumn: isWide(field) ? '1 / -1' : undefined, minWidth: 0 }}>
-                {renderField(field)}
-              </Box>
-            ))}
-          </Box>
-        </Paper>
+        {sections.map(([section, sectionFields]) => (
+          <Paper
+            key={section}
+            variant="outlined"
+            component="section"
+            aria-labelledby={sections.length > 1 ? `${formId}-section-${section}` : undefined}
+            data-section={section}
+            sx={{ p: { xs: 2, sm: 3 } }}
+          >
+            {sections.length > 1 && (
+              <Typography id={`${formId}-section-${section}`} variant="h6" component="h2" sx={{ fontWeight: 700, mb: 2.5 }}>
+                {SECTION_TITLES[section]}
+              </Typography>
+            )}
+            <Box sx={{ display: 'grid', gridTemplateColumns: { xs: 'minmax(0, 1fr)', md: 'repeat(2, minmax(0, 1fr))' }, gap: 3 }}>
+              {sectionFields.map((field) => (
+                <Box key={field.name} sx={{ gridColumn: isWide(field) ? '1 / -1' : undefined, minWidth: 0 }}>
+                  {renderField(field)}
+                </Box>
+              ))}
+            </Box>
+          </Paper>
+        ))}
         <Stack direction="row" spacing={2} sx={{ justifyContent: 'flex-end' }}>
           {onCancel ? (
             <Button onClick={onCancel} disabled={saving}>

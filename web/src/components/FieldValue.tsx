@@ -61,6 +61,14 @@ export function RelationChips({ refs }: { refs: RelatedRef[] }) {
 
 const isEmpty = (value: unknown) => value === null || value === undefined || value === '' || (Array.isArray(value) && value.length === 0);
 
+/** Whether a field holds nothing to read (the detail page hides such fields until asked). */
+export function isEmptyFieldValue(field: FieldMeta, value: unknown): boolean {
+  if (isEmpty(value)) return true;
+  if (field.kind !== 'relation') return false;
+  const refs = relationValue(field, value);
+  return Array.isArray(refs) ? refs.length === 0 : refs === null;
+}
+
 /** A field's value for reading: links for emails, phones and URLs, chips for related records, words for dates. */
 export function FieldValue({ field, value }: { field: FieldMeta; value: unknown }): ReactNode {
   const kind = field.kind;

@@ -40,11 +40,12 @@ export function composeIncompleteDate({ year, month, day }: Parts): string {
   return day === '' ? `${y}-${month}` : `${y}-${month}-${day}`;
 }
 
-/** A message for a value the API would refuse, or null (checked before saving). */
-export function incompleteDateProblem(value: string): string | null {
+/** A message for a value the API would refuse, or null (checked before saving); `complete` asks for all three parts. */
+export function incompleteDateProblem(value: string, complete = false): string | null {
   if (value === '') return null;
   const { year, month, day } = partsOf(value);
   if (year !== '' && !/^\d{4}$/.test(year)) return 'Enter the year with four digits, e.g. 2019.';
+  if (complete && (year === '' || month === '' || day === '')) return 'Enter the day, month and year.';
   if (day !== '' && month === '') return 'Choose the month too, or clear the day.';
   if (year === '' && month === '') return 'Enter a year or a month.';
   if (year !== '' && month !== '' && day !== '') {
@@ -63,11 +64,14 @@ interface IncompleteDateFieldProps {
   error?: string;
   /** Marks the field as one that must be filled in. */
   required?: boolean;
+  /** A full calendar date: day, month and year are all needed (when any is given). */
+  complete?: boolean;
 }
 
 const pad = (n: number) => String(n).padStart(2, '0');
 
-export function IncompleteDateField({ id, label, value, onChange, error, required }: IncompleteDateFieldProps) {
+/** Every date of every form is edited in these three boxes, complete dates too (`complete`). */
+export function IncompleteDateField({ id, label, value, onChange, error, required, complete = false }: IncompleteDateFieldProps) {
   const helperId = useId();
   // The typed parts are kept while the year is half typed ("20"), which no API string can hold.
   const [parts, setParts] = useState<Parts>(() => partsOf(value));
@@ -136,7 +140,8 @@ export function IncompleteDateField({ id, label, value, onChange, error, require
         </TextField>
       </Box>
       <FormHelperText id={helperId}>
-        {problem ?? 'Leave the parts you do not know empty: a year alone, a month and year, or a day and month.'}
+        {problem ??
+          (complete ? 'Enter the day, month and year.' : 'Leave the parts you do not know empty: a year alone, a month and year, or a day and month.')}
       </FormHelperText>
     </FormControl>
   );

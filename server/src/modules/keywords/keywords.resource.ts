@@ -1,6 +1,6 @@
 /** Keywords (SPEC §3 entity counts "keyword"): a tenant's tags, unique ignoring case. */
 import { sql } from 'drizzle-orm';
-import { boolean, text, visibility } from '../../resources/fields.ts';
+import { text, visibility, flag } from '../../resources/fields.ts';
 import { defineResource } from '../../resources/resource.ts';
 import { unique } from './unique.ts';
 
@@ -18,7 +18,7 @@ export const keywords = defineResource({
   fields: {
     name: text({ max: 100, required: true }),
     description: text({ max: 5000, multiline: true }),
-    show_on_dashboard: boolean(false),
+    show_on_dashboard: flag(),
     visibility: visibility('public'),
   },
   ordering: ['name'],

@@ -7,7 +7,7 @@
  */
 import { codes } from 'currency-codes';
 import { fieldError } from '../../http/errors.ts';
-import { boolean, category, choice, decimal, incompleteDate, relation, restricted, text, url, visibility } from '../../resources/fields.ts';
+import { boolean, category, choice, decimal, incompleteDate, relation, restricted, text, url, visibility, flag } from '../../resources/fields.ts';
 import { defineResource, type SaveContext } from '../../resources/resource.ts';
 
 export const VEHICLE_TYPES = ['VC', 'FA', 'PE'] as const;
@@ -44,7 +44,7 @@ export const investments = defineResource({
     public_url: url(),
     private_url: restricted(url(), { read: 'research' }),
     keywords: relation('keyword'),
-    show_on_dashboard: boolean(false),
+    show_on_dashboard: flag(),
     visibility: visibility('hidden'),
     admin_notes: restricted(text({ max: 20_000, multiline: true }), { read: 'admin', write: 'admin' }),
   },

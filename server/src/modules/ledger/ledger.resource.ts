@@ -5,7 +5,7 @@
  * assets/{organizations|people|ledger}). In quick search as LedgerEntry
  * (the search dialog's "Ledgers" chip, SPEC §2).
  */
-import { boolean, choice, integer, relation, text, url, visibility } from '../../resources/fields.ts';
+import { choice, flag, inSection, integer, relation, text, url, visibility } from '../../resources/fields.ts';
 import { defineResource } from '../../resources/resource.ts';
 
 export const QUARTERS = ['Q1', 'Q2', 'Q3', 'Q4'] as const;
@@ -24,8 +24,8 @@ export const ledgerEntries = defineResource({
   fields: {
     caption: text({ max: 300 }),
     symbol: text({ max: 100 }),
-    year: integer({ min: 1000, max: 9999 }),
-    quarter: choice(QUARTERS, { default: 'Q1' }),
+    year: inSection('dates', integer({ min: 1000, max: 9999 })),
+    quarter: inSection('dates', choice(QUARTERS, { default: 'Q1' })),
     data: text({ max: 20_000, multiline: true }),
     organizations: relation('organizations'),
     people: relation('people'),
@@ -33,7 +33,7 @@ export const ledgerEntries = defineResource({
     keywords: relation('keyword'),
     order: integer({ min: -1_000_000, max: 1_000_000 }),
     url: url(),
-    show_on_dashboard: boolean(false),
+    show_on_dashboard: flag(),
     visibility: visibility('hidden'),
   },
   ordering: ['year', 'quarter', 'order', 'caption', 'symbol'],

@@ -3,7 +3,7 @@
  * podcasts… with their authors (people) and the organizations and ledger
  * entries they are about. Served at /api/v1/library/ (SPEC §7 names no path).
  */
-import { boolean, category, choice, incompleteDate, relation, required, restricted, text, url, visibility } from '../../resources/fields.ts';
+import { category, choice, incompleteDate, relation, required, restricted, text, url, visibility, flag } from '../../resources/fields.ts';
 import { defineResource } from '../../resources/resource.ts';
 
 /** SPEC §3 "Types", exactly as written (the table's CHECK lists the same). */
@@ -51,8 +51,8 @@ export const library = defineResource({
     authors: relation('people', { inverseLabel: 'Library entries as author' }),
     assets: relation(['organizations', 'ledger_entries'], { inverseLabel: 'Library entries as asset' }),
     keywords: relation('keyword'),
-    is_fav: boolean(false),
-    show_on_dashboard: boolean(false),
+    is_fav: flag(),
+    show_on_dashboard: flag(),
     dataset_info: text({ max: 20_000, multiline: true }),
     visibility: visibility('hidden'),
   },

@@ -3,7 +3,7 @@
  * entries, organizations or people. A list's slug comes from its name, is
  * unique per tenant and kind, and every earlier slug keeps redirecting.
  */
-import { boolean, choice, immutable, readOnly, relation, required, text, visibility } from '../../resources/fields.ts';
+import { boolean, choice, immutable, readOnly, relation, required, text, visibility, flag } from '../../resources/fields.ts';
 import { defineResource, type SaveContext } from '../../resources/resource.ts';
 import { allocateSlug, keepOldSlug, lockSlugs } from './lists.repository.ts';
 
@@ -79,7 +79,7 @@ export const lists = defineResource({
     visibility: visibility('public'),
     auto_tagging: boolean(true),
     keywords: relation('keyword'),
-    show_on_dashboard: boolean(false),
+    show_on_dashboard: flag(),
   },
   ordering: ['name', 'kind'],
   filters: ['kind'],

@@ -1,5 +1,5 @@
 /** Organization (SPEC §3), declared once for the resource engine. */
-import { boolean, relation, category, emails, incompleteDate, object, phones, text, urls, visibility } from '../../resources/fields.ts';
+import { relation, category, emails, flag, incompleteDate, inSection, object, phones, text, urls, visibility } from '../../resources/fields.ts';
 import { defineResource } from '../../resources/resource.ts';
 
 export const organizations = defineResource({
@@ -17,14 +17,14 @@ export const organizations = defineResource({
   fields: {
     name_inc: text({ max: 300 }),
     name_dba: text({ max: 300 }),
-    ownership_type: category({ max: 100 }),
+    ownership_type: inSection('identity', category({ max: 100 })),
     founding_date: incompleteDate(),
     emails: emails(),
     phones: phones(),
     associated_urls: urls(),
     notes: text({ max: 20_000, multiline: true }),
-    hq_city: category({ max: 200 }),
-    show_on_dashboard: boolean(false),
+    hq_city: inSection('contact', category({ max: 200 })),
+    show_on_dashboard: flag(),
     visibility: visibility('hidden'),
     keywords: relation('keyword'),
     suggested_fields: object(),

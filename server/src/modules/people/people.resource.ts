@@ -1,5 +1,5 @@
 /** Person (SPEC §3), declared once for the resource engine. */
-import { boolean, relation, category, choice, date, emails, incompleteDate, object, phones, strings, text, urls, visibility } from '../../resources/fields.ts';
+import { relation, category, choice, emails, flag, incompleteDate, inSection, object, phones, strings, text, urls, visibility } from '../../resources/fields.ts';
 import { defineResource } from '../../resources/resource.ts';
 
 export const people = defineResource({
@@ -25,27 +25,28 @@ export const people = defineResource({
     name_nickname: text({ max: 200 }),
     name_legal: text({ max: 300 }),
     birth_date: incompleteDate(),
-    passport_city: text({ max: 200 }),
-    passport_country: category({ max: 100 }),
-    current_address_city: category({ max: 200 }),
-    current_address_street: text({ max: 300 }),
-    current_address_reference: text({ max: 300 }),
-    current_address_zipcode: text({ max: 20 }),
-    met_event_date: date(),
-    met_event_name: text({ max: 300 }),
+    passport_city: inSection('identity', text({ max: 200 })),
+    passport_country: inSection('identity', category({ max: 100 })),
+    current_address_city: inSection('contact', category({ max: 200 })),
+    current_address_street: inSection('contact', text({ max: 300 })),
+    current_address_reference: inSection('contact', text({ max: 300 })),
+    current_address_zipcode: inSection('contact', text({ max: 20 })),
+    // Often remembered as a month or a year only, like the other dates.
+    met_event_date: incompleteDate(),
+    met_event_name: inSection('dates', text({ max: 300 })),
     notes: text({ max: 20_000, multiline: true }),
     emails: emails(),
     phones: phones(),
     associated_urls: urls(),
-    gender: choice(['M', 'F'] as const),
-    show_on_dashboard: boolean(false),
+    gender: inSection('identity', choice(['M', 'F'] as const)),
+    show_on_dashboard: flag(),
     visibility: visibility('hidden'),
     keywords: relation('keyword'),
     suggested_fields: object(),
     removed_email_suggestion: strings(),
     professional_profile: text({ max: 2000, multiline: true }),
     about: text({ max: 20_000, multiline: true }),
-    is_fav: boolean(false),
+    is_fav: flag(),
   },
   ordering: ['name_given', 'name_family', 'birth_date', 'met_event_date', 'current_address_city'],
   filters: ['gender', 'current_address_city', 'passport_country', 'is_fav', 'keywords'],

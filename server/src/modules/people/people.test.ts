@@ -53,10 +53,24 @@ describe('people API', () => {
     assert.equal(response.json().visibility, 'hidden');
   });
 
+  it('stores the date met as an incomplete date, like the birthday', async () => {
+    const response = await t.request(acme, { method: 'POST', url: `${BASE}/`, token: admin, payload: { name_given: 'Met in May', met_event_date: '2024-05' } });
+    assert.equal(response.statusCode, 201, response.body);
+    const person = response.json();
+    assert.equal(person.met_event_date, '2024-05');
+    assert.equal(person.met_event_date_incomplete_day, true);
+    assert.equal(person.met_event_date_incomplete_month, false);
+    const read = (await t.request(acme, { method: 'GET', url: `${BASE}/${person.id}/`, token: admin })).json();
+    assert.equal(read.met_event_date, '2024-05');
+    const cleared = await t.request(acme, { method: 'PATCH', url: `${BASE}/${person.id}/`, token: admin, payload: { met_event_date: null } });
+    assert.equal(cleared.json().met_event_date, null);
+  });
+
   const bad: Array<[Record<string, unknown>, string]> = [
     [{ notes: 'nameless' }, 'name_given'],
     [{ name_given: 'A', gender: 'X' }, 'gender'],
-    [{ name_given: 'A', met_event_date: '2024-05' }, 'met_event_date'],
+    [{ name_given: 'A', met_event_date: '05/2024' }, 'met_event_date'],
+    [{ name_given: 'A', met_event_date: '2024-02-30' }, 'met_event_date'],
     [{ name_given: 'A', birth_date: '12/10/1815' }, 'birth_date'],
     [{ name_given: 'A', is_fav: 'sometimes' }, 'is_fav'],
     [{ name_given: 'A', current_address_zipcode: 'x'.repeat(21) }, 'current_address_zipcode'],
@@ -94,6 +108,22 @@ describe('GET resources/', () => {
       assert.equal(people.fields.find((field: { name: string }) => field.name === 'birth_date').kind, 'incomplete_date');
       assert.ok(people.filters.includes('gender'));
       assert.deepEqual(people.name_fields, ['name_given', 'name_family', 'name_nickname', 'name_legal']);
+      // Form sections: identity, contact, dates, details, visibility and sharing; curators' flags are internal.
+      const field = (name: string) => people.fields.find((entry: { name: string }) => entry.name === name);
+      const sections = Object.fromEntries(people.fields.map((entry: { name: string; section: string }) => [entry.name, entry.section]));
+      assert.deepEqual(
+        ['name_given', 'gender', 'emails', 'phones', 'current_address_city', 'birth_date', 'met_event_date', 'notes', 'keywords', 'visibility', 'show_on_dashboard', 'is_fav'].map((name) => sections[name]),
+        ['identity', 'identity', 'contact', 'contact', 'contact', 'dates', 'dates', 'details', 'details', 'sharing', 'sharing', 'sharing'],
+      );
+      assert.equal(field('met_event_date').kind, 'incomplete_date');
+      assert.deepEqual(people.fields.filter((entry: { internal: boolean }) => entry.internal).map((entry: { name: string }) => entry.name), ['show_on_dashboard', 'is_fav']);
+      const organizations = response.json().find((resource: { kind: string }) => resource.kind === 'organizations');
+      assert.equal(organizations.fields.find((entry: { name: string }) => entry.name === 'hq_city').section, 'contact');
+      for (const resource of response.json() as Array<{ kind: string; fields: Array<{ name: string; section: string; internal: boolean }> }>) {
+        for (const entry of resource.fields) {
+          assert.equal(entry.internal, ['show_on_dashboard', 'is_fav'].includes(entry.name), `${resource.kind}.${entry.name}`);
+        }
+      }
     } finally {
       await t.close();
     }

@@ -2,7 +2,7 @@
  * Terminology (SPEC §3 entity counts "terminology"): a glossary of terms with
  * their definitions and keywords, shown on the public /terminology page.
  */
-import { boolean, relation, text, visibility } from '../../resources/fields.ts';
+import { relation, text, visibility, flag } from '../../resources/fields.ts';
 import { defineResource } from '../../resources/resource.ts';
 
 export const terminology = defineResource({
@@ -19,7 +19,7 @@ export const terminology = defineResource({
     term: text({ max: 300, required: true }),
     definition: text({ max: 20_000, multiline: true }),
     keywords: relation('keyword'),
-    show_on_dashboard: boolean(false),
+    show_on_dashboard: flag(),
     visibility: visibility('public'),
   },
   ordering: ['term'],
