@@ -12,7 +12,7 @@ import { Link as RouterLink } from 'react-router';
 import type { FieldMeta, ResourceMeta } from '@intelnotes/server/contracts';
 import { apiErrorMessage } from '../api/api-error';
 import { useRelatedQuery, type RelatedGroup, type RelatedItem, type RelatedSummaryPart } from '../api/related';
-import type { ResourceRecord } from '../api/resources';
+import { useResourcesMetaQuery, type ResourceRecord } from '../api/resources';
 import { formatScalar } from './field-format';
 import { recordHref } from './record-links';
 import { RetryAlert } from './RetryAlert';
@@ -124,10 +124,18 @@ function RelatedGroupBlock({ meta, record, first }: { meta: ResourceMeta; record
  */
 export function RelatedSection({ meta, record, omit = [] }: RelatedSectionProps) {
   const headingId = useId();
+  // A record no relation field can point at (a library entry) is only held by lists, which the
+  // Lists box shows: nothing to ask for or show here.
+  const metas = useResourcesMetaQuery().data ?? [];
+  const referenceable = metas.some((other) => other.fields.some((field) => field.relation?.targets.some((target) => target.kind === meta.kind)));
   // Fresh on arrival: records elsewhere may have started or stopped pointing here.
-  const { data, error, isLoading, refetch } = useRelatedQuery({ path: meta.path, id: record.id, limit: RELATED_PAGE_SIZE }, { refetchOnMountOrArgChange: true });
+  const { data, error, isLoading, refetch } = useRelatedQuery(
+    { path: meta.path, id: record.id, limit: RELATED_PAGE_SIZE },
+    { refetchOnMountOrArgChange: true, skip: !referenceable },
+  );
   const hidden = new Set([...omit, ...(meta.list_kind ? [LIST_MEMBERSHIPS] : [])]);
   const groups = (data?.groups ?? []).filter((group) => !hidden.has(group.key));
+  if (!referenceable) return null;
   return (
     <Paper variant="outlined" component="section" aria-labelledby={headingId} data-testid="related-section" sx={{ p: { xs: 2, sm: 3 } }}>
       <Stack direction="row" spacing={1} sx={{ alignItems: 'center', mb: 1.5 }}>
@@ -141,7 +149,9 @@ export function RelatedSection({ meta, record, omit = [] }: RelatedSectionProps)
       ) : error ? (
         <RetryAlert onRetry={() => refetch()}>{apiErrorMessage(error)}</RetryAlert>
       ) : groups.length === 0 ? (
-        <Typography color="text.secondary">Nothing refers to this {meta.label.toLowerCase()} yet.</Typography>
+        <Typography color="text.secondary">
+          Nothing {(data?.groups.length ?? 0) > 0 ? 'else ' : ''}refers to this {meta.label.toLowerCase()} yet.
+        </Typography>
       ) : (
         <Stack spacing={2.5}>
           {groups.map((group) => (
