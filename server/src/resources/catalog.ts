@@ -12,6 +12,16 @@ export interface Referrer {
   spec: RelationSpec;
 }
 
+/** Each relation's target resources, registered by the catalog that holds the relation. */
+const TARGETS = new WeakMap<RelationSpec, Resource[]>();
+
+/** The resources a relation points at (for SQL that must see their tables and visibility). */
+export function relationTargets(spec: RelationSpec): Resource[] {
+  const targets = TARGETS.get(spec);
+  if (!targets) throw new Error(`Relation to ${spec.targets.join(', ')} is not in a catalog.`);
+  return targets;
+}
+
 export class Catalog {
   private readonly byKind = new Map<string, Resource>();
 
@@ -25,6 +35,7 @@ export class Catalog {
         for (const target of field.relation!.targets) {
           if (!this.byKind.has(target)) throw new Error(`${resource.kind}.${name}: unknown relation target "${target}".`);
         }
+        TARGETS.set(field.relation!, field.relation!.targets.map((target) => this.byKind.get(target)!));
       }
     }
   }

@@ -5,6 +5,7 @@
  */
 import { sql, type SQL } from 'drizzle-orm';
 import { query, type Tx } from '../db/client.ts';
+import { relationTargets } from './catalog.ts';
 import type { Visibility } from './fields.ts';
 import type { ListQuery } from './list-query.ts';
 import type { Resource } from './resource.ts';
@@ -32,11 +33,15 @@ export function whereClause(resource: Resource, visible: Visibility[], listQuery
   for (const [name, values] of Object.entries(listQuery?.filters ?? {})) {
     const field = resource.fields[name]!;
     if (field.relation) {
-      conditions.push(
-        field.relation.many
-          ? sql`${id(name)} && ARRAY[${list(values)}]::uuid[]`
-          : sql`${id(name)} IN (${list(values)})`,
+      // Only through targets the caller may see: a hidden target's id matches nothing, as an
+      // unknown id does, so a filter never tells that a hidden record exists.
+      const seen = sql.join(
+        relationTargets(field.relation).map((target) =>
+          sql`SELECT id FROM ${id(target.table)} WHERE id IN (${list(values)})${target.hasVisibility ? sql` AND visibility IN (${list(visible)})` : sql``}`,
+        ),
+        sql` UNION ALL `,
       );
+      conditions.push(field.relation.many ? sql`${id(name)} && ARRAY(${seen})` : sql`${id(name)} IN (${seen})`);
     } else if (field.filter === 'boolean') {
       conditions.push(sql`${id(name)} IN (${list(values.map((value) => value === 'true'))})`);
     } else {
@@ -322,6 +327,14 @@ export async function relationFilterValues(
       : sql`SELECT ${id(field)}::text AS value, count(*)::int AS count FROM ${id(resource.table)}
             WHERE ${whereClause(resource, visible)} AND ${id(field)} IS NOT NULL GROUP BY 1 ORDER BY 2 DESC, 1 LIMIT ${limit}`,
   );
+}
+
+/** Which of these user ids belong to the request's tenant (row-level security hides every other tenant's users). */
+export async function ownTenantUsers(tx: Tx, userIds: unknown[]): Promise<Set<string>> {
+  const ids = [...new Set(userIds.filter((value): value is string => typeof value === 'string'))];
+  if (ids.length === 0) return new Set();
+  const rows = await query<{ id: string }>(tx, sql`SELECT id FROM users WHERE id IN (${list(ids)})`);
+  return new Set(rows.map((row) => row.id));
 }
 
 /** Lists (of the caller-visible kind) that rows are items of, keyed by row id. */

@@ -175,7 +175,13 @@ export class ResourceService {
     const visible = visibleTo(access);
     const refs = await relatedRefs(tx, this.catalog, this.resource, visible, rows);
     const lists = knownLists ?? (await repo.listsOfItems(tx, this.resource, visible, rows.map((row) => row.id)));
-    return rows.map((row) => this.present(row, { access, refs, lists: lists.get(row.id) }));
+    // Shared rows (geos, cities) are written by tenant managers of the default tenant: another
+    // tenant's reader gets no user id of theirs.
+    const ownUsers = this.resource.shared ? await repo.ownTenantUsers(tx, rows.map((row) => row['updated_by'])) : null;
+    return rows.map((row) => {
+      const shown = ownUsers && !ownUsers.has(String(row['updated_by'])) ? { ...row, updated_by: null } : row;
+      return this.present(shown, { access, refs, lists: lists.get(row.id) });
+    });
   }
 
   async list(request: FastifyRequest, listQuery: ListQuery): Promise<ListPage> {
@@ -303,8 +309,10 @@ export class ResourceService {
    */
   async removeRow(tx: Tx, writer: Writer, row: repo.Row): Promise<boolean> {
     const before = (await this.presentRows(tx, 'admin', [row]))[0]!;
-    const { cascaded } = await removeReferences(tx, this.catalog, this.resource.kind, row.id);
+    // Deleted first: a concurrent delete of the same row waits here for this one to commit,
+    // then deletes nothing (its caller rolls back: no second audit entry, no references touched).
     if (!(await repo.deleteRow(tx, this.resource, row.id))) return false;
+    const { cascaded } = await removeReferences(tx, this.catalog, this.resource.kind, row.id);
     await this.audit(tx, writer, 'delete', row.id, before['display_name'], diff(before, null));
     for (const dependent of cascaded) {
       // Deleted with the record it depended on (e.g. an investment with its ledger entry).
