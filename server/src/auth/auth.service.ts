@@ -1,7 +1,8 @@
 /**
  * Sign-in, token authentication and sign-out. Wrong email and wrong password
- * are indistinguishable (same status, message and work); failures are counted
- * per IP and per email in the database so every API process shares the limit.
+ * are indistinguishable (same status, message and work); tries are counted per
+ * IP and per email in the database, in one atomic step, so every API process
+ * shares the limit and concurrent tries cannot pass it together.
  */
 import type { Config } from '../config.ts';
 import type { LoginResponse } from '../contracts.ts';
@@ -10,15 +11,7 @@ import { ApiError, notAuthenticated, tooManyRequests } from '../http/errors.ts';
 import type { TenantRow } from '../tenancy/tenants.repository.ts';
 import { PUBLIC_PRINCIPAL, principalFor, type Principal } from './access.ts';
 import { dummyPasswordHash, verifyPassword } from './passwords.ts';
-import {
-  clearFailures,
-  findLiveSession,
-  insertSession,
-  recentFailures,
-  recordFailure,
-  revokeSession,
-  type FailureWindow,
-} from './sessions.repository.ts';
+import { clearLimit, findLiveSession, insertSession, releaseLimitSlot, revokeSession, takeLimitSlots, type LimitSlot } from './sessions.repository.ts';
 import { hashToken, newToken } from './tokens.ts';
 import { findUserByEmail, touchLastLogin, type SessionUser } from './users.repository.ts';
 
@@ -42,23 +35,30 @@ export class AuthService {
     const { max, windowSeconds } = this.config.loginRateLimit;
     const scope = { tenantId: tenant.id };
 
-    const outcome = await this.db.withTenant(scope, async (tx) => {
-      const windows = [
-        await recentFailures(tx, 'ip', input.ip, windowSeconds),
-        await recentFailures(tx, 'email', email, windowSeconds),
-      ];
-      const blocked = windows.filter((window) => window.count >= max);
-      if (blocked.length > 0) return { kind: 'limited' as const, retryAfter: retryAfterSeconds(blocked, windowSeconds) };
+    // The slot is taken in its own short transaction: the row lock that orders concurrent
+    // tries is held for one statement, not for the password check.
+    const keys = { ip: input.ip, email };
+    const slots = await this.db.withTenant(scope, (tx) =>
+      takeLimitSlots(tx, tenant.id, [{ scope: 'ip', key: keys.ip }, { scope: 'email', key: keys.email }], windowSeconds),
+    );
+    const blocked = slots.filter((slot) => slot.failures > max);
+    if (blocked.length > 0) {
+      // A refused try was never checked, so it is no failure: its slots are given back.
+      await this.db.withTenant(scope, async (tx) => {
+        for (const slot of slotsInLockOrder(slots)) await releaseLimitSlot(tx, slot, keys[slot.scope]);
+      });
+      throw tooManyRequests(Math.max(1, ...blocked.map((slot) => slot.retryAfter)));
+    }
 
+    const outcome = await this.db.withTenant(scope, async (tx) => {
       const user = await findUserByEmail(tx, email);
       const passwordOk = await verifyPassword(input.password, user?.password_hash ?? (await dummyPasswordHash));
-      if (!user || !passwordOk) {
-        await recordFailure(tx, tenant.id, [{ scope: 'ip', key: input.ip }, { scope: 'email', key: email }], windowSeconds);
-        return { kind: 'invalid' as const };
-      }
+      // A wrong email or password keeps its slot: that is the failure counted.
+      if (!user || !passwordOk) return { kind: 'invalid' as const };
+      await releaseLimitSlot(tx, slots.find((slot) => slot.scope === 'ip')!, keys.ip);
+      await clearLimit(tx, 'email', email);
       if (user.disabled) return { kind: 'disabled' as const };
 
-      await clearFailures(tx, 'email', email);
       await touchLastLogin(tx, tenant.id, user.id);
       const { token, hash } = newToken();
       const session = await insertSession(tx, {
@@ -72,8 +72,6 @@ export class AuthService {
       return { kind: 'ok' as const, token, user, expiresAt: session.expires_at };
     });
 
-    // Thrown after the transaction so recorded failures are committed.
-    if (outcome.kind === 'limited') throw tooManyRequests(outcome.retryAfter);
     if (outcome.kind === 'invalid') throw notAuthenticated(INVALID_CREDENTIALS);
     if (outcome.kind === 'disabled') {
       throw new ApiError(401, 'account_disabled', 'This account is disabled. Ask an administrator to enable it.');
@@ -99,12 +97,8 @@ export class AuthService {
   }
 }
 
-function retryAfterSeconds(blocked: FailureWindow[], windowSeconds: number): number {
-  const waits = blocked.map((window) =>
-    window.oldest ? Math.ceil((window.oldest.getTime() + windowSeconds * 1000 - Date.now()) / 1000) : windowSeconds,
-  );
-  return Math.max(1, ...waits);
-}
+/** Counter rows are locked ip first, then email, everywhere, so two tries never wait on each other in a cycle. */
+const slotsInLockOrder = (slots: LimitSlot[]) => [...slots].sort((a, b) => (a.scope === b.scope ? 0 : a.scope === 'ip' ? -1 : 1));
 
 export function currentUser(user: SessionUser, tenant: TenantRow) {
   return {

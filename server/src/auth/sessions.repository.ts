@@ -1,7 +1,7 @@
-/** Session tokens and failed sign-ins; tenant-scoped transactions only. */
-import { and, eq, gt, lt, sql, type SQL } from 'drizzle-orm';
+/** Session tokens and sign-in throttling; tenant-scoped transactions only. */
+import { eq, sql, type SQL } from 'drizzle-orm';
 import { query, type Db, type Executor } from '../db/client.ts';
-import { loginFailures, sessions } from '../db/schema.ts';
+import { sessions } from '../db/schema.ts';
 import type { SessionUser } from './users.repository.ts';
 
 export async function insertSession(
@@ -41,53 +41,51 @@ export async function revokeSession(executor: Executor, sessionId: string): Prom
   await executor.update(sessions).set({ revoked_at: sql`now()` }).where(eq(sessions.id, sessionId));
 }
 
-export interface FailureWindow {
-  count: number;
-  /** When the oldest failure inside the window was recorded. */
-  oldest: Date | null;
+/** One sign-in's slot in a throttling window: the count including this try, and the window it is in. */
+export interface LimitSlot {
+  scope: 'ip' | 'email';
+  failures: number;
+  /** The window's start as PostgreSQL text (full precision), naming the window for the release. */
+  window: string;
+  /** Seconds until the window ends. */
+  retryAfter: number;
 }
 
-export async function recentFailures(
-  executor: Executor,
-  scope: 'ip' | 'email',
-  key: string,
-  windowSeconds: number,
-): Promise<FailureWindow> {
-  const [row] = await executor
-    .select({ count: sql<number>`count(*)::int`, oldest: sql<Date | null>`min(${loginFailures.failed_at})` })
-    .from(loginFailures)
-    .where(
-      and(
-        eq(loginFailures.scope, scope),
-        eq(loginFailures.key, key),
-        gt(loginFailures.failed_at, sql`now() - make_interval(secs => ${windowSeconds})`),
-      ),
-    );
-  const oldest = row?.oldest ? new Date(row.oldest) : null;
-  return { count: row?.count ?? 0, oldest };
-}
-
-export async function recordFailure(
+/**
+ * Takes one slot per key in one statement: the counter row is created or
+ * incremented (restarted when its window has passed) and the new count
+ * returned, so concurrent sign-ins queue on the row lock and each sees the
+ * count its own try made. Keys are locked in the order given (ip before email
+ * everywhere), so two tries never wait on each other in a cycle.
+ */
+export async function takeLimitSlots(
   executor: Executor,
   tenantId: string,
   entries: Array<{ scope: 'ip' | 'email'; key: string }>,
   windowSeconds: number,
-): Promise<void> {
-  for (const entry of entries) {
-    // Old failures no longer count; drop them as new ones arrive for the key.
-    await executor
-      .delete(loginFailures)
-      .where(
-        and(
-          eq(loginFailures.scope, entry.scope),
-          eq(loginFailures.key, entry.key),
-          lt(loginFailures.failed_at, sql`now() - make_interval(secs => ${windowSeconds})`),
-        ),
-      );
-  }
-  await executor.insert(loginFailures).values(entries.map((entry) => ({ tenant_id: tenantId, ...entry })));
+): Promise<LimitSlot[]> {
+  const expired = sql`l.window_started_at <= now() - make_interval(secs => ${windowSeconds})`;
+  const rows = await query<{ scope: 'ip' | 'email'; failures: number; window: string; retry_after: number }>(
+    executor,
+    sql`INSERT INTO login_limits AS l (tenant_id, scope, key, failures)
+        VALUES ${sql.join(entries.map((entry) => sql`(${tenantId}, ${entry.scope}, ${entry.key}, 1)`), sql`, `)}
+        ON CONFLICT (tenant_id, scope, key) DO UPDATE SET
+          failures = CASE WHEN ${expired} THEN 1 ELSE l.failures + 1 END,
+          window_started_at = CASE WHEN ${expired} THEN now() ELSE l.window_started_at END
+        RETURNING scope, failures, window_started_at::text AS window,
+          ceil(extract(epoch FROM l.window_started_at + make_interval(secs => ${windowSeconds}) - now()))::int AS retry_after`,
+  );
+  return rows.map((row) => ({ scope: row.scope, failures: row.failures, window: row.window, retryAfter: row.retry_after }));
 }
 
-export async function clearFailures(executor: Executor, scope: 'ip' | 'email', key: string): Promise<void> {
-  await executor.delete(loginFailures).where(and(eq(loginFailures.scope, scope), eq(loginFailures.key, key)));
+/** Gives back a sign-in's slot (the password was right): one fewer try in the window it was taken in. */
+export async function releaseLimitSlot(executor: Executor, slot: LimitSlot, key: string): Promise<void> {
+  await executor.execute(
+    sql`UPDATE login_limits SET failures = greatest(failures - 1, 0)
+        WHERE scope = ${slot.scope} AND key = ${key} AND window_started_at = ${slot.window}::timestamptz`,
+  );
+}
+
+export async function clearLimit(executor: Executor, scope: 'ip' | 'email', key: string): Promise<void> {
+  await executor.execute(sql`DELETE FROM login_limits WHERE scope = ${scope} AND key = ${key}`);
 }

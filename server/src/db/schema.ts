@@ -59,16 +59,4 @@ export const sessions = pgTable(
   (t) => [primaryKey({ columns: [t.tenant_id, t.id] })],
 );
 
-export const loginFailures = pgTable(
-  'login_failures',
-  {
-    tenant_id: uuid('tenant_id').notNull(),
-    id: uuid('id').notNull().defaultRandom(),
-    scope: text('scope', { enum: ['ip', 'email'] }).notNull(),
-    key: text('key').notNull(),
-    failed_at: timestamp('failed_at', { withTimezone: true }).notNull().defaultNow(),
-  },
-  (t) => [primaryKey({ columns: [t.tenant_id, t.id] })],
-);
-
-export const schema = { tenants, users, sessions, loginFailures };
+export const schema = { tenants, users, sessions };

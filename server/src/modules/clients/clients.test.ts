@@ -381,7 +381,7 @@ describe('clients (tenants) API', () => {
       assert.equal(report.code, 'doomed');
       const expected = Object.fromEntries(Object.entries(before).filter(([, count]) => count > 0));
       assert.deepEqual(report.deleted, expected);
-      for (const table of ['users', 'sessions', 'login_failures', 'organizations', 'people', 'entity_counters', 'later_notes']) {
+      for (const table of ['users', 'sessions', 'login_limits', 'organizations', 'people', 'entity_counters', 'later_notes']) {
         assert.ok((report.deleted[table] ?? 0) > 0, `${table} rows were removed and reported`);
       }
       assert.equal(report.total, Object.values(expected).reduce((sum: number, count) => sum + (count as number), 0));
