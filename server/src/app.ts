@@ -18,6 +18,7 @@ import { AuthService } from './auth/auth.service.ts';
 import type { Config } from './config.ts';
 import type { Database } from './db/client.ts';
 import { registerErrorHandling } from './http/errors.ts';
+import { registerNulGuard } from './http/nul-guard.ts';
 import multipart from '@fastify/multipart';
 import { clientsRoutes } from './modules/clients/clients.routes.ts';
 import { listsRoutes } from './modules/lists/lists.routes.ts';
@@ -64,6 +65,7 @@ export async function buildApp({ config, db, logger }: AppDeps): Promise<Fastify
   });
 
   registerErrorHandling(app);
+  registerNulGuard(app);
   // Spreadsheet uploads are streamed; one file per request, capped in size.
   await app.register(multipart, { limits: { fileSize: config.uploadLimitBytes, files: 1, fields: 10 } });
   await registerSecurity(app, config);

@@ -27,6 +27,7 @@ import { readSheet } from 'read-excel-file/node';
 import type { ImportReport } from '../contracts.ts';
 import type { Tx } from '../db/client.ts';
 import { ApiError } from '../http/errors.ts';
+import { NUL_MESSAGE, nulField } from '../http/nul-guard.ts';
 import type { FieldType } from './fields.ts';
 import { findDuplicates, findRecords, type MatchScope, type Row } from './repository.ts';
 import type { Resource } from './resource.ts';
@@ -454,6 +455,12 @@ class RowImporter {
   }
 
   async importRow(row: number, input: RowInput): Promise<void> {
+    // As the edge does for JSON (http/nul-guard.ts): PostgreSQL cannot store a NUL.
+    const nul = nulField(input.values);
+    if (nul !== null) {
+      this.fail(row, nul, NUL_MESSAGE);
+      return;
+    }
     if (this.aborted) {
       this.parse(row, input.values, null);
       return;
