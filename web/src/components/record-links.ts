@@ -28,12 +28,11 @@ const RECORD_PAGES: Record<string, string> = {
   ledger_entries: '/ledger',
   library: '/library',
   keyword: '/keywords',
-};
-
-/** Resources shown on one page as a whole, without a page per record. */
-const COLLECTION_PAGES: Record<string, string> = {
   terminology: '/terminology',
   geos: '/geos',
+  cities: '/cities',
+  source: '/urls',
+  tagging_rules: '/taggingrules',
 };
 
 /** The page of a list, from its list type: /lists/organizations/{slug}; null for an unknown type. */
@@ -45,7 +44,7 @@ export function listHref(type: string, ref: RecordLinkRef): string | null {
 /**
  * The web route of a record, from its resource kind ("organizations", "ledger_entries", …) or,
  * for lists, the list type ("OrganizationsList"); null when the record has no page to link to
- * (cities, investments, or a list whose type is unknown).
+ * (investments, or a list whose type is unknown).
  */
 export function recordHref(kind: string, ref: RecordLinkRef): string | null {
   if (kind in LIST_TYPES) return listHref(kind, ref);
@@ -54,6 +53,5 @@ export function recordHref(kind: string, ref: RecordLinkRef): string | null {
     return type ? listHref(type, ref) : null;
   }
   const base = RECORD_PAGES[kind];
-  if (base) return `${base}/${encodeURIComponent(ref.id)}`;
-  return COLLECTION_PAGES[kind] ?? null;
+  return base ? `${base}/${encodeURIComponent(ref.id)}` : null;
 }
