@@ -14,6 +14,8 @@ export const DEFAULT_ORDERING = '-updated_at';
 export const COMMON_ORDERING = ['created_at', 'updated_at', 'display_name'];
 /** Always filterable on every resource. */
 export const COMMON_FILTERS = ['visibility', 'show_on_dashboard'];
+/** `ordering=relevance`: a search's results ranked by where they match (see ListQuery.ranked). */
+export const RELEVANCE = 'relevance';
 const RESERVED = ['limit', 'offset', 'ordering', 'search', 'format'];
 const MAX_SEARCH_LENGTH = 200;
 
@@ -28,9 +30,9 @@ export interface ListQuery {
   ordering: OrderTerm[];
   search: string | null;
   /**
-   * Whether rows come by relevance: a search without an explicit `ordering`
-   * (names starting with the search text first, then records with a name word
-   * starting with it, then those matching elsewhere, each in `ordering`).
+   * Whether rows come by relevance (`ordering=relevance` with a search): names
+   * starting with the search text first, then records with a name word
+   * starting with it, then those matching elsewhere — each in the default order.
    */
   ranked: boolean;
   /** Filter field → accepted values (OR within a field, AND across fields). */
@@ -66,8 +68,12 @@ export function parseListQuery(resource: Resource, query: Record<string, string 
   const offset = integer('offset', one('offset'), 0, 0, Number.MAX_SAFE_INTEGER);
 
   const allowedOrdering = orderingNames(resource);
+  const searchRaw = one('search')?.trim() ?? '';
+  if (searchRaw.length > MAX_SEARCH_LENGTH) throw fieldError('search', `Ensure this has no more than ${MAX_SEARCH_LENGTH} characters.`);
   const orderingParam = one('ordering');
-  const ordering = (orderingParam || resource.defaultOrdering || DEFAULT_ORDERING)
+  const ranked = orderingParam?.trim() === RELEVANCE;
+  if (ranked && !searchRaw) throw fieldError('ordering', 'Order by relevance only with a search.');
+  const ordering = ((ranked ? undefined : orderingParam) || resource.defaultOrdering || DEFAULT_ORDERING)
     .split(',')
     .map((term) => term.trim())
     .filter(Boolean)
@@ -80,8 +86,6 @@ export function parseListQuery(resource: Resource, query: Record<string, string 
       return { field, descending };
     });
 
-  const searchRaw = one('search')?.trim() ?? '';
-  if (searchRaw.length > MAX_SEARCH_LENGTH) throw fieldError('search', `Ensure this has no more than ${MAX_SEARCH_LENGTH} characters.`);
 
   const format = one('format') ?? 'json';
   if (format !== 'json' && format !== 'xlsx') throw fieldError('format', 'Must be json or xlsx.');
@@ -116,5 +120,5 @@ export function parseListQuery(resource: Resource, query: Record<string, string 
   }
 
   if (searchRaw && !resource.search) throw fieldError('search', 'This list cannot be searched.');
-  return { limit, offset, ordering, search: searchRaw || null, ranked: Boolean(searchRaw) && !orderingParam, filters, format };
+  return { limit, offset, ordering, search: searchRaw || null, ranked, filters, format };
 }

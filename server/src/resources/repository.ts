@@ -133,17 +133,17 @@ function rankedPage(resource: Resource, visible: Visibility[], listQuery: ListQu
   const wanted = listQuery.offset + listQuery.limit;
   const term = sql`(SELECT search_text(${search}))`;
   const pastTerm = sql`(SELECT search_text(${search}) || chr(1114111))`;
-  const tier = (rank: number, condition: SQL, order: SQL) =>
-    sql`SELECT *, ${rank} AS __tier, row_number() OVER () AS __position
-        FROM (SELECT ${selectColumns(resource)} FROM ${id(resource.table)} WHERE ${where} AND ${condition}
-              ORDER BY ${order} LIMIT ${wanted}) tier`;
+  const tier = (condition: SQL, order: SQL) =>
+    sql`(SELECT ${selectColumns(resource)} FROM ${id(resource.table)} WHERE ${where} AND ${condition}
+         ORDER BY ${order} LIMIT ${wanted})`;
   const tiers = [
-    tier(0, sql`search_name ~>=~ ${term} AND search_name ~<~ ${pastTerm}`, sql`search_name USING ~<~, id`),
-    tier(1, sql`NOT starts_with(search_name, ${term}) AND ${searchMatch(search, { names: true })}`, orderClause(listQuery)),
-    tier(2, sql`NOT (${searchMatch(search, { names: true })})`, orderClause(listQuery)),
+    tier(sql`search_name ~>=~ ${term} AND search_name ~<~ ${pastTerm}`, sql`search_name USING ~<~, id`),
+    tier(sql`NOT starts_with(search_name, ${term}) AND ${searchMatch(search, { names: true })}`, orderClause(listQuery)),
+    tier(sql`NOT (${searchMatch(search, { names: true })})`, orderClause(listQuery)),
   ];
-  return sql`SELECT ${selectColumns(resource)} FROM (${sql.join(tiers.map((part) => sql`(${part})`), sql` UNION ALL `)}) ranked
-             ORDER BY __tier, __position LIMIT ${listQuery.limit} OFFSET ${listQuery.offset}`;
+  // UNION ALL is read lazily in order under the LIMIT (as in quick search): a tier runs
+  // only when those before it left the page short.
+  return sql`SELECT * FROM (${sql.join(tiers, sql` UNION ALL `)}) ranked LIMIT ${listQuery.limit} OFFSET ${listQuery.offset}`;
 }
 
 export async function selectPage(tx: Tx, resource: Resource, visible: Visibility[], listQuery: ListQuery, counterTotal?: CounterTotal): Promise<Page> {

@@ -1,5 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { sql } from 'drizzle-orm';
+import { query } from '../../db/client.ts';
+import { EXACT_COUNT_CAP } from '../../resources/repository.ts';
 import type { TenantRow } from '../../tenancy/tenants.repository.ts';
 import { createTestApp, type TestContext } from '../../test/test-app.ts';
 
@@ -83,15 +86,20 @@ describe('full-text search across fields', () => {
     assert.deepEqual(await found('assets/organizations', '!!!'), [], 'no words, no matches');
   });
 
-  it('ranks names starting with the text first, then names with the word, then other fields', async () => {
-    const ranked = await list('assets/organizations', 'search=london');
+  it('ordering=relevance ranks names starting with the text first, then names with the word, then other fields', async () => {
+    const ranked = await list('assets/organizations', 'search=london&ordering=relevance');
     assert.deepEqual(ranked.results.map((row) => row.id), [ids['londonName'], ids['greater'], ids['thames']]);
     assert.equal(ranked.count, 3);
     const ordered = await list('assets/organizations', 'search=london&ordering=name_inc');
     assert.deepEqual(ordered.results.map((row) => row.display_name), ['Greater London Works', 'London Bridge Partners', 'Thames Analytics Ltd']);
-    const paged = await list('assets/organizations', 'search=london&limit=1&offset=1');
+    const paged = await list('assets/organizations', 'search=london&ordering=relevance&limit=1&offset=1');
     assert.deepEqual(paged.results.map((row) => row.id), [ids['greater']]);
     assert.equal(paged.count, 3);
+    const recent = await list('assets/organizations', 'search=london');
+    assert.deepEqual(recent.results.map((row) => row.id), [ids['greater'], ids['londonName'], ids['thames']], 'without it: the list order');
+    const refused = await t.request(acme, { method: 'GET', url: '/api/v1/assets/organizations/?ordering=relevance' });
+    assert.equal(refused.statusCode, 400);
+    assert.ok(refused.json().errors.ordering);
   });
 
   it('hidden records are found only by those who may read them; never another tenant\'s', async () => {
@@ -117,5 +125,26 @@ describe('full-text search across fields', () => {
     assert.deepEqual((await quick('orsd', undefined, '&type=LedgerEntry')).map((result) => result.id), [ids['ledger']]);
     assert.deepEqual(await quick('covert'), []);
     assert.deepEqual((await quick('bernoulli')).map((result) => result.id), [ids['paper']]);
+  });
+
+  it('a total beyond the exact cap is an estimate within 25% of the truth', async () => {
+    const gamma = await t.createTenant('gamma');
+    // 6,000 organizations, a third of them paywalled, every other one about analytics:
+    // 2,000 public ones match, the rest of the tenant does not.
+    await t.db.withTenant({ tenantId: gamma.id }, (tx) =>
+      query(tx, sql`INSERT INTO organizations (tenant_id, name_inc, notes, visibility)
+                    SELECT ${gamma.id}, 'Firm ' || n, CASE WHEN n % 2 = 0 THEN 'Big data analytics' ELSE 'Shipbuilding' END,
+                           CASE WHEN n % 3 = 0 THEN 'paywalled' ELSE 'public' END
+                    FROM generate_series(1, 6000) AS n`),
+    );
+    // The estimate reads the planner's statistics (what autovacuum's ANALYZE keeps on a server).
+    await t.db.withAdvisoryLock('full-text-test', (session) => session.query('ANALYZE organizations'));
+    const truth = 2000;
+    const page = await list('assets/organizations', 'search=analytics', undefined, gamma) as { count: number; count_is_estimate?: boolean };
+    assert.equal(page.count_is_estimate, true);
+    assert.ok(page.count > EXACT_COUNT_CAP);
+    assert.ok(Math.abs(page.count - truth) <= truth * 0.25, `estimate ${page.count} for ${truth}`);
+    const exact = await list('assets/organizations', 'search=shipbuilding%20firm%205999', undefined, gamma) as { count: number; count_is_estimate?: boolean };
+    assert.deepEqual([exact.count, exact.count_is_estimate], [1, undefined], 'below the cap: exact');
   });
 });
