@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { AccessLevel, RelatedGroup, RelatedGroups } from '../contracts.ts';
+import { seedGeography } from '../modules/geos/geo-seed.ts';
 import type { TenantRow } from '../tenancy/tenants.repository.ts';
 import { createTestApp, type TestContext } from '../test/test-app.ts';
 import type { Visibility } from './fields.ts';
@@ -174,5 +175,20 @@ describe('GET {resource}/{id}/related/ (backlinks derived from the relation decl
     assert.equal(betaKeyword.statusCode, 201, betaKeyword.body);
     const answer = await related('beta', `${KEYWORDS}/${betaKeyword.json().id}/related/`, beta);
     assert.deepEqual(answer.groups, [], "acme's tagged records stay in acme");
+  });
+
+  it('a shared geo lists each tenant its own ledger entries only, beside the shared regions', async () => {
+    // Countries and regions only: the cities take a couple of seconds.
+    await seedGeography(t.db, { cities: false });
+    const search = await t.request(acme, { method: 'GET', url: `${API}/geos/?search=Germany&limit=100` });
+    const germany = (search.json().results as Array<{ id: string; code: string }>).find((row) => row.code === 'DE')!.id;
+    await create(LEDGER, { caption: 'German GDP', geos: [germany], visibility: 'public' });
+    const keys = (answer: RelatedGroups) => answer.groups.map((entry) => entry.key);
+    const fromAcme = await related('public', `${API}/geos/${germany}/related/?group=ledger_entries.geos`);
+    assert.deepEqual(names(fromAcme.groups[0]), ['German GDP']);
+    const fromBeta = await related('beta', `${API}/geos/${germany}/related/`, beta);
+    assert.ok(keys(fromBeta).includes('geos.countries'), 'the regions holding it are shared');
+    assert.ok(!keys(fromBeta).includes('ledger_entries.geos'), JSON.stringify(fromBeta));
+    assert.ok(!JSON.stringify(fromBeta).includes('German GDP'));
   });
 });
