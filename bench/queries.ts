@@ -91,8 +91,10 @@ export async function list(client: pg.ClientBase, resource: Resource, visible: V
   const { rows } = await run(client, pageStatement(resource, visible, options));
   const total: number = rows[0]?.__total ?? 0;
   if (!options.search || total <= repo.EXACT_COUNT_CAP) return total;
+  // As repo.estimateMatching: the planner's share of matches times the visible rows the counters hold.
   const plan = (await run(client, rendered(repo.estimateStatement(resource, visible, { search: options.search, filters: {} })))).rows[0]['QUERY PLAN'];
-  return Math.max(Math.round(plan[0].Plan['Plan Rows']), repo.EXACT_COUNT_CAP + 1);
+  const counted = (await run(client, rendered(repo.countersStatement(repo.counterKindsOf(resource), visible)))).rows[0].n as number;
+  return Math.max(Math.round(repo.matchingShare(plan[0].Plan) * counted), repo.EXACT_COUNT_CAP + 1);
 }
 
 /** What `GET search/?q=` runs in its data transaction: a prepared statement, as `queryPrepared` sends it. */

@@ -86,7 +86,17 @@ interface Scenario {
   variants: Variant[];
 }
 
-const LIST_SEARCHES: Array<{ resource: Resource; term: string; why: string }> = [
+/**
+ * BENCH_ANONYMOUS=1: the load runs without a token (public rows only, no token lookup in the
+ * API or the floor), as a visitor's searches do; by default as the tenant's admin.
+ */
+const ANONYMOUS = process.env.BENCH_ANONYMOUS === '1';
+const VISIBLE: floor.Visibility[] = ANONYMOUS ? ['public'] : floor.ADMIN_VISIBLE;
+
+/** BENCH_SEARCH_TERMS: comma-separated organization searches instead of the list below. */
+const SEARCH_TERMS = process.env.BENCH_SEARCH_TERMS?.split(',').map((term) => term.trim()).filter(Boolean);
+
+const DEFAULT_LIST_SEARCHES: Array<{ resource: Resource; term: string; why: string }> = [
   { resource: organizations, term: 'capital', why: 'common word' },
   { resource: people, term: 'garcia', why: 'common surname, accent folded' },
   { resource: organizations, term: 'zürich', why: 'city with an accent' },
@@ -96,7 +106,11 @@ const LIST_SEARCHES: Array<{ resource: Resource; term: string; why: string }> = 
   { resource: organizations, term: 'xylophonique', why: 'no match' },
 ];
 
-const QUICK_SEARCHES = ['maria', 'garcia', 'northwind', 'kowalsky', 'müller schmidt', 'qwertyuiop'];
+const LIST_SEARCHES = SEARCH_TERMS?.map((term) => ({ resource: organizations, term, why: 'BENCH_SEARCH_TERMS' })) ?? DEFAULT_LIST_SEARCHES;
+
+/** BENCH_QUICK_TERMS: comma-separated quick searches instead of these. */
+const QUICK_SEARCHES = process.env.BENCH_QUICK_TERMS?.split(',').map((term) => term.trim()).filter(Boolean)
+  ?? ['maria', 'garcia', 'northwind', 'kowalsky', 'müller schmidt', 'qwertyuiop'];
 
 interface ListBody {
   count: number;
@@ -114,7 +128,7 @@ function scenarios(tenant: Tenant): Scenario[] {
   const tokenHash = hashToken(tenant.token);
   /** The floor of one request: the token lookup, then the data transaction — the statements the API sends. */
   const floorRequest = async <T>(client: pg.ClientBase, fn: () => Promise<T>): Promise<T> => {
-    await floor.authenticate(client, tenant.id, tokenHash);
+    if (!ANONYMOUS) await floor.authenticate(client, tenant.id, tokenHash);
     return floor.inTenant(client, tenant.id, fn);
   };
   const listPath = (resource: Resource, search: string | null) =>
@@ -124,7 +138,7 @@ function scenarios(tenant: Tenant): Scenario[] {
     path: listPath(resource, search),
     note: listNote,
     floor: async (client) => {
-      const count = await floorRequest(client, () => floor.list(client, resource, floor.ADMIN_VISIBLE, { search, limit: 25, offset: 0 }));
+      const count = await floorRequest(client, () => floor.list(client, resource, VISIBLE, { search, limit: 25, offset: 0 }));
       return `count ${count.toLocaleString('en-US')}`;
     },
   });
@@ -154,7 +168,7 @@ function scenarios(tenant: Tenant): Scenario[] {
           return `${results.length} results`;
         },
         floor: async (client) =>
-          `${await floorRequest(client, () => floor.quickSearch(client, SEARCHED, floor.ADMIN_VISIBLE, q))} results`,
+          `${await floorRequest(client, () => floor.quickSearch(client, SEARCHED, VISIBLE, q))} results`,
       })),
     },
     {
@@ -198,7 +212,8 @@ interface Measured {
   generatorCpuMs: { api: number | null; sql: number };
 }
 
-const headersFor = (tenant: Tenant) => ({ host: `${tenant.code}.localhost`, authorization: `Bearer ${tenant.token}` });
+const headersFor = (tenant: Tenant): Record<string, string> =>
+  ANONYMOUS ? { host: `${tenant.code}.localhost` } : { host: `${tenant.code}.localhost`, authorization: `Bearer ${tenant.token}` };
 
 async function measure(
   scenario: Scenario,
@@ -370,7 +385,7 @@ function report(
     `- PostgreSQL: ${environment.postgres} on loopback (${Object.entries(environment.settings).map(([name, value]) => `${name}=${value}`).join(', ')})`,
     `- Data: database \`${settings.database}\`, ${num(environment.totals.organizations)} organizations and ${num(environment.totals.people)} people over ${environment.totals.tenants} tenants; ` +
       environment.tenants.map((tenant) => `${tenant.code} ${num(tenant.organizations)} / ${num(tenant.people)}`).join(', '),
-    `- Load: ${num(options.requests)} requests per scenario and side (capped at ${options.maxSeconds} s) after ${num(options.warmup)} warm-up (capped at ${options.warmupSeconds} s), API and floor alternating in ${options.rounds} rounds, ${options.concurrency} concurrent keep-alive connections, signed in as the tenant's admin (sees all three visibilities); the load generator, the API and PostgreSQL share the machine`,
+    `- Load: ${num(options.requests)} requests per scenario and side (capped at ${options.maxSeconds} s) after ${num(options.warmup)} warm-up (capped at ${options.warmupSeconds} s), API and floor alternating in ${options.rounds} rounds, ${options.concurrency} concurrent keep-alive connections, ${ANONYMOUS ? 'anonymous (public rows only, no token)' : "signed in as the tenant's admin (sees all three visibilities)"}; the load generator, the API and PostgreSQL share the machine`,
     `- Load average (1 min) of the machine: ${environment.loadAtStart.toFixed(1)} at the start; the last column of the table shows it around each scenario; the benchmark itself accounts for up to about ${options.concurrency + 1}, more means other processes shared the ${os.cpus().length} cores`,
     '- Floor: the same SQL statements the API runs for the request, through `pg` on a pool of the same size: the token lookup (one statement, `app_live_session`), then the data transaction opened like the API opens it (`BEGIN` and `set_config` of the app role and tenant in one message), so row-level security applies exactly as for the API (bench/queries.ts)',
     '',
