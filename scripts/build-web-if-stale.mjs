@@ -9,7 +9,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const inputs = ['web/src', 'web/public', 'web/index.html', 'web/vite.config.ts', 'web/tsconfig.json', 'web/package.json', 'server/src/contracts.ts', 'package-lock.json'];
+const inputs = ['web/src', 'web/public', 'web/index.html', 'web/vite.config.ts', 'web/precompress.ts', 'web/tsconfig.json', 'web/package.json', 'server/src/contracts.ts', 'package-lock.json'];
 const stampFile = path.join(root, 'web/dist/.source-hash');
 
 function* files(entry) {

@@ -164,18 +164,53 @@ async function registerOpenApi(app: FastifyInstance): Promise<void> {
   await app.register(swaggerUi, { routePrefix: '/api/docs', staticCSP: true });
 }
 
-/** Serves the built single-page app; every non-API GET falls back to index.html. */
+/** Built files whose names carry a hash of their content: a changed file gets a new name. */
+const HASHED_ASSETS = `${path.sep}assets${path.sep}`;
+/** Cache-Control of the built files. */
+export const WEB_CACHE_CONTROL = {
+  /** Hashed assets never change under their name. */
+  hashed: 'public, max-age=31536000, immutable',
+  /** index.html names the current assets: browsers revalidate it on every load. */
+  index: 'no-cache',
+  /** Other files of web/public (favicon…) keep their names across releases. */
+  other: 'public, max-age=3600',
+} as const;
+
+/**
+ * Serves the built single-page app; every non-API GET falls back to index.html. The build
+ * writes a brotli and a gzip copy beside each file (web/precompress.ts), sent as they are
+ * to browsers that accept them (`preCompressed`, with `Vary: Accept-Encoding`).
+ */
 async function registerWebApp(app: FastifyInstance, webDist: string): Promise<void> {
   if (!existsSync(path.join(webDist, 'index.html'))) {
     app.log.warn({ webDist }, 'web app not built; serving the API only (npm start builds it)');
     return;
   }
-  await app.register(fastifyStatic, { root: webDist, wildcard: false, index: false, maxAge: '1h' });
+  const root = path.resolve(webDist);
+  await app.register(fastifyStatic, {
+    root,
+    wildcard: false,
+    index: false,
+    preCompressed: true,
+    cacheControl: false,
+    setHeaders: (reply, file) => {
+      // `file` may be the compressed copy (index.html.br): the logical file decides.
+      const relative = `${path.sep}${path.relative(root, file).replace(/\.(?:br|gz)$/, '')}`;
+      const cacheControl =
+        relative === `${path.sep}index.html` ? WEB_CACHE_CONTROL.index : relative.startsWith(HASHED_ASSETS) ? WEB_CACHE_CONTROL.hashed : WEB_CACHE_CONTROL.other;
+      reply.header('cache-control', cacheControl);
+    },
+  });
   app.get('/*', { schema: { hide: true } }, (request, reply) => {
     if (request.url.startsWith('/api/')) {
       return reply.status(404).send({ detail: `No route for ${request.method} ${request.url.split('?')[0]}.`, code: 'not_found' });
     }
-    // Built files have their own routes (wildcard: false); anything else is a client-side route.
-    return reply.header('cache-control', 'no-cache').sendFile('index.html', { maxAge: 0 });
+    // Built files have their own routes (wildcard: false). A hashed asset that is not there
+    // (a tab still running the previous release) is a 404, not a page parsed as a script.
+    if (request.url.startsWith('/assets/')) {
+      return reply.status(404).send({ detail: `No file ${request.url.split('?')[0]}.`, code: 'not_found' });
+    }
+    // Anything else is a client-side route.
+    return reply.sendFile('index.html');
   });
 }
