@@ -19,11 +19,13 @@ export interface ServerOptions {
   env?: Record<string, string>;
   /** Extra node flags, e.g. `--cpu-prof` (not accepted through NODE_OPTIONS). */
   nodeArgs?: string[];
+  /** The checkout whose server runs (default: this one), e.g. an older commit's worktree to compare with. */
+  root?: string;
 }
 
 export async function startServer(databaseUrl: string, options: ServerOptions = {}): Promise<RunningServer> {
   const child: ChildProcess = spawn(process.execPath, [...(options.nodeArgs ?? []), '--import', 'tsx', 'server/src/main.ts'], {
-    cwd: REPO_ROOT,
+    cwd: options.root ?? REPO_ROOT,
     env: {
       ...process.env,
       DATABASE_URL: databaseUrl,

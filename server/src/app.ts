@@ -16,6 +16,7 @@ import { authPlugin } from './auth/auth.plugin.ts';
 import { authRoutes } from './auth/auth.routes.ts';
 import { AuthService } from './auth/auth.service.ts';
 import type { Config } from './config.ts';
+import type { EntityCounts } from './contracts.ts';
 import type { Database } from './db/client.ts';
 import { registerErrorHandling } from './http/errors.ts';
 import { registerNulGuard } from './http/nul-guard.ts';
@@ -27,6 +28,7 @@ import { CATALOG, RESOURCES } from './modules/registry.ts';
 import { searchRoutes } from './modules/search/search.routes.ts';
 import { settingsRoutes } from './modules/settings/settings.routes.ts';
 import { taggingRoutes } from './modules/tagging/tagging.routes.ts';
+import { registerCountsCache } from './modules/tools/counts-cache.ts';
 import { countsRoutes } from './modules/tools/counts.routes.ts';
 import { usersRoutes } from './modules/users/users.routes.ts';
 import { metadataRoutes } from './resources/metadata.routes.ts';
@@ -75,6 +77,7 @@ export async function buildApp({ config, db, logger }: AppDeps): Promise<Fastify
   const auth = new AuthService(db, config);
   await app.register(tenancyPlugin, { db, mainHost: config.mainHost, cache });
   await app.register(authPlugin, { auth });
+  const countsCache = await registerCountsCache<EntityCounts>(app, db);
 
   await app.register(
     async (api) => {
@@ -82,7 +85,7 @@ export async function buildApp({ config, db, logger }: AppDeps): Promise<Fastify
       await api.register(clientsRoutes, { cache, db });
       await api.register(usersRoutes);
       await api.register(settingsRoutes, { cache });
-      await api.register(countsRoutes);
+      await api.register(countsRoutes, { cache: countsCache });
       await api.register(searchRoutes);
       await api.register(organizationsRoutes, { config });
       await api.register(listsRoutes);

@@ -52,8 +52,24 @@ export interface Database {
    * for migrations, which need multi-statement scripts.
    */
   withAdvisoryLock<T>(key: string, fn: (session: ScriptSession) => Promise<T>): Promise<T>;
+  /**
+   * LISTENs on `channel`: `notify` gets the payload of every notification, `state` is told
+   * when delivery starts (true) and when it stops (false: on a server, the listening
+   * connection was lost, and notifications sent until it is back are missed). On a server
+   * the listener reconnects by itself. Resolves once the first attempt is done; the returned
+   * function stops listening.
+   */
+  listen(channel: string, handlers: ListenHandlers): Promise<() => Promise<void>>;
   close(): Promise<void>;
 }
+
+export interface ListenHandlers {
+  notify(payload: string): void;
+  state(listening: boolean): void;
+}
+
+/** How long a lost listening connection waits before it connects again. */
+const LISTEN_RETRY_MS = 1_000;
 
 /** Runs a statement and returns its rows, for either driver. */
 export async function query<T>(executor: Executor, statement: SQL): Promise<T[]> {
@@ -183,8 +199,87 @@ export async function openPglite(dataDir: string | null, template?: Blob): Promi
         await client.query('SELECT pg_advisory_unlock(hashtext($1))', [key]);
       }
     },
+    listen: async (channel, handlers) => {
+      // One connection in this process: notifications arrive as the writing statement returns.
+      const unlisten = await client.listen(channel, (payload) => handlers.notify(payload));
+      handlers.state(true);
+      return async () => {
+        handlers.state(false);
+        if (!client.closed) await unlisten();
+      };
+    },
     close: async () => {
       if (!client.closed) await client.close();
+    },
+  };
+}
+
+/** A dedicated connection LISTENing on a server, connecting again whenever it is lost. */
+function postgresListener(url: string, channel: string, handlers: ListenHandlers) {
+  let current: pg.Client | null = null;
+  let stopped = false;
+  let retry: NodeJS.Timeout | null = null;
+
+  const lost = (client: pg.Client) => {
+    if (current === client) {
+      current = null;
+      handlers.state(false);
+    }
+    client.removeAllListeners();
+    client.on('error', () => {});
+    client.end().catch(() => {});
+    if (!stopped && !retry) {
+      retry = setTimeout(() => {
+        retry = null;
+        void connect();
+      }, LISTEN_RETRY_MS);
+      retry.unref();
+    }
+  };
+
+  const connect = async () => {
+    const client = new pg.Client({ connectionString: url, application_name: 'intelnotes-listen' });
+    let failed = false;
+    const fail = () => {
+      if (failed) return;
+      failed = true;
+      lost(client);
+    };
+    client.on('error', fail);
+    client.on('end', fail);
+    client.on('notification', (message) => {
+      if (message.channel === channel) handlers.notify(message.payload ?? '');
+    });
+    try {
+      await client.connect();
+      await client.query(`LISTEN ${client.escapeIdentifier(channel)}`);
+    } catch {
+      fail();
+      return;
+    }
+    if (failed) return;
+    if (stopped) {
+      client.removeAllListeners();
+      await client.end().catch(() => {});
+      return;
+    }
+    current = client;
+    handlers.state(true);
+  };
+
+  return {
+    start: connect,
+    stop: async () => {
+      stopped = true;
+      if (retry) clearTimeout(retry);
+      const client = current;
+      current = null;
+      handlers.state(false);
+      if (client) {
+        client.removeAllListeners();
+        client.on('error', () => {});
+        await client.end().catch(() => {});
+      }
     },
   };
 }
@@ -199,6 +294,7 @@ export async function openPostgres(url: string, poolSize = 10): Promise<Database
   const probe = await pool.connect();
   probe.release();
   const db = drizzlePg({ client: pool, schema }) as unknown as Db;
+  const listeners = new Set<ReturnType<typeof postgresListener>>();
   return {
     engine: 'postgres',
     owner: db,
@@ -230,6 +326,19 @@ export async function openPostgres(url: string, poolSize = 10): Promise<Database
         connection.release();
       }
     },
-    close: () => pool.end(),
+    listen: async (channel, handlers) => {
+      const listener = postgresListener(url, channel, handlers);
+      listeners.add(listener);
+      await listener.start();
+      return async () => {
+        listeners.delete(listener);
+        await listener.stop();
+      };
+    },
+    close: async () => {
+      for (const listener of listeners) await listener.stop();
+      listeners.clear();
+      await pool.end();
+    },
   };
 }

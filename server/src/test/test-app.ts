@@ -18,6 +18,8 @@ export interface TestContext {
   app: FastifyInstance;
   db: Database;
   engine: TestDatabase['engine'];
+  /** On a server: the test database's URL (see TestDatabase). */
+  databaseUrl?: string;
   config: Config;
   close(): Promise<void>;
   createTenant(code: string, options?: { isDefault?: boolean; name?: string }): Promise<TenantRow>;
@@ -63,6 +65,7 @@ export async function createTestApp(
     app,
     db: testDb.db,
     engine: testDb.engine,
+    ...(testDb.url ? { databaseUrl: testDb.url } : {}),
     config,
     close: async () => {
       await app.close();

@@ -17,6 +17,8 @@ import { applySearchIndexes, searchSchemaFingerprint } from '../resources/search
 export interface TestDatabase {
   db: Database;
   engine: 'pglite' | 'postgres';
+  /** On a server: the test database's URL, for a second connection pool (a second process). */
+  url?: string;
   close(): Promise<void>;
 }
 
@@ -67,6 +69,7 @@ async function createServerDatabase(serverUrl: string): Promise<TestDatabase> {
   return {
     db,
     engine: 'postgres',
+    url: url.toString(),
     close: async () => {
       await db.close();
       await runOnServer(serverUrl, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
