@@ -38,7 +38,16 @@ describe('polish: titles, search chips, header', { skip: unavailable ?? false },
     await server.createTenant('default', { isDefault: true, name: 'intelnotes' });
     await server.createUser(demo, 'admin@demo.test', { is_admin: true });
     adminToken = await server.login(demo, 'admin@demo.test');
-    ids['acme'] = await create('assets/organizations', { name_inc: 'Acme Corp', visibility: 'public', show_on_dashboard: true, hq_city: 'Springfield' });
+    ids['acme'] = await create('assets/organizations', {
+      name_inc: 'Acme Corp',
+      visibility: 'public',
+      show_on_dashboard: true,
+      hq_city: 'Springfield',
+      emails: ['info@acme.test'],
+      // Typed three ways; shown one way.
+      phones: ['+1 (212) 555-0100', '0044 20 7946 0958', '+33 1 42 68 53 00 ext 12'],
+    });
+    ids['acme2'] = await create('assets/organizations', { name_inc: 'Acme Corp', visibility: 'public', hq_city: 'Shelbyville', emails: ['sales@acme2.test'] });
     browser = await launchBrowser();
   });
   after(async () => {
@@ -108,6 +117,28 @@ describe('polish: titles, search chips, header', { skip: unavailable ?? false },
     await page.close();
   });
 
+  it('phone numbers read in one international format; the merge picker offers only other records, told apart', async () => {
+    const page = await browser.newPage();
+    await signInAt(page, server.url('demo', '/login'), 'admin@demo.test', 'admin');
+    await page.goto(server.url('demo', `/organizations/${ids['acme']}`));
+    const phones = page.locator('dd[data-field="phones"] a');
+    await phones.first().waitFor();
+    assert.deepEqual(await phones.allInnerTexts(), ['+1 212 555 0100', '+44 20 7946 0958', '+33 1 42 68 53 00 ext. 12']);
+    assert.equal(await phones.first().getAttribute('href'), 'tel:+12125550100');
+
+    await page.getByRole('button', { name: 'Merge duplicate' }).click();
+    const dialog = page.getByRole('dialog', { name: /Merge a duplicate/ });
+    await dialog.getByLabel('Duplicate organization').fill('Acme');
+    const options = page.getByRole('listbox').getByRole('option');
+    await options.first().waitFor();
+    // Two records are called Acme Corp: only the other one is offered, with its city and email.
+    assert.equal(await options.count(), 1);
+    assert.equal(await options.first().getAttribute('aria-label'), 'Acme Corp');
+    assert.equal(await options.first().getByTestId('option-detail').innerText(), 'Shelbyville · sales@acme2.test');
+    await screenshots(page, 'polish-merge-picker', { viewportOnly: true });
+    await page.close();
+  });
+
   it('a search chip keeps the focus in the search box', async () => {
     const page = await browser.newPage();
     await page.goto(server.url('demo', '/'));
@@ -122,7 +153,7 @@ describe('polish: titles, search chips, header', { skip: unavailable ?? false },
     // Typing goes on where it left off.
     await page.keyboard.type('e');
     assert.equal(await box.inputValue(), 'acme');
-    await dialog.getByRole('option', { name: /Acme Corp/ }).waitFor();
+    await dialog.getByRole('option', { name: /Acme Corp/ }).first().waitFor();
     await chip.click();
     assert.equal(await chip.getAttribute('aria-pressed'), 'false');
     assert.equal(await box.evaluate((element) => element === document.activeElement), true);

@@ -226,7 +226,14 @@ export const ImportFailedBody = Type.Object({
 export type ImportFailedBody = Static<typeof ImportFailedBody>;
 
 /** A resource a relation field may point at. */
-export const RelationTarget = Type.Object({ kind: Type.String(), type: Type.String(), label: Type.String(), path: Type.String() });
+export const RelationTarget = Type.Object({
+  kind: Type.String(),
+  type: Type.String(),
+  label: Type.String(),
+  path: Type.String(),
+  /** Fields whose values tell same-named records apart in a picker (e.g. a city and an email). */
+  detail_fields: Type.Optional(Type.Array(Type.String())),
+});
 export type RelationTarget = Static<typeof RelationTarget>;
 
 /** A related record as records present it: enough to show and link it. */
@@ -290,6 +297,8 @@ export const ResourceMeta = Type.Object({
   filters: Type.Array(Type.String()),
   /** Fields of which at least one must be filled in (the record's names). */
   name_fields: Type.Array(Type.String()),
+  /** Fields whose values tell same-named records apart (a picker's second line). */
+  detail_fields: Type.Array(Type.String()),
   /** Kind of list the records can be items of, or null. */
   list_kind: Type.Union([Type.String(), Type.Null()]),
   /** The audience that may read the records at all. */

@@ -42,7 +42,7 @@ export function resourceMeta(resource: Resource, catalog: Catalog): ResourceMeta
             many: field.relation.many,
             targets: field.relation.targets.map((kind) => {
               const target = catalog.get(kind);
-              return { kind, type: target.type, label: target.label, path: target.path };
+              return { kind, type: target.type, label: target.label, path: target.path, detail_fields: target.detailFields ?? [] };
             }),
           }
         : null,
@@ -52,6 +52,7 @@ export function resourceMeta(resource: Resource, catalog: Catalog): ResourceMeta
     ordering,
     filters,
     name_fields: resource.identity?.names ?? [],
+    detail_fields: resource.detailFields ?? [],
     list_kind: resource.listItem?.listKind ?? null,
     read_access: resource.readAccess ?? 'public',
     deletable: resource.deletable !== false,

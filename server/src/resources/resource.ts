@@ -49,6 +49,8 @@ export interface ResourceDeclaration {
     emails?: string;
     urls?: string;
   };
+  /** Fields whose values tell same-named records apart, e.g. a city and an email (pickers show them under the name). */
+  detailFields?: string[];
   /** Spreadsheet header aliases: alias (lower case) → field name. */
   headerAliases?: Record<string, string>;
   /** Whether the table has a status column separating suggestions from curated rows. */
@@ -108,8 +110,8 @@ export interface Resource extends ResourceDeclaration {
 
 export function defineResource(declaration: ResourceDeclaration): Resource {
   const columns = Object.entries(declaration.fields).flatMap(([name, field]) => field.columns(name));
-  for (const name of [...declaration.ordering, ...declaration.filters, ...(declaration.summary ?? [])]) {
-    if (!(name in declaration.fields)) throw new Error(`${declaration.kind}: unknown field "${name}" in ordering/filters/summary`);
+  for (const name of [...declaration.ordering, ...declaration.filters, ...(declaration.summary ?? []), ...(declaration.detailFields ?? [])]) {
+    if (!(name in declaration.fields)) throw new Error(`${declaration.kind}: unknown field "${name}" in ordering/filters/summary/detailFields`);
   }
   for (const term of declaration.defaultOrdering?.split(',') ?? []) {
     const name = term.trim().replace(/^-/, '');

@@ -27,6 +27,20 @@ export type ListParams = Record<string, string>;
 export interface RelationOption extends RelatedRef {
   /** The target's label ("Keyword"), for grouping the options of several targets. */
   group: string;
+  /** What tells same-named records apart (the target's detail_fields: "Springfield · info@acme.test"), or null. */
+  detail: string | null;
+}
+
+/** A record's detail line from the given fields: each non-empty value (the first of a list), joined. */
+export function recordDetail(record: ResourceRecord, fields: readonly string[] = []): string | null {
+  const parts = fields
+    .map((name) => {
+      const value = record[name];
+      const first = Array.isArray(value) ? value[0] : value;
+      return typeof first === 'string' || typeof first === 'number' ? String(first).trim() : '';
+    })
+    .filter((part) => part !== '');
+  return parts.length > 0 ? parts.join(' · ') : null;
 }
 
 /** What a picker searches: the target resources, the typed text, and extra filters (e.g. a list kind). */
@@ -166,7 +180,13 @@ export const resourcesApi = api.injectEndpoints({
         answers.forEach((answer, index) => {
           const target = targets[index]!;
           for (const record of (answer.data as ResourcePage | undefined)?.results ?? []) {
-            options.push({ id: record.id, display_name: record.display_name, kind: target.kind, group: target.label });
+            options.push({
+              id: record.id,
+              display_name: record.display_name,
+              kind: target.kind,
+              group: target.label,
+              detail: recordDetail(record, target.detail_fields),
+            });
           }
         });
         return { data: options };

@@ -16,7 +16,7 @@ import {
   useListResourceQuery,
   type ResourceRecord,
 } from '../api/resources';
-import { choiceText, formatDateTime, formatScalar, formatTotal } from './field-format';
+import { choiceText, formatDateTime, formatItem, formatScalar, formatTotal } from './field-format';
 import { relationValue } from './form-values';
 import { refName } from './RelationField';
 import { ListFilters } from './ListFilters';
@@ -40,7 +40,7 @@ function cellText(field: FieldMeta | undefined, name: string, value: unknown): s
     const refs = relationValue(field, value);
     return (Array.isArray(refs) ? refs : refs ? [refs] : []).map(refName).join(', ');
   }
-  if (Array.isArray(value)) return value.join(', ');
+  if (Array.isArray(value)) return value.map((item) => formatItem(field?.kind, item)).join(', ');
   if (field?.kind === 'choice') return choiceText(field, value);
   return formatScalar(field?.kind, value);
 }

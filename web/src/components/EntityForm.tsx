@@ -33,7 +33,7 @@ import { numberProblem, NumberField } from './NumberField';
 import { refName, RelationField } from './RelationField';
 import { canWriteField, fieldLabel, listPath, recordPath, toastName, useAccessLevel, visibleFields, writersOf, type ResourceView } from './resource-view';
 import { VisibilityField } from './VisibilityField';
-import { choiceText } from './field-format';
+import { choiceText, formatItem } from './field-format';
 import { UnsavedChangesGuard } from './UnsavedChangesGuard';
 
 /** What a feature's extra form controls (e.g. suggestions from a URL) may read and change. */
@@ -330,6 +330,7 @@ export function EntityForm({ meta, view, record, renderBeforeFields, createWith,
             invalidIndex={listItemError(items, errors[name])?.index}
             inputMode={INPUT_MODES[kind] ?? 'text'}
             required={required}
+            formatValue={(item) => formatItem(kind, item)}
           />
         );
       }

@@ -6,7 +6,7 @@ import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { Link as RouterLink } from 'react-router';
 import type { FieldMeta, RelatedRef } from '@intelnotes/server/contracts';
-import { choiceText, formatScalar } from './field-format';
+import { choiceText, formatPhone, formatScalar, phoneHref } from './field-format';
 import { relationValue } from './form-values';
 import { recordHref } from './record-links';
 import { refName } from './RelationField';
@@ -22,13 +22,23 @@ export function NotSet() {
   );
 }
 
-function LinkList({ items, href, external = false }: { items: string[]; href: (item: string) => string; external?: boolean }) {
+function LinkList({
+  items,
+  href,
+  text = (item) => item,
+  external = false,
+}: {
+  items: string[];
+  href: (item: string) => string;
+  text?: (item: string) => string;
+  external?: boolean;
+}) {
   return (
     <Stack component="ul" spacing={0.5} sx={{ m: 0, p: 0, listStyle: 'none' }}>
       {items.map((item) => (
         <li key={item}>
           <Link href={href(item)} sx={{ overflowWrap: 'anywhere' }} {...(external ? { target: '_blank', rel: 'noopener noreferrer' } : {})}>
-            {item}
+            {text(item)}
           </Link>
         </li>
       ))}
@@ -81,7 +91,7 @@ export function FieldValue({ field, value }: { field: FieldMeta; value: unknown 
   if (Array.isArray(value)) {
     const items = value.map(String);
     if (kind === 'emails') return <LinkList items={items} href={(item) => `mailto:${item}`} />;
-    if (kind === 'phones') return <LinkList items={items} href={(item) => `tel:${item.replace(/[^\d+]/g, '')}`} />;
+    if (kind === 'phones') return <LinkList items={items} href={phoneHref} text={formatPhone} />;
     if (kind === 'urls') return <LinkList items={items} href={(item) => item} external />;
     return (
       <Stack direction="row" useFlexGap sx={{ flexWrap: 'wrap', gap: 0.5 }}>

@@ -18,7 +18,7 @@ import type { FieldMeta, RelatedRef, ResourceMeta } from '@intelnotes/server/con
 import { apiErrorMessage, type ApiError } from '../api/api-error';
 import { useMergePreviewQuery, useMergeRecordsMutation, useUndoMergeMutation, type MergeChoice } from '../api/merge';
 import { useResourcesMetaQuery, type ResourceRecord } from '../api/resources';
-import { formatScalar } from './field-format';
+import { formatItem, formatScalar } from './field-format';
 import { notify } from './notify';
 import { RecordPicker, refName } from './RelationField';
 import { fieldLabel, recordName, toastName, type ResourceView } from './resource-view';
@@ -32,7 +32,7 @@ const isEmpty = (value: unknown) => value === null || value === undefined || val
 function describe(field: FieldMeta, value: unknown): string {
   if (isEmpty(value)) return '—';
   const one = (item: unknown) => (item !== null && typeof item === 'object' && 'id' in item ? refName(item as RelatedRef) : formatScalar(field.kind, item));
-  return Array.isArray(value) ? value.map(one).join(', ') : one(value);
+  return Array.isArray(value) ? value.map((item) => (typeof item === 'string' ? formatItem(field.kind, item) : one(item))).join(', ') : one(value);
 }
 
 /** The server's default choice for a field, so the form starts where the API would. */
@@ -111,7 +111,9 @@ export function MergeDialog({ meta, view, record, open, onClose }: MergeDialogPr
           <RecordPicker
             multiple={false}
             label={`Duplicate ${meta.label.toLowerCase()}`}
-            targets={[{ kind: meta.kind, type: meta.type, label: meta.label, path: meta.path }]}
+            targets={[{ kind: meta.kind, type: meta.type, label: meta.label, path: meta.path, detail_fields: meta.detail_fields }]}
+            // Never the record itself; a second line (city, email) tells same-named records apart.
+            exclude={[record.id]}
             value={other}
             onChange={(next) => {
               setOther(next && next.id !== record.id ? next : null);

@@ -16,6 +16,8 @@ interface MultiValueFieldProps {
   placeholder?: string;
   /** Marks the field as one that must be filled in. */
   required?: boolean;
+  /** How a chip reads (e.g. a phone number in the international format); the value itself is kept. */
+  formatValue?: (value: string) => string;
 }
 
 // Commas and semicolons separate values; phone numbers and URLs may contain neither unencoded.
@@ -34,7 +36,18 @@ function addValues(current: string[], text: string): string[] {
  * comma adds it; so does leaving the field, so a typed value is never lost on save.
  * Backspace or a chip's delete button removes one.
  */
-export function MultiValueField({ id, label, values, onChange, error, invalidIndex, inputMode = 'text', placeholder, required }: MultiValueFieldProps) {
+export function MultiValueField({
+  id,
+  label,
+  values,
+  onChange,
+  error,
+  invalidIndex,
+  inputMode = 'text',
+  placeholder,
+  required,
+  formatValue = (value) => value,
+}: MultiValueFieldProps) {
   const [input, setInput] = useState('');
 
   return (
@@ -64,7 +77,7 @@ export function MultiValueField({ id, label, values, onChange, error, invalidInd
           return (
             <Chip
               key={key}
-              label={item}
+              label={formatValue(item)}
               size="small"
               color={index === invalidIndex ? 'error' : 'default'}
               sx={{ maxWidth: '100%' }}

@@ -1,8 +1,10 @@
 import { useEffect, useMemo, useState } from 'react';
 import Autocomplete, { type AutocompleteRenderValueGetItemProps } from '@mui/material/Autocomplete';
+import Box from '@mui/material/Box';
 import Chip from '@mui/material/Chip';
 import CircularProgress from '@mui/material/CircularProgress';
 import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
 import type { FieldMeta, RelatedRef } from '@intelnotes/server/contracts';
 import { apiErrorMessage } from '../api/api-error';
 import { useRelationOptionsQuery, type ListParams, type RelationOption, type RelationTarget } from '../api/resources';
@@ -152,11 +154,25 @@ export function RecordPicker(props: ManyProps | OneProps) {
       loadingText="Searching…"
       noOptionsText={noOptionsText}
       size={size}
-      renderOption={({ key, ...optionProps }, option) => (
-        <li key={key} {...optionProps}>
-          {refName(option)}
-        </li>
-      )}
+      renderOption={({ key, ...optionProps }, option) => {
+        const detail = (option as Partial<RelationOption>).detail;
+        // The name names the option; the second line describes it.
+        const detailId = `${optionProps.id ?? key}-detail`;
+        return (
+          <li key={key} {...optionProps} {...(detail ? { 'aria-label': refName(option), 'aria-describedby': detailId } : {})}>
+            {detail ? (
+              <Box sx={{ minWidth: 0 }}>
+                <Box>{refName(option)}</Box>
+                <Typography id={detailId} variant="body2" color="text.secondary" noWrap data-testid="option-detail">
+                  {detail}
+                </Typography>
+              </Box>
+            ) : (
+              refName(option)
+            )}
+          </li>
+        );
+      }}
       // Several records are chips; one record is the input's text (with renderValue set, the input stays empty).
       renderValue={
         props.multiple

@@ -1,5 +1,6 @@
 /** Display formats for record values on the list and the detail page. */
 import type { FieldMeta } from '@intelnotes/server/contracts';
+import { parsePhoneNumberFromString } from 'libphonenumber-js/min';
 
 const MONTHS = Array.from({ length: 12 }, (_, index) =>
   new Intl.DateTimeFormat('en-GB', { month: 'long', timeZone: 'UTC' }).format(new Date(Date.UTC(2000, index, 1))),
@@ -39,6 +40,26 @@ export function formatDateTime(value: string): string {
 /** A choice as it reads to people: its label when the values are codes. */
 export function choiceText(field: Pick<FieldMeta, 'choice_labels'> | undefined, value: unknown): string {
   return field?.choice_labels?.[String(value)] ?? String(value);
+}
+
+/**
+ * A phone number in the international format ("+44 20 7946 0958", "+1 212 555 0100 ext. 12"),
+ * however it was typed; a number without a country code that cannot be read stays as stored.
+ */
+export function formatPhone(value: string): string {
+  const phone = parsePhoneNumberFromString(value);
+  return phone?.isPossible() ? phone.formatInternational() : value;
+}
+
+/** The href that dials a phone number: the tel: URI of a readable number, else its digits. */
+export function phoneHref(value: string): string {
+  const phone = parsePhoneNumberFromString(value);
+  return phone?.isPossible() ? phone.getURI() : `tel:${value.replace(/[^\d+]/g, '')}`;
+}
+
+/** One item of a list field as text: phone numbers formatted, the rest as stored. */
+export function formatItem(kind: FieldMeta['kind'] | undefined, value: unknown): string {
+  return kind === 'phones' ? formatPhone(String(value)) : String(value);
 }
 
 /** A single value of a field as text: Yes/No for booleans, words for dates. */

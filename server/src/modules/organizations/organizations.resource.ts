@@ -33,6 +33,7 @@ export const organizations = defineResource({
   filters: ['hq_city', 'ownership_type', 'keywords'],
   listItem: { listKind: 'OrganizationsList', column: 'organization_id' },
   identity: { names: ['name_inc', 'name_dba'], emails: 'emails', urls: 'associated_urls' },
+  detailFields: ['hq_city', 'emails'],
   headerAliases: {
     name: 'name_inc',
     'legal name': 'name_inc',

@@ -62,6 +62,7 @@ export const people = defineResource({
     emails: 'emails',
     urls: 'associated_urls',
   },
+  detailFields: ['current_address_city', 'emails'],
   headerAliases: {
     'first name': 'name_given',
     'given name': 'name_given',
