@@ -60,6 +60,12 @@ export async function buildApp({ config, db, logger }: AppDeps): Promise<Fastify
       return typeof incoming === 'string' && REQUEST_ID_RE.test(incoming) ? incoming : randomUUID();
     },
     ajv: { customOptions: { coerceTypes: 'array', removeAdditional: false, allErrors: false } },
+    // Response serializers check nullable and union fields with validators that are otherwise
+    // compiled on a route's first answer — a second or more for a list of records, seconds on
+    // a busy machine, so the first visitor of each page after a start waited. In production
+    // they are compiled at start instead (a few seconds of CPU once); tests and development
+    // keep the fast start.
+    serializerOpts: { compileValidators: config.env === 'production' },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.addHook('onSend', async (request, reply) => {
