@@ -41,9 +41,9 @@ const listQuery = (resource: Resource, options: ListOptions): ListQuery =>
   parseListQuery(resource, { limit: String(options.limit), offset: String(options.offset), ...(options.search ? { search: options.search } : {}) });
 
 /** The page statement (rows, their lists and the total: counters unfiltered, a capped count with a search) of `GET <resource>/`. */
-export function pageStatement(resource: Resource, visible: Visibility[], options: ListOptions): Statement {
+export function pageStatement(resource: Resource, visible: Visibility[], options: ListOptions, countRows = true): Statement {
   const counterTotal = options.search ? undefined : { kinds: repo.counterKindsOf(resource), visible };
-  return rendered(repo.pageStatement(resource, visible, listQuery(resource, options), counterTotal));
+  return rendered(repo.pageStatement(resource, visible, listQuery(resource, options), counterTotal, countRows));
 }
 
 export const cappedCountStatement = (resource: Resource, visible: Visibility[], search: string | null): Statement =>
@@ -86,15 +86,21 @@ export async function authenticate(client: pg.ClientBase, tenantId: string, toke
   if (rows.length !== 1) throw new Error('floor: session not found');
 }
 
-/** What `GET <resource>/?limit=&search=` runs in its data transaction (first page). */
+/** What `GET <resource>/?limit=&search=` runs in its data transaction (first page), as service.ts `list`. */
 export async function list(client: pg.ClientBase, resource: Resource, visible: Visibility[], options: ListOptions): Promise<number> {
-  const { rows } = await run(client, pageStatement(resource, visible, options));
+  let planned: number | null = null;
+  if (options.search) {
+    // repo.plannedMatching: the planner's share of matches times the visible rows the counters hold.
+    const plan = (await run(client, rendered(repo.estimateStatement(resource, visible, { search: options.search, filters: {} })))).rows[0]['QUERY PLAN'];
+    const counted = (await run(client, rendered(repo.countersStatement(repo.counterKindsOf(resource), visible)))).rows[0].n as number;
+    planned = repo.matchingShare(plan[0].Plan) * counted;
+  }
+  const uncounted = planned !== null && planned >= repo.SURELY_BEYOND_CAP;
+  const { rows } = await run(client, pageStatement(resource, visible, options, !uncounted));
+  if (planned !== null && uncounted) return Math.round(planned);
   const total: number = rows[0]?.__total ?? 0;
-  if (!options.search || total <= repo.EXACT_COUNT_CAP) return total;
-  // As repo.estimateMatching: the planner's share of matches times the visible rows the counters hold.
-  const plan = (await run(client, rendered(repo.estimateStatement(resource, visible, { search: options.search, filters: {} })))).rows[0]['QUERY PLAN'];
-  const counted = (await run(client, rendered(repo.countersStatement(repo.counterKindsOf(resource), visible)))).rows[0].n as number;
-  return Math.max(Math.round(repo.matchingShare(plan[0].Plan) * counted), repo.EXACT_COUNT_CAP + 1);
+  if (planned === null || total <= repo.EXACT_COUNT_CAP) return total;
+  return Math.max(Math.round(planned), repo.EXACT_COUNT_CAP + 1);
 }
 
 /** What `GET search/?q=` runs in its data transaction: a prepared statement, as `queryPrepared` sends it. */

@@ -103,13 +103,13 @@ export interface Page {
  * counters, or the capped count of the matching rows. The outer query only adds
  * columns to the ordered, limited page, so it keeps its order.
  */
-export function pageStatement(resource: Resource, visible: Visibility[], listQuery: ListQuery, counterTotal?: CounterTotal): SQL {
+export function pageStatement(resource: Resource, visible: Visibility[], listQuery: ListQuery, counterTotal?: CounterTotal, countRows = true): SQL {
   const lists = resource.listItem
     ? sql`(SELECT coalesce(json_agg(json_build_object('id', l.id, 'name', l.name, 'slug', l.slug, 'kind', l.kind) ORDER BY l.name), '[]')
            FROM list_items li JOIN lists l ON l.tenant_id = li.tenant_id AND l.id = li.list_id
            WHERE li.${id(resource.listItem.column)} = page.id AND l.visibility IN (${list(visible)}))`
     : sql`NULL::json`;
-  const total = counterTotal ? counterSum(counterTotal) : sql`(${cappedCountStatement(resource, visible, listQuery)})`;
+  const total = counterTotal ? counterSum(counterTotal) : countRows ? sql`(${cappedCountStatement(resource, visible, listQuery)})` : sql`NULL::int`;
   const page = listQuery.ranked && listQuery.search
     ? rankedPage(resource, visible, listQuery, listQuery.search)
     : sql`SELECT ${selectColumns(resource)} FROM ${id(resource.table)}
@@ -146,8 +146,8 @@ function rankedPage(resource: Resource, visible: Visibility[], listQuery: ListQu
   return sql`SELECT * FROM (${sql.join(tiers, sql` UNION ALL `)}) ranked LIMIT ${listQuery.limit} OFFSET ${listQuery.offset}`;
 }
 
-export async function selectPage(tx: Tx, resource: Resource, visible: Visibility[], listQuery: ListQuery, counterTotal?: CounterTotal): Promise<Page> {
-  const found = await query<Row & { __lists: ItemLists | null; __total: number | null }>(tx, pageStatement(resource, visible, listQuery, counterTotal));
+export async function selectPage(tx: Tx, resource: Resource, visible: Visibility[], listQuery: ListQuery, counterTotal?: CounterTotal, countRows = true): Promise<Page> {
+  const found = await query<Row & { __lists: ItemLists | null; __total: number | null }>(tx, pageStatement(resource, visible, listQuery, counterTotal, countRows));
   const lists = new Map<string, ItemLists>();
   const rows = found.map(({ __lists: itemLists, __total: _total, ...row }) => {
     if (itemLists && itemLists.length > 0) lists.set(row.id, itemLists);
@@ -187,6 +187,14 @@ export function matchingShare(plan: PlanNode): number {
  * words' frequencies in the column statistics decide — is not.
  */
 export async function estimateMatching(tx: Tx, resource: Resource, visible: Visibility[], listQuery: CountQuery): Promise<number> {
+  return Math.max(Math.round(await plannedMatching(tx, resource, visible, listQuery)), EXACT_COUNT_CAP + 1);
+}
+
+/** Estimated matches beyond which a search's total is not counted at all (see service.ts `list`). */
+export const SURELY_BEYOND_CAP = 3 * EXACT_COUNT_CAP;
+
+/** The estimate of estimateMatching, not raised to the cap. */
+export async function plannedMatching(tx: Tx, resource: Resource, visible: Visibility[], listQuery: CountQuery): Promise<number> {
   const [plan] = await query<{ 'QUERY PLAN': Array<{ Plan: PlanNode }> }>(tx, estimateStatement(resource, visible, listQuery));
   const root = plan?.['QUERY PLAN'][0]?.Plan;
   const kinds = counterKindsOf(resource);
@@ -195,7 +203,7 @@ export async function estimateMatching(tx: Tx, resource: Resource, visible: Visi
     : kinds.length > 0
       ? matchingShare(root) * (await countFromCounters(tx, kinds, resource.hasVisibility ? visible : null))
       : (root.Plans?.[0]?.['Plan Rows'] ?? 0);
-  return Math.max(Math.round(planned), EXACT_COUNT_CAP + 1);
+  return planned;
 }
 
 export async function countMatching(tx: Tx, resource: Resource, visible: Visibility[], listQuery: CountQuery): Promise<{ count: number; estimate: boolean }> {

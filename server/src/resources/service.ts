@@ -195,16 +195,26 @@ export class ResourceService {
       const counterTotal = unfiltered && counterKinds.length > 0
         ? { kinds: counterKinds, visible: this.resource.hasVisibility ? visible : null }
         : undefined;
-      const { rows, lists, total } = await repo.selectPage(tx, this.resource, visible, listQuery, counterTotal);
+      // A search the planner expects to match far more rows than the cap is not counted at
+      // all: counting even up to the cap reads a thousand matches (and builds the whole
+      // index bitmap of a common word) for a total that would be estimated anyway.
+      const planned = listQuery.search && !counterTotal ? await repo.plannedMatching(tx, this.resource, visible, listQuery) : null;
+      const uncounted = planned !== null && planned >= repo.SURELY_BEYOND_CAP;
+      const { rows, lists, total } = await repo.selectPage(tx, this.resource, visible, listQuery, counterTotal, !uncounted);
       let count = total ?? 0;
       let estimate = false;
-      if (total === null && counterTotal) {
+      if (uncounted) {
+        count = Math.round(planned);
+        estimate = true;
+      } else if (total === null && counterTotal) {
         // An empty page carries no total.
         count = await repo.countFromCounters(tx, counterTotal.kinds, counterTotal.visible);
       } else if (total === null && listQuery.offset > 0) {
         ({ count, estimate } = await repo.countMatching(tx, this.resource, visible, listQuery));
       } else if (!counterTotal && count > repo.EXACT_COUNT_CAP) {
-        count = await repo.estimateMatching(tx, this.resource, visible, listQuery);
+        count = planned === null
+          ? await repo.estimateMatching(tx, this.resource, visible, listQuery)
+          : Math.max(Math.round(planned), repo.EXACT_COUNT_CAP + 1);
         estimate = true;
       }
       const page: ListPage = {
