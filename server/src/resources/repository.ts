@@ -191,7 +191,7 @@ export async function estimateMatching(tx: Tx, resource: Resource, visible: Visi
 }
 
 /** Estimated matches beyond which a search's total is not counted at all (see service.ts `list`). */
-export const SURELY_BEYOND_CAP = 3 * EXACT_COUNT_CAP;
+export const SURELY_BEYOND_CAP = 2 * EXACT_COUNT_CAP;
 
 /** The estimate of estimateMatching, not raised to the cap. */
 export async function plannedMatching(tx: Tx, resource: Resource, visible: Visibility[], listQuery: CountQuery): Promise<number> {

@@ -195,7 +195,7 @@ export class ResourceService {
       const counterTotal = unfiltered && counterKinds.length > 0
         ? { kinds: counterKinds, visible: this.resource.hasVisibility ? visible : null }
         : undefined;
-      // A search the planner expects to match far more rows than the cap is not counted at
+      // A search the planner expects to match twice the cap or more is not counted at
       // all: counting even up to the cap reads a thousand matches (and builds the whole
       // index bitmap of a common word) for a total that would be estimated anyway.
       const planned = listQuery.search && !counterTotal ? await repo.plannedMatching(tx, this.resource, visible, listQuery) : null;
