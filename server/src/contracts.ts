@@ -471,7 +471,10 @@ export type BulkAction = (typeof BULK_ACTIONS)[number];
  * `all_matching` (the list's query parameters: search and filters, ordering for an export).
  */
 export const BulkRequest = Type.Object({
-  action: Type.Union(BULK_ACTIONS.map((action) => Type.Literal(action))),
+  action: Type.Union([
+    Type.Literal('delete'), Type.Literal('set_visibility'), Type.Literal('add_to_list'),
+    Type.Literal('add_keywords'), Type.Literal('remove_keywords'), Type.Literal('export'),
+  ]),
   ids: Type.Optional(Type.Array(Type.String({ format: 'uuid' }))),
   all_matching: Type.Optional(Type.Record(Type.String(), Type.Union([Type.String(), Type.Array(Type.String())]))),
   /** set_visibility: the new visibility. */

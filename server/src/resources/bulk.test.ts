@@ -217,6 +217,19 @@ describe('bulk actions', () => {
       assert.deepEqual((await record(ORGS, b.id))['keywords'], []);
     });
 
+    it("presents each list's item count as the reader sees it", async () => {
+      const list = await create(LISTS, { name: 'Counted', kind: 'OrganizationsList', visibility: 'public' });
+      const rows = [await org('Counted Public'), await org('Counted Hidden', { visibility: 'hidden' })];
+      await bulkOk(ORGS, { action: 'add_to_list', ids: rows.map((row) => row.id), list: list.id });
+      const countFor = async (role: string) => {
+        const page = (await call(role, 'GET', `${LISTS}/?search=counted`)).json().results as Json[];
+        return page.find((entry) => entry.id === list.id)?.['item_count'];
+      };
+      assert.equal(await countFor('admin'), 2);
+      assert.equal(await countFor('public'), 1);
+      assert.equal((await call('public', 'GET', `${LISTS}/${list.id}/`)).json().item_count, 1);
+    });
+
     it('answers 400 naming list for a list of another kind or an unknown one', async () => {
       const a = await org('Listed Wrong');
       const people = await create(LISTS, { name: 'Bulk People', kind: 'PeopleList' });

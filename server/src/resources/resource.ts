@@ -4,7 +4,8 @@
  */
 import type { AccessLevel } from '../contracts.ts';
 import type { Tx } from '../db/client.ts';
-import type { FieldType } from './fields.ts';
+import type { Catalog } from './catalog.ts';
+import type { FieldType, Visibility } from './fields.ts';
 import { searchFieldProblem, SEARCH_WEIGHTS } from './search-index.ts';
 
 /** How much a searched field counts: 'A' for names (found first), then 'B', 'C', 'D'. */
@@ -86,6 +87,19 @@ export interface ResourceDeclaration {
    * extra column values (e.g. keywords from tagging rules).
    */
   beforeSave?: Array<(context: SaveContext) => Promise<Record<string, unknown> | void>>;
+  /**
+   * Values presented with each row besides its fields (e.g. a list's item count), read in
+   * one go for the rows presented, as a reader with `visible` sees them. Neither written,
+   * exported nor audited.
+   */
+  annotate?: (context: AnnotateContext) => Promise<Map<string, Record<string, unknown>>>;
+}
+
+export interface AnnotateContext {
+  tx: Tx;
+  catalog: Catalog;
+  visible: Visibility[];
+  rows: Array<Record<string, unknown> & { id: string }>;
 }
 
 export interface SaveContext {

@@ -2,6 +2,9 @@ import type {
   AuditEntry,
   AuditHistory,
   AvailableFilter,
+  BulkRequest,
+  BulkResult,
+  BulkUndoResult,
   ImportReport,
   OrganizationSuggestion,
   RelatedRef,
@@ -18,7 +21,7 @@ import { api } from './api';
  * Records are dynamic: their fields are described by `ResourceMeta`.
  */
 
-export type { AuditEntry, AuditHistory, AvailableFilter, OrganizationSuggestion, RelatedRef, RelationTarget, ResourcePage, ResourceRecord };
+export type { AuditEntry, AuditHistory, AvailableFilter, BulkRequest, BulkResult, BulkUndoResult, OrganizationSuggestion, RelatedRef, RelationTarget, ResourcePage, ResourceRecord };
 
 /** Query-string values of a list request: limit, offset, ordering, search and filters. */
 export type ListParams = Record<string, string>;
@@ -59,6 +62,15 @@ const listTag = (path: string) => ({ type: 'Resource' as const, id: `${path}|LIS
 const recordTag = (path: string, id: string) => ({ type: 'Resource' as const, id: `${path}|${id}` });
 const filtersTag = (path: string) => ({ type: 'ResourceFilters' as const, id: path });
 const historyTag = (path: string, id: string) => ({ type: 'Resource' as const, id: `${path}|${id}|HISTORY` });
+
+/** What a bulk action (or its undo) makes stale: the lists, filters and counts, the rows written, and a list that rows were added to. */
+const bulkTouched = (path: string, ids: string[], list?: string) => [
+  listTag(path),
+  filtersTag(path),
+  'Counts' as const,
+  ...ids.flatMap((id) => [recordTag(path, id), historyTag(path, id)]),
+  ...(list ? [listTag('/lists'), recordTag('/lists', list), { type: 'Resource' as const, id: `/lists|${list}|ITEMS` }] : []),
+];
 
 /** The file name a download response suggests (Content-Disposition), else `fallback`. */
 function downloadName(response: Response, fallback: string): string {
@@ -150,6 +162,29 @@ export const resourcesApi = api.injectEndpoints({
           response.ok ? saveAsFile(response, fallbackName) : response.json().catch(() => null),
       }),
     }),
+    /**
+     * POST {path}/bulk/: one action on the selected rows (ids) or on every row matching the
+     * list query (all_matching), all or nothing; a 409 `bulk_refused` lists the refused rows.
+     */
+    bulkResource: build.mutation<BulkResult, { path: string; body: BulkRequest }>({
+      query: ({ path, body }) => ({ url: `${base(path)}/bulk/`, method: 'POST', body, timeout: 300_000 }),
+      invalidatesTags: (result, error, { path, body }) => (error || !result ? [] : bulkTouched(path, result.changed, body.list)),
+    }),
+    /** A bulk export of the selected rows (xlsx or csv), saved as a download. */
+    bulkExport: build.mutation<{ filename: string }, { path: string; body: BulkRequest; fallbackName: string }>({
+      query: ({ path, body, fallbackName }) => ({
+        url: `${base(path)}/bulk/`,
+        method: 'POST',
+        body,
+        timeout: 300_000,
+        responseHandler: (response) => (response.ok ? saveAsFile(response, fallbackName) : response.json().catch(() => null)),
+      }),
+    }),
+    /** Undoes a bulk visibility, keyword or list change (the `undo` path a bulk answer gave). */
+    bulkUndo: build.mutation<BulkUndoResult, { path: string; undo: string; list?: string }>({
+      query: ({ undo }) => ({ url: undo.replace(/^\/api\/v1\//, ''), method: 'POST' }),
+      invalidatesTags: (result, error, { path, list }) => (error || !result ? [] : bulkTouched(path, result.restored, list)),
+    }),
     /** Spreadsheet import; a 400 `import_failed` error carries the report too. */
     uploadResource: build.mutation<ImportReport, { path: string; file: File; partial: boolean }>({
       query: ({ path, file, partial }) => {
@@ -230,6 +265,9 @@ export const {
   useRemoveResourceMutation,
   useAvailableFiltersQuery,
   useExportResourceMutation,
+  useBulkResourceMutation,
+  useBulkExportMutation,
+  useBulkUndoMutation,
   useUploadResourceMutation,
   useLazySuggestedFieldsFromUrlQuery,
   useRelationOptionsQuery,

@@ -1,4 +1,4 @@
-import { useCallback, useMemo, useState } from 'react';
+import { useCallback, useMemo, useState, type ReactNode } from 'react';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -14,23 +14,39 @@ import {
   useAvailableFiltersQuery,
   useExportResourceMutation,
   useListResourceQuery,
+  type ListParams,
   type ResourceRecord,
 } from '../api/resources';
+import { BulkActionBar, useRowSelection } from './BulkActionBar';
 import { choiceText, formatDateTime, formatItem, formatScalar, formatTotal } from './field-format';
 import { relationValue } from './form-values';
 import { refName } from './RelationField';
 import { ListFilters } from './ListFilters';
 import { notify } from './notify';
-import { fieldLabel, recordName, recordPath, useCanWrite, type ResourceView } from './resource-view';
+import { fieldLabel, recordName, recordPath, useAccessLevel, useCanWrite, visibleFields, type ResourceView } from './resource-view';
 import { SearchField } from './SearchField';
 import { SpreadsheetUploadDialog } from './SpreadsheetUploadDialog';
+import { gridDensity, useTablePrefs } from './table-prefs';
+import { TableSettings } from './TableSettings';
 import { listParams, PAGE_SIZES, useListUrlState } from './use-list-url-state';
 import { VisibilityChip } from './VisibilityChip';
 
 interface DataTableProps {
   meta: ResourceMeta;
   view: ResourceView;
+  /** List parameters the page fixes (e.g. the kind of list of a tab), sent with every query. */
+  fixedParams?: ListParams;
+  /** Where column choice and density are remembered (default: the resource kind). */
+  tableKey?: string;
+  /** Controls beside the search box, before the filters. */
+  toolbar?: ReactNode;
+  /** Where a row leads (default: the record's page under the view's basePath). */
+  rowPath?: (row: ResourceRecord) => string;
 }
+
+/** Columns a cell cannot show (objects) are never offered. */
+const NOT_COLUMNS = ['object'];
+const ALWAYS_SHOWN = ['display_name'];
 
 /** A value as one line of text in a cell: related records by name. */
 function cellText(field: FieldMeta | undefined, name: string, value: unknown): string {
@@ -56,14 +72,27 @@ function toSortModel(ordering: string, columns: string[]): GridSortModel {
 /**
  * The list of a resource: server-side pagination (25/50/100), sorting (`ordering`), search
  * (500 ms pause) and filters (from available-filters), all kept in the URL; spreadsheet
- * export and, for writers, upload. A row opens the record's page.
+ * export and, for writers, upload and row selection with bulk actions (BulkActionBar); the
+ * columns shown and the density are the user's, remembered per table. A row opens the
+ * record's page.
  */
-export function DataTable({ meta, view }: DataTableProps) {
+export function DataTable({ meta, view, fixedParams, tableKey, toolbar, rowPath }: DataTableProps) {
   const navigate = useNavigate();
+  const pathOf = useCallback((row: ResourceRecord) => (rowPath ? rowPath(row) : recordPath(view, row.id)), [rowPath, view]);
   const canWrite = useCanWrite(meta);
+  const access = useAccessLevel();
   const { state, update } = useListUrlState(meta);
-  const params = useMemo(() => listParams(state), [state]);
+  const params = useMemo(() => ({ ...listParams(state), ...fixedParams }), [state, fixedParams]);
+  const query = useMemo(() => ({ ...listParams(state, false), ...fixedParams }), [state, fixedParams]);
   const list = useListResourceQuery({ path: meta.path, params });
+  const available = useMemo(() => {
+    const fields = visibleFields(meta, view, access).filter((field) => !NOT_COLUMNS.includes(field.kind)).map((field) => field.name);
+    return [...new Set([...view.columns, ...fields, 'created_at', 'updated_at'])];
+  }, [meta, view, access]);
+  const prefs = useTablePrefs(tableKey ?? meta.kind, available, view.columns, ALWAYS_SHOWN);
+  const pageRows = useMemo(() => list.currentData?.results ?? [], [list.currentData]);
+  const pageIds = useMemo(() => pageRows.map((row) => row.id), [pageRows]);
+  const rowSelection = useRowSelection(JSON.stringify(query), pageIds);
   const filters = useAvailableFiltersQuery(meta.path);
   const [exportList, exportState] = useExportResourceMutation();
   const [uploadOpen, setUploadOpen] = useState(false);
@@ -72,7 +101,7 @@ export function DataTable({ meta, view }: DataTableProps) {
 
   const columns = useMemo<GridColDef<ResourceRecord>[]>(
     () =>
-      view.columns.map((name): GridColDef<ResourceRecord> => {
+      available.map((name): GridColDef<ResourceRecord> => {
         const field = meta.fields.find((entry) => entry.name === name);
         const column: GridColDef<ResourceRecord> = {
           field: name,
@@ -90,7 +119,7 @@ export function DataTable({ meta, view }: DataTableProps) {
             valueGetter: (_value, row) => recordName(meta, row),
             renderCell: ({ row, value }) => (
               // The link makes rows reachable by keyboard and opens in a new tab on middle click.
-              <Link component={RouterLink} to={recordPath(view, row.id)} onClick={(event) => event.stopPropagation()} sx={{ fontWeight: 600 }}>
+              <Link component={RouterLink} to={pathOf(row)} onClick={(event) => event.stopPropagation()} sx={{ fontWeight: 600 }}>
                 {String(value)}
               </Link>
             ),
@@ -102,14 +131,18 @@ export function DataTable({ meta, view }: DataTableProps) {
         if (name === 'updated_at' || name === 'created_at') return { ...column, minWidth: 170, flex: 0 };
         return column;
       }),
-    [meta, view],
+    [meta, view, available, pathOf],
+  );
+  const columnVisibility = useMemo(
+    () => Object.fromEntries(available.map((name) => [name, prefs.shown.includes(name)])),
+    [available, prefs.shown],
   );
 
   const runExport = async () => {
     try {
       const { filename } = await exportList({
         path: meta.path,
-        params: listParams(state, false),
+        params: query,
         fallbackName: `${meta.kind}.xlsx`,
       }).unwrap();
       notify.success(`Downloaded ${filename}.`);
@@ -119,8 +152,10 @@ export function DataTable({ meta, view }: DataTableProps) {
   };
 
   // Kept stable: the grid treats a new sort model as a new sort and goes back to page 1.
-  const sortModel = useMemo(() => toSortModel(state.ordering, view.columns), [state.ordering, view.columns]);
+  const sortModel = useMemo(() => toSortModel(state.ordering, available), [state.ordering, available]);
   const page = list.data;
+  const selecting = canWrite && meta.bulk_actions.length > 0;
+  const selectedCount = rowSelection.selection.allMatching ? 1 : rowSelection.selection.ids.size;
   return (
     <Stack spacing={2} sx={{ minWidth: 0 }}>
       <Stack
@@ -133,6 +168,7 @@ export function DataTable({ meta, view }: DataTableProps) {
           value={state.search}
           onSearch={onSearch}
         />
+        {toolbar}
         <ListFilters
           meta={meta}
           view={view}
@@ -141,6 +177,7 @@ export function DataTable({ meta, view }: DataTableProps) {
           onChange={(next) => update({ filters: next })}
         />
         <Stack direction="row" spacing={1} sx={{ ml: { sm: 'auto' } }}>
+          <TableSettings prefs={prefs} available={available} always={ALWAYS_SHOWN} label={(name) => fieldLabel(view, name)} />
           <Button
             variant="outlined"
             startIcon={<FileDownloadIcon />}
@@ -170,11 +207,31 @@ export function DataTable({ meta, view }: DataTableProps) {
         </Alert>
       )}
 
+      {selecting && selectedCount > 0 && (
+        <BulkActionBar
+          meta={meta}
+          selection={rowSelection.selection}
+          pageRows={pageRows}
+          total={list.currentData?.count ?? 0}
+          totalIsEstimate={list.currentData?.count_is_estimate === true}
+          query={query}
+          onSelectAllMatching={rowSelection.selectAllMatching}
+          onClear={rowSelection.clear}
+        />
+      )}
+
       <Box sx={{ width: '100%', minWidth: 0, bgcolor: 'background.paper' }}>
         <DataGrid<ResourceRecord>
           aria-label={view.title}
           rows={page?.results ?? []}
           columns={columns}
+          columnVisibilityModel={columnVisibility}
+          onColumnVisibilityModelChange={(model) => prefs.setShown(available.filter((name) => model[name] !== false))}
+          density={gridDensity(prefs.density)}
+          checkboxSelection={selecting}
+          keepNonExistentRowsSelected
+          rowSelectionModel={rowSelection.model}
+          onRowSelectionModelChange={rowSelection.onModelChange}
           // Unknown (-1) while a new page loads, so the grid never clamps a bookmarked page
           // number against the previous query's total.
           rowCount={list.currentData?.count ?? -1}
@@ -191,9 +248,9 @@ export function DataTable({ meta, view }: DataTableProps) {
             const [first] = model;
             update({ ordering: first?.sort ? `${first.sort === 'desc' ? '-' : ''}${first.field}` : '' });
           }}
-          onRowClick={({ row }) => navigate(recordPath(view, row.id))}
+          onRowClick={({ row }) => navigate(pathOf(row))}
           onCellKeyDown={({ row }, event) => {
-            if (event.key === 'Enter') navigate(recordPath(view, row.id));
+            if (event.key === 'Enter') navigate(pathOf(row));
           }}
           disableColumnMenu
           disableColumnFilter

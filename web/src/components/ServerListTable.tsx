@@ -6,6 +6,8 @@ import { useNavigate } from 'react-router';
 import { apiErrorMessage, type ApiError } from '../api/api-error';
 import { RetryAlert } from './RetryAlert';
 import { SearchField } from './SearchField';
+import { gridDensity, useTablePrefs } from './table-prefs';
+import { TableSettings } from './TableSettings';
 import { PAGE_SIZES, type ListUrlSpec, type ListUrlState } from './use-list-url-state';
 
 /** One page of a list call: `{count, next, previous, results}`. */
@@ -17,6 +19,8 @@ interface ListPage<Row> {
 interface ServerListTableProps<Row extends { id: string }> {
   /** The grid's accessible name (the page title). */
   title: string;
+  /** Where column choice and density are remembered (e.g. "users"). */
+  tableKey: string;
   searchLabel: string;
   /** Fields the list may be ordered and filtered by; columns outside `ordering` do not sort. */
   spec: ListUrlSpec;
@@ -48,10 +52,12 @@ function toSortModel(ordering: string, sortable: string[]): GridSortModel {
 
 /**
  * A server-paginated list that is not a resource-engine entity (users, tenants): the same
- * grid, page sizes (25/50/100), sorting, 500 ms search and URL-kept state as `DataTable`.
+ * grid, page sizes (25/50/100), sorting, 500 ms search, URL-kept state and remembered column
+ * choice and density as `DataTable`.
  */
 export function ServerListTable<Row extends { id: string }>({
   title,
+  tableKey,
   searchLabel,
   spec,
   state,
@@ -68,6 +74,10 @@ export function ServerListTable<Row extends { id: string }>({
     () => columns.map((column) => ({ ...column, sortable: spec.ordering.includes(column.field) })),
     [columns, spec.ordering],
   );
+  const names = useMemo(() => columns.map((column) => column.field), [columns]);
+  const prefs = useTablePrefs(tableKey, names, names, names.slice(0, 1));
+  const columnVisibility = useMemo(() => Object.fromEntries(names.map((name) => [name, prefs.shown.includes(name)])), [names, prefs.shown]);
+  const headers = useMemo(() => new Map(columns.map((column) => [column.field, column.headerName ?? column.field])), [columns]);
   const sortModel = useMemo(() => toSortModel(state.ordering, spec.ordering), [state.ordering, spec.ordering]);
   const filtered = state.search !== '' || Object.keys(state.filters).length > 0;
 
@@ -76,6 +86,9 @@ export function ServerListTable<Row extends { id: string }>({
       <Stack direction={{ xs: 'column', sm: 'row' }} useFlexGap sx={{ gap: 1.5, flexWrap: 'wrap', alignItems: { xs: 'stretch', sm: 'center' } }}>
         <SearchField label={searchLabel} value={state.search} onSearch={onSearch} />
         {toolbar}
+        <Stack direction="row" sx={{ ml: { sm: 'auto' } }}>
+          <TableSettings prefs={prefs} available={names} always={names.slice(0, 1)} label={(name) => headers.get(name) ?? name} />
+        </Stack>
       </Stack>
 
       {list.error && <RetryAlert onRetry={() => void list.refetch()}>{apiErrorMessage(list.error)}</RetryAlert>}
@@ -85,6 +98,8 @@ export function ServerListTable<Row extends { id: string }>({
           aria-label={title}
           rows={list.data?.results ?? []}
           columns={gridColumns}
+          columnVisibilityModel={columnVisibility}
+          density={gridDensity(prefs.density)}
           rowCount={list.currentData?.count ?? -1}
           loading={list.isFetching}
           autoHeight

@@ -87,6 +87,21 @@ export async function countItems(tx: Tx, resource: Resource, listId: string, vis
   return row?.n ?? 0;
 }
 
+/** Items the caller may see per list, for lists whose items are `resource` rows (a page of lists in one statement). */
+export async function countItemsOfLists(tx: Tx, resource: Resource, listIds: string[], visible: Visibility[]): Promise<Map<string, number>> {
+  const column = id(resource.listItem!.column);
+  const rows = await query<{ list_id: string; n: number }>(
+    tx,
+    sql`SELECT li.list_id, count(*)::int AS n FROM ${id(resource.table)}
+        JOIN (SELECT list_id, ${column} AS list_item_id FROM list_items
+              WHERE list_id = ANY(ARRAY(SELECT jsonb_array_elements_text(${JSON.stringify(listIds)}::jsonb))::uuid[]) AND ${column} IS NOT NULL) li
+          ON li.list_item_id = id
+        WHERE ${whereClause(resource, visible)}
+        GROUP BY li.list_id`,
+  );
+  return new Map(rows.map((row) => [row.list_id, row.n]));
+}
+
 /** Which of `itemIds` are items of the list, in the list's order. */
 export async function itemsInOrder(tx: Tx, listId: string, itemIds: string[]): Promise<string[]> {
   if (itemIds.length === 0) return [];

@@ -4,8 +4,8 @@
  * unique per tenant and kind, and every earlier slug keeps redirecting.
  */
 import { boolean, choice, immutable, readOnly, relation, required, text, visibility, flag } from '../../resources/fields.ts';
-import { defineResource, type SaveContext } from '../../resources/resource.ts';
-import { allocateSlug, keepOldSlug, lockSlugs } from './lists.repository.ts';
+import { defineResource, type AnnotateContext, type SaveContext } from '../../resources/resource.ts';
+import { allocateSlug, countItemsOfLists, keepOldSlug, lockSlugs } from './lists.repository.ts';
 
 export const LIST_KINDS = ['LibraryList', 'LedgerList', 'OrganizationsList', 'PeopleList'] as const;
 export type ListKind = (typeof LIST_KINDS)[number];
@@ -62,6 +62,18 @@ async function assignSlug({ tx, tenantId, record, current }: SaveContext): Promi
   return { slug };
 }
 
+/** Each list's `item_count`: the items the reader may see, counted per kind of list in one statement. */
+async function itemCounts({ tx, catalog, visible, rows }: AnnotateContext): Promise<Map<string, Record<string, unknown>>> {
+  const counts = new Map<string, Record<string, unknown>>(rows.map((row) => [row.id, { item_count: 0 }]));
+  for (const kind of new Set(rows.map((row) => String(row['kind'])))) {
+    const items = catalog.resources.find((resource) => resource.listItem?.listKind === kind);
+    if (!items) continue;
+    const ids = rows.filter((row) => row['kind'] === kind).map((row) => row.id);
+    for (const [listId, n] of await countItemsOfLists(tx, items, ids, visible)) counts.set(listId, { item_count: n });
+  }
+  return counts;
+}
+
 export const lists = defineResource({
   kind: 'lists',
   type: 'List',
@@ -84,6 +96,7 @@ export const lists = defineResource({
   ordering: ['name', 'kind'],
   filters: ['kind'],
   counterKinds: [...LIST_KINDS],
+  annotate: itemCounts,
   quickSearch: { typeColumn: 'kind', slugColumn: 'slug', types: [...LIST_KINDS] },
   // No identity: lists of one kind may share a name (their slugs differ), so an import
   // updates only the lists its rows name by id (as an export gives them).

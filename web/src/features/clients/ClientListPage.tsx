@@ -67,6 +67,7 @@ export function ClientListPage() {
         </Button>
       </Stack>
       <ServerListTable<Client>
+        tableKey="clients"
         title="Tenants"
         searchLabel="Search tenants"
         spec={CLIENTS_LIST}

@@ -1,51 +1,26 @@
 import { useMemo } from 'react';
 import Button from '@mui/material/Button';
-import Link from '@mui/material/Link';
 import Stack from '@mui/material/Stack';
 import Tab from '@mui/material/Tab';
 import Tabs from '@mui/material/Tabs';
 import Typography from '@mui/material/Typography';
 import AddIcon from '@mui/icons-material/Add';
-import type { GridColDef } from '@mui/x-data-grid';
 import { Link as RouterLink, useSearchParams } from 'react-router';
 import type { ResourceMeta } from '@intelnotes/server/contracts';
-import { useListResourceQuery, type ResourceRecord } from '../../api/resources';
-import { formatDateTime } from '../../components/field-format';
-import { useCanWrite } from '../../components/resource-view';
+import { DataTable } from '../../components/DataTable';
+import { useCanWrite, type ResourceView } from '../../components/resource-view';
 import { ResourceMetaGate } from '../../components/ResourceMetaGate';
-import { ServerListTable } from '../../components/ServerListTable';
-import { listParams, useListUrlState, type ListUrlSpec } from '../../components/use-list-url-state';
-import { VisibilityChip } from '../../components/VisibilityChip';
 import { isListType, kindByType, LIST_KINDS, listPagePath, type ListType } from './list-kinds';
+import { listsView } from './lists.view';
 
 const ALL = 'all';
 
-const columns: GridColDef<ResourceRecord>[] = [
-  {
-    field: 'name',
-    headerName: 'Name',
-    minWidth: 220,
-    flex: 2,
-    valueGetter: (_value, row) => String(row['name'] ?? ''),
-    renderCell: ({ row }) => (
-      // A link makes rows reachable by keyboard and opens in a new tab on middle click.
-      <Link component={RouterLink} to={listPagePath(row)} onClick={(event) => event.stopPropagation()} sx={{ fontWeight: 600 }}>
-        {String(row['name'] ?? '')}
-      </Link>
-    ),
-  },
-  { field: 'kind', headerName: 'Type', minWidth: 170, flex: 1, valueGetter: (_value, row) => kindByType(String(row['kind']))?.label ?? '' },
-  {
-    field: 'description',
-    headerName: 'Description',
-    minWidth: 220,
-    flex: 2,
-    sortable: false,
-    valueGetter: (_value, row) => String(row['description'] ?? '').replace(/\s+/g, ' '),
-  },
-  { field: 'visibility', headerName: 'Visibility', minWidth: 130, flex: 0, renderCell: ({ row }) => <VisibilityChip value={row['visibility']} /> },
-  { field: 'updated_at', headerName: 'Updated', minWidth: 170, flex: 0, valueGetter: (_value, row) => (row['updated_at'] ? formatDateTime(String(row['updated_at'])) : '') },
-];
+/** The lists table: the shared one, with each list's item count (as the reader sees it). */
+const tableView: ResourceView = {
+  ...listsView,
+  columns: ['display_name', 'kind', 'item_count', 'description', 'visibility', 'updated_at'],
+  labels: { ...listsView.labels, item_count: 'Items' },
+};
 
 function ListsList({ meta }: { meta: ResourceMeta }) {
   const canWrite = useCanWrite(meta);
@@ -53,11 +28,11 @@ function ListsList({ meta }: { meta: ResourceMeta }) {
   const typeParam = params.get('type');
   const type: ListType | null = isListType(typeParam) ? typeParam : null;
   const kind = type ? kindByType(type) : undefined;
-  // The type is its own URL parameter (the launcher links ?type=LibraryList); the table keeps the rest.
-  const spec = useMemo<ListUrlSpec>(() => ({ ordering: meta.ordering, filters: [] }), [meta.ordering]);
-  const { state, update } = useListUrlState(spec);
-  const query = useMemo(() => ({ ...listParams(state), ...(type ? { kind: type } : {}) }), [state, type]);
-  const list = useListResourceQuery({ path: meta.path, params: query });
+  // The type is its own URL parameter (the launcher links ?type=LibraryList), so the table
+  // offers every other filter and sends the type with each query.
+  const tableMeta = useMemo<ResourceMeta>(() => ({ ...meta, filters: meta.filters.filter((name) => name !== 'kind') }), [meta]);
+  const fixedParams = useMemo(() => (type ? { kind: type } : undefined), [type]);
+  const view = useMemo(() => ({ ...tableView, title: kind ? kind.plural : 'Lists' }), [kind]);
 
   const chooseType = (next: string) => {
     const out = new URLSearchParams(params);
@@ -98,17 +73,7 @@ function ListsList({ meta }: { meta: ResourceMeta }) {
           <Tab key={entry.type} value={entry.type} label={entry.plural} />
         ))}
       </Tabs>
-      <ServerListTable<ResourceRecord>
-        title={kind ? kind.plural : 'Lists'}
-        searchLabel="Search lists"
-        spec={spec}
-        state={state}
-        update={update}
-        columns={columns}
-        list={list}
-        rowPath={listPagePath}
-        emptyLabel={kind ? `No ${kind.plural.toLowerCase()} yet.` : 'No lists yet.'}
-      />
+      <DataTable meta={tableMeta} view={view} fixedParams={fixedParams} tableKey="lists" rowPath={listPagePath} />
     </Stack>
   );
 }

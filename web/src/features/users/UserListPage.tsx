@@ -91,6 +91,7 @@ export function UserListPage() {
         </Button>
       </Stack>
       <ServerListTable<User>
+        tableKey="users"
         title="Users"
         searchLabel="Search users"
         spec={USERS_LIST}
