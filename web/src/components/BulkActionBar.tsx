@@ -31,6 +31,7 @@ import {
   type ResourceRecord,
 } from '../api/resources';
 import { ConfirmDialog } from './ConfirmDialog';
+import { formatTotal } from './field-format';
 import { notify, truncate } from './notify';
 import { pluralNoun, RecordPicker } from './RelationField';
 import { recordName } from './resource-view';
@@ -194,7 +195,7 @@ export function BulkActionBar({ meta, selection, pageRows, total, totalIsEstimat
 
   const busy = bulkState.isLoading || exportState.isLoading;
   const selectedText = selection.allMatching
-    ? `All ${totalIsEstimate ? 'about ' : ''}${count(total, noun, nouns)} matching selected`
+    ? `All ${formatTotal(total, totalIsEstimate)} ${total === 1 ? noun : nouns} matching selected`
     : `${count(selected, noun, nouns)} selected`;
 
   return (
@@ -212,7 +213,7 @@ export function BulkActionBar({ meta, selection, pageRows, total, totalIsEstimat
           </Typography>
           {pageSelected && total > selection.ids.size && (
             <Link component="button" type="button" onClick={onSelectAllMatching} sx={{ fontWeight: 600 }}>
-              Select all {totalIsEstimate ? 'about ' : ''}{count(total, noun, nouns)} matching
+              Select all {formatTotal(total, totalIsEstimate)} {nouns} matching
             </Link>
           )}
           {tooMany && (
