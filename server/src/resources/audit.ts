@@ -11,7 +11,7 @@ export type AuditAction = AuditEntry['action'];
 export type Changes = Record<string, { from: unknown; to: unknown }>;
 
 /** Presented fields that are bookkeeping, not content. */
-const NOT_AUDITED = new Set(['id', 'display_name', 'created_at', 'updated_at', 'created_by', 'updated_by', 'lists_as_item', 'item_count']);
+const NOT_AUDITED = new Set(['id', 'display_name', 'created_at', 'updated_at', 'created_by', 'updated_by', 'lists_as_item']);
 
 /** Field-by-field difference of two presented records (null for a side that does not exist). */
 export function diff(before: Record<string, unknown> | null, after: Record<string, unknown> | null): Changes {

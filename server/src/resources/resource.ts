@@ -89,10 +89,13 @@ export interface ResourceDeclaration {
   beforeSave?: Array<(context: SaveContext) => Promise<Record<string, unknown> | void>>;
   /**
    * Values presented with each row besides its fields (e.g. a list's item count), read in
-   * one go for the rows presented, as a reader with `visible` sees them. Neither written,
-   * exported nor audited.
+   * one go for the rows presented, as a reader with `visible` sees them. Never written nor
+   * exported; a client may send them back unchanged with an edit (they are ignored).
    */
-  annotate?: (context: AnnotateContext) => Promise<Map<string, Record<string, unknown>>>;
+  annotate?: {
+    fields: string[];
+    values: (context: AnnotateContext) => Promise<Map<string, Record<string, unknown>>>;
+  };
 }
 
 export interface AnnotateContext {

@@ -76,7 +76,7 @@ export class ResourceService {
     const flags = Object.entries(this.resource.fields).flatMap(([name, field]) =>
       field.kind === 'incomplete_date' ? incompleteDateFlags(name) : [],
     );
-    return [...READ_ONLY, ...flags];
+    return [...READ_ONLY, ...flags, ...(this.resource.annotate?.fields ?? [])];
   }
 
   /** The fields a reader at `access` receives. */
@@ -178,7 +178,7 @@ export class ResourceService {
     // Shared rows (geos, cities) are written by tenant managers of the default tenant: another
     // tenant's reader gets no user id of theirs.
     const ownUsers = this.resource.shared ? await repo.ownTenantUsers(tx, rows.map((row) => row['updated_by'])) : null;
-    const extra = this.resource.annotate && rows.length > 0 ? await this.resource.annotate({ tx, catalog: this.catalog, visible, rows }) : null;
+    const extra = this.resource.annotate && rows.length > 0 ? await this.resource.annotate.values({ tx, catalog: this.catalog, visible, rows }) : null;
     return rows.map((row) => {
       const shown = ownUsers && !ownUsers.has(String(row['updated_by'])) ? { ...row, updated_by: null } : row;
       return { ...this.present(shown, { access, refs, lists: lists.get(row.id) }), ...extra?.get(row.id) };

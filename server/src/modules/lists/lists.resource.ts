@@ -96,7 +96,7 @@ export const lists = defineResource({
   ordering: ['name', 'kind'],
   filters: ['kind'],
   counterKinds: [...LIST_KINDS],
-  annotate: itemCounts,
+  annotate: { fields: ['item_count'], values: itemCounts },
   quickSearch: { typeColumn: 'kind', slugColumn: 'slug', types: [...LIST_KINDS] },
   // No identity: lists of one kind may share a name (their slugs differ), so an import
   // updates only the lists its rows name by id (as an export gives them).
