@@ -1,7 +1,9 @@
 /**
  * Small things users notice at once (issue 12, point 5): the browser tab names the page, the
  * search chips leave the focus in the search box, the default tenant's header reads its name
- * once, detail pages hide empty fields and curators' flags, forms come in sections — each done once in the shared shell and resource screens.
+ * once, detail pages hide empty fields and curators' flags, forms come in sections, phone
+ * numbers read one way, the merge picker tells records apart, the launcher locks what a visitor
+ * may not open — each done once in the shared shell and resource screens.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -37,6 +39,7 @@ describe('polish: titles, search chips, header', { skip: unavailable ?? false },
     demo = await server.createTenant('demo', { name: 'Demo' });
     await server.createTenant('default', { isDefault: true, name: 'intelnotes' });
     await server.createUser(demo, 'admin@demo.test', { is_admin: true });
+    await server.createUser(demo, 'reader@demo.test');
     adminToken = await server.login(demo, 'admin@demo.test');
     ids['acme'] = await create('assets/organizations', {
       name_inc: 'Acme Corp',
@@ -136,6 +139,36 @@ describe('polish: titles, search chips, header', { skip: unavailable ?? false },
     assert.equal(await options.first().getAttribute('aria-label'), 'Acme Corp');
     assert.equal(await options.first().getByTestId('option-detail').innerText(), 'Shelbyville · sales@acme2.test');
     await screenshots(page, 'polish-merge-picker', { viewportOnly: true });
+    await page.close();
+  });
+
+  it('the launcher locks what a visitor may not open; Intelbooks goes to one place from everywhere', async () => {
+    const page = await browser.newPage();
+    await signInAt(page, server.url('demo', '/login'), 'reader@demo.test', 'paywall');
+    await page.getByRole('button', { name: 'Open menu' }).click();
+    const menu = page.getByRole('dialog', { name: 'Menu' });
+    const launcher = menu.getByRole('navigation', { name: 'Launcher' });
+    await launcher.waitFor();
+    const locked = async (label: string) => {
+      const entry = launcher.getByRole('button', { name: new RegExp(`^${label}`) });
+      assert.equal(await entry.getAttribute('data-locked'), 'true', label);
+      assert.equal(await entry.getAttribute('aria-disabled'), 'true', label);
+      return entry.innerText();
+    };
+    assert.match(await locked('Users'), /For admins/);
+    assert.match(await locked('Raw data'), /For research and admin users/);
+    await locked('URLs');
+    assert.equal(await launcher.getByRole('link', { name: 'Users' }).count(), 0, 'no link to "Access denied"');
+    // Public pages stay links, and the intelbooks entry leads where the tab and the card do.
+    await launcher.getByRole('link', { name: 'Keywords' }).waitFor();
+    assert.equal(await launcher.getByRole('link', { name: 'Intelbooks' }).getAttribute('href'), '/facts/view');
+    await screenshots(page, 'polish-launcher-locked', { viewportOnly: true });
+    await menu.getByRole('button', { name: 'Close menu' }).click();
+    await menu.waitFor({ state: 'hidden' });
+    await page.goto(server.url('demo', '/'));
+    await page.getByTestId('home-card-intelbooks').waitFor();
+    assert.equal(await page.getByTestId('nav-tabs').getByRole('tab', { name: 'Intelbooks' }).getAttribute('href'), '/facts/view');
+    assert.equal(await page.getByTestId('home-card-intelbooks').getByRole('link').first().getAttribute('href'), '/facts/view');
     await page.close();
   });
 

@@ -7,7 +7,8 @@ import { Provider } from 'react-redux';
 import { RouterProvider } from 'react-router/dom';
 import { ToastContainer } from 'react-toastify';
 import { PersistGate } from 'redux-persist/integration/react';
-import { router } from './app/router';
+import { RouteGroupProvider } from './app/guards';
+import { router, routes } from './app/router';
 import { persistor, store } from './app/store';
 import { theme } from './app/theme';
 
@@ -20,7 +21,9 @@ createRoot(container).render(
       <ThemeProvider theme={theme}>
         <CssBaseline />
         <PersistGate loading={<LinearProgress aria-label="Restoring session" />} persistor={persistor}>
-          <RouterProvider router={router} />
+          <RouteGroupProvider routes={routes}>
+            <RouterProvider router={router} />
+          </RouteGroupProvider>
         </PersistGate>
         <ToastContainer position="top-right" autoClose={5000} />
       </ThemeProvider>

@@ -1,4 +1,5 @@
-import { Navigate, Outlet, useLocation } from 'react-router';
+import { createContext, useCallback, useContext, type ReactNode } from 'react';
+import { matchRoutes, Navigate, Outlet, useLocation, type RouteObject } from 'react-router';
 import { AccessDeniedPage } from '../components/AccessDeniedPage';
 import {
   selectCanManageTenants,
@@ -11,7 +12,8 @@ import { useAppSelector } from './hooks';
 /** The route groups of SPEC §2 above the public one. */
 export type RouteGroup = 'research' | 'admin' | 'tenant-admin';
 
-const ALLOWED: Record<RouteGroup, string> = {
+/** Who may open a group's pages, in words. */
+export const ALLOWED: Record<RouteGroup, string> = {
   research: 'research and admin users',
   admin: 'admins',
   'tenant-admin': 'admins of the main intelnotes workspace, who manage tenants',
@@ -22,6 +24,46 @@ export interface LoginRedirectState {
   from: string;
 }
 
+/** Whether the signed-in user may open a group's pages (nobody signed out may). */
+export function useGroupAllowed(): (group: RouteGroup) => boolean {
+  const canResearch = useAppSelector(selectCanResearch);
+  const isAdmin = useAppSelector(selectIsAdmin);
+  const canManageTenants = useAppSelector(selectCanManageTenants);
+  return useCallback(
+    (group: RouteGroup) => (group === 'research' ? canResearch : group === 'admin' ? isAdmin : canManageTenants),
+    [canResearch, isAdmin, canManageTenants],
+  );
+}
+
+/** The guard route of a group: it carries the group in its handle, so a path's group can be looked up. */
+export function guardedRoutes(group: RouteGroup, children: RouteObject[]): RouteObject {
+  return { element: <RequireAccess group={group} />, handle: { group }, children };
+}
+
+/** The group guarding a path ("/users/" → admin), or null for a public page; read from the router's routes. */
+export function routeGroupOf(routes: RouteObject[], to: string): RouteGroup | null {
+  const pathname = new URL(to, 'http://localhost').pathname;
+  const matches = matchRoutes(routes, pathname) ?? [];
+  for (const { route } of matches) {
+    const group = (route.handle as { group?: RouteGroup } | undefined)?.group;
+    if (group) return group;
+  }
+  return null;
+}
+
+const RouteGroupContext = createContext<(to: string) => RouteGroup | null>(() => null);
+
+/** Gives the screens (the launcher) the router's answer to "which group guards this path?". */
+export function RouteGroupProvider({ routes, children }: { routes: RouteObject[]; children: ReactNode }) {
+  const groupOf = useCallback((to: string) => routeGroupOf(routes, to), [routes]);
+  return <RouteGroupContext value={groupOf}>{children}</RouteGroupContext>;
+}
+
+/** The group guarding a path, as the router has it (null for public pages). */
+export function useRouteGroup(): (to: string) => RouteGroup | null {
+  return useContext(RouteGroupContext);
+}
+
 /**
  * Layout route of a guarded group: signed-out visitors are sent to /login (and back after
  * signing in), signed-in users without the access see the access-denied page.
@@ -29,14 +71,11 @@ export interface LoginRedirectState {
 export function RequireAccess({ group }: { group: RouteGroup }) {
   const location = useLocation();
   const signedIn = useAppSelector(selectToken) !== null;
-  const canResearch = useAppSelector(selectCanResearch);
-  const isAdmin = useAppSelector(selectIsAdmin);
-  const canManageTenants = useAppSelector(selectCanManageTenants);
+  const allowed = useGroupAllowed();
 
   if (!signedIn) {
     const state: LoginRedirectState = { from: `${location.pathname}${location.search}` };
     return <Navigate to="/login" replace state={state} />;
   }
-  const allowed = group === 'research' ? canResearch : group === 'admin' ? isAdmin : canManageTenants;
-  return allowed ? <Outlet /> : <AccessDeniedPage allowed={ALLOWED[group]} />;
+  return allowed(group) ? <Outlet /> : <AccessDeniedPage allowed={ALLOWED[group]} />;
 }

@@ -20,8 +20,9 @@ import { terminologyPublicRoutes, terminologyResearchRoutes } from '../features/
 import { urlsResearchRoutes } from '../features/urls/routes';
 import { settingsAdminRoutes } from '../features/settings/routes';
 import { usersAdminRoutes } from '../features/users/routes';
-import { RequireAccess } from './guards';
+import { guardedRoutes } from './guards';
 import { RootLayout } from './layout/RootLayout';
+import { INTELBOOKS_PATH } from './paths';
 
 /** A route of SPEC §2 whose screen is not built yet: it says so instead of showing a 404. */
 const notYet = (path: string, feature: string): RouteObject => ({
@@ -42,7 +43,7 @@ const publicRoutes: RouteObject[] = [
   notYet('cagr', 'CAGR calculator'),
   notYet('checkout', 'Payment confirmation'),
   notYet('emails/add', 'Join the distribution list'),
-  notYet('facts/view', 'Intelbooks'),
+  notYet(INTELBOOKS_PATH.slice(1), 'Intelbooks'),
   notYet('s/:code', 'Shared intelbook'),
   ...geosPublicRoutes,
   ...keywordsPublicRoutes(loadGeosTable),
@@ -110,9 +111,9 @@ export const routes: RouteObject[] = [
         errorElement: <RouteErrorPage />,
         children: [
           ...publicRoutes,
-          { element: <RequireAccess group="research" />, children: researchRoutes },
-          { element: <RequireAccess group="admin" />, children: adminRoutes },
-          { element: <RequireAccess group="tenant-admin" />, children: tenantAdminRoutes },
+          guardedRoutes('research', researchRoutes),
+          guardedRoutes('admin', adminRoutes),
+          guardedRoutes('tenant-admin', tenantAdminRoutes),
           { path: '*', element: <NotFoundPage /> },
         ],
       },

@@ -5,6 +5,7 @@ import Tabs from '@mui/material/Tabs';
 import { Link as RouterLink, useLocation } from 'react-router';
 import { selectIsAdmin } from '../../features/session/session.slice';
 import { useAppSelector } from '../hooks';
+import { INTELBOOKS_PATH } from '../paths';
 import { usePageReload } from './page-reload';
 
 interface NavTab {
@@ -25,7 +26,7 @@ const TABS: readonly NavTab[] = [
   { segment: 'ledger', label: 'Ledger', to: '/ledger?tab=1' },
   { segment: 'library', label: 'Library', to: '/library?tab=1' },
   { segment: 'lists', label: 'Lists', to: '/lists?tab=1' },
-  { segment: 'facts', label: 'Intelbooks', to: '/facts/view/' },
+  { segment: 'facts', label: 'Intelbooks', to: INTELBOOKS_PATH },
 ];
 
 /** The section tabs under the header; hidden below the md breakpoint, where the menu serves. */

@@ -9,6 +9,7 @@ import { useGetTenantQuery } from '../../api/api';
 import { useEntityCounts } from '../../api/counts';
 import { tenantDisplayName } from '../../api/tenant-name';
 import { useAppSelector } from '../../app/hooks';
+import { INTELBOOKS_PATH } from '../../app/paths';
 import { EntityCount } from '../../components/EntityCount';
 import { selectAccessLevel, selectSession } from '../session/session.slice';
 
@@ -27,7 +28,7 @@ const CARDS: readonly HomeCard[] = [
   {
     key: 'intelbooks',
     title: 'Intelbooks',
-    to: '/facts/view',
+    to: INTELBOOKS_PATH,
     description: 'Bullet-point summaries of the facts that matter, organized by section.',
     kinds: ['facts'],
   },

@@ -1,5 +1,6 @@
 import AddIcon from '@mui/icons-material/Add';
 import CloseIcon from '@mui/icons-material/Close';
+import LockIcon from '@mui/icons-material/LockOutlined';
 import LockOpenOutlinedIcon from '@mui/icons-material/LockOpenOutlined';
 import LogoutIcon from '@mui/icons-material/Logout';
 import OpenInNewIcon from '@mui/icons-material/OpenInNew';
@@ -15,6 +16,7 @@ import ListItemText from '@mui/material/ListItemText';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import { useLocation, useNavigate } from 'react-router';
+import { ALLOWED, useGroupAllowed, useRouteGroup } from '../../app/guards';
 import { useAppSelector } from '../../app/hooks';
 import { VisuallyHidden } from '../../components/VisuallyHidden';
 import {
@@ -186,6 +188,8 @@ export function MenuPanel({ onClose, onNavigated, titleId, variant }: MenuPanelP
 }
 
 function LauncherItem({ entry, onGo }: { entry: LauncherEntry; onGo: (to: string) => void }) {
+  const groupOf = useRouteGroup();
+  const allowed = useGroupAllowed();
   const Icon = entry.icon;
   const icon = (
     <ListItemIcon sx={{ minWidth: 36 }}>
@@ -193,7 +197,18 @@ function LauncherItem({ entry, onGo }: { entry: LauncherEntry; onGo: (to: string
     </ListItemIcon>
   );
   switch (entry.kind) {
-    case 'route':
+    case 'route': {
+      // A page the visitor may not open is shown, locked, rather than leading to "Access denied".
+      const group = groupOf(entry.to);
+      if (group && !allowed(group)) {
+        return (
+          <ListItemButton disabled aria-disabled="true" data-locked="true" sx={{ borderRadius: 1 }}>
+            {icon}
+            <ListItemText primary={entry.label} secondary={`For ${ALLOWED[group]}`} />
+            <LockIcon fontSize="small" aria-label="Locked" sx={{ color: 'text.secondary' }} />
+          </ListItemButton>
+        );
+      }
       return (
         <ListItemButton
           component="a"
@@ -209,6 +224,7 @@ function LauncherItem({ entry, onGo }: { entry: LauncherEntry; onGo: (to: string
           <ListItemText primary={entry.label} />
         </ListItemButton>
       );
+    }
     case 'external':
       return (
         <ListItemButton component="a" href={entry.href} target="_blank" rel="noopener noreferrer" sx={{ borderRadius: 1 }}>

@@ -25,6 +25,7 @@ import TerminalOutlinedIcon from '@mui/icons-material/TerminalOutlined';
 import TranslateOutlinedIcon from '@mui/icons-material/TranslateOutlined';
 import type SvgIcon from '@mui/material/SvgIcon';
 import { CONTACT_APP, CONTACT_URL } from '../../app/config';
+import { INTELBOOKS_PATH } from '../../app/paths';
 
 type SvgIconComponent = typeof SvgIcon;
 
@@ -68,7 +69,8 @@ export const LAUNCHER: readonly LauncherGroup[] = [
   {
     title: 'Sharing',
     entries: [
-      route('Intelbooks', '/facts/', MenuBookOutlinedIcon),
+      // The intelbooks readers open, as the tab and the home card do (the editor is /facts/, for admins).
+      route('Intelbooks', INTELBOOKS_PATH, MenuBookOutlinedIcon),
       route('Library', '/library?tab=1', LocalLibraryOutlinedIcon),
       route('Ledger', '/ledger?tab=1', ReceiptLongOutlinedIcon),
       route('Organizations', '/organizations?tab=1', ApartmentOutlinedIcon),
