@@ -1,0 +1,29 @@
+/**
+ * In production every response serializer's validators are compiled at start (app.ts,
+ * serializerOpts.compileValidators): a schema that cannot be compiled would stop the process
+ * at start, never seen by the other tests, which build the app without it.
+ */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { buildApp } from './app.ts';
+import { loadConfig } from './config.ts';
+import { createTestDatabase } from './test/test-db.ts';
+
+describe('the app in production', () => {
+  it('builds with every response serializer compiled, and answers', async () => {
+    const testDb = await createTestDatabase();
+    try {
+      const app = await buildApp({ config: loadConfig({ NODE_ENV: 'production', WEB_DIST: '/nonexistent' }), db: testDb.db, logger: false });
+      try {
+        await app.ready();
+        const response = await app.inject({ method: 'GET', url: '/api/v1/tenant/', headers: { host: 'nowhere.localhost' } });
+        assert.equal(response.statusCode, 200, response.body);
+        assert.equal(response.json().exists, false);
+      } finally {
+        await app.close();
+      }
+    } finally {
+      await testDb.close();
+    }
+  });
+});
