@@ -142,7 +142,7 @@ describe('full-text search across fields', () => {
     // The estimate reads the planner's statistics (what autovacuum's ANALYZE keeps on a server).
     await t.db.withAdvisoryLock('full-text-test', (session) => session.query('ANALYZE organizations'));
     for (const [term, truth] of [['analytics', 4000], ['marine', 2000]] as const) {
-      const page = await list('assets/organizations', `search=${term}`, undefined, gamma) as { count: number; count_is_estimate?: boolean };
+      const page = await list('assets/organizations', `search=${term}`, undefined, gamma) as { count: number; count_is_estimate?: boolean; results: unknown[] };
       assert.equal(page.count_is_estimate, true, term);
       assert.ok(page.count > EXACT_COUNT_CAP, term);
       assert.ok(Math.abs(page.count - truth) <= truth * 0.25, `${term}: estimate ${page.count} for ${truth}`);
