@@ -91,7 +91,7 @@ describe('library: list, form, detail, the paywall link and search', { skip: una
       const authors = page.getByRole('combobox', { name: 'Authors' });
       await authors.fill('Ada');
       await page.getByRole('option', { name: 'Ada Lovelace' }).click();
-      // Research users read public and paywalled entries only.
+      // Any visibility: research users read hidden entries too.
       await page.getByRole('radio', { name: /Paywalled/ }).check();
       await screenshots(page, 'library-form');
       await page.getByRole('button', { name: 'Create library entry' }).click();

@@ -48,7 +48,7 @@ describe('people: the shared form and detail page', { skip: unavailable ?? false
     await page.getByRole('option', { name: 'May', exact: true }).click();
     await met.getByRole('combobox', { name: 'Day' }).click();
     await page.getByRole('option', { name: '17', exact: true }).click();
-    // Research users read public and paywalled records only (server/src/resources/visibility.ts).
+    // Any visibility: research users read hidden records too (server/src/resources/visibility.ts).
     await page.getByRole('radio', { name: /Paywalled/ }).check();
     await page.getByRole('button', { name: 'Create person' }).click();
 

@@ -63,28 +63,33 @@ describe('relations, audit history and merges', () => {
       }
     });
 
-    it('shows readers only the related records they may see, and keeps hidden ones when a research user saves', async () => {
+    it('shows readers only the related records they may see; research users (curators) see and keep hidden ones', async () => {
       const visible = await post(KEYWORDS, admin, { name: 'Visible', visibility: 'public' });
       const secret = await post(KEYWORDS, admin, { name: 'Secret', visibility: 'hidden' });
       const org = await post(ORGS, admin, { name_inc: 'Mixed Refs', visibility: 'public', keywords: [visible.id, secret.id] });
       const asReader = (await get(`${ORGS}/${org.id}/`, reader)).json();
       assert.deepEqual(asReader.keywords.map((ref: { id: string }) => ref.id), [visible.id]);
-      const saved = await t.request(acme, { method: 'PATCH', url: `${ORGS}/${org.id}/`, token: research, payload: { keywords: asReader.keywords, notes: 'edited' } });
+      const asResearch = (await get(`${ORGS}/${org.id}/`, research)).json();
+      assert.equal(asResearch.keywords.length, 2);
+      const saved = await t.request(acme, { method: 'PATCH', url: `${ORGS}/${org.id}/`, token: research, payload: { keywords: asResearch.keywords, notes: 'edited' } });
       assert.equal(saved.statusCode, 200, saved.body);
       const asAdmin = (await get(`${ORGS}/${org.id}/`, admin)).json();
       assert.deepEqual(asAdmin.keywords.map((ref: { id: string }) => ref.id).sort(), [visible.id, secret.id].sort());
     });
 
-    it('never confirms that a hidden record exists: a research user cannot link one by id or by name', async () => {
+    it('a research user links hidden records by id or by name; unknown ones are refused', async () => {
       const hidden = await post(KEYWORDS, admin, { name: 'Undisclosed', visibility: 'hidden' });
       const byId = await t.request(acme, { method: 'POST', url: `${ORGS}/`, token: research, payload: { name_inc: 'Probe Co', keywords: [hidden.id] } });
-      assert.equal(byId.statusCode, 400, byId.body);
-      assert.match(byId.json().errors.keywords[0], /Unknown keyword id/);
+      assert.equal(byId.statusCode, 201, byId.body);
+      const unknownId = await t.request(acme, { method: 'POST', url: `${ORGS}/`, token: research, payload: { name_inc: 'Probe Co', keywords: ['00000000-0000-4000-8000-000000000000'] } });
+      assert.equal(unknownId.statusCode, 400, unknownId.body);
+      assert.match(unknownId.json().errors.keywords[0], /Unknown keyword id/);
       const byName = await t.request(acme, {
-        method: 'POST', url: `${ORGS}/upload/`, token: research, ...multipart('probe.csv', 'name,keywords\nProbe Two Co,Undisclosed\n'),
+        method: 'POST', url: `${ORGS}/upload/`, token: research, ...multipart('probe.csv', 'name,keywords\nProbe Two Co,Undisclosed\nProbe Three Co,Nonexistent\n'),
       });
       assert.equal(byName.statusCode, 400, byName.body);
-      assert.match(byName.json().report.errors[0].message, /No keyword named "Undisclosed"/);
+      assert.deepEqual(byName.json().report.errors.map((error: { row: number }) => error.row), [3]);
+      assert.match(byName.json().report.errors[0].message, /No keyword named "Nonexistent"/);
     });
 
     it('filters by a relation and offers only visible related records in available-filters', async () => {

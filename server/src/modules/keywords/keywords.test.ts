@@ -29,11 +29,11 @@ describe('keywords API', () => {
 
   const create = (payload: unknown, role = 'research') => t.request(acme, { method: 'POST', url: `${BASE}/`, token: tokens[role], payload: payload as object });
 
-  it('reads by visibility: public, paywall and research see public and paywalled, admins all', async () => {
+  it('reads by visibility: public sees public, paywall public and paywalled, research (curators) and admins all', async () => {
     const expected: Record<string, string[]> = {
       public: ['Fintech'],
       paywall: ['Fintech', 'Payments'],
-      research: ['Fintech', 'Payments'],
+      research: ['Fintech', 'Payments', 'Stealth'],
       admin: ['Fintech', 'Payments', 'Stealth'],
     };
     for (const [role, names] of Object.entries(expected)) {
@@ -42,7 +42,8 @@ describe('keywords API', () => {
       assert.deepEqual(response.json().results.map((row: { name: string }) => row.name), names, role);
       assert.equal(response.json().count, names.length, role);
     }
-    assert.equal((await t.request(acme, { method: 'GET', url: `${BASE}/${ids['secret']}/`, token: tokens['research'] })).statusCode, 404);
+    assert.equal((await t.request(acme, { method: 'GET', url: `${BASE}/${ids['secret']}/`, token: tokens['paywall'] })).statusCode, 404);
+    assert.equal((await t.request(acme, { method: 'GET', url: `${BASE}/${ids['secret']}/`, token: tokens['research'] })).statusCode, 200);
     assert.equal((await t.request(acme, { method: 'GET', url: `${BASE}/${ids['paid']}/` })).statusCode, 404);
   });
 

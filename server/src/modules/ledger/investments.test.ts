@@ -61,7 +61,7 @@ describe('investments API', () => {
     const expected: Record<string, string[]> = {
       public: ['VC'],
       paywall: ['FA', 'VC'],
-      research: ['FA', 'VC'],
+      research: ['FA', 'PE', 'VC'],
       admin: ['FA', 'PE', 'VC'],
     };
     for (const [role, types] of Object.entries(expected)) {
@@ -77,7 +77,8 @@ describe('investments API', () => {
       for (const [role, id, status] of [
         ['public', ids['paid'], 404],
         ['paywall', ids['paid'], 200],
-        ['research', ids['secret'], 404],
+        ['paywall', ids['secret'], 404],
+        ['research', ids['secret'], 200],
         ['admin', ids['secret'], 200],
         ['admin', MISSING, 404],
         ['admin', 'nope', 404],
@@ -438,8 +439,9 @@ describe('investments API', () => {
 
     it('an investment can be deleted on its own', async () => {
       const investment = await create(BASE, { ledger_entry: ids['seed'] });
-      assert.equal((await t.request(acme, { method: 'DELETE', url: `${BASE}/${investment.id}/`, token: tokens['research'] })).statusCode, 404, 'hidden: research cannot see it');
-      assert.equal((await t.request(acme, { method: 'DELETE', url: `${BASE}/${investment.id}/`, token: tokens['admin'] })).statusCode, 204);
+      assert.equal((await t.request(acme, { method: 'DELETE', url: `${BASE}/${investment.id}/`, token: tokens['paywall'] })).statusCode, 403);
+      assert.equal((await t.request(acme, { method: 'DELETE', url: `${BASE}/${investment.id}/`, token: tokens['research'] })).statusCode, 204, 'hidden, and a curator deletes it');
+      assert.equal((await t.request(acme, { method: 'DELETE', url: `${BASE}/${investment.id}/`, token: tokens['admin'] })).statusCode, 404);
       assert.equal((await get('admin', ids['seed'])).statusCode, 404, 'a ledger entry id is not an investment');
       assert.equal((await t.request(acme, { method: 'GET', url: `${LEDGER}/${ids['seed']}/`, token: tokens['admin'] })).statusCode, 200);
     });

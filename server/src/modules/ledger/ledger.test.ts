@@ -59,7 +59,7 @@ describe('ledger entries API', () => {
     const expected: Record<string, string[]> = {
       public: ['Open revenue'],
       paywall: ['Open revenue', 'Paid margin'],
-      research: ['Open revenue', 'Paid margin'],
+      research: ['Open revenue', 'Paid margin', 'Secret round'],
       admin: ['Open revenue', 'Paid margin', 'Secret round'],
     };
     for (const [role, captions] of Object.entries(expected)) {
@@ -78,7 +78,8 @@ describe('ledger entries API', () => {
         ['public', ids['open'], 200],
         ['paywall', ids['paid'], 200],
         ['paywall', ids['secret'], 404],
-        ['research', ids['secret'], 404],
+        ['paywall', ids['secret'], 404],
+        ['research', ids['secret'], 200],
         ['admin', ids['secret'], 200],
         ['admin', MISSING, 404],
         ['admin', 'not-a-uuid', 404],
@@ -231,9 +232,11 @@ describe('ledger entries API', () => {
       assert.ok(quarter.json().errors.quarter);
     });
 
-    it('a research user who cannot see a hidden organization keeps it when saving the entry', async () => {
+    it('a research user (a curator) sees an entry\'s hidden organization and keeps it when saving the entry', async () => {
       const shown = (await t.request(acme, { method: 'GET', url: `${BASE}/${ids['open']}/`, token: tokens['research'] })).json() as Entry;
-      assert.deepEqual(shown.organizations.map((ref) => ref.display_name), ['Acme Capital']);
+      assert.equal(shown.organizations.length, 2);
+      const forPaywall = (await t.request(acme, { method: 'GET', url: `${BASE}/${ids['open']}/`, token: tokens['paywall'] })).json() as Entry;
+      assert.deepEqual(forPaywall.organizations.map((ref) => ref.display_name), ['Acme Capital']);
       const saved = await t.request(acme, { method: 'PATCH', url: `${BASE}/${ids['open']}/`, token: tokens['research'], payload: { organizations: shown.organizations } });
       assert.equal(saved.statusCode, 200, saved.body);
       const forAdmin = (await t.request(acme, { method: 'GET', url: `${BASE}/${ids['open']}/`, token: tokens['admin'] })).json() as Entry;

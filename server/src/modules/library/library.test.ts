@@ -94,7 +94,7 @@ describe('library API', () => {
     const expected: Record<string, string[]> = {
       public: ['Open Banking Report'],
       paywall: ['Open Banking Report', 'Paid Book On Markets'],
-      research: ['Open Banking Report', 'Paid Book On Markets'],
+      research: ['Open Banking Report', 'Paid Book On Markets', 'Secret Memo'],
       admin: ['Open Banking Report', 'Paid Book On Markets', 'Secret Memo'],
     };
     for (const [role, names] of Object.entries(expected)) {
@@ -111,7 +111,8 @@ describe('library API', () => {
         ['public', ids['secret'], 404],
         ['paywall', ids['paid'], 200],
         ['paywall', ids['secret'], 404],
-        ['research', ids['secret'], 404],
+        ['paywall', ids['secret'], 404],
+        ['research', ids['secret'], 200],
         ['admin', ids['secret'], 200],
         ['admin', MISSING, 404],
         ['admin', 'not-a-uuid', 404],

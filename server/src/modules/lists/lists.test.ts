@@ -58,7 +58,7 @@ describe('lists API', () => {
     const expected: Record<string, string[]> = {
       public: ['Open Watchlist', 'Team'],
       paywall: ['Open Watchlist', 'Paid Watchlist', 'Team'],
-      research: ['Open Watchlist', 'Paid Watchlist', 'Team'],
+      research: ['Open Watchlist', 'Paid Watchlist', 'Secret Watchlist', 'Team'],
       admin: ['Open Watchlist', 'Paid Watchlist', 'Secret Watchlist', 'Team'],
     };
     for (const [role, names] of Object.entries(expected)) {
@@ -75,7 +75,8 @@ describe('lists API', () => {
       for (const [role, key, status] of [
         ['public', 'paid', 404],
         ['paywall', 'secret', 404],
-        ['research', 'secret', 404],
+        ['paywall', 'secret', 404],
+        ['research', 'secret', 200],
         ['admin', 'secret', 200],
         ['paywall', 'paid', 200],
       ] as const) {
@@ -348,11 +349,12 @@ describe('lists API', () => {
       assert.equal(notObject.statusCode, 400);
     });
 
-    it('a research user cannot add a record, or to a list, they cannot see', async () => {
-      const hidden = await call('research', 'POST', `${BASE}/${ids['open']}/items/`, { id: ids['orgHidden'] });
-      assert.equal(hidden.statusCode, 400);
-      assert.match(hidden.json().errors.id[0], /Unknown organization id/);
-      assert.equal((await call('research', 'POST', `${BASE}/${ids['secret']}/items/`, { id: ids['orgPublic'] })).statusCode, 404);
+    it('a research user (a curator) adds hidden records and adds to hidden lists; unknown ids are refused', async () => {
+      const unknown = await call('research', 'POST', `${BASE}/${ids['open']}/items/`, { id: '00000000-0000-4000-8000-000000000000' });
+      assert.equal(unknown.statusCode, 400);
+      assert.match(unknown.json().errors.id[0], /Unknown organization id/);
+      assert.equal((await call('research', 'POST', `${BASE}/${ids['open']}/items/`, { id: ids['orgHidden'] })).statusCode, 201);
+      assert.equal((await call('research', 'POST', `${BASE}/${ids['secret']}/items/`, { id: ids['orgPublic'] })).statusCode, 201);
       assert.equal((await call('research', 'POST', `${BASE}/${ids['open']}/items/`, { id: ids['orgPublic'] })).statusCode, 201);
     });
 
@@ -376,11 +378,12 @@ describe('lists API', () => {
 
       const names = async (role = 'admin') => (await items(role, list.id)).results.map((row) => String(row['name_inc']).slice(-1)).join('');
       assert.equal(await names(), 'ABCD');
-      // A research user sees A, C, D and reverses them; hidden B keeps its place.
+      // A research user reverses A, C and D, leaving hidden B out: B keeps its place; a paywall reader does not see it.
       const reordered = await call('research', 'PUT', `${BASE}/${list.id}/items/order/`, { ids: [d, c, a] });
       assert.equal(reordered.statusCode, 204, reordered.body);
       assert.equal(await names(), 'DBCA');
-      assert.equal(await names('research'), 'DCA');
+      assert.equal(await names('research'), 'DBCA');
+      assert.equal(await names('paywall'), 'DCA');
       assert.equal((await call('admin', 'PUT', `${BASE}/${list.id}/items/order/`, { ids: [a, d] })).statusCode, 204);
       assert.equal(await names(), 'ABCD');
 

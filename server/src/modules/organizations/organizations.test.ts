@@ -34,7 +34,7 @@ describe('organizations API', () => {
     const expected: Record<string, string[]> = {
       public: ['Open Data Inc'],
       paywall: ['Open Data Inc', 'Paid Research LLC'],
-      research: ['Open Data Inc', 'Paid Research LLC'],
+      research: ['Open Data Inc', 'Paid Research LLC', 'Secret Holdings'],
       admin: ['Open Data Inc', 'Paid Research LLC', 'Secret Holdings'],
     };
     for (const [role, names] of Object.entries(expected)) {

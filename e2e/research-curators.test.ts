@@ -1,0 +1,85 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { Browser, Page } from 'playwright-core';
+import { browserUnavailable, DESKTOP, launchBrowser, screenshots, signInAt, startServer, type E2EServer } from './support/browser.ts';
+
+const unavailable = browserUnavailable();
+
+/** Research users are the team's curators: the hidden records they create stay theirs to read. */
+describe('research users curate hidden records', { skip: unavailable ?? false }, () => {
+  let server: E2EServer;
+  let browser: Browser;
+
+  before(async () => {
+    server = await startServer();
+    const demo = await server.createTenant('demo', { name: 'Demo Research' });
+    await server.createUser(demo, 'research@demo.test', { is_research: true });
+    browser = await launchBrowser();
+  });
+  after(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  const signIn = (page: Page) => signInAt(page, server.url('demo', '/login'), 'research@demo.test', 'research');
+
+  it('a research user creates a hidden organization, reloads its page and finds it in the list', async () => {
+    const context = await browser.newContext({ viewport: DESKTOP });
+    const page = await context.newPage();
+    await signIn(page);
+    await page.goto(server.url('demo', '/organizations/create'));
+    await page.getByLabel('Legal name').fill('Quiet Harbour Capital');
+    // New organizations are hidden by default.
+    assert.equal(await page.getByRole('radio', { name: /Hidden/ }).isChecked(), true);
+    await page.getByRole('button', { name: 'Create organization' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Quiet Harbour Capital' }).waitFor();
+    assert.equal(await page.getByTestId('visibility-chip').first().innerText(), 'Hidden');
+    const detailUrl = page.url();
+
+    await page.reload();
+    await page.getByRole('heading', { level: 1, name: 'Quiet Harbour Capital' }).waitFor();
+    assert.equal(page.url(), detailUrl);
+    assert.equal(await page.getByText("Oops, we can't find a pulse...").count(), 0);
+    await screenshots(page, 'research-hidden-organization');
+
+    await page.goto(server.url('demo', '/organizations?tab=1'));
+    await page.getByRole('grid', { name: 'Organizations' }).getByRole('link', { name: 'Quiet Harbour Capital' }).waitFor();
+
+    // A visitor does not see it.
+    const visitor = await browser.newContext({ viewport: DESKTOP });
+    const anonymous = await visitor.newPage();
+    await anonymous.goto(detailUrl);
+    await anonymous.getByText(/not found|can't find/i).first().waitFor();
+    await visitor.close();
+    await context.close();
+  });
+
+  it('a research user creates a hidden library entry and a hidden keyword, and reloads both', async () => {
+    const context = await browser.newContext({ viewport: DESKTOP });
+    const page = await context.newPage();
+    await signIn(page);
+
+    await page.goto(server.url('demo', '/library/create'));
+    await page.getByRole('heading', { name: 'New library entry' }).waitFor();
+    await page.getByLabel('Title').fill('Harbour dossier');
+    assert.equal(await page.getByRole('radio', { name: /Hidden/ }).isChecked(), true);
+    await page.getByRole('button', { name: 'Create library entry' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Harbour dossier' }).waitFor();
+    await page.reload();
+    await page.getByRole('heading', { level: 1, name: 'Harbour dossier' }).waitFor();
+    assert.equal(await page.getByTestId('visibility-chip').first().innerText(), 'Hidden');
+
+    await page.goto(server.url('demo', '/keywords/create'));
+    await page.getByRole('heading', { name: 'New keyword' }).waitFor();
+    await page.getByRole('textbox', { name: /^Name/ }).fill('harbours');
+    await page.getByRole('radio', { name: /Hidden/ }).check();
+    await page.getByRole('button', { name: 'Create keyword' }).click();
+    await page.getByRole('heading', { level: 1, name: 'harbours' }).waitFor();
+    await page.reload();
+    await page.getByRole('heading', { level: 1, name: 'harbours' }).waitFor();
+    await screenshots(page, 'research-hidden-keyword');
+    await context.close();
+  });
+});
+
+if (unavailable) console.warn(`browser tests skipped: ${unavailable}`);
