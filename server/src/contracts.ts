@@ -129,8 +129,9 @@ export type Client = Static<typeof Client>;
 /** POST clients/: the code is the tenant's subdomain; admin_email and admin_password create its first admin. */
 export const ClientInput = Type.Object(
   {
-    code: Type.String({ maxLength: 253 }),
-    name: Type.String({ maxLength: 1000 }),
+    // Required, but checked by the service with every other field, so one answer names all that is missing.
+    code: Type.Optional(Type.String({ maxLength: 253 })),
+    name: Type.Optional(Type.String({ maxLength: 1000 })),
     payment_access_link: Type.Optional(Nullable(Type.String({ maxLength: 4096 }))),
     payment_access_message: Type.Optional(Nullable(Type.String({ maxLength: 4096 }))),
     admin_email: Type.Optional(Nullable(Type.String({ maxLength: 1000 }))),

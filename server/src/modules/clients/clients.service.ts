@@ -85,10 +85,10 @@ export class ClientsService {
 
   async create(_request: FastifyRequest, body: ClientInput): Promise<Client> {
     const problems = new FieldProblems();
-    const code = body.code.trim();
+    const code = (body.code ?? '').trim();
     const codeProblem = tenantCodeProblem(code);
     if (codeProblem) problems.add('code', codeProblem);
-    const name = requiredText(problems, 'name', body.name, TENANT_NAME_MAX_LENGTH);
+    const name = requiredText(problems, 'name', body.name ?? '', TENANT_NAME_MAX_LENGTH);
     const paymentLink = optionalUrl(problems, 'payment_access_link', body.payment_access_link ?? null);
     const paymentMessage = optionalText(problems, 'payment_access_message', body.payment_access_message ?? null, PAYMENT_MESSAGE_MAX_LENGTH);
 

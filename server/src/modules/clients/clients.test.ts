@@ -162,6 +162,9 @@ describe('clients (tenants) API', () => {
         [{ code: 'valid-one', name: 'Fine', admin_email: 'boss@valid.example', admin_password: 'short' }, ['admin_password']],
         [{ code: 'valid-one', name: 'Fine', is_default: true }, ['is_default']],
         [{ code: 'BAD', name: '', payment_access_link: 'ftp://x.example' }, ['code', 'name', 'payment_access_link']],
+        // Every required field in one round, whether left out or left empty.
+        [{}, ['code', 'name']],
+        [{ code: '', name: '', admin_email: '', admin_password: 'short' }, ['code', 'name', 'admin_email', 'admin_password']],
       ];
       for (const [payload, fields] of cases) {
         const response = await create(payload);

@@ -89,17 +89,18 @@ export function ClientForm({ client }: { client?: Client }) {
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    // The API allows a tenant without an admin, but nobody could ever sign in to it: the form asks for one.
-    if (!client) {
-      const missing: Record<string, string> = {};
-      if (values.admin_email.trim() === '') missing['admin_email'] = 'A new tenant needs its first admin to be usable.';
-      if (values.admin_password === '') missing['admin_password'] = 'Choose the first admin’s password.';
-      if (Object.keys(missing).length > 0) {
-        reset();
-        setLocalErrors(missing);
-        requestAnimationFrame(() => document.getElementById(inputId(Object.keys(missing)[0]!))?.focus());
-        return;
-      }
+    // Every required field is checked in one round, so all that is missing shows at once. The API
+    // allows a tenant without an admin, but nobody could ever sign in to it: the form asks for one.
+    const missing: Record<string, string> = {};
+    if (!client && values.code.trim() === '') missing['code'] = 'Choose the tenant’s code (its address).';
+    if (values.name.trim() === '') missing['name'] = 'This field is required.';
+    if (!client && values.admin_email.trim() === '') missing['admin_email'] = 'A new tenant needs its first admin to be usable.';
+    if (!client && values.admin_password === '') missing['admin_password'] = 'Choose the first admin’s password.';
+    if (Object.keys(missing).length > 0) {
+      reset();
+      setLocalErrors(missing);
+      requestAnimationFrame(() => document.getElementById(inputId(Object.keys(missing)[0]!))?.focus());
+      return;
     }
     try {
       if (client) {
