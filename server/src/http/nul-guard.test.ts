@@ -54,6 +54,12 @@ describe('NUL characters in input', () => {
     assertNul(await send('GET', '/library/?publisher=x%00'), 'publisher');
     assertNul(await send('GET', '/assets/organizations/?ordering=%00'), 'ordering');
     assertNul(await send('GET', '/assets/organizations/?a%00b=1'), 'a\\u0000b');
+    // Found by fuzzing every route: a repeated quick-search parameter was a 500.
+    for (const name of ['q', 'type', 'limit']) {
+      const repeated = await send('GET', `/search/?${name}=1&${name}=2`);
+      assert.equal(repeated.statusCode, 400, repeated.body);
+      assert.ok(repeated.json().errors[name], name);
+    }
   });
 
   it('in a path parameter', async () => {

@@ -24,13 +24,14 @@ export async function searchRoutes(app: FastifyInstance): Promise<void> {
       response: { 200: SearchResponse, 400: ErrorBody },
     },
   }, async (request) => {
-    const params = request.query as Record<string, string | undefined>;
-    const q = (params['q'] ?? '').trim();
+    const params = request.query as Record<string, string | string[] | undefined>;
+    for (const [name, value] of Object.entries(params)) if (Array.isArray(value)) throw fieldError(name, 'Give this parameter once.');
+    const q = String(params['q'] ?? '').trim();
     if (q.length > 200) throw fieldError('q', 'Ensure this has no more than 200 characters.');
-    const types = (params['type'] ?? '').split(',').map((type) => type.trim()).filter(Boolean);
+    const types = String(params['type'] ?? '').split(',').map((type) => type.trim()).filter(Boolean);
     const unknown = types.find((type) => !TYPES.includes(type));
     if (unknown) throw fieldError('type', `Unknown type "${unknown}". Use one of: ${TYPES.join(', ')}.`);
-    const limitRaw = params['limit'] ?? '10';
+    const limitRaw = String(params['limit'] ?? '10');
     if (!/^\d+$/.test(limitRaw) || Number(limitRaw) < 1) throw fieldError('limit', 'Must be a whole number of at least 1.');
     const limit = Math.min(Number(limitRaw), 50);
     if (q === '') return { results: [] };
