@@ -1,9 +1,8 @@
 /**
  * Paging, ordering, search and boolean filters for list routes that are not
  * resource-engine entities (users, tenants): the same parameters and the same
- * `{count, next, previous, results}` answer as the engine's lists.
+ * `{count, next, previous, results}` answer as the engine's lists (links: pages.ts).
  */
-import type { FastifyRequest } from 'fastify';
 import { DEFAULT_LIMIT, MAX_LIMIT } from '../resources/list-query.ts';
 import { fieldError } from './errors.ts';
 
@@ -24,13 +23,6 @@ export interface ListParams<Field extends string, Filter extends string> {
   ordering: Array<{ field: Field; descending: boolean }>;
   search: string | null;
   filters: Partial<Record<Filter, boolean>>;
-}
-
-export interface Page<T> {
-  count: number;
-  next: string | null;
-  previous: string | null;
-  results: T[];
 }
 
 type Query = Record<string, string | string[] | undefined>;
@@ -87,20 +79,4 @@ export function parseListParams<Field extends string, Filter extends string>(
   }
 
   return { limit, offset, ordering, search: search || null, filters };
-}
-
-/** The page answer, with `next` and `previous` links that keep the request's other parameters. */
-export function pageOf<T>(request: FastifyRequest, params: { limit: number; offset: number }, count: number, results: T[]): Page<T> {
-  const link = (offset: number) => {
-    const url = new URL(request.url, 'http://localhost');
-    url.searchParams.set('offset', String(offset));
-    url.searchParams.set('limit', String(params.limit));
-    return `${url.pathname}${url.search}`;
-  };
-  return {
-    count,
-    next: params.offset + results.length < count ? link(params.offset + params.limit) : null,
-    previous: params.offset > 0 ? link(Math.max(0, params.offset - params.limit)) : null,
-    results,
-  };
 }

@@ -6,6 +6,7 @@
 import { sql } from 'drizzle-orm';
 import type { AuditEntry } from '../contracts.ts';
 import { query, type Tx } from '../db/client.ts';
+import type { Actor } from './context.ts';
 
 export type AuditAction = AuditEntry['action'];
 export type Changes = Record<string, { from: unknown; to: unknown }>;
@@ -38,11 +39,10 @@ function comparable(value: unknown): unknown {
 }
 
 export interface AuditWrite {
-  tenantId: string;
+  actor: Actor;
   resource: string;
   recordId: string;
   action: AuditAction;
-  user: { id: string; email: string } | null;
   displayName: unknown;
   changes: Changes;
   merge?: unknown;
@@ -51,11 +51,12 @@ export interface AuditWrite {
 }
 
 export async function writeAudit(tx: Tx, entry: AuditWrite): Promise<string> {
+  const user = entry.actor.kind === 'user' ? entry.actor.user : entry.actor.onBehalfOf;
   const [row] = await query<{ id: string }>(
     tx,
     sql`INSERT INTO audit_entries (tenant_id, resource, record_id, action, user_id, user_email, display_name, changes, merge, bulk_operation_id)
-        VALUES (${entry.tenantId}, ${entry.resource}, ${entry.recordId}, ${entry.action}, ${entry.user?.id ?? null},
-                ${entry.user?.email ?? null}, ${typeof entry.displayName === 'string' ? entry.displayName : null},
+        VALUES (${entry.actor.tenantId}, ${entry.resource}, ${entry.recordId}, ${entry.action}, ${user?.id ?? null},
+                ${user?.email ?? null}, ${typeof entry.displayName === 'string' ? entry.displayName : null},
                 ${JSON.stringify(entry.changes)}::jsonb, ${entry.merge === undefined ? null : JSON.stringify(entry.merge)}::jsonb,
                 ${entry.bulkOperationId ?? null})
         RETURNING id`,

@@ -6,12 +6,12 @@
  * caller's visibility (visibility.ts), only from resources and relation
  * fields the caller may read, and presented with readable fields only.
  */
-import type { FastifyRequest } from 'fastify';
 import type { AccessLevel, RelatedGroup, RelatedGroups, RelatedItem, RelatedRef, RelatedSummaryPart } from '../contracts.ts';
 import { atLeast } from '../auth/access.ts';
 import type { Tx } from '../db/client.ts';
 import { fieldError } from '../http/errors.ts';
 import type { Catalog } from './catalog.ts';
+import type { EngineContext } from './context.ts';
 import { integer, MAX_LIMIT, parseListQuery } from './list-query.ts';
 import * as repo from './repository.ts';
 import type { Resource } from './resource.ts';
@@ -35,7 +35,7 @@ export interface BacklinkSource {
   field: string | null;
 }
 
-interface RelatedQuery {
+export interface RelatedQuery {
   group: string | null;
   limit: number;
   offset: number;
@@ -61,7 +61,8 @@ export function backlinkSources(catalog: Catalog, resource: Resource, access: Ac
   return sources;
 }
 
-function parseRelatedQuery(query: Record<string, unknown>): RelatedQuery {
+/** The query string of GET {resource}/{id}/related/. */
+export function parseRelatedQuery(query: Record<string, unknown>): RelatedQuery {
   for (const [name, value] of Object.entries(query)) {
     if (!PARAMETERS.includes(name)) throw fieldError(name, `Unknown parameter. Use ${PARAMETERS.join(', ')}.`);
     if (typeof value !== 'string') throw fieldError(name, 'Give this parameter once.');
@@ -75,23 +76,20 @@ function parseRelatedQuery(query: Record<string, unknown>): RelatedQuery {
 }
 
 /** GET {resource}/{id}/related/: the groups with something in them, or the one `group` names (even when empty). */
-export async function relatedGroups(request: FastifyRequest, service: ResourceService, rowId: string): Promise<RelatedGroups> {
-  const access = request.principal.access;
-  const query = parseRelatedQuery(request.query as Record<string, unknown>);
+export async function relatedGroups({ tx, actor }: EngineContext, service: ResourceService, rowId: string, query: RelatedQuery): Promise<RelatedGroups> {
+  const access = actor.access;
   const sources = backlinkSources(service.catalog, service.resource, access);
   const wanted = query.group === null ? sources : sources.filter((source) => source.key === query.group);
   if (query.group !== null && wanted.length === 0) {
     throw fieldError('group', sources.length > 0 ? `Unknown group. Use one of: ${sources.map((source) => source.key).join(', ')}.` : 'Nothing can point at this record.');
   }
-  return request.tx(async (tx) => {
-    await service.findVisible(tx, access, rowId);
-    const groups: RelatedGroup[] = [];
-    for (const source of wanted) {
-      const group = await groupPage(tx, service, access, source, rowId, query);
-      if (group.count > 0 || query.group !== null) groups.push(group);
-    }
-    return { groups };
-  });
+  await service.findVisible(tx, access, rowId);
+  const groups: RelatedGroup[] = [];
+  for (const source of wanted) {
+    const group = await groupPage(tx, service, access, source, rowId, query);
+    if (group.count > 0 || query.group !== null) groups.push(group);
+  }
+  return { groups };
 }
 
 async function groupPage(tx: Tx, target: ResourceService, access: AccessLevel, source: BacklinkSource, rowId: string, page: RelatedQuery): Promise<RelatedGroup> {

@@ -11,17 +11,17 @@
  * in one transaction with audit entries.
  */
 import { randomUUID } from 'node:crypto';
-import type { FastifyReply, FastifyRequest } from 'fastify';
 import { BULK_ACTIONS, type BulkAction, type BulkRefusedBody, type BulkResult, type BulkUndoResult } from '../contracts.ts';
 import type { Tx } from '../db/client.ts';
 import { ApiError, badRequest, fieldError, notFound, permissionDenied } from '../http/errors.ts';
 import { insertBulkOperation, lockBulkOperation, markBulkUndone } from './audit.ts';
+import { responsibleUser, type EngineContext } from './context.ts';
 import { parseListQuery, type ListQuery } from './list-query.ts';
 import { checkRelationIds, idsOf, relatedRefs } from './relations.ts';
 import * as repo from './repository.ts';
 import type { Resource } from './resource.ts';
-import { isUuid, writerOf, type ParsedInput, type ResourceService, type Writer } from './service.ts';
-import { exportSpreadsheet, type ExportFormat } from './spreadsheet-export.ts';
+import { isUuid, type ParsedInput, type ResourceService } from './service.ts';
+import type { ExportFormat } from './spreadsheet-export.ts';
 import { visibleTo } from './visibility.ts';
 
 /** The most rows one bulk request may name or match (400 beyond, naming `ids` or `all_matching`). */
@@ -82,7 +82,7 @@ interface UndoRecord {
   rows: UndoRow[];
 }
 
-interface ParsedBulk {
+export interface ParsedBulk {
   action: BulkAction;
   ids: string[] | null;
   listQuery: ListQuery;
@@ -106,12 +106,12 @@ export class BulkRefused extends ApiError {
 }
 
 /** Runs `apply` on each row in its own savepoint, collecting refusals; any refusal refuses the whole request. */
-async function eachRow<T>(tx: Tx, rows: repo.Row[], apply: (tx: Tx, row: repo.Row) => Promise<T | null>): Promise<T[]> {
+async function eachRow<T>(ctx: EngineContext, rows: repo.Row[], apply: (ctx: EngineContext, row: repo.Row) => Promise<T | null>): Promise<T[]> {
   const done: T[] = [];
   const refusals: RowRefusal[] = [];
   for (const row of rows) {
     try {
-      const result = await tx.transaction((savepoint) => apply(savepoint as Tx, row));
+      const result = await ctx.tx.transaction((savepoint) => apply({ ...ctx, tx: savepoint as Tx }, row));
       if (result !== null) done.push(result);
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
@@ -217,8 +217,8 @@ export class BulkService {
   }
 
   /** The rows meant, locked: the ids given, or every row matching (up to the cap); any id not found refuses the request. */
-  private async targetRows(tx: Tx, request: FastifyRequest, parsed: ParsedBulk): Promise<repo.Row[]> {
-    const visible = visibleTo(request.principal.access);
+  private async targetRows({ tx, actor }: EngineContext, parsed: ParsedBulk): Promise<repo.Row[]> {
+    const visible = visibleTo(actor.access);
     let ids = parsed.ids;
     if (!ids) {
       ids = await repo.matchingIds(tx, this.resource, visible, parsed.listQuery, BULK_MAX_ROWS + 1);
@@ -236,8 +236,8 @@ export class BulkService {
   }
 
   /** The list or keywords an action names must exist and be visible to the writer (400 naming the field otherwise). */
-  private async checkParameters(tx: Tx, request: FastifyRequest, parsed: ParsedBulk): Promise<void> {
-    const visible = visibleTo(request.principal.access);
+  private async checkParameters({ tx, actor }: EngineContext, parsed: ParsedBulk): Promise<void> {
+    const visible = visibleTo(actor.access);
     if (parsed.list) {
       const lists = this.service.catalog.get('lists');
       const [list] = await repo.lockRows(tx, lists, visible, [parsed.list]);
@@ -251,64 +251,64 @@ export class BulkService {
     }
   }
 
-  /** POST {resource}/bulk/: the action done on every row, or nothing and the refused rows. */
-  async run(request: FastifyRequest, reply: FastifyReply, body: unknown): Promise<BulkResult | FastifyReply> {
-    const parsed = this.parse(body);
-    if (parsed.action === 'export') {
-      const ids = await request.tx(async (tx) => (await this.targetRows(tx, request, parsed)).map((row) => row.id));
-      return exportSpreadsheet(request, reply, this.service, parsed.listQuery, { ids, format: parsed.format });
+  /** The ids of the rows a bulk request means (for an export, which reads them again as it streams). */
+  async targetIds(ctx: EngineContext, parsed: ParsedBulk): Promise<string[]> {
+    return (await this.targetRows(ctx, parsed)).map((row) => row.id);
+  }
+
+  /** POST {resource}/bulk/ (every action but export): the action done on every row, or nothing and the refused rows. */
+  async run(base: EngineContext, parsed: ParsedBulk): Promise<BulkResult> {
+    const ctx: EngineContext = { ...base, bulkOperationId: randomUUID() };
+    const { tx, actor } = ctx;
+    await this.checkParameters(ctx, parsed);
+    const rows = await this.targetRows(ctx, parsed);
+    const undoRows = await eachRow(ctx, rows, (savepoint, row) => this.apply(savepoint, row, parsed));
+    const undoable = UNDOABLE.includes(parsed.action);
+    if (undoRows.length > 0) {
+      const undo: UndoRecord = { visibility: parsed.visibility, list: parsed.list, rows: undoable ? undoRows : [] };
+      await insertBulkOperation(tx, actor.tenantId, {
+        id: ctx.bulkOperationId!, resource: this.resource.kind, action: parsed.action, user_id: responsibleUser(actor)?.id ?? null, undo,
+      });
     }
-    const writer: Writer = { ...writerOf(request), bulkOperationId: randomUUID() };
-    return request.tx(async (tx) => {
-      await this.checkParameters(tx, request, parsed);
-      const rows = await this.targetRows(tx, request, parsed);
-      const undoRows = await eachRow(tx, rows, (savepoint, row) => this.apply(savepoint, writer, row, parsed));
-      const undoable = UNDOABLE.includes(parsed.action);
-      if (undoRows.length > 0) {
-        const undo: UndoRecord = { visibility: parsed.visibility, list: parsed.list, rows: undoable ? undoRows : [] };
-        await insertBulkOperation(tx, writer.tenantId, {
-          id: writer.bulkOperationId!, resource: this.resource.kind, action: parsed.action, user_id: writer.user?.id ?? null, undo,
-        });
-      }
-      const wrote = undoRows.length > 0;
-      return {
-        action: parsed.action,
-        matched: rows.length,
-        changed: undoRows.map((entry) => entry.id),
-        operation_id: wrote ? writer.bulkOperationId! : null,
-        undo: wrote && undoable ? `/api/v1${this.resource.path}/bulk/${writer.bulkOperationId}/undo/` : null,
-      };
-    });
+    const wrote = undoRows.length > 0;
+    return {
+      action: parsed.action,
+      matched: rows.length,
+      changed: undoRows.map((entry) => entry.id),
+      operation_id: wrote ? ctx.bulkOperationId! : null,
+      undo: wrote && undoable ? `/api/v1${this.resource.path}/bulk/${ctx.bulkOperationId}/undo/` : null,
+    };
   }
 
   /** One row's change through the engine's write (or delete); what its undo needs, or null when the row already is as asked. */
-  private async apply(tx: Tx, writer: Writer, row: repo.Row, parsed: ParsedBulk): Promise<UndoRow | null> {
+  private async apply(ctx: EngineContext, row: repo.Row, parsed: ParsedBulk): Promise<UndoRow | null> {
+    const access = ctx.actor.access;
     const keywords = idsOf(row['keywords']);
     switch (parsed.action) {
       case 'delete':
-        if (!(await this.service.removeRow(tx, writer, row))) throw notFound(`${this.resource.label} not found.`);
+        if (!(await this.service.removeRow(ctx, row))) throw notFound(`${this.resource.label} not found.`);
         return { id: row.id };
       case 'set_visibility':
         if (row['visibility'] === parsed.visibility) return null;
-        await this.service.write(tx, writer, row, this.service.parseInput({ visibility: parsed.visibility }, row, writer.access));
+        await this.service.write(ctx, row, this.service.parseInput({ visibility: parsed.visibility }, row, access));
         return { id: row.id, visibility: String(row['visibility']) };
       case 'add_keywords': {
         const added = parsed.keywords!.filter((keyword) => !keywords.includes(keyword));
         if (added.length === 0) return null;
-        await this.service.write(tx, writer, row, this.service.parseInput({ keywords: [...keywords, ...added] }, row, writer.access));
+        await this.service.write(ctx, row, this.service.parseInput({ keywords: [...keywords, ...added] }, row, access));
         return { id: row.id, added };
       }
       case 'remove_keywords': {
         const removed = parsed.keywords!.filter((keyword) => keywords.includes(keyword));
         if (removed.length === 0) return null;
         const kept = keywords.filter((keyword) => !removed.includes(keyword));
-        await this.service.write(tx, writer, row, this.service.parseInput({ keywords: kept }, row, writer.access));
+        await this.service.write(ctx, row, this.service.parseInput({ keywords: kept }, row, access));
         return { id: row.id, removed };
       }
       case 'add_to_list': {
-        const lists = await this.allLists(tx, row.id);
+        const lists = await this.allLists(ctx.tx, row.id);
         if (lists.includes(parsed.list!)) return null;
-        const after = await this.service.write(tx, writer, row, { values: {}, lists: [...lists, parsed.list!] });
+        const after = await this.service.write(ctx, row, { values: {}, lists: [...lists, parsed.list!] });
         // The list's auto-tagging may have given the row keywords: the undo takes them away again.
         return { id: row.id, added: idsOf(after['keywords']).filter((keyword) => !keywords.includes(keyword)) };
       }
@@ -327,63 +327,62 @@ export class BulkService {
    * change did, by whoever did it or an admin, once. A row deleted since, or whose
    * visibility was changed again since, refuses the undo (nothing written).
    */
-  async undo(request: FastifyRequest, operationId: string): Promise<BulkUndoResult> {
-    const base = writerOf(request);
-    return request.tx(async (tx) => {
-      const operation = isUuid(operationId) ? await lockBulkOperation(tx, operationId) : null;
-      if (!operation || operation.resource !== this.resource.kind) throw notFound('Bulk operation not found.');
-      if (operation.user_id !== (base.user?.id ?? null) && base.access !== 'admin') {
-        throw permissionDenied('Only the user who made a bulk change, or an admin, may undo it.');
-      }
-      if (!UNDOABLE.includes(operation.action as BulkAction)) throw new ApiError(409, 'conflict', `A bulk ${operation.action} cannot be undone.`);
-      if (operation.undone_at) throw new ApiError(409, 'conflict', 'This bulk change has already been undone.');
-      const record = operation.undo as UndoRecord;
-      const writer: Writer = { ...base, bulkOperationId: operation.id };
-      // The operation shows the rows were the writer's to change; they may no longer see some (hidden since).
-      const rows = await repo.lockRows(tx, this.resource, visibleTo('admin'), record.rows.map((entry) => entry.id));
-      const byId = new Map(rows.map((row) => [row.id, row]));
-      const missing = record.rows.filter((entry) => !byId.has(entry.id));
-      if (missing.length > 0) {
-        throw new BulkRefused(missing.map((entry) => ({ id: entry.id, code: 'not_found', detail: `${this.resource.label} was deleted since.` })));
-      }
-      // Keywords deleted since cannot come back.
-      const removed = record.rows.flatMap((entry) => entry.removed ?? []);
-      const existing = removed.length > 0
-        ? await relatedRefs(tx, this.service.catalog, this.resource, visibleTo('admin'), [{ keywords: removed }])
-        : new Map();
-      const undoOf = new Map(record.rows.map((entry) => [entry.id, entry]));
-      const restored = await eachRow(tx, record.rows.map((entry) => byId.get(entry.id)!), async (savepoint, row) => {
-        const entry = undoOf.get(row.id)!;
-        const keywords = idsOf(row['keywords']);
-        switch (operation.action) {
-          case 'set_visibility':
-            if (row['visibility'] !== record.visibility) throw rowRefused('changed', 'Its visibility was changed again since.');
-            await this.service.write(savepoint, writer, row, this.service.parseInput({ visibility: entry.visibility }, row, writer.access));
-            break;
-          case 'add_keywords':
-          case 'add_to_list': {
-            const added = entry.added ?? [];
-            const input: ParsedInput = keywords.some((keyword) => added.includes(keyword))
-              ? this.service.parseInput({ keywords: keywords.filter((keyword) => !added.includes(keyword)) }, row, writer.access)
-              : { values: {} };
-            if (operation.action === 'add_keywords' && Object.keys(input.values).length === 0) return null;
-            if (operation.action === 'add_to_list') {
-              input.lists = (await this.allLists(savepoint, row.id)).filter((listId) => listId !== record.list);
-            }
-            await this.service.write(savepoint, writer, row, input);
-            break;
+  async undo(base: EngineContext, operationId: string): Promise<BulkUndoResult> {
+    const { tx, actor } = base;
+    const operation = isUuid(operationId) ? await lockBulkOperation(tx, operationId) : null;
+    if (!operation || operation.resource !== this.resource.kind) throw notFound('Bulk operation not found.');
+    if (operation.user_id !== (responsibleUser(actor)?.id ?? null) && actor.access !== 'admin') {
+      throw permissionDenied('Only the user who made a bulk change, or an admin, may undo it.');
+    }
+    if (!UNDOABLE.includes(operation.action as BulkAction)) throw new ApiError(409, 'conflict', `A bulk ${operation.action} cannot be undone.`);
+    if (operation.undone_at) throw new ApiError(409, 'conflict', 'This bulk change has already been undone.');
+    const record = operation.undo as UndoRecord;
+    const ctx: EngineContext = { ...base, bulkOperationId: operation.id };
+    const access = actor.access;
+    // The operation shows the rows were the writer's to change; they may no longer see some (hidden since).
+    const rows = await repo.lockRows(tx, this.resource, visibleTo('admin'), record.rows.map((entry) => entry.id));
+    const byId = new Map(rows.map((row) => [row.id, row]));
+    const missing = record.rows.filter((entry) => !byId.has(entry.id));
+    if (missing.length > 0) {
+      throw new BulkRefused(missing.map((entry) => ({ id: entry.id, code: 'not_found', detail: `${this.resource.label} was deleted since.` })));
+    }
+    // Keywords deleted since cannot come back.
+    const removed = record.rows.flatMap((entry) => entry.removed ?? []);
+    const existing = removed.length > 0
+      ? await relatedRefs(tx, this.service.catalog, this.resource, visibleTo('admin'), [{ keywords: removed }])
+      : new Map();
+    const undoOf = new Map(record.rows.map((entry) => [entry.id, entry]));
+    const restored = await eachRow(ctx, record.rows.map((entry) => byId.get(entry.id)!), async (savepoint, row) => {
+      const entry = undoOf.get(row.id)!;
+      const keywords = idsOf(row['keywords']);
+      switch (operation.action) {
+        case 'set_visibility':
+          if (row['visibility'] !== record.visibility) throw rowRefused('changed', 'Its visibility was changed again since.');
+          await this.service.write(savepoint, row, this.service.parseInput({ visibility: entry.visibility }, row, access));
+          break;
+        case 'add_keywords':
+        case 'add_to_list': {
+          const added = entry.added ?? [];
+          const input: ParsedInput = keywords.some((keyword) => added.includes(keyword))
+            ? this.service.parseInput({ keywords: keywords.filter((keyword) => !added.includes(keyword)) }, row, access)
+            : { values: {} };
+          if (operation.action === 'add_keywords' && Object.keys(input.values).length === 0) return null;
+          if (operation.action === 'add_to_list') {
+            input.lists = (await this.allLists(savepoint.tx, row.id)).filter((listId) => listId !== record.list);
           }
-          case 'remove_keywords': {
-            const back = (entry.removed ?? []).filter((keyword) => existing.has(keyword) && !keywords.includes(keyword));
-            if (back.length === 0) return null;
-            await this.service.write(savepoint, writer, row, this.service.parseInput({ keywords: [...keywords, ...back] }, row, writer.access));
-            break;
-          }
+          await this.service.write(savepoint, row, input);
+          break;
         }
-        return row.id;
-      });
-      await markBulkUndone(tx, operation.id);
-      return { operation_id: operation.id, restored };
+        case 'remove_keywords': {
+          const back = (entry.removed ?? []).filter((keyword) => existing.has(keyword) && !keywords.includes(keyword));
+          if (back.length === 0) return null;
+          await this.service.write(savepoint, row, this.service.parseInput({ keywords: [...keywords, ...back] }, row, access));
+          break;
+        }
+      }
+      return row.id;
     });
+    await markBulkUndone(tx, operation.id);
+    return { operation_id: operation.id, restored };
   }
 }

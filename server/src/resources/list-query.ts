@@ -24,6 +24,16 @@ export interface OrderTerm {
   descending: boolean;
 }
 
+/** One page of results as services return it; the HTTP layer adds the page links (http/pages.ts). */
+export interface ResultPage<T> {
+  count: number;
+  /** A filtered count is exact up to a cap, then estimated. */
+  count_is_estimate?: boolean;
+  offset: number;
+  limit: number;
+  results: T[];
+}
+
 export interface ListQuery {
   limit: number;
   offset: number;

@@ -5,16 +5,16 @@
  * survivor and deletes the other record — all in one transaction — and an
  * undo that puts everything back from what the merge recorded.
  */
-import type { FastifyRequest } from 'fastify';
 import { sql, type SQL } from 'drizzle-orm';
 import type { MergePreview, MergeResult } from '../contracts.ts';
 import { query, type Tx } from '../db/client.ts';
 import { ApiError, badRequest, notFound } from '../http/errors.ts';
 import { diff, findAuditEntry, markUndone } from './audit.ts';
+import { responsibleUser, type EngineContext } from './context.ts';
 import { countReferences, moveReferences, restoreReferences, type MovedReference } from './relations.ts';
 import type { Row } from './repository.ts';
 import * as repo from './repository.ts';
-import { isUuid, writerOf, type ResourceService } from './service.ts';
+import { isUuid, type ResourceService } from './service.ts';
 import { visibleTo } from './visibility.ts';
 
 export type MergeChoice = 'survivor' | 'other' | 'both';
@@ -54,39 +54,38 @@ export class MergeService {
     return this.service.resource;
   }
 
-  private async pair(tx: Tx, request: FastifyRequest, survivorId: string, otherId: unknown): Promise<[Row, Row]> {
+  private async pair({ tx, actor }: EngineContext, survivorId: string, otherId: unknown): Promise<[Row, Row]> {
     if (typeof otherId !== 'string' || !isUuid(otherId)) throw badRequest('other: Must be the id of a record.', { other: ['Must be the id of a record.'] });
     if (otherId.toLowerCase() === survivorId.toLowerCase()) {
       throw badRequest('other: A record cannot be merged with itself.', { other: ['A record cannot be merged with itself.'] });
     }
-    const survivor = await this.service.findVisible(tx, request.principal.access, survivorId);
-    const other = await this.service.findVisible(tx, request.principal.access, otherId);
+    const survivor = await this.service.findVisible(tx, actor.access, survivorId);
+    const other = await this.service.findVisible(tx, actor.access, otherId);
     return [survivor, other];
   }
 
   /** The fields a merge chooses between: the writable ones the writer may read. */
-  private mergeFields(request: FastifyRequest): string[] {
+  private mergeFields(ctx: EngineContext): string[] {
     return this.service
-      .readableFields(request.principal.access)
+      .readableFields(ctx.actor.access)
       .filter(([, field]) => field.kind !== 'object')
       .map(([name]) => name);
   }
 
-  async preview(request: FastifyRequest, survivorId: string, otherId: unknown): Promise<MergePreview> {
-    return request.tx(async (tx) => {
-      const [survivorRow, otherRow] = await this.pair(tx, request, survivorId, otherId);
-      const [survivor, other] = await this.service.presentRows(tx, request.principal.access, [survivorRow, otherRow]);
-      const fields = this.mergeFields(request).map((name) => ({
-        name,
-        survivor: survivor![name],
-        other: other![name],
-        differs: JSON.stringify(survivor![name]) !== JSON.stringify(other![name]),
-      }));
-      const references = await countReferences(tx, this.service.catalog, this.resource.kind, otherRow.id);
-      const lists = await this.listItems(tx, otherRow.id);
-      if (lists.length > 0) references['lists'] = lists.length;
-      return { survivor: survivor!, other: other!, fields, references };
-    });
+  async preview(ctx: EngineContext, survivorId: string, otherId: unknown): Promise<MergePreview> {
+    const { tx, actor } = ctx;
+    const [survivorRow, otherRow] = await this.pair(ctx, survivorId, otherId);
+    const [survivor, other] = await this.service.presentRows(tx, actor.access, [survivorRow, otherRow]);
+    const fields = this.mergeFields(ctx).map((name) => ({
+      name,
+      survivor: survivor![name],
+      other: other![name],
+      differs: JSON.stringify(survivor![name]) !== JSON.stringify(other![name]),
+    }));
+    const references = await countReferences(tx, this.service.catalog, this.resource.kind, otherRow.id);
+    const lists = await this.listItems(tx, otherRow.id);
+    if (lists.length > 0) references['lists'] = lists.length;
+    return { survivor: survivor!, other: other!, fields, references };
   }
 
   private async listItems(tx: Tx, rowId: string): Promise<Array<{ list_id: string; position: number }>> {
@@ -99,12 +98,12 @@ export class MergeService {
    * keep; by default the survivor's, or the other's when the survivor has
    * none, and for lists (emails, keywords, …) both.
    */
-  async merge(request: FastifyRequest, survivorId: string, body: unknown): Promise<MergeResult> {
+  async merge(ctx: EngineContext, survivorId: string, body: unknown): Promise<MergeResult> {
     const input = (body ?? {}) as { other?: unknown; choices?: unknown };
     if (typeof body !== 'object' || body === null || Array.isArray(body)) {
       throw badRequest('The request body must be a JSON object.', { non_field_errors: ['Expected a JSON object.'] });
     }
-    const allowed = this.mergeFields(request);
+    const allowed = this.mergeFields(ctx);
     const choices = (input.choices ?? {}) as Record<string, unknown>;
     if (typeof choices !== 'object' || Array.isArray(choices)) throw badRequest('choices: Must be an object of field → choice.', { choices: ['Must be an object.'] });
     for (const [name, choice] of Object.entries(choices)) {
@@ -114,109 +113,105 @@ export class MergeService {
         throw badRequest(`choices: ${name} must be survivor, other${multiple ? ' or both' : ''}.`, { choices: [`${name}: must be survivor, other${multiple ? ' or both' : ''}.`] });
       }
     }
-    const writer = writerOf(request);
-    return request.tx(async (tx) => {
-      const [survivorRow, otherRow] = await this.pair(tx, request, survivorId, input.other);
-      const [before, otherPresented] = await this.service.presentRows(tx, 'admin', [survivorRow, otherRow]);
-      const record: MergeRecord = {
-        other: { id: otherRow.id, row: await snapshot(tx, this.resource.table, otherRow.id) },
-        survivorBefore: await snapshot(tx, this.resource.table, survivorRow.id),
-        moved: [],
-        lists: [],
-      };
+    const { tx, actor } = ctx;
+    const [survivorRow, otherRow] = await this.pair(ctx, survivorId, input.other);
+    const [before, otherPresented] = await this.service.presentRows(tx, 'admin', [survivorRow, otherRow]);
+    const record: MergeRecord = {
+      other: { id: otherRow.id, row: await snapshot(tx, this.resource.table, otherRow.id) },
+      survivorBefore: await snapshot(tx, this.resource.table, survivorRow.id),
+      moved: [],
+      lists: [],
+    };
 
-      // The survivor's new values, taken field by field through the engine's own parsing.
-      const body: Record<string, unknown> = {};
-      for (const name of allowed) {
-        const field = this.resource.fields[name]!;
-        const mine = before![name];
-        const theirs = otherPresented![name];
-        const empty = (value: unknown) => value === null || value === '' || (Array.isArray(value) && value.length === 0);
-        const choice = (choices[name] as MergeChoice | undefined) ?? (field.multiple ? 'both' : empty(mine) ? 'other' : 'survivor');
-        if (choice === 'other') body[name] = theirs;
-        else if (choice === 'both' && Array.isArray(mine) && Array.isArray(theirs)) body[name] = [...mine, ...theirs];
-      }
-      const parsed = this.service.parseInput(body, survivorRow, 'admin');
+    // The survivor's new values, taken field by field through the engine's own parsing.
+    const values: Record<string, unknown> = {};
+    for (const name of allowed) {
+      const field = this.resource.fields[name]!;
+      const mine = before![name];
+      const theirs = otherPresented![name];
+      const empty = (value: unknown) => value === null || value === '' || (Array.isArray(value) && value.length === 0);
+      const choice = (choices[name] as MergeChoice | undefined) ?? (field.multiple ? 'both' : empty(mine) ? 'other' : 'survivor');
+      if (choice === 'other') values[name] = theirs;
+      else if (choice === 'both' && Array.isArray(mine) && Array.isArray(theirs)) values[name] = [...mine, ...theirs];
+    }
+    const parsed = this.service.parseInput(values, survivorRow, 'admin');
 
-      // References first (other records, then list memberships), then the other record goes.
-      record.moved = await moveReferences(tx, this.service.catalog, this.resource.kind, otherRow.id, survivorRow.id);
-      const survivorLists = new Set((await this.listItems(tx, survivorRow.id)).map((item) => item.list_id));
-      for (const item of await this.listItems(tx, otherRow.id)) {
-        const survivorWasIn = survivorLists.has(item.list_id);
-        record.lists.push({ ...item, survivorWasIn });
-        if (!survivorWasIn) await repo.addListItem(tx, this.resource, writer.tenantId, item.list_id, survivorRow.id);
-      }
-      await repo.deleteRow(tx, this.resource, otherRow.id);
-      await repo.updateRow(tx, this.resource, survivorRow.id, { ...parsed.values, updated_by: writer.user?.id ?? null });
+    // References first (other records, then list memberships), then the other record goes.
+    record.moved = await moveReferences(tx, this.service.catalog, this.resource.kind, otherRow.id, survivorRow.id);
+    const survivorLists = new Set((await this.listItems(tx, survivorRow.id)).map((item) => item.list_id));
+    for (const item of await this.listItems(tx, otherRow.id)) {
+      const survivorWasIn = survivorLists.has(item.list_id);
+      record.lists.push({ ...item, survivorWasIn });
+      if (!survivorWasIn) await repo.addListItem(tx, this.resource, actor.tenantId, item.list_id, survivorRow.id);
+    }
+    await repo.deleteRow(tx, this.resource, otherRow.id);
+    await repo.updateRow(tx, this.resource, survivorRow.id, { ...parsed.values, updated_by: responsibleUser(actor)?.id ?? null });
 
-      const survivor = (await repo.selectOne(tx, this.resource, visibleTo('admin'), survivorRow.id))!;
-      const after = (await this.service.presentRows(tx, 'admin', [survivor]))[0]!;
-      const auditId = await this.service.audit(tx, writer, 'merge', survivorRow.id, after['display_name'], diff(before!, after), record);
-      await this.service.audit(tx, writer, 'merge', otherRow.id, otherPresented!['display_name'], diff(otherPresented!, null), {
-        other: { id: survivorRow.id },
-        into: survivorRow.id,
-      });
-      return { record: (await this.service.presentRows(tx, writer.access, [survivor]))[0]!, audit_id: auditId };
+    const survivor = (await repo.selectOne(tx, this.resource, visibleTo('admin'), survivorRow.id))!;
+    const after = (await this.service.presentRows(tx, 'admin', [survivor]))[0]!;
+    const auditId = await this.service.audit(ctx, 'merge', survivorRow.id, after['display_name'], diff(before!, after), record);
+    await this.service.audit(ctx, 'merge', otherRow.id, otherPresented!['display_name'], diff(otherPresented!, null), {
+      other: { id: survivorRow.id },
+      into: survivorRow.id,
     });
+    return { record: (await this.service.presentRows(tx, actor.access, [survivor]))[0]!, audit_id: auditId };
   }
 
   /** Puts back what a merge changed: the other record, the survivor's values, references and list memberships. */
-  async undo(request: FastifyRequest, auditId: string): Promise<Record<string, unknown>> {
-    const writer = writerOf(request);
-    return request.tx(async (tx) => {
-      const entry = isUuid(auditId) ? await findAuditEntry(tx, auditId) : null;
-      const record = entry?.merge as MergeRecord | null | undefined;
-      if (!entry || entry.resource !== this.resource.kind || entry.action !== 'merge' || !record?.survivorBefore) {
-        throw notFound('Merge not found.');
-      }
-      if (entry.undone_at) throw new ApiError(409, 'conflict', 'This merge has already been undone.');
-      const survivorId = entry.record_id;
-      await this.service.findVisible(tx, request.principal.access, survivorId);
-      const [later] = await query<{ n: number }>(
-        tx,
-        sql`SELECT count(*)::int AS n FROM audit_entries
-            WHERE record_id = ${survivorId} AND id <> ${entry.id} AND at > (SELECT at FROM audit_entries WHERE id = ${entry.id})`,
-      );
-      if ((later?.n ?? 0) > 0) {
-        throw new ApiError(409, 'conflict', 'The record was changed after the merge, so the merge can no longer be undone. Edit it by hand instead.');
-      }
-      const [taken] = await query<{ n: number }>(tx, sql`SELECT count(*)::int AS n FROM ${id(this.resource.table)} WHERE id = ${record.other.id}`);
-      if ((taken?.n ?? 0) > 0) throw new ApiError(409, 'conflict', 'The merged record exists again; nothing to undo.');
+  async undo(ctx: EngineContext, auditId: string): Promise<Record<string, unknown>> {
+    const { tx, actor } = ctx;
+    const entry = isUuid(auditId) ? await findAuditEntry(tx, auditId) : null;
+    const record = entry?.merge as MergeRecord | null | undefined;
+    if (!entry || entry.resource !== this.resource.kind || entry.action !== 'merge' || !record?.survivorBefore) {
+      throw notFound('Merge not found.');
+    }
+    if (entry.undone_at) throw new ApiError(409, 'conflict', 'This merge has already been undone.');
+    const survivorId = entry.record_id;
+    await this.service.findVisible(tx, actor.access, survivorId);
+    const [later] = await query<{ n: number }>(
+      tx,
+      sql`SELECT count(*)::int AS n FROM audit_entries
+          WHERE record_id = ${survivorId} AND id <> ${entry.id} AND at > (SELECT at FROM audit_entries WHERE id = ${entry.id})`,
+    );
+    if ((later?.n ?? 0) > 0) {
+      throw new ApiError(409, 'conflict', 'The record was changed after the merge, so the merge can no longer be undone. Edit it by hand instead.');
+    }
+    const [taken] = await query<{ n: number }>(tx, sql`SELECT count(*)::int AS n FROM ${id(this.resource.table)} WHERE id = ${record.other.id}`);
+    if ((taken?.n ?? 0) > 0) throw new ApiError(409, 'conflict', 'The merged record exists again; nothing to undo.');
 
-      const table = this.resource.table;
-      const columns = await restorableColumns(tx, table);
-      const tenant = this.resource.shared ? [] : ['tenant_id'];
-      const tenantValue = this.resource.shared ? sql`` : sql`${writer.tenantId}, `;
-      await tx.execute(
-        sql`INSERT INTO ${id(table)} (${columnList([...tenant, ...columns])})
-            SELECT ${tenantValue}${columnList(columns)} FROM jsonb_populate_record(NULL::${id(table)}, ${JSON.stringify(record.other.row)}::jsonb)`,
-      );
-      const survivorColumns = columns.filter((column) => column !== 'id' && column !== 'created_at' && column !== 'created_by');
-      await tx.execute(
-        sql`UPDATE ${id(table)} SET (${columnList(survivorColumns)}) =
-              (SELECT ${columnList(survivorColumns)} FROM jsonb_populate_record(NULL::${id(table)}, ${JSON.stringify(record.survivorBefore)}::jsonb))
-            WHERE id = ${survivorId}`,
-      );
-      await restoreReferences(tx, this.service.catalog, record.moved, record.other.id, survivorId);
-      if (this.resource.listItem) {
-        const column = id(this.resource.listItem.column);
-        for (const item of record.lists) {
-          await tx.execute(
-            sql`INSERT INTO list_items (tenant_id, list_id, ${column}, position) VALUES (${writer.tenantId}, ${item.list_id}, ${record.other.id}, ${item.position})
-                ON CONFLICT DO NOTHING`,
-          );
-          if (!item.survivorWasIn) await tx.execute(sql`DELETE FROM list_items WHERE list_id = ${item.list_id} AND ${column} = ${survivorId}`);
-        }
+    const table = this.resource.table;
+    const columns = await restorableColumns(tx, table);
+    const tenant = this.resource.shared ? [] : ['tenant_id'];
+    const tenantValue = this.resource.shared ? sql`` : sql`${actor.tenantId}, `;
+    await tx.execute(
+      sql`INSERT INTO ${id(table)} (${columnList([...tenant, ...columns])})
+          SELECT ${tenantValue}${columnList(columns)} FROM jsonb_populate_record(NULL::${id(table)}, ${JSON.stringify(record.other.row)}::jsonb)`,
+    );
+    const survivorColumns = columns.filter((column) => column !== 'id' && column !== 'created_at' && column !== 'created_by');
+    await tx.execute(
+      sql`UPDATE ${id(table)} SET (${columnList(survivorColumns)}) =
+            (SELECT ${columnList(survivorColumns)} FROM jsonb_populate_record(NULL::${id(table)}, ${JSON.stringify(record.survivorBefore)}::jsonb))
+          WHERE id = ${survivorId}`,
+    );
+    await restoreReferences(tx, this.service.catalog, record.moved, record.other.id, survivorId);
+    if (this.resource.listItem) {
+      const column = id(this.resource.listItem.column);
+      for (const item of record.lists) {
+        await tx.execute(
+          sql`INSERT INTO list_items (tenant_id, list_id, ${column}, position) VALUES (${actor.tenantId}, ${item.list_id}, ${record.other.id}, ${item.position})
+              ON CONFLICT DO NOTHING`,
+        );
+        if (!item.survivorWasIn) await tx.execute(sql`DELETE FROM list_items WHERE list_id = ${item.list_id} AND ${column} = ${survivorId}`);
       }
-      await markUndone(tx, entry.id);
-      const [survivorRow, otherRow] = [
-        (await repo.selectOne(tx, this.resource, visibleTo('admin'), survivorId))!,
-        (await repo.selectOne(tx, this.resource, visibleTo('admin'), record.other.id))!,
-      ];
-      const [survivor, other] = await this.service.presentRows(tx, 'admin', [survivorRow, otherRow]);
-      await this.service.audit(tx, writer, 'undo_merge', survivorId, survivor!['display_name'], {}, { other: { id: record.other.id }, merge: entry.id });
-      await this.service.audit(tx, writer, 'undo_merge', record.other.id, other!['display_name'], diff(null, other!), { other: { id: survivorId }, merge: entry.id });
-      return { survivor: (await this.service.presentRows(tx, writer.access, [survivorRow]))[0]!, other: (await this.service.presentRows(tx, writer.access, [otherRow]))[0]! };
-    });
+    }
+    await markUndone(tx, entry.id);
+    const [survivorRow, otherRow] = [
+      (await repo.selectOne(tx, this.resource, visibleTo('admin'), survivorId))!,
+      (await repo.selectOne(tx, this.resource, visibleTo('admin'), record.other.id))!,
+    ];
+    const [survivor, other] = await this.service.presentRows(tx, 'admin', [survivorRow, otherRow]);
+    await this.service.audit(ctx, 'undo_merge', survivorId, survivor!['display_name'], {}, { other: { id: record.other.id }, merge: entry.id });
+    await this.service.audit(ctx, 'undo_merge', record.other.id, other!['display_name'], diff(null, other!), { other: { id: survivorId }, merge: entry.id });
+    return { survivor: (await this.service.presentRows(tx, actor.access, [survivorRow]))[0]!, other: (await this.service.presentRows(tx, actor.access, [otherRow]))[0]! };
   }
 }

@@ -2,17 +2,19 @@
  * Derives a resource's HTTP routes from its declaration: list (JSON or xlsx),
  * create, available-filters, get, patch, delete and spreadsheet upload.
  */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type, type TSchema } from 'typebox';
 import { AuditHistory, AvailableFilters, BulkRefusedBody, BulkRequest, BulkResult, BulkUndoResult, ErrorBody, ImportFailedBody, ImportReport, MergePreview, MergeRequest, MergeResult, RelatedGroups, resourcePage } from '../contracts.ts';
-import { relatedGroups } from './backlinks.ts';
+import { withContext } from '../http/engine-context.ts';
+import { pageOf } from '../http/pages.ts';
+import { parseRelatedQuery, relatedGroups } from './backlinks.ts';
 import { BULK_MAX_ROWS, BulkService } from './bulk.ts';
 import { MergeService } from './merge.ts';
 import type { Catalog } from './catalog.ts';
-import { parseListQuery } from './list-query.ts';
+import { parseListQuery, type ListQuery } from './list-query.ts';
 import type { Resource } from './resource.ts';
 import { ResourceService } from './service.ts';
-import { exportSpreadsheet } from './spreadsheet-export.ts';
+import { SpreadsheetExport, type ExportFormat } from './spreadsheet-export.ts';
 import { importSpreadsheet } from './spreadsheet-import.ts';
 
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody };
@@ -22,6 +24,32 @@ function recordSchema(resource: Resource): TSchema {
   // A field some readers may not read (readAccess) is left out of their records, so it is optional.
   for (const [name, field] of Object.entries(resource.fields)) properties[name] = field.readAccess ? Type.Optional(field.schema) : field.schema;
   return Type.Object(properties, { additionalProperties: true, $id: `${resource.type}Record` });
+}
+
+/** Streams a spreadsheet of the rows the list query (or a bulk export's ids) names, read in one transaction. */
+async function sendSpreadsheet(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  service: ResourceService,
+  listQuery: ListQuery,
+  options: { ids?: string[]; format?: ExportFormat } = {},
+): Promise<FastifyReply> {
+  const file = new SpreadsheetExport(service, request.principal.access, listQuery, options);
+  let markStarted!: () => void;
+  const started = new Promise<void>((resolve) => (markStarted = resolve));
+  const done = withContext(request, (ctx) => file.write(ctx, markStarted));
+  // Anything that fails before the first rows are read (bad SQL, a lost connection) is still a JSON error;
+  // from then on the response is a file, and a later failure can only cut the download short.
+  await Promise.race([started, done]);
+  done.catch((error: unknown) => {
+    request.log.error({ err: error }, 'spreadsheet export failed mid-stream');
+    file.abort(error);
+  });
+  return reply
+    .header('content-type', file.contentType)
+    .header('content-disposition', `attachment; filename="${file.filename(request.tenant?.code).replace(/[^\w.-]/g, '_')}"`)
+    .header('cache-control', 'no-store')
+    .send(file.stream);
 }
 
 export async function registerResource(app: FastifyInstance, resource: Resource, catalog: Catalog): Promise<ResourceService> {
@@ -52,14 +80,14 @@ export async function registerResource(app: FastifyInstance, resource: Resource,
     },
   }, async (request, reply) => {
     const listQuery = parseListQuery(resource, request.query as Record<string, string>);
-    if (listQuery.format === 'xlsx') return exportSpreadsheet(request, reply, service, listQuery);
-    return service.list(request, listQuery);
+    if (listQuery.format === 'xlsx') return sendSpreadsheet(request, reply, service, listQuery);
+    return pageOf(request, await withContext(request, (ctx) => service.list(ctx, listQuery)));
   });
 
   app.post(`${base}/`, {
     ...write,
     schema: { tags, summary: `Create a ${resource.label.toLowerCase()}`, body: writable, response: { 201: record, ...errors } },
-  }, async (request, reply) => reply.status(201).send(await service.create(request, request.body)));
+  }, async (request, reply) => reply.status(201).send(await withContext(request, (ctx) => service.create(ctx, request.body))));
 
   app.post(`${base}/upload/`, {
     config: { access: resource.writeAccess },
@@ -79,20 +107,20 @@ export async function registerResource(app: FastifyInstance, resource: Resource,
       summary: 'Each filter with the values (and counts) found among rows the caller may see',
       response: { 200: AvailableFilters },
     },
-  }, async (request) => service.availableFilters(request));
+  }, async (request) => withContext(request, (ctx) => service.availableFilters(ctx)));
 
   app.get(`${base}/:id/`, { ...read, schema: { tags, summary: `Get a ${resource.label.toLowerCase()}`, params: idParam, response: { 200: record, ...errors } } },
-    async (request) => service.get(request, (request.params as { id: string }).id));
+    async (request) => withContext(request, (ctx) => service.get(ctx, (request.params as { id: string }).id)));
 
   app.patch(`${base}/:id/`, {
     ...write,
     schema: { tags, summary: `Change the fields sent`, params: idParam, body: writable, response: { 200: record, ...errors } },
-  }, async (request) => service.update(request, (request.params as { id: string }).id, request.body));
+  }, async (request) => withContext(request, (ctx) => service.update(ctx, (request.params as { id: string }).id, request.body)));
 
   if (resource.deletable !== false) {
     app.delete(`${base}/:id/`, { ...write, schema: { tags, summary: `Delete (hard delete)`, params: idParam, response: { 204: Type.Null(), ...errors } } },
       async (request, reply) => {
-        await service.remove(request, (request.params as { id: string }).id);
+        await withContext(request, (ctx) => service.remove(ctx, (request.params as { id: string }).id));
         return reply.status(204).send(null);
       });
   }
@@ -110,7 +138,10 @@ export async function registerResource(app: FastifyInstance, resource: Resource,
       }),
       response: { 200: RelatedGroups, ...errors },
     },
-  }, async (request) => relatedGroups(request, service, (request.params as { id: string }).id));
+  }, async (request) => {
+    const query = parseRelatedQuery(request.query as Record<string, unknown>);
+    return withContext(request, (ctx) => relatedGroups(ctx, service, (request.params as { id: string }).id, query));
+  });
 
   const bulk = new BulkService(service);
   app.post(`${base}/bulk/`, {
@@ -121,7 +152,12 @@ export async function registerResource(app: FastifyInstance, resource: Resource,
       body: BulkRequest,
       response: { 200: BulkResult, ...errors, 409: BulkRefusedBody },
     },
-  }, async (request, reply) => bulk.run(request, reply, request.body));
+  }, async (request, reply) => {
+    const parsed = bulk.parse(request.body);
+    if (parsed.action !== 'export') return withContext(request, (ctx) => bulk.run(ctx, parsed));
+    const ids = await withContext(request, (ctx) => bulk.targetIds(ctx, parsed));
+    return sendSpreadsheet(request, reply, service, parsed.listQuery, { ids, format: parsed.format });
+  });
 
   app.post(`${base}/bulk/:operationId/undo/`, {
     ...write,
@@ -131,12 +167,12 @@ export async function registerResource(app: FastifyInstance, resource: Resource,
       params: Type.Object({ operationId: Type.String() }),
       response: { 200: BulkUndoResult, ...errors, 409: Type.Union([BulkRefusedBody, ErrorBody]) },
     },
-  }, async (request) => bulk.undo(request, (request.params as { operationId: string }).operationId));
+  }, async (request) => withContext(request, (ctx) => bulk.undo(ctx, (request.params as { operationId: string }).operationId)));
 
   app.get(`${base}/:id/history/`, {
     config: { access: 'admin' },
     schema: { tags, summary: 'Who created, changed, deleted or merged the record, and what changed (admins)', params: idParam, response: { 200: AuditHistory, ...errors } },
-  }, async (request) => service.history(request, (request.params as { id: string }).id));
+  }, async (request) => withContext(request, (ctx) => service.history(ctx, (request.params as { id: string }).id)));
 
   if (resource.mergeable) {
     const merges = new MergeService(service);
@@ -149,7 +185,7 @@ export async function registerResource(app: FastifyInstance, resource: Resource,
         querystring: Type.Object({ other: Type.String({ format: 'uuid' }) }),
         response: { 200: MergePreview, ...errors },
       },
-    }, async (request) => merges.preview(request, (request.params as { id: string }).id, (request.query as { other?: string }).other));
+    }, async (request) => withContext(request, (ctx) => merges.preview(ctx, (request.params as { id: string }).id, (request.query as { other?: string }).other)));
 
     app.post(`${base}/:id/merge/`, {
       ...write,
@@ -160,7 +196,7 @@ export async function registerResource(app: FastifyInstance, resource: Resource,
         body: MergeRequest,
         response: { 200: MergeResult, ...errors },
       },
-    }, async (request) => merges.merge(request, (request.params as { id: string }).id, request.body));
+    }, async (request) => withContext(request, (ctx) => merges.merge(ctx, (request.params as { id: string }).id, request.body)));
 
     app.post(`${base}/merge/:auditId/undo/`, {
       ...write,
@@ -170,7 +206,7 @@ export async function registerResource(app: FastifyInstance, resource: Resource,
         params: Type.Object({ auditId: Type.String() }),
         response: { 200: Type.Object({ survivor: Type.Record(Type.String(), Type.Unknown()), other: Type.Record(Type.String(), Type.Unknown()) }), ...errors, 409: ErrorBody },
       },
-    }, async (request) => merges.undo(request, (request.params as { auditId: string }).auditId));
+    }, async (request) => withContext(request, (ctx) => merges.undo(ctx, (request.params as { auditId: string }).auditId)));
   }
 
   return service;

@@ -4,7 +4,6 @@
  * consistent, the audit log, and how rows are presented. Routes stay thin;
  * only repository.ts, relations.ts and audit.ts write SQL.
  */
-import type { FastifyRequest } from 'fastify';
 import type { AccessLevel, AuditEntry, RelatedRef } from '../contracts.ts';
 import { atLeast } from '../auth/access.ts';
 import type { Tx } from '../db/client.ts';
@@ -12,8 +11,9 @@ import { badRequest, conflict, notFound, type FieldErrors } from '../http/errors
 import { isUniqueViolation } from '../http/input.ts';
 import { diff, recordHistory, writeAudit, type AuditAction, type Changes } from './audit.ts';
 import type { Catalog } from './catalog.ts';
+import { responsibleUser, type Actor, type EngineContext } from './context.ts';
 import { incompleteDateFlags, type FieldType } from './fields.ts';
-import type { ListQuery } from './list-query.ts';
+import type { ListQuery, ResultPage } from './list-query.ts';
 import { filterNames } from './list-query.ts';
 import { checkRelationIds, idsOf, relatedRefs, removeReferences, resolveNames } from './relations.ts';
 import * as repo from './repository.ts';
@@ -32,13 +32,7 @@ export interface ParsedInput {
   lists?: string[];
 }
 
-export interface ListPage {
-  count: number;
-  count_is_estimate?: boolean;
-  next: string | null;
-  previous: string | null;
-  results: Array<Record<string, unknown>>;
-}
+export type ListPage = ResultPage<Record<string, unknown>>;
 
 type ListRef = { id: string; name: string; slug: string; kind: string };
 
@@ -48,21 +42,6 @@ export interface PresentContext {
   refs?: Map<string, RelatedRef>;
   lists?: ListRef[];
 }
-
-/** Who is writing, for created_by/updated_by and the audit log. */
-export interface Writer {
-  tenantId: string;
-  access: AccessLevel;
-  user: { id: string; email: string } | null;
-  /** Set while a bulk action (or its undo) writes: its audit entries name the operation. */
-  bulkOperationId?: string;
-}
-
-export const writerOf = (request: FastifyRequest): Writer => ({
-  tenantId: request.tenant!.id,
-  access: request.principal.access,
-  user: request.principal.user ? { id: request.principal.user.id, email: request.principal.user.email } : null,
-});
 
 const fieldReadable = (field: FieldType, access: AccessLevel) => !field.readAccess || atLeast(access, field.readAccess);
 
@@ -185,75 +164,65 @@ export class ResourceService {
     });
   }
 
-  async list(request: FastifyRequest, listQuery: ListQuery): Promise<ListPage> {
-    const access = request.principal.access;
+  async list({ tx, actor }: EngineContext, listQuery: ListQuery): Promise<ListPage> {
+    const access = actor.access;
     const visible = visibleTo(access);
-    return request.tx(async (tx) => {
-      const unfiltered = !listQuery.search && Object.keys(listQuery.filters).length === 0;
-      const counterKinds = repo.counterKindsOf(this.resource);
-      // An unfiltered total comes from the counters; any other is the matching rows counted
-      // up to the cap, estimated beyond it. Both are read in the page's own statement.
-      const counterTotal = unfiltered && counterKinds.length > 0
-        ? { kinds: counterKinds, visible: this.resource.hasVisibility ? visible : null }
-        : undefined;
-      // A search the planner expects to match twice the cap or more is not counted at
-      // all: counting even up to the cap reads a thousand matches (and builds the whole
-      // index bitmap of a common word) for a total that would be estimated anyway.
-      const planned = listQuery.search && !counterTotal ? await repo.plannedMatching(tx, this.resource, visible, listQuery) : null;
-      const uncounted = planned !== null && planned >= repo.SURELY_BEYOND_CAP;
-      const { rows, lists, total } = await repo.selectPage(tx, this.resource, visible, listQuery, counterTotal, !uncounted);
-      let count = total ?? 0;
-      let estimate = false;
-      if (uncounted) {
-        count = Math.round(planned);
-        estimate = true;
-      } else if (total === null && counterTotal) {
-        // An empty page carries no total.
-        count = await repo.countFromCounters(tx, counterTotal.kinds, counterTotal.visible);
-      } else if (total === null && listQuery.offset > 0) {
-        ({ count, estimate } = await repo.countMatching(tx, this.resource, visible, listQuery));
-      } else if (!counterTotal && count > repo.EXACT_COUNT_CAP) {
-        count = planned === null
-          ? await repo.estimateMatching(tx, this.resource, visible, listQuery)
-          : Math.max(Math.round(planned), repo.EXACT_COUNT_CAP + 1);
-        estimate = true;
-      }
-      const page: ListPage = {
-        count,
-        next: listQuery.offset + rows.length < count ? pageUrl(request, listQuery.offset + listQuery.limit, listQuery.limit) : null,
-        previous: listQuery.offset > 0 ? pageUrl(request, Math.max(0, listQuery.offset - listQuery.limit), listQuery.limit) : null,
-        results: await this.presentRows(tx, access, rows, lists),
-      };
-      if (estimate) page.count_is_estimate = true;
-      return page;
-    });
+    const unfiltered = !listQuery.search && Object.keys(listQuery.filters).length === 0;
+    const counterKinds = repo.counterKindsOf(this.resource);
+    // An unfiltered total comes from the counters; any other is the matching rows counted
+    // up to the cap, estimated beyond it. Both are read in the page's own statement.
+    const counterTotal = unfiltered && counterKinds.length > 0
+      ? { kinds: counterKinds, visible: this.resource.hasVisibility ? visible : null }
+      : undefined;
+    // A search the planner expects to match twice the cap or more is not counted at
+    // all: counting even up to the cap reads a thousand matches (and builds the whole
+    // index bitmap of a common word) for a total that would be estimated anyway.
+    const planned = listQuery.search && !counterTotal ? await repo.plannedMatching(tx, this.resource, visible, listQuery) : null;
+    const uncounted = planned !== null && planned >= repo.SURELY_BEYOND_CAP;
+    const { rows, lists, total } = await repo.selectPage(tx, this.resource, visible, listQuery, counterTotal, !uncounted);
+    let count = total ?? 0;
+    let estimate = false;
+    if (uncounted) {
+      count = Math.round(planned);
+      estimate = true;
+    } else if (total === null && counterTotal) {
+      // An empty page carries no total.
+      count = await repo.countFromCounters(tx, counterTotal.kinds, counterTotal.visible);
+    } else if (total === null && listQuery.offset > 0) {
+      ({ count, estimate } = await repo.countMatching(tx, this.resource, visible, listQuery));
+    } else if (!counterTotal && count > repo.EXACT_COUNT_CAP) {
+      count = planned === null
+        ? await repo.estimateMatching(tx, this.resource, visible, listQuery)
+        : Math.max(Math.round(planned), repo.EXACT_COUNT_CAP + 1);
+      estimate = true;
+    }
+    const page: ListPage = {
+      count,
+      offset: listQuery.offset,
+      limit: listQuery.limit,
+      results: await this.presentRows(tx, access, rows, lists),
+    };
+    if (estimate) page.count_is_estimate = true;
+    return page;
   }
 
-  async get(request: FastifyRequest, rowId: string): Promise<Record<string, unknown>> {
-    return request.tx(async (tx) => {
-      const row = await this.findVisible(tx, request.principal.access, rowId);
-      return (await this.presentRows(tx, request.principal.access, [row]))[0]!;
-    });
+  async get({ tx, actor }: EngineContext, rowId: string): Promise<Record<string, unknown>> {
+    const row = await this.findVisible(tx, actor.access, rowId);
+    return (await this.presentRows(tx, actor.access, [row]))[0]!;
   }
 
-  async create(request: FastifyRequest, body: unknown): Promise<Record<string, unknown>> {
-    const writer = writerOf(request);
-    const input = this.parseInput(body, null, writer.access);
-    return request.tx(async (tx) => {
-      const row = await this.write(tx, writer, null, input);
-      // The creator sees what they wrote, even when its visibility hides it from them later.
-      return (await this.presentRows(tx, writer.access, [row]))[0]!;
-    });
+  async create(ctx: EngineContext, body: unknown): Promise<Record<string, unknown>> {
+    const input = this.parseInput(body, null, ctx.actor.access);
+    const row = await this.write(ctx, null, input);
+    // The creator sees what they wrote, even when its visibility hides it from them later.
+    return (await this.presentRows(ctx.tx, ctx.actor.access, [row]))[0]!;
   }
 
-  async update(request: FastifyRequest, rowId: string, body: unknown): Promise<Record<string, unknown>> {
-    const writer = writerOf(request);
-    return request.tx(async (tx) => {
-      const current = await this.findVisible(tx, writer.access, rowId);
-      const input = this.parseInput(body, current, writer.access);
-      const row = await this.write(tx, writer, current, input);
-      return (await this.presentRows(tx, writer.access, [row]))[0]!;
-    });
+  async update(ctx: EngineContext, rowId: string, body: unknown): Promise<Record<string, unknown>> {
+    const current = await this.findVisible(ctx.tx, ctx.actor.access, rowId);
+    const input = this.parseInput(body, current, ctx.actor.access);
+    const row = await this.write(ctx, current, input);
+    return (await this.presentRows(ctx.tx, ctx.actor.access, [row]))[0]!;
   }
 
   /**
@@ -261,30 +230,31 @@ export class ResourceService {
    * transaction: relation ids checked, beforeSave hooks run, lists applied,
    * an audit entry written. Returns the row as stored.
    */
-  async write(tx: Tx, writer: Writer, current: repo.Row | null, input: ParsedInput): Promise<repo.Row> {
+  async write(ctx: EngineContext, current: repo.Row | null, input: ParsedInput): Promise<repo.Row> {
+    const { tx, actor } = ctx;
     const values = { ...input.values };
-    if (current) await this.keepUnseenRelations(tx, writer.access, current, values);
-    throwIfErrors(await checkRelationIds(tx, this.catalog, this.resource, values, visibleTo(writer.access), current));
+    if (current) await this.keepUnseenRelations(tx, actor.access, current, values);
+    throwIfErrors(await checkRelationIds(tx, this.catalog, this.resource, values, visibleTo(actor.access), current));
     for (const hook of this.resource.beforeSave ?? []) {
-      const extra = await hook({ tx, resource: this.resource, tenantId: writer.tenantId, record: { ...(current ?? {}), ...values }, input: values, current });
+      const extra = await hook({ tx, resource: this.resource, tenantId: actor.tenantId, record: { ...(current ?? {}), ...values }, input: values, current });
       if (extra) Object.assign(values, extra);
     }
     const before = current ? (await this.presentRows(tx, 'admin', [current]))[0]! : null;
-    const userId = writer.user?.id ?? null;
+    const userId = responsibleUser(actor)?.id ?? null;
     let rowId: string;
     try {
       rowId = current
         ? (await repo.updateRow(tx, this.resource, current.id, { ...values, updated_by: userId }), current.id)
-        : await repo.insertRow(tx, this.resource, this.resource.shared ? null : writer.tenantId, { ...values, created_by: userId, updated_by: userId });
+        : await repo.insertRow(tx, this.resource, this.resource.shared ? null : actor.tenantId, { ...values, created_by: userId, updated_by: userId });
     } catch (error) {
       // Hooks check unique values with a clear field error; a concurrent write can still win the race.
       if (isUniqueViolation(error)) throw conflict(`Another ${this.resource.label.toLowerCase()} was just saved with the same values; reload and try again.`);
       throw error;
     }
-    await this.applyLists(tx, writer, rowId, input.lists);
+    await this.applyLists(tx, actor, rowId, input.lists);
     const row = (await repo.selectOne(tx, this.resource, visibleTo('admin'), rowId))!;
     const after = (await this.presentRows(tx, 'admin', [row]))[0]!;
-    await this.audit(tx, writer, current ? 'update' : 'create', rowId, after['display_name'], diff(before, after));
+    await this.audit(ctx, current ? 'update' : 'create', rowId, after['display_name'], diff(before, after));
     return row;
   }
 
@@ -306,78 +276,71 @@ export class ResourceService {
   }
 
   /** Hard delete: references to the row are removed (or their rows deleted) and list memberships cascade. */
-  async remove(request: FastifyRequest, rowId: string): Promise<void> {
-    const writer = writerOf(request);
-    await request.tx(async (tx) => {
-      const row = await this.findVisible(tx, writer.access, rowId);
-      if (!(await this.removeRow(tx, writer, row))) throw notFound(`${this.resource.label} not found.`);
-    });
+  async remove(ctx: EngineContext, rowId: string): Promise<void> {
+    const row = await this.findVisible(ctx.tx, ctx.actor.access, rowId);
+    if (!(await this.removeRow(ctx, row))) throw notFound(`${this.resource.label} not found.`);
   }
 
   /**
    * Deletes a row the writer was allowed to see, in the caller's transaction, with its
    * references and audit entries. False when the row was gone already (deleted concurrently).
    */
-  async removeRow(tx: Tx, writer: Writer, row: repo.Row): Promise<boolean> {
+  async removeRow(ctx: EngineContext, row: repo.Row): Promise<boolean> {
+    const { tx, actor } = ctx;
     const before = (await this.presentRows(tx, 'admin', [row]))[0]!;
     // Deleted first: a concurrent delete of the same row waits here for this one to commit,
     // then deletes nothing (its caller rolls back: no second audit entry, no references touched).
     if (!(await repo.deleteRow(tx, this.resource, row.id))) return false;
     const { cascaded } = await removeReferences(tx, this.catalog, this.resource.kind, row.id);
-    await this.audit(tx, writer, 'delete', row.id, before['display_name'], diff(before, null));
+    await this.audit(ctx, 'delete', row.id, before['display_name'], diff(before, null));
     for (const dependent of cascaded) {
       // Deleted with the record it depended on (e.g. an investment with its ledger entry).
       await writeAudit(tx, {
-        tenantId: writer.tenantId, resource: dependent.kind, recordId: dependent.id, action: 'delete', user: writer.user,
-        displayName: dependent.display_name, changes: {}, bulkOperationId: writer.bulkOperationId,
+        actor, resource: dependent.kind, recordId: dependent.id, action: 'delete',
+        displayName: dependent.display_name, changes: {}, bulkOperationId: ctx.bulkOperationId,
       });
     }
     return true;
   }
 
-  async history(request: FastifyRequest, rowId: string): Promise<{ results: AuditEntry[] }> {
-    return request.tx(async (tx) => {
-      if (!isUuid(rowId)) throw notFound(`${this.resource.label} not found.`);
-      const results = await recordHistory(tx, this.resource.kind, rowId);
-      // A deleted record keeps its history; a record that never existed has none.
-      if (results.length === 0) await this.findVisible(tx, request.principal.access, rowId);
-      return { results };
+  async history({ tx, actor }: EngineContext, rowId: string): Promise<{ results: AuditEntry[] }> {
+    if (!isUuid(rowId)) throw notFound(`${this.resource.label} not found.`);
+    const results = await recordHistory(tx, this.resource.kind, rowId);
+    // A deleted record keeps its history; a record that never existed has none.
+    if (results.length === 0) await this.findVisible(tx, actor.access, rowId);
+    return { results };
+  }
+
+  audit(ctx: EngineContext, action: AuditAction, recordId: string, displayName: unknown, changes: Changes, merge?: unknown): Promise<string> {
+    return writeAudit(ctx.tx, {
+      actor: ctx.actor, resource: this.resource.kind, recordId, action, displayName, changes, merge, bulkOperationId: ctx.bulkOperationId,
     });
   }
 
-  audit(tx: Tx, writer: Writer, action: AuditAction, recordId: string, displayName: unknown, changes: Changes, merge?: unknown): Promise<string> {
-    return writeAudit(tx, {
-      tenantId: writer.tenantId, resource: this.resource.kind, recordId, action, user: writer.user, displayName, changes, merge,
-      bulkOperationId: writer.bulkOperationId,
-    });
-  }
-
-  async availableFilters(request: FastifyRequest) {
-    const visible = visibleTo(request.principal.access);
-    return request.tx(async (tx) => {
-      const filters = [];
-      for (const name of filterNames(this.resource)) {
-        const field = this.resource.fields[name]!;
-        if (field.relation) {
-          const values = await repo.relationFilterValues(tx, this.resource, visible, name);
-          const refs = await relatedRefs(tx, this.catalog, this.resource, visible, [{ [name]: values.map((entry) => entry.value) }]);
-          filters.push({
-            name,
-            type: 'relation' as const,
-            // Only related records the caller may see are offered.
-            values: values.filter((entry) => refs.has(entry.value)).map((entry) => ({ ...entry, label: refs.get(entry.value)!.display_name })),
-          });
-          continue;
-        }
-        const values = await repo.filterValues(tx, this.resource, visible, name);
+  async availableFilters({ tx, actor }: EngineContext) {
+    const visible = visibleTo(actor.access);
+    const filters = [];
+    for (const name of filterNames(this.resource)) {
+      const field = this.resource.fields[name]!;
+      if (field.relation) {
+        const values = await repo.relationFilterValues(tx, this.resource, visible, name);
+        const refs = await relatedRefs(tx, this.catalog, this.resource, visible, [{ [name]: values.map((entry) => entry.value) }]);
         filters.push({
           name,
-          type: field.filter === 'boolean' ? ('boolean' as const) : ('choice' as const),
-          values: values.map((entry) => ({ value: entry.value, count: entry.count })),
+          type: 'relation' as const,
+          // Only related records the caller may see are offered.
+          values: values.filter((entry) => refs.has(entry.value)).map((entry) => ({ ...entry, label: refs.get(entry.value)!.display_name })),
         });
+        continue;
       }
-      return { filters };
-    });
+      const values = await repo.filterValues(tx, this.resource, visible, name);
+      filters.push({
+        name,
+        type: field.filter === 'boolean' ? ('boolean' as const) : ('choice' as const),
+        values: values.map((entry) => ({ value: entry.value, count: entry.count })),
+      });
+    }
+    return { filters };
   }
 
   /**
@@ -404,12 +367,12 @@ export class ResourceService {
     return row;
   }
 
-  private async applyLists(tx: Tx, writer: Writer, rowId: string, lists: string[] | undefined): Promise<void> {
+  private async applyLists(tx: Tx, actor: Actor, rowId: string, lists: string[] | undefined): Promise<void> {
     if (lists === undefined) return;
     // As with relations: a writer sends back the lists they were shown, so memberships in
     // lists they cannot see (hidden ones, for a research user) are kept, not dropped.
-    const unseen = writer.access === 'admin' ? [] : await this.unseenLists(tx, writer.access, rowId);
-    const missing = await repo.setListMemberships(tx, this.resource, writer.tenantId, rowId, [...new Set([...lists, ...unseen])], visibleTo(writer.access));
+    const unseen = actor.access === 'admin' ? [] : await this.unseenLists(tx, actor.access, rowId);
+    const missing = await repo.setListMemberships(tx, this.resource, actor.tenantId, rowId, [...new Set([...lists, ...unseen])], visibleTo(actor.access));
     if (missing.length > 0) {
       throw badRequest(`lists: Unknown list id ${missing[0]}.`, { lists: missing.map((listId) => `Unknown ${this.resource.listItem!.listKind} id ${listId}.`) });
     }
@@ -437,11 +400,4 @@ function presentRelation(value: unknown, many: boolean, refs: Map<string, Relate
 function timestamp(value: unknown): string | null {
   if (value === null || value === undefined) return null;
   return value instanceof Date ? value.toISOString() : new Date(String(value)).toISOString();
-}
-
-function pageUrl(request: FastifyRequest, offset: number, limit: number): string {
-  const url = new URL(request.url, 'http://localhost');
-  url.searchParams.set('offset', String(offset));
-  url.searchParams.set('limit', String(limit));
-  return `${url.pathname}${url.search}`;
 }

@@ -5,11 +5,11 @@
  * read through a server-side cursor and written as the client takes them, so
  * memory stays flat whatever the table size.
  */
-import type { FastifyReply, FastifyRequest } from 'fastify';
 import { sql } from 'drizzle-orm';
 import { query } from '../db/client.ts';
 import { atLeast } from '../auth/access.ts';
 import type { AccessLevel } from '../contracts.ts';
+import type { EngineContext } from './context.ts';
 import type { FieldType } from './fields.ts';
 import type { ListQuery } from './list-query.ts';
 import { orderClause, selectColumns, uuidArray, whereClause, type Row } from './repository.ts';
@@ -62,58 +62,70 @@ function cell(value: unknown): CellValue {
   return JSON.stringify(value);
 }
 
-export async function exportSpreadsheet(
-  request: FastifyRequest,
-  reply: FastifyReply,
-  service: ResourceService,
-  listQuery: ListQuery,
-  /** Only these rows (a bulk export of a selection), and the file type. */
-  options: { ids?: string[]; format?: ExportFormat } = {},
-): Promise<FastifyReply> {
-  const resource = service.resource;
-  const visible = visibleTo(request.principal.access);
-  const columns = exportColumns(resource, request.principal.access);
-  const format = options.format ?? 'xlsx';
-  const writer = format === 'csv'
-    ? new CsvStreamWriter(columns)
-    : new XlsxStreamWriter({
-      sheetName: resource.kind,
-      columns: columns.map((name): XlsxColumn => ({ header: name, width: columnWidth(resource.fields[name], name) })),
-    });
-  const selected = options.ids ? sql` AND id = ANY(${uuidArray(options.ids)})` : sql``;
+/**
+ * A spreadsheet of rows, written as they are read: `stream` is the file to hand
+ * out, `write` reads the rows in the caller's transaction (which stays open
+ * while the stream is taken) and `abort` cuts the file short after a failure.
+ */
+export class SpreadsheetExport {
+  readonly columns: string[];
+  readonly contentType: string;
+  private readonly writer: CsvStreamWriter | XlsxStreamWriter;
 
-  let markStarted!: () => void;
-  const started = new Promise<void>((resolve) => (markStarted = resolve));
-  const done = request.tx(async (tx) => {
+  constructor(
+    readonly service: ResourceService,
+    private readonly access: AccessLevel,
+    private readonly listQuery: ListQuery,
+    /** Only these rows (a bulk export of a selection), and the file type. */
+    private readonly options: { ids?: string[]; format?: ExportFormat } = {},
+  ) {
+    const resource = service.resource;
+    this.columns = exportColumns(resource, access);
+    this.contentType = this.format === 'csv' ? CSV_CONTENT_TYPE : XLSX_CONTENT_TYPE;
+    this.writer = this.format === 'csv'
+      ? new CsvStreamWriter(this.columns)
+      : new XlsxStreamWriter({
+        sheetName: resource.kind,
+        columns: this.columns.map((name): XlsxColumn => ({ header: name, width: columnWidth(resource.fields[name], name) })),
+      });
+  }
+
+  get format(): ExportFormat {
+    return this.options.format ?? 'xlsx';
+  }
+
+  get stream() {
+    return this.writer.stream;
+  }
+
+  /** The file's name: the day, the tenant's code and the resource. */
+  filename(tenantCode: string | undefined): string {
+    return `${new Date().toISOString().slice(0, 10)}_${tenantCode ?? 'export'}_${this.service.resource.kind}.${this.format}`;
+  }
+
+  /** Reads and writes every row; `started` is called once the first rows are read (the file is committed to from then on). */
+  async write({ tx }: EngineContext, started: () => void): Promise<void> {
+    const resource = this.service.resource;
+    const selected = this.options.ids ? sql` AND id = ANY(${uuidArray(this.options.ids)})` : sql``;
     await tx.execute(
       sql`DECLARE export_rows NO SCROLL CURSOR FOR
           SELECT ${selectColumns(resource)} FROM ${sql.identifier(resource.table)}
-          WHERE ${whereClause(resource, visible, listQuery)}${selected}
-          ORDER BY ${orderClause(listQuery)}`,
+          WHERE ${whereClause(resource, visibleTo(this.access), this.listQuery)}${selected}
+          ORDER BY ${orderClause(this.listQuery)}`,
     );
     const fetchBatch = () => query<Row>(tx, sql.raw(`FETCH ${FETCH_SIZE} FROM export_rows`));
     let batch = await fetchBatch();
-    // From here on the response is a file: a later failure can only cut the download short.
-    markStarted();
+    started();
     for (;;) {
-      const presented = await service.presentRows(tx, request.principal.access, batch);
-      await writer.addRows(presented.map((record) => columns.map((name) => cell(record[name]))));
+      const presented = await this.service.presentRows(tx, this.access, batch);
+      await this.writer.addRows(presented.map((record) => this.columns.map((name) => cell(record[name]))));
       if (batch.length < FETCH_SIZE) break;
       batch = await fetchBatch();
     }
-    await writer.finish();
-  });
-  // Anything that fails before the first rows are read (bad SQL, a lost connection) is still a JSON error.
-  await Promise.race([started, done]);
-  done.catch((error: unknown) => {
-    request.log.error({ err: error }, 'spreadsheet export failed mid-stream');
-    writer.abort(error instanceof Error ? error : new Error(String(error)));
-  });
+    await this.writer.finish();
+  }
 
-  const filename = `${new Date().toISOString().slice(0, 10)}_${request.tenant?.code ?? 'export'}_${resource.kind}.${format}`;
-  return reply
-    .header('content-type', format === 'csv' ? CSV_CONTENT_TYPE : XLSX_CONTENT_TYPE)
-    .header('content-disposition', `attachment; filename="${filename.replace(/[^\w.-]/g, '_')}"`)
-    .header('cache-control', 'no-store')
-    .send(writer.stream);
+  abort(error: unknown): void {
+    this.writer.abort(error instanceof Error ? error : new Error(String(error)));
+  }
 }

@@ -28,10 +28,12 @@ import type { ImportReport } from '../contracts.ts';
 import type { Tx } from '../db/client.ts';
 import { ApiError } from '../http/errors.ts';
 import { NUL_MESSAGE, nulField } from '../http/nul-guard.ts';
+import { responsibleUser, type EngineContext } from './context.ts';
 import type { FieldType } from './fields.ts';
+import { withContext } from '../http/engine-context.ts';
 import { findDuplicates, findRecords, type MatchScope, type Row } from './repository.ts';
 import type { Resource } from './resource.ts';
-import { isUuid, writerOf, type ResourceService } from './service.ts';
+import { isUuid, type ResourceService } from './service.ts';
 import { normalizeUrlForMatch } from './values.ts';
 import { visibleTo } from './visibility.ts';
 
@@ -83,8 +85,8 @@ export async function importSpreadsheet(request: FastifyRequest, service: Resour
     if (sheet.dataRows > MAX_IMPORT_ROWS) {
       throw fileError(400, `The file has ${sheet.dataRows.toLocaleString('en')} rows; at most ${MAX_IMPORT_ROWS.toLocaleString('en')} can be imported at once.`);
     }
-    return await request.tx(async (tx) => {
-      const importer = new RowImporter(tx, request, service, partial);
+    return await withContext(request, async (ctx) => {
+      const importer = new RowImporter(ctx, service, partial, (error, row) => request.log.warn({ err: error, row }, 'spreadsheet import: row could not be saved'));
       let rowNumber = 1;
       for await (const cells of sheet.dataRecords()) {
         rowNumber += 1;
@@ -413,11 +415,20 @@ class RowImporter {
   private aborted = false;
 
   constructor(
-    private readonly tx: Tx,
-    private readonly request: FastifyRequest,
+    private readonly ctx: EngineContext,
     private readonly service: ResourceService,
     private readonly partial: boolean,
+    /** Told about a row that failed for a reason not its own (a database error). */
+    private readonly onRowError: (error: unknown, row: number) => void,
   ) {}
+
+  private get tx(): Tx {
+    return this.ctx.tx;
+  }
+
+  private get access() {
+    return this.ctx.actor.access;
+  }
 
   private get resource(): Resource {
     return this.service.resource;
@@ -443,7 +454,7 @@ class RowImporter {
   /** Validation errors become row errors; anything else is not the row's fault and propagates. */
   private parse(row: number, body: Record<string, unknown>, current: Row | null) {
     try {
-      return this.service.parseInput(body, current, this.request.principal.access);
+      return this.service.parseInput(body, current, this.access);
     } catch (error) {
       if (!(error instanceof ApiError) || error.statusCode !== 400) throw error;
       const entries = Object.entries(error.errors ?? { non_field_errors: [error.detail] });
@@ -473,7 +484,7 @@ class RowImporter {
       this.fail(row, null, error.message);
       return;
     }
-    const resolved = await this.service.resolveRelationNames(this.tx, this.request.principal.access, input.values);
+    const resolved = await this.service.resolveRelationNames(this.tx, this.access, input.values);
     if (Object.keys(resolved.errors).length > 0) {
       for (const [field, messages] of Object.entries(resolved.errors)) for (const message of messages) this.fail(row, field, message);
       return;
@@ -481,8 +492,7 @@ class RowImporter {
     const parsed = this.parse(row, current ? mergeLists(this.resource, resolved.values, current) : resolved.values, current);
     if (!parsed) return;
 
-    const writer = writerOf(this.request);
-    const write = (executor: Tx) => this.service.write(executor, writer, current, parsed);
+    const write = (executor: Tx) => this.service.write({ ...this.ctx, tx: executor }, current, parsed);
     try {
       // A savepoint per row lets a failed write leave the rest of a partial import intact.
       if (this.partial) await this.tx.transaction(write);
@@ -493,7 +503,7 @@ class RowImporter {
         if (!this.partial) this.aborted = true;
         return;
       }
-      this.request.log.warn({ err: error, row }, 'spreadsheet import: row could not be saved');
+      this.onRowError(error, row);
       this.fail(row, null, 'This row could not be saved.');
       if (!this.partial) this.aborted = true;
       return;
@@ -509,7 +519,7 @@ class RowImporter {
    * wrote, so later rows of the file find what earlier rows created.
    */
   private async findMatch(input: RowInput): Promise<Row | null> {
-    const scope: MatchScope = { visible: visibleTo(this.request.principal.access), userId: this.request.principal.user?.id ?? null };
+    const scope: MatchScope = { visible: visibleTo(this.access), userId: responsibleUser(this.ctx.actor)?.id ?? null };
     if (input.id) {
       const [byId] = await findRecords(this.tx, this.resource, scope, sql`id = ${input.id}`);
       if (byId) return byId;

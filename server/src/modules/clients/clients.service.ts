@@ -12,7 +12,8 @@ import type { Client, ClientDeletion, ClientInput, ClientPatch } from '../../con
 import type { Database, Tx } from '../../db/client.ts';
 import { ApiError, conflict, fieldError, notFound } from '../../http/errors.ts';
 import { FieldProblems, isUniqueViolation, optionalText, optionalUrl, requiredText } from '../../http/input.ts';
-import { pageOf, parseListParams, type Page } from '../../http/list-params.ts';
+import { parseListParams } from '../../http/list-params.ts';
+import { pageOf, type Page } from '../../http/pages.ts';
 import { isUuid } from '../../resources/service.ts';
 import type { TenantCache } from '../../tenancy/tenancy.plugin.ts';
 import type { TenantRow } from '../../tenancy/tenants.repository.ts';
@@ -76,7 +77,7 @@ export class ClientsService {
       request.query as Record<string, string | undefined>,
     );
     const { rows, count } = await request.tx((tx) => repo.listTenants(tx, params));
-    return pageOf(request, params, count, rows.map(presentClient));
+    return pageOf(request, { count, offset: params.offset, limit: params.limit, results: rows.map(presentClient) });
   }
 
   async get(request: FastifyRequest, tenantId: string): Promise<Client> {

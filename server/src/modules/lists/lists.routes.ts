@@ -5,8 +5,11 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { ErrorBody, ResourcePage, ResourceRecord } from '../../contracts.ts';
+import { withContext } from '../../http/engine-context.ts';
+import { pageOf } from '../../http/pages.ts';
+import { parseListQuery } from '../../resources/list-query.ts';
 import { CATALOG } from '../registry.ts';
-import { LIST_KIND_SEGMENTS } from './lists.resource.ts';
+import { LIST_KIND_SEGMENTS, lists } from './lists.resource.ts';
 import { ListsService, MAX_REORDER } from './lists.service.ts';
 
 const tags = ['lists'];
@@ -40,7 +43,7 @@ export async function listsRoutes(app: FastifyInstance): Promise<void> {
     },
   }, async (request, reply) => {
     const { kind, slug } = request.params as { kind: string; slug: string };
-    const found = await service.bySlug(request, kind, slug);
+    const found = await withContext(request, (ctx) => service.bySlug(ctx, kind, slug));
     if (!found.moved) return found.record;
     const prefix = request.url.slice(0, request.url.indexOf('/lists/'));
     const location = `${prefix}/lists/${kind}/${encodeURIComponent(found.slug)}/`;
@@ -64,7 +67,11 @@ export async function listsRoutes(app: FastifyInstance): Promise<void> {
       }),
       response: { 200: ResourcePage, ...errors },
     },
-  }, async (request) => service.listItems(request, (request.params as { id: string }).id, request.query as Record<string, string | undefined>));
+  }, async (request) => {
+    const query = request.query as Record<string, string | undefined>;
+    const { limit, offset } = parseListQuery(lists, { limit: query['limit'], offset: query['offset'] });
+    return pageOf(request, await withContext(request, (ctx) => service.listItems(ctx, (request.params as { id: string }).id, { limit, offset })));
+  });
 
   app.post('/lists/:id/items/', {
     ...write,
@@ -76,7 +83,7 @@ export async function listsRoutes(app: FastifyInstance): Promise<void> {
       response: { 200: ResourceRecord, 201: ResourceRecord, ...errors },
     },
   }, async (request, reply) => {
-    const { added, item } = await service.addItem(request, (request.params as { id: string }).id, request.body);
+    const { added, item } = await withContext(request, (ctx) => service.addItem(ctx, (request.params as { id: string }).id, request.body));
     return reply.status(added ? 201 : 200).send(item);
   });
 
@@ -90,7 +97,7 @@ export async function listsRoutes(app: FastifyInstance): Promise<void> {
     },
   }, async (request, reply) => {
     const { id, itemId } = request.params as { id: string; itemId: string };
-    await service.removeItem(request, id, itemId);
+    await withContext(request, (ctx) => service.removeItem(ctx, id, itemId));
     return reply.status(204).send(null);
   });
 
@@ -104,7 +111,7 @@ export async function listsRoutes(app: FastifyInstance): Promise<void> {
       response: { 204: Type.Null(), ...errors },
     },
   }, async (request, reply) => {
-    await service.reorder(request, (request.params as { id: string }).id, request.body);
+    await withContext(request, (ctx) => service.reorder(ctx, (request.params as { id: string }).id, request.body));
     return reply.status(204).send(null);
   });
 }

@@ -3,17 +3,16 @@
  * redirect), and its ordered items — each presented by its own resource's
  * service, so what a reader sees of an item is what they see on its page.
  */
-import type { FastifyRequest } from 'fastify';
 import type { AccessLevel, RelatedRef } from '../../contracts.ts';
 import type { Tx } from '../../db/client.ts';
 import { ApiError, fieldError, notFound } from '../../http/errors.ts';
 import { diff } from '../../resources/audit.ts';
 import type { Catalog } from '../../resources/catalog.ts';
-import { parseListQuery } from '../../resources/list-query.ts';
+import { responsibleUser, type EngineContext } from '../../resources/context.ts';
 import type { Row } from '../../resources/repository.ts';
 import { addListItem } from '../../resources/repository.ts';
 import type { Resource } from '../../resources/resource.ts';
-import { isUuid, ResourceService, writerOf, type ListPage, type Writer } from '../../resources/service.ts';
+import { isUuid, ResourceService, type ListPage } from '../../resources/service.ts';
 import { visibleTo } from '../../resources/visibility.ts';
 import { LIST_KIND_SEGMENTS, lists, segmentOf } from './lists.resource.ts';
 import * as repo from './lists.repository.ts';
@@ -49,39 +48,30 @@ export class ListsService {
   }
 
   /** GET lists/{segment}/{slug or id}/: the list, or where it moved when an earlier slug is used. */
-  async bySlug(request: FastifyRequest, segment: string, slug: string): Promise<ListLookup> {
+  async bySlug({ tx, actor }: EngineContext, segment: string, slug: string): Promise<ListLookup> {
     const kind = LIST_KIND_SEGMENTS[segment];
     if (!kind) throw notFound('List not found.');
-    const access = request.principal.access;
-    return request.tx(async (tx) => {
-      const found = await repo.findSlug(tx, kind, slug);
-      const listId = found?.id ?? (isUuid(slug) ? slug : null);
-      if (listId === null) throw notFound('List not found.');
-      const row = await this.findList(tx, access, listId);
-      if (row['kind'] !== kind) throw notFound('List not found.');
-      if (found?.moved) return { moved: true, id: row.id, kind, slug: String(row['slug']) };
-      return { moved: false, record: (await this.lists.presentRows(tx, access, [row]))[0]! };
-    });
+    const access = actor.access;
+    const found = await repo.findSlug(tx, kind, slug);
+    const listId = found?.id ?? (isUuid(slug) ? slug : null);
+    if (listId === null) throw notFound('List not found.');
+    const row = await this.findList(tx, access, listId);
+    if (row['kind'] !== kind) throw notFound('List not found.');
+    if (found?.moved) return { moved: true, id: row.id, kind, slug: String(row['slug']) };
+    return { moved: false, record: (await this.lists.presentRows(tx, access, [row]))[0]! };
   }
 
   /** GET lists/{id}/items/: one page of the items the caller may see, in the list's order. */
-  async listItems(request: FastifyRequest, listId: string, query: Record<string, string | undefined>): Promise<ListPage> {
-    const access = request.principal.access;
+  async listItems({ tx, actor }: EngineContext, listId: string, page: { limit: number; offset: number }): Promise<ListPage> {
+    const access = actor.access;
     const visible = visibleTo(access);
-    return request.tx(async (tx) => {
-      const list = await this.findList(tx, access, listId);
-      const service = this.items.get(String(list['kind']));
-      const { limit, offset } = parseListQuery(lists, { limit: query['limit'], offset: query['offset'] });
-      if (!service) return { count: 0, next: null, previous: null, results: [] };
-      const rows = await repo.selectItems(tx, service.resource, list.id, visible, limit, offset);
-      const count = await repo.countItems(tx, service.resource, list.id, visible);
-      return {
-        count,
-        next: offset + rows.length < count ? pageUrl(request, offset + limit, limit) : null,
-        previous: offset > 0 ? pageUrl(request, Math.max(0, offset - limit), limit) : null,
-        results: await service.presentRows(tx, access, rows),
-      };
-    });
+    const { limit, offset } = page;
+    const list = await this.findList(tx, access, listId);
+    const service = this.items.get(String(list['kind']));
+    if (!service) return { count: 0, offset, limit, results: [] };
+    const rows = await repo.selectItems(tx, service.resource, list.id, visible, limit, offset);
+    const count = await repo.countItems(tx, service.resource, list.id, visible);
+    return { count, offset, limit, results: await service.presentRows(tx, access, rows) };
   }
 
   /**
@@ -89,41 +79,37 @@ export class ListsService {
    * changes when it is already there). With auto_tagging on, the record
    * receives the list's keywords.
    */
-  async addItem(request: FastifyRequest, listId: string, body: unknown): Promise<{ added: boolean; item: Record<string, unknown> }> {
-    const writer = writerOf(request);
+  async addItem(ctx: EngineContext, listId: string, body: unknown): Promise<{ added: boolean; item: Record<string, unknown> }> {
+    const { tx, actor: writer } = ctx;
     const itemId = parseItemId(body);
-    return request.tx(async (tx) => {
-      const list = await this.findList(tx, writer.access, listId);
-      await repo.lockList(tx, list.id);
-      const kind = String(list['kind']);
-      const service = this.itemService(kind);
-      const item = await this.findItem(tx, writer.access, service, kind, itemId);
-      const before = (await service.presentRows(tx, 'admin', [item]))[0]!;
-      const added = await addListItem(tx, service.resource, writer.tenantId, list.id, item.id);
-      if (added) {
-        const after = (await service.presentRows(tx, 'admin', [(await service.findVisible(tx, 'admin', item.id))]))[0]!;
-        await service.audit(tx, writer, 'update', item.id, after['display_name'], diff(before, after));
-        await this.recordListChange(tx, writer, list, { items: { from: null, to: refOf(after, service.resource) } });
-      }
-      const current = await service.findVisible(tx, 'admin', item.id);
-      return { added, item: (await service.presentRows(tx, writer.access, [current]))[0]! };
-    });
+    const list = await this.findList(tx, writer.access, listId);
+    await repo.lockList(tx, list.id);
+    const kind = String(list['kind']);
+    const service = this.itemService(kind);
+    const item = await this.findItem(tx, writer.access, service, kind, itemId);
+    const before = (await service.presentRows(tx, 'admin', [item]))[0]!;
+    const added = await addListItem(tx, service.resource, writer.tenantId, list.id, item.id);
+    if (added) {
+      const after = (await service.presentRows(tx, 'admin', [(await service.findVisible(tx, 'admin', item.id))]))[0]!;
+      await service.audit(ctx, 'update', item.id, after['display_name'], diff(before, after));
+      await this.recordListChange(ctx, list, { items: { from: null, to: refOf(after, service.resource) } });
+    }
+    const current = await service.findVisible(tx, 'admin', item.id);
+    return { added, item: (await service.presentRows(tx, writer.access, [current]))[0]! };
   }
 
   /** DELETE lists/{id}/items/{itemId}/: the record leaves the list (its keywords stay). */
-  async removeItem(request: FastifyRequest, listId: string, itemId: string): Promise<void> {
-    const writer = writerOf(request);
-    await request.tx(async (tx) => {
-      const list = await this.findList(tx, writer.access, listId);
-      const service = this.items.get(String(list['kind']));
-      const item = service && isUuid(itemId) ? await findOrNull(service, tx, writer.access, itemId) : null;
-      if (!service || !item) throw notFound('That record is not an item of this list.');
-      const before = (await service.presentRows(tx, 'admin', [item]))[0]!;
-      if (!(await repo.deleteItem(tx, list.id, item.id))) throw notFound('That record is not an item of this list.');
-      const after = (await service.presentRows(tx, 'admin', [item]))[0]!;
-      await service.audit(tx, writer, 'update', item.id, after['display_name'], diff(before, after));
-      await this.recordListChange(tx, writer, list, { items: { from: refOf(before, service.resource), to: null } });
-    });
+  async removeItem(ctx: EngineContext, listId: string, itemId: string): Promise<void> {
+    const { tx, actor: writer } = ctx;
+    const list = await this.findList(tx, writer.access, listId);
+    const service = this.items.get(String(list['kind']));
+    const item = service && isUuid(itemId) ? await findOrNull(service, tx, writer.access, itemId) : null;
+    if (!service || !item) throw notFound('That record is not an item of this list.');
+    const before = (await service.presentRows(tx, 'admin', [item]))[0]!;
+    if (!(await repo.deleteItem(tx, list.id, item.id))) throw notFound('That record is not an item of this list.');
+    const after = (await service.presentRows(tx, 'admin', [item]))[0]!;
+    await service.audit(ctx, 'update', item.id, after['display_name'], diff(before, after));
+    await this.recordListChange(ctx, list, { items: { from: refOf(before, service.resource), to: null } });
   }
 
   /**
@@ -131,23 +117,21 @@ export class ListsService {
    * in the places they held together; other items (e.g. ones the writer may
    * not see) keep theirs.
    */
-  async reorder(request: FastifyRequest, listId: string, body: unknown): Promise<void> {
-    const writer = writerOf(request);
+  async reorder(ctx: EngineContext, listId: string, body: unknown): Promise<void> {
+    const { tx, actor: writer } = ctx;
     const ids = parseIds(body);
-    await request.tx(async (tx) => {
-      const list = await this.findList(tx, writer.access, listId);
-      await repo.lockList(tx, list.id);
-      const service = this.items.get(String(list['kind']));
-      const members = new Set(service ? await repo.itemsInOrder(tx, list.id, ids) : []);
-      const visible = new Set(service ? await repo.visibleIds(tx, service.resource, visibleTo(writer.access), [...members]) : []);
-      const bad = ids.findIndex((value) => !members.has(value) || !visible.has(value));
-      if (bad >= 0) throw fieldError('ids', `Item ${bad + 1}: ${ids[bad]} is not an item of this list.`);
-      const before = await repo.itemsInOrder(tx, list.id, ids);
-      await repo.reorderItems(tx, list.id, ids);
-      if (before.some((value, index) => value !== ids[index])) {
-        await this.recordListChange(tx, writer, list, { item_order: { from: before, to: ids } });
-      }
-    });
+    const list = await this.findList(tx, writer.access, listId);
+    await repo.lockList(tx, list.id);
+    const service = this.items.get(String(list['kind']));
+    const members = new Set(service ? await repo.itemsInOrder(tx, list.id, ids) : []);
+    const visible = new Set(service ? await repo.visibleIds(tx, service.resource, visibleTo(writer.access), [...members]) : []);
+    const bad = ids.findIndex((value) => !members.has(value) || !visible.has(value));
+    if (bad >= 0) throw fieldError('ids', `Item ${bad + 1}: ${ids[bad]} is not an item of this list.`);
+    const before = await repo.itemsInOrder(tx, list.id, ids);
+    await repo.reorderItems(tx, list.id, ids);
+    if (before.some((value, index) => value !== ids[index])) {
+      await this.recordListChange(ctx, list, { item_order: { from: before, to: ids } });
+    }
   }
 
   /** The record to add: of the list's kind and visible to the writer, else a 400 saying what is wrong. */
@@ -164,9 +148,9 @@ export class ListsService {
   }
 
   /** Adding, removing and reordering items change the list: its updated_at and history say so. */
-  private async recordListChange(tx: Tx, writer: Writer, list: Row, changes: Record<string, { from: unknown; to: unknown }>): Promise<void> {
-    await repo.touchList(tx, list.id, writer.user?.id ?? null);
-    await this.lists.audit(tx, writer, 'update', list.id, list['display_name'], changes);
+  private async recordListChange(ctx: EngineContext, list: Row, changes: Record<string, { from: unknown; to: unknown }>): Promise<void> {
+    await repo.touchList(ctx.tx, list.id, responsibleUser(ctx.actor)?.id ?? null);
+    await this.lists.audit(ctx, 'update', list.id, list['display_name'], changes);
   }
 }
 
@@ -220,11 +204,4 @@ function parseIds(body: unknown): string[] {
     ids.push(normalized);
   }
   return ids;
-}
-
-function pageUrl(request: FastifyRequest, offset: number, limit: number): string {
-  const url = new URL(request.url, 'http://localhost');
-  url.searchParams.set('offset', String(offset));
-  url.searchParams.set('limit', String(limit));
-  return `${url.pathname}${url.search}`;
 }

@@ -6,6 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { ErrorBody, RelatedRef } from '../../contracts.ts';
 import { badRequest, type FieldErrors } from '../../http/errors.ts';
+import { withContext } from '../../http/engine-context.ts';
 import type { Catalog } from '../../resources/catalog.ts';
 import { ResourceService } from '../../resources/service.ts';
 import { MAX_SCANNED_CHARS } from './apply-tagging-rules.ts';
@@ -67,7 +68,8 @@ export async function taggingRoutes(app: FastifyInstance, { catalog }: { catalog
     let keywords: unknown;
     if (input['id'] !== undefined && input['id'] !== null) {
       if (typeof input['id'] !== 'string') throw badRequest('id: Must be the id of a tagging rule.', { id: ['Must be the id of a tagging rule.'] });
-      const saved = await service.get(request, input['id']);
+      const id = input['id'];
+      const saved = await withContext(request, (ctx) => service.get(ctx, id));
       rule = { pattern: String(saved['pattern']), match_type: saved['match_type'] as MatchType, case_sensitive: Boolean(saved['case_sensitive']) };
       keywords = saved['keywords'];
     } else {

@@ -11,7 +11,8 @@ import { insertUser, type UserRow } from '../../auth/users.repository.ts';
 import type { PasswordReset, User, UserInput, UserPatch } from '../../contracts.ts';
 import { conflict, notFound } from '../../http/errors.ts';
 import { FieldProblems, isUniqueViolation, optionalText } from '../../http/input.ts';
-import { pageOf, parseListParams, type Page } from '../../http/list-params.ts';
+import { parseListParams } from '../../http/list-params.ts';
+import { pageOf, type Page } from '../../http/pages.ts';
 import { isUuid } from '../../resources/service.ts';
 import { parseEmail } from '../../resources/values.ts';
 import * as repo from './users.repository.ts';
@@ -64,7 +65,7 @@ export class UsersService {
       request.query as Record<string, string | undefined>,
     );
     const { rows, count } = await request.tx((tx) => repo.listUsers(tx, params));
-    return pageOf(request, params, count, rows.map(presentUser));
+    return pageOf(request, { count, offset: params.offset, limit: params.limit, results: rows.map(presentUser) });
   }
 
   async get(request: FastifyRequest, userId: string): Promise<User> {
