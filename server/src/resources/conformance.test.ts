@@ -1,0 +1,156 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { sql } from 'drizzle-orm';
+import { query } from '../db/client.ts';
+import { RESOURCES } from '../modules/registry.ts';
+import { createTestDatabase, type TestDatabase } from '../test/test-db.ts';
+import { checkedValues, conformanceProblems, type Problems } from './conformance.ts';
+import { choice, decimal, relation, text, visibility } from './fields.ts';
+import { defineResource } from './resource.ts';
+
+describe('the catalog and the database agree', () => {
+  let test: TestDatabase;
+  let problems: Problems;
+  before(async () => {
+    test = await createTestDatabase();
+    problems = await conformanceProblems(test.db.owner, RESOURCES);
+  });
+  after(() => test.close());
+
+  it('every declared field has its columns, of the type its field type stores', () => {
+    assert.deepEqual(problems.columns, []);
+  });
+  it('every choice list equals the CHECK constraint of its column', () => {
+    assert.deepEqual(problems.choices, []);
+  });
+  it('every tenant table has row-level security enabled and forced with the tenant policy', () => {
+    assert.deepEqual(problems.rowLevelSecurity, []);
+  });
+  it('the counter trigger exists where totals read counters, and only there', () => {
+    assert.deepEqual(problems.counters, []);
+  });
+  it('every relation column and filter column has an index', () => {
+    assert.deepEqual(problems.indexes, []);
+  });
+  it('every unique and foreign key includes tenant_id', () => {
+    assert.deepEqual(problems.tenantKeys, []);
+  });
+
+  it('reads the values of a CHECK list, and nothing from other checks', () => {
+    assert.deepEqual(checkedValues(`CHECK ((quarter = ANY (ARRAY['Q1'::text, 'Q2'::text])))`), ['Q1', 'Q2']);
+    assert.deepEqual(checkedValues(`CHECK ((gender = 'M'::text))`), ['M']);
+    assert.deepEqual(checkedValues(`CHECK ((kind = ANY (ARRAY['It''s'::text])))`), ["It's"]);
+    assert.equal(checkedValues(`CHECK ((inv_currency ~ '^[A-Z]{3}$'::text))`), null);
+  });
+
+  describe('a table set up without the block, then with setup_entity_table()', () => {
+    const probe = defineResource({
+      kind: 'probes',
+      type: 'Probe',
+      path: '/probes',
+      table: 'conformance_probes',
+      label: 'Probe',
+      writeAccess: 'research',
+      fields: {
+        name: text(),
+        stage: choice(['draft', 'final'] as const),
+        owner: relation('organizations', { many: false }),
+        tags: relation('keyword'),
+        score: decimal({ scale: 2 }),
+        visibility: visibility('hidden'),
+      },
+      ordering: [],
+      filters: ['stage', 'owner'],
+    });
+    const run = (statement: string) => test.db.withAdvisoryLock('conformance-probe', (session) => session.execInTransaction(statement));
+
+    before(() =>
+      run(`CREATE TABLE conformance_probes (
+             tenant_id uuid NOT NULL REFERENCES tenants (id),
+             id uuid NOT NULL DEFAULT gen_random_uuid(),
+             name text,
+             stage text CHECK (stage IN ('draft')),
+             owner uuid,
+             tags uuid[] NOT NULL DEFAULT '{}',
+             score double precision,
+             visibility text NOT NULL DEFAULT 'hidden' CHECK (visibility IN ('hidden', 'paywalled', 'public')),
+             parent uuid,
+             city uuid REFERENCES cities (id),
+             created_at timestamptz NOT NULL DEFAULT now(),
+             updated_at timestamptz NOT NULL DEFAULT now(),
+             created_by uuid,
+             updated_by uuid,
+             display_name text GENERATED ALWAYS AS (name) STORED,
+             PRIMARY KEY (tenant_id, id),
+             CONSTRAINT conformance_probes_id_key UNIQUE (id),
+             CONSTRAINT conformance_probes_parent_fkey FOREIGN KEY (parent) REFERENCES conformance_probes (id)
+           )`),
+    );
+
+    it('the check names every rule the table breaks', async () => {
+      const found = await conformanceProblems(test.db.owner, [probe]);
+      assert.deepEqual(found.columns, ['conformance_probes.score: double precision, but its field stores numeric']);
+      assert.deepEqual(found.choices, ['conformance_probes.stage: CHECK differs from the declared choices (not allowed: final; not declared: -)']);
+      assert.deepEqual(found.rowLevelSecurity, [
+        'conformance_probes: row-level security not enabled',
+        'conformance_probes: no tenant_isolation policy FOR ALL USING and WITH CHECK (tenant_id = app_tenant_id())',
+      ]);
+      assert.equal(found.counters.length, 1);
+      assert.match(found.counters[0]!, /expected one counter trigger .*maintain_entity_counter\('probes'\), found none/);
+      assert.deepEqual(found.indexes, [
+        'conformance_probes.owner: no index starts with it (after tenant_id), yet it is a relation',
+        'conformance_probes.tags: no index starts with it (after tenant_id), yet it is a relation',
+        'conformance_probes.visibility: no index starts with it (after tenant_id), yet it is a filter',
+        'conformance_probes.stage: no index starts with it (after tenant_id), yet it is a filter',
+      ]);
+      // A key to a shared table (cities) needs no tenant_id: it holds no tenant's rows.
+      assert.deepEqual(found.tenantKeys, [
+        'conformance_probes: unique index conformance_probes_id_key (id) without tenant_id',
+        'conformance_probes: foreign key conformance_probes_parent_fkey (parent) → conformance_probes (id) does not match on tenant_id',
+      ]);
+    });
+
+    it('setup_entity_table() adds the block, and adds nothing more when called again', async () => {
+      const setup = `SELECT setup_entity_table('conformance_probes', 'probes', ARRAY['owner', 'tags', 'visibility', 'stage'])`;
+      await run(`ALTER TABLE conformance_probes ALTER COLUMN score TYPE numeric(12, 2);
+                 ALTER TABLE conformance_probes DROP CONSTRAINT conformance_probes_stage_check;
+                 ALTER TABLE conformance_probes ADD CHECK (stage IN ('draft', 'final'));
+                 ALTER TABLE conformance_probes DROP CONSTRAINT conformance_probes_parent_fkey;
+                 ALTER TABLE conformance_probes DROP CONSTRAINT conformance_probes_id_key;
+                 ALTER TABLE conformance_probes ADD FOREIGN KEY (tenant_id, parent) REFERENCES conformance_probes (tenant_id, id);
+                 ${setup}`);
+      await run(setup);
+      const found = await conformanceProblems(test.db.owner, [probe]);
+      assert.deepEqual(found, { columns: [], choices: [], rowLevelSecurity: [], counters: [], indexes: [], tenantKeys: [] });
+      const indexes = await query<{ indexdef: string }>(
+        test.db.owner,
+        sql`SELECT indexdef FROM pg_indexes WHERE tablename = 'conformance_probes' AND indexname NOT LIKE '%key' AND indexname NOT LIKE '%pkey' ORDER BY indexname`,
+      );
+      assert.deepEqual(
+        indexes.map((row) => row.indexdef.replace(/ ON public\./, ' ON ')),
+        [
+          'CREATE INDEX conformance_probes_owner ON conformance_probes USING btree (tenant_id, owner)',
+          'CREATE INDEX conformance_probes_recent ON conformance_probes USING btree (tenant_id, updated_at DESC, id DESC)',
+          'CREATE INDEX conformance_probes_stage ON conformance_probes USING btree (tenant_id, stage)',
+          'CREATE INDEX conformance_probes_tags ON conformance_probes USING gin (tags)',
+          'CREATE INDEX conformance_probes_visibility ON conformance_probes USING btree (tenant_id, visibility)',
+        ],
+      );
+    });
+
+    it('a shared table (no tenant_id) is read by everyone and written by tenant managers', async () => {
+      await run(`CREATE TABLE conformance_shared_probes (id uuid PRIMARY KEY, updated_at timestamptz NOT NULL DEFAULT now());
+                 SELECT setup_entity_table('conformance_shared_probes');`);
+      const policies = await query<{ policyname: string; cmd: string }>(
+        test.db.owner,
+        sql`SELECT policyname, cmd FROM pg_policies WHERE tablename = 'conformance_shared_probes' ORDER BY policyname`,
+      );
+      assert.deepEqual(policies, [
+        { policyname: 'shared_delete', cmd: 'DELETE' },
+        { policyname: 'shared_insert', cmd: 'INSERT' },
+        { policyname: 'shared_read', cmd: 'SELECT' },
+        { policyname: 'shared_update', cmd: 'UPDATE' },
+      ]);
+    });
+  });
+});
