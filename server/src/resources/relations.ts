@@ -10,15 +10,12 @@ import { query, type Tx } from '../db/client.ts';
 import type { FieldErrors } from '../http/errors.ts';
 import { relationFields, type Catalog } from './catalog.ts';
 import type { Visibility } from './fields.ts';
+import { visibleCondition } from './repository.ts';
 import type { Resource } from './resource.ts';
 
 const id = (name: string) => sql.identifier(name);
 const uuidList = (values: string[]): SQL => sql`ARRAY[${sql.join(values.map((value) => sql`${value}`), sql`, `)}]::uuid[]`;
 
-function visibleCondition(resource: Resource, visible: Visibility[]): SQL {
-  if (!resource.hasVisibility) return sql`true`;
-  return sql`visibility IN (${sql.join(visible.map((value) => sql`${value}`), sql`, `)})`;
-}
 
 /** Ids a row's relation field holds. */
 export function idsOf(value: unknown): string[] {
@@ -115,7 +112,6 @@ export async function resolveNames(
         sql`SELECT id FROM ${id(target.table)}
             WHERE (id::text = lower(${name}) OR search_text(display_name) = search_text(${name}))
             AND ${visibleCondition(target, visible)}
-            ${target.hasStatus ? sql`AND status = 'active'` : sql``}
             LIMIT 2`,
       );
       matches.push(...rows.map((row) => row.id));

@@ -26,10 +26,24 @@ export function selectColumns(resource: Resource): SQL {
   return sql.join([...new Set(columns)].map(id), sql`, `);
 }
 
+/**
+ * The rows a reviewed resource (or its view) serves: its curated records, or its suggestions
+ * (resource.ts `reviewView`). Every read of records goes through this, so a suggestion never
+ * shows up as a record (lists, counts, search, relations, exports, backlinks).
+ */
+export function statusCondition(resource: Resource): SQL {
+  return resource.review ? sql`status = ${resource.status}` : sql`true`;
+}
+
+/** Rows a reader may see: by visibility, and only the rows the resource serves (statusCondition). */
+export function visibleCondition(resource: Resource, visible: Visibility[]): SQL {
+  const status = statusCondition(resource);
+  return resource.hasVisibility ? sql`visibility IN (${list(visible)}) AND ${status}` : status;
+}
+
 /** Conditions for what a caller may see, and what the list query asks for. */
-export function whereClause(resource: Resource, visible: Visibility[], listQuery?: Pick<ListQuery, 'filters' | 'search'>, status = 'active'): SQL {
-  const conditions: SQL[] = resource.hasVisibility ? [sql`visibility IN (${list(visible)})`] : [sql`true`];
-  if (resource.hasStatus) conditions.push(sql`status = ${status}`);
+export function whereClause(resource: Resource, visible: Visibility[], listQuery?: Pick<ListQuery, 'filters' | 'search'>): SQL {
+  const conditions: SQL[] = [visibleCondition(resource, visible)];
   for (const [name, values] of Object.entries(listQuery?.filters ?? {})) {
     const field = resource.fields[name]!;
     if (field.relation) {
@@ -37,7 +51,7 @@ export function whereClause(resource: Resource, visible: Visibility[], listQuery
       // unknown id does, so a filter never tells that a hidden record exists.
       const seen = sql.join(
         relationTargets(field.relation).map((target) =>
-          sql`SELECT id FROM ${id(target.table)} WHERE id IN (${list(values)})${target.hasVisibility ? sql` AND visibility IN (${list(visible)})` : sql``}`,
+          sql`SELECT id FROM ${id(target.table)} WHERE id IN (${list(values)}) AND ${visibleCondition(target, visible)}`,
         ),
         sql` UNION ALL `,
       );
@@ -267,7 +281,8 @@ export async function matchingIds(tx: Tx, resource: Resource, visible: Visibilit
 
 /** Inserts a row (of the tenant, or shared when tenantId is null); `values.id` may restore a known id. */
 export async function insertRow(tx: Tx, resource: Resource, tenantId: string | null, values: Record<string, unknown>): Promise<string> {
-  const entries = Object.entries(tenantId === null ? values : { tenant_id: tenantId, ...values });
+  const status = resource.review ? { status: resource.status } : {};
+  const entries = Object.entries(tenantId === null ? values : { tenant_id: tenantId, ...status, ...values });
   const [row] = await query<{ id: string }>(
     tx,
     sql`INSERT INTO ${id(resource.table)} (${sql.join(entries.map(([name]) => id(name)), sql`, `)})
@@ -443,11 +458,10 @@ export interface MatchScope {
  */
 export async function findRecords(tx: Tx, resource: Resource, scope: MatchScope, condition: SQL, limit = 1): Promise<Row[]> {
   const ownWrites = scope.userId ? sql` OR (updated_at = now() AND updated_by = ${scope.userId})` : sql``;
-  const status = resource.hasStatus ? sql` AND status = 'active'` : sql``;
   return query<Row>(
     tx,
     sql`SELECT ${selectColumns(resource)} FROM ${id(resource.table)}
-        WHERE (${whereClause(resource, scope.visible)}${ownWrites})${status} AND (${condition})
+        WHERE (${whereClause(resource, scope.visible)}${ownWrites}) AND ${statusCondition(resource)} AND (${condition})
         ORDER BY created_at, id
         LIMIT ${limit}`,
   );

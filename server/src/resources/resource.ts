@@ -54,8 +54,13 @@ export interface ResourceDeclaration {
   detailFields?: string[];
   /** Spreadsheet header aliases: alias (lower case) → field name. */
   headerAliases?: Record<string, string>;
-  /** Whether the table has a status column separating suggestions from curated rows. */
-  hasStatus?: boolean;
+  /**
+   * Review (docs/review.md): rows are suggested, active (curated) or rejected, in a status
+   * column; only active rows are records anywhere but the suggestions' own routes.
+   * `typeCode` is the suggestion type code that names the resource (SPEC §3: ORG, PER); the
+   * one reviewed resource without a code takes every other code (ledger entries).
+   */
+  review?: { typeCode?: string };
   /** Minimum audience that may read the records at all (default: everyone, by visibility). */
   readAccess?: AccessLevel;
   /**
@@ -117,12 +122,37 @@ export interface SaveContext {
   current: Record<string, unknown> | null;
 }
 
+/** A reviewed row's status: a suggestion waits for review, then becomes a record or is rejected. */
+export const REVIEW_STATUSES = ['suggested', 'active', 'rejected'] as const;
+export type ReviewStatus = (typeof REVIEW_STATUSES)[number];
+
 export interface Resource extends ResourceDeclaration {
   /** Every writable column, in declaration order. */
   readonly columns: string[];
   readonly shared: boolean;
   /** Whether rows have a visibility (read by audience) — tenants' entities do, shared tables do not. */
   readonly hasVisibility: boolean;
+  /**
+   * The rows of a reviewed resource this declaration serves: 'active' (the curated records)
+   * for the declaration itself, 'suggested' for its suggestions (reviewView). Ignored
+   * without `review`.
+   */
+  readonly status: ReviewStatus;
+}
+
+/**
+ * The same resource serving its rows of another status (e.g. the suggestions, at
+ * suggested-entities/…): every engine query of the view reads and counts those rows only.
+ */
+export function reviewView(resource: Resource, status: ReviewStatus, path: string): Resource {
+  if (!resource.review) throw new Error(`${resource.kind} does not declare review.`);
+  return { ...resource, status, path, counterKinds: counterKindsWithStatus(resource, status) };
+}
+
+/** A reviewed resource's counter kinds for rows of a status (the counter trigger's '<kind>:<status>'). */
+function counterKindsWithStatus(resource: Resource, status: ReviewStatus): string[] {
+  const kinds = resource.counterKinds ?? [resource.kind];
+  return status === 'active' ? kinds : kinds.map((kind) => `${kind}:${status}`);
 }
 
 export function defineResource(declaration: ResourceDeclaration): Resource {
@@ -142,5 +172,6 @@ export function defineResource(declaration: ResourceDeclaration): Resource {
     if (!SEARCH_WEIGHTS.includes(weight)) throw new Error(`${declaration.kind}: search: weight of "${name}" must be A, B, C or D`);
   }
   const shared = declaration.scope === 'shared';
-  return { ...declaration, columns: [...new Set(columns)], shared, hasVisibility: 'visibility' in declaration.fields };
+  if (declaration.review && (shared || !('visibility' in declaration.fields))) throw new Error(`${declaration.kind}: only a tenant's entities can be reviewed`);
+  return { ...declaration, columns: [...new Set(columns)], shared, hasVisibility: 'visibility' in declaration.fields, status: 'active' };
 }

@@ -19,6 +19,8 @@ export const ledgerEntries = defineResource({
   plural: 'Ledger entries',
   summary: ['year', 'quarter', 'symbol'],
   writeAccess: 'research',
+  // Suggestions of every type code but ORG and PER (SPEC §3).
+  review: {},
   quickSearch: {},
   search: { fields: { caption: 'A', symbol: 'A', data: 'C', url: 'C' } },
   fields: {

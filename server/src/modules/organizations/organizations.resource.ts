@@ -9,7 +9,7 @@ export const organizations = defineResource({
   table: 'organizations',
   label: 'Organization',
   summary: ['hq_city', 'ownership_type'],
-  hasStatus: true,
+  review: { typeCode: 'ORG' },
   writeAccess: 'research',
   quickSearch: {},
   mergeable: true,

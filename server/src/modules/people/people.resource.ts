@@ -10,7 +10,7 @@ export const people = defineResource({
   label: 'Person',
   plural: 'People',
   summary: ['current_address_city', 'passport_country'],
-  hasStatus: true,
+  review: { typeCode: 'PER' },
   writeAccess: 'research',
   quickSearch: {},
   mergeable: true,

@@ -26,7 +26,7 @@
  */
 import { sql, type SQL } from 'drizzle-orm';
 import type { Visibility } from '../../resources/fields.ts';
-import { searchMatch } from '../../resources/repository.ts';
+import { searchMatch, statusCondition } from '../../resources/repository.ts';
 import type { Resource } from '../../resources/resource.ts';
 import { RESOURCES } from '../registry.ts';
 
@@ -65,7 +65,7 @@ function rankedMatches(resource: Resource, q: string, visible: Visibility[], typ
     [
       resource.hasVisibility ? sql`visibility IN (${sql.join(visible.map((value) => sql`${value}`), sql`, `)})` : sql`true`,
       typeColumn ? sql`${sql.identifier(typeColumn)} IN (${sql.join(wanted.map((type) => sql`${type}`), sql`, `)})` : sql`true`,
-      resource.hasStatus ? sql`status = 'active'` : sql`true`,
+      statusCondition(resource),
     ],
     sql` AND `,
   );

@@ -1,0 +1,130 @@
+/**
+ * The SQL of review beyond the engine's status column: where suggestions were found
+ * (suggestion_provenance) and which were rejected (suggestion_rejections). Every
+ * statement runs in a tenant transaction, so row-level security keeps it in the tenant.
+ */
+import { sql } from 'drizzle-orm';
+import { query, type Tx } from '../../db/client.ts';
+import { uuidArray } from '../../resources/repository.ts';
+
+/** Where a suggestion comes from: a kind of source (e.g. 'raw_data') and its id, when it has one. */
+export interface SuggestionSource {
+  kind: string;
+  id: string | null;
+}
+
+/** One place a suggestion was found, as the suggester reports it. */
+export interface ProvenanceInput {
+  source: SuggestionSource;
+  /** The text around the mention. */
+  snippet?: string;
+  /** Character offsets of the mention in the source's text (end exclusive). */
+  start?: number | null;
+  end?: number | null;
+  /** How often the source mentions it (1 by default). */
+  mentions?: number;
+}
+
+/** Provenance as the API presents it with a suggestion (and the record it became). */
+export interface Provenance {
+  id: string;
+  source_kind: string;
+  source_id: string | null;
+  snippet: string;
+  start_offset: number | null;
+  end_offset: number | null;
+  mention_count: number;
+  created_at: string;
+}
+
+export async function insertProvenance(tx: Tx, tenantId: string, kind: string, recordId: string, sources: ProvenanceInput[]): Promise<void> {
+  for (const source of sources) {
+    await tx.execute(
+      sql`INSERT INTO suggestion_provenance (tenant_id, resource, record_id, source_kind, source_id, snippet, start_offset, end_offset, mention_count)
+          VALUES (${tenantId}, ${kind}, ${recordId}, ${source.source.kind}, ${source.source.id}, ${source.snippet ?? ''},
+                  ${source.start ?? null}, ${source.end ?? null}, ${source.mentions ?? 1})`,
+    );
+  }
+}
+
+/** Each record's provenance, oldest first. */
+export async function provenanceOf(tx: Tx, kind: string, recordIds: string[]): Promise<Map<string, Provenance[]>> {
+  const byRecord = new Map<string, Provenance[]>();
+  if (recordIds.length === 0) return byRecord;
+  const rows = await query<Provenance & { record_id: string; created_at: Date | string }>(
+    tx,
+    sql`SELECT id, record_id, source_kind, source_id, snippet, start_offset, end_offset, mention_count, created_at
+        FROM suggestion_provenance WHERE resource = ${kind} AND record_id = ANY(${uuidArray(recordIds)})
+        ORDER BY created_at, id`,
+  );
+  for (const { record_id: recordId, created_at: createdAt, ...row } of rows) {
+    const entries = byRecord.get(recordId) ?? [];
+    entries.push({ ...row, created_at: new Date(createdAt).toISOString() });
+    byRecord.set(recordId, entries);
+  }
+  return byRecord;
+}
+
+/** The sources of a record's provenance (distinct). */
+export async function sourcesOf(tx: Tx, kind: string, recordId: string): Promise<SuggestionSource[]> {
+  const rows = await query<{ source_kind: string; source_id: string | null }>(
+    tx,
+    sql`SELECT DISTINCT source_kind, source_id FROM suggestion_provenance WHERE resource = ${kind} AND record_id = ${recordId}
+        ORDER BY 1, 2`,
+  );
+  return rows.map((row) => ({ kind: row.source_kind, id: row.source_id }));
+}
+
+/** Moves a record's provenance to another record (a merge); returns the ids moved. */
+export async function moveProvenance(tx: Tx, kind: string, fromId: string, toId: string): Promise<string[]> {
+  const rows = await query<{ id: string }>(
+    tx,
+    sql`UPDATE suggestion_provenance SET record_id = ${toId} WHERE resource = ${kind} AND record_id = ${fromId} RETURNING id`,
+  );
+  return rows.map((row) => row.id);
+}
+
+/** Puts provenance rows back on a record (undoing a merge). */
+export async function returnProvenance(tx: Tx, provenanceIds: string[], toId: string): Promise<void> {
+  if (provenanceIds.length === 0) return;
+  await tx.execute(sql`UPDATE suggestion_provenance SET record_id = ${toId} WHERE id = ANY(${uuidArray(provenanceIds)})`);
+}
+
+const sourceKey = (source: SuggestionSource | null) => ({ kind: source?.kind ?? '', id: source?.id ?? '' });
+
+/** Remembers that these names from these sources were rejected (once per name and source). */
+export async function rememberRejection(
+  tx: Tx,
+  tenantId: string,
+  kind: string,
+  nameKeys: string[],
+  sources: Array<SuggestionSource | null>,
+  recordId: string,
+  userId: string | null,
+): Promise<void> {
+  for (const nameKey of nameKeys) {
+    for (const source of sources) {
+      const key = sourceKey(source);
+      await tx.execute(
+        sql`INSERT INTO suggestion_rejections (tenant_id, resource, name_key, source_kind, source_id, record_id, rejected_by)
+            VALUES (${tenantId}, ${kind}, ${nameKey}, ${key.kind}, ${key.id}, ${recordId}, ${userId})
+            ON CONFLICT (tenant_id, resource, name_key, source_kind, source_id)
+            DO UPDATE SET record_id = EXCLUDED.record_id, rejected_by = EXCLUDED.rejected_by, rejected_at = now()`,
+      );
+    }
+  }
+}
+
+/** Whether one of the name keys was rejected from this source (or, with no source, without one). */
+export async function wasRejected(tx: Tx, kind: string, nameKeys: string[], source: SuggestionSource | null): Promise<boolean> {
+  if (nameKeys.length === 0) return false;
+  const key = sourceKey(source);
+  const rows = await query<{ n: number }>(
+    tx,
+    sql`SELECT 1 AS n FROM suggestion_rejections
+        WHERE resource = ${kind} AND source_kind = ${key.kind} AND source_id = ${key.id}
+          AND name_key IN (${sql.join(nameKeys.map((nameKey) => sql`${nameKey}`), sql`, `)})
+        LIMIT 1`,
+  );
+  return rows.length > 0;
+}
