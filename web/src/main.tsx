@@ -7,10 +7,12 @@ import { Provider } from 'react-redux';
 import { RouterProvider } from 'react-router/dom';
 import { ToastContainer } from 'react-toastify';
 import { PersistGate } from 'redux-persist/integration/react';
-import { RouteGroupProvider } from './app/guards';
+import { recordSections } from './app/record-sections';
 import { router, routes } from './app/router';
 import { persistor, store } from './app/store';
 import { theme } from './app/theme';
+import { RecordSectionsProvider } from './lib/record-sections';
+import { RouteGroupProvider } from './lib/route-groups';
 
 const container = document.getElementById('root');
 if (!container) throw new Error('index.html has no #root element');
@@ -22,7 +24,9 @@ createRoot(container).render(
         <CssBaseline />
         <PersistGate loading={<LinearProgress aria-label="Restoring session" />} persistor={persistor}>
           <RouteGroupProvider routes={routes}>
-            <RouterProvider router={router} />
+            <RecordSectionsProvider sections={recordSections}>
+              <RouterProvider router={router} />
+            </RecordSectionsProvider>
           </RouteGroupProvider>
         </PersistGate>
         <ToastContainer position="top-right" autoClose={5000} />

@@ -4,9 +4,7 @@ import {
   type FetchArgs,
   type FetchBaseQueryError,
 } from '@reduxjs/toolkit/query/react';
-import { logout, sessionSlice, type SessionState } from '../features/session/session.slice';
-
-type StateWithSession = { [sessionSlice.reducerPath]: SessionState };
+import { logout, selectToken, type StateWithSession } from '../lib/session';
 
 // Login must never carry a stale token: a wrong password (401) would otherwise
 // be taken for an expired session. A failed logout call needs no second logout.
@@ -14,7 +12,7 @@ const UNAUTHENTICATED_ENDPOINTS = new Set(['login', 'logout']);
 
 function sentToken(state: unknown, endpoint: string): string | null {
   if (endpoint === 'login') return null;
-  return (state as StateWithSession).session.token;
+  return selectToken(state as StateWithSession);
 }
 
 const rawBaseQuery = fetchBaseQuery({

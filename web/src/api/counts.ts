@@ -1,5 +1,4 @@
-import { useAppSelector } from '../app/hooks';
-import { selectToken } from '../features/session/session.slice';
+import { selectToken, useSessionSelector } from '../lib/session';
 import type { EntityCounts, KindCount } from '@intelnotes/server/contracts';
 import { api } from './api';
 
@@ -28,7 +27,7 @@ export type ShownCount =
 
 /** The counts the current audience may see (SPEC §1, §6): the endpoint follows the session. */
 export function useEntityCounts() {
-  const signedIn = useAppSelector(selectToken) !== null;
+  const signedIn = useSessionSelector(selectToken) !== null;
   const member = countsApi.useEntitiesCountQuery(undefined, { skip: !signedIn });
   const visitor = countsApi.useFreeAheadEntitiesCountQuery(undefined, { skip: signedIn });
   const result = signedIn ? member : visitor;

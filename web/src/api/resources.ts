@@ -6,7 +6,6 @@ import type {
   BulkResult,
   BulkUndoResult,
   ImportReport,
-  OrganizationSuggestion,
   RelatedRef,
   RelationTarget,
   ResourceMeta,
@@ -21,7 +20,7 @@ import { api } from './api';
  * Records are dynamic: their fields are described by `ResourceMeta`.
  */
 
-export type { AuditEntry, AuditHistory, AvailableFilter, BulkRequest, BulkResult, BulkUndoResult, OrganizationSuggestion, RelatedRef, RelationTarget, ResourcePage, ResourceRecord };
+export type { AuditEntry, AuditHistory, AvailableFilter, BulkRequest, BulkResult, BulkUndoResult, RelatedRef, RelationTarget, ResourcePage, ResourceRecord };
 
 /** Query-string values of a list request: limit, offset, ordering, search and filters. */
 export type ListParams = Record<string, string>;
@@ -249,10 +248,6 @@ export const resourcesApi = api.injectEndpoints({
       // Also refreshed by anything that invalidates the record itself (e.g. a merge).
       providesTags: (_history, _error, { path, id }) => [recordTag(path, id), historyTag(path, id)],
     }),
-    suggestedFieldsFromUrl: build.query<OrganizationSuggestion, string>({
-      query: (url) => ({ url: 'assets/organizations/suggested_fields_from_url/', params: { url } }),
-      keepUnusedDataFor: 0,
-    }),
   }),
 });
 
@@ -269,7 +264,6 @@ export const {
   useBulkExportMutation,
   useBulkUndoMutation,
   useUploadResourceMutation,
-  useLazySuggestedFieldsFromUrlQuery,
   useRelationOptionsQuery,
   useRecordHistoryQuery,
   useRecordNamesQuery,

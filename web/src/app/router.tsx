@@ -22,7 +22,7 @@ import { settingsAdminRoutes } from '../features/settings/routes';
 import { usersAdminRoutes } from '../features/users/routes';
 import { guardedRoutes } from './guards';
 import { RootLayout } from './layout/RootLayout';
-import { INTELBOOKS_PATH } from './paths';
+import { INTELBOOKS_PATH } from '../lib/paths';
 
 /** A route of SPEC §2 whose screen is not built yet: it says so instead of showing a 404. */
 const notYet = (path: string, feature: string): RouteObject => ({

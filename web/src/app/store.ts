@@ -18,7 +18,8 @@ import {
 import storage from 'redux-persist/es/storage';
 import { toast } from 'react-toastify';
 import { api } from '../api/api';
-import { logout, sessionSlice, setSession, userRefreshed } from '../features/session/session.slice';
+import { logout, setSession } from '../lib/session';
+import { sessionSlice, userRefreshed } from './session.slice';
 import { pageReloadRequested } from './reload';
 import { router } from './router';
 

@@ -1,8 +1,8 @@
 import type { SxProps, Theme } from '@mui/material/styles';
 import Typography from '@mui/material/Typography';
-import { usePageTitle } from '../app/page-title';
+import { usePageTitle } from '../lib/page-title';
 
-/** A page's h1; its text is also the page's part of the browser tab's title (app/page-title.tsx). */
+/** A page's h1; its text is also the page's part of the browser tab's title (lib/page-title.tsx). */
 export function PageHeading({ children, sx }: { children: string; sx?: SxProps<Theme> }) {
   usePageTitle(children);
   return (

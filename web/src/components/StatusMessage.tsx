@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import Box from '@mui/material/Box';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
-import { usePageTitle } from '../app/page-title';
+import { usePageTitle } from '../lib/page-title';
 
 interface StatusMessageProps {
   title: string;

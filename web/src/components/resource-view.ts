@@ -1,6 +1,5 @@
 import type { AccessLevel, FieldMeta, ResourceMeta } from '@intelnotes/server/contracts';
-import { useAppSelector } from '../app/hooks';
-import { selectAccessLevel, selectCanManageTenants } from '../features/session/session.slice';
+import { selectAccessLevel, selectCanManageTenants, useSessionSelector } from '../lib/session';
 import type { ResourceRecord } from '../api/resources';
 import { truncate } from './notify';
 
@@ -57,7 +56,7 @@ export function atLeast(level: AccessLevel, needed: string): boolean {
 
 /** The signed-in user's access level (public when signed out). */
 export function useAccessLevel(): AccessLevel {
-  return useAppSelector(selectAccessLevel);
+  return useSessionSelector(selectAccessLevel);
 }
 
 /**
@@ -94,7 +93,7 @@ export function recordPath(view: ResourceView, id: string): string {
 /** Whether the signed-in user may create, edit and delete records of this resource. */
 export function useCanWrite(meta: ResourceMeta | undefined): boolean {
   const level = useAccessLevel();
-  const canManageTenants = useAppSelector(selectCanManageTenants);
+  const canManageTenants = useSessionSelector(selectCanManageTenants);
   if (!meta) return false;
   // Shared resources (geos, cities) are written by tenant managers, not by every admin.
   return meta.write_access === 'manage-tenants' ? canManageTenants : atLeast(level, meta.write_access);

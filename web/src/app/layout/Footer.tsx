@@ -2,7 +2,7 @@ import Box from '@mui/material/Box';
 import Link from '@mui/material/Link';
 import Typography from '@mui/material/Typography';
 import { useGetTenantQuery } from '../../api/api';
-import { OPEN_DATA_URL, SETUP_GUIDE_URL } from '../config';
+import { OPEN_DATA_URL, SETUP_GUIDE_URL } from '../../lib/config';
 
 /**
  * Copyright, version, the open-data link and the invitation to run an instance (SPEC §1), each

@@ -16,9 +16,8 @@ import { useGetTenantQuery } from '../../api/api';
 import { tenantDisplayName } from '../../api/tenant-name';
 import { Logo, WORDMARK } from '../../components/Logo';
 import { VisuallyHidden } from '../../components/VisuallyHidden';
-import { selectAccessLevel, selectSession } from '../../features/session/session.slice';
-import { useSignOut } from '../../features/session/use-sign-out';
-import { useAppSelector } from '../hooks';
+import { selectAccessLevel, selectSession, useSessionSelector } from '../../lib/session';
+import { useSignOut } from '../../lib/use-sign-out';
 import { NavTabs } from './NavTabs';
 
 interface HeaderProps {
@@ -33,8 +32,8 @@ export function Header({ onOpenSearch, onOpenMenu }: HeaderProps) {
   const theme = useTheme();
   const wide = useMediaQuery(theme.breakpoints.up('md'), { noSsr: true });
   const { data: tenant } = useGetTenantQuery();
-  const session = useAppSelector(selectSession);
-  const accessLevel = useAppSelector(selectAccessLevel);
+  const session = useSessionSelector(selectSession);
+  const accessLevel = useSessionSelector(selectAccessLevel);
   const { signOut, signingOut } = useSignOut();
   const tenantName = tenant ? tenantDisplayName(tenant) : '';
   // Tenant settings; until the tenant info arrives, the usual layout. A name that repeats the

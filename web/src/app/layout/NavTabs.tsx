@@ -3,9 +3,8 @@ import Box from '@mui/material/Box';
 import Tab from '@mui/material/Tab';
 import Tabs from '@mui/material/Tabs';
 import { Link as RouterLink, useLocation } from 'react-router';
-import { selectIsAdmin } from '../../features/session/session.slice';
-import { useAppSelector } from '../hooks';
-import { INTELBOOKS_PATH } from '../paths';
+import { selectIsAdmin, useSessionSelector } from '../../lib/session';
+import { INTELBOOKS_PATH } from '../../lib/paths';
 import { usePageReload } from './page-reload';
 
 interface NavTab {
@@ -32,7 +31,7 @@ const TABS: readonly NavTab[] = [
 /** The section tabs under the header; hidden below the md breakpoint, where the menu serves. */
 export function NavTabs() {
   const { pathname } = useLocation();
-  const isAdmin = useAppSelector(selectIsAdmin);
+  const isAdmin = useSessionSelector(selectIsAdmin);
   const { reload } = usePageReload();
   const tabs = TABS.filter((tab) => !tab.adminOnly || isAdmin);
   const segment = pathname.split('/')[1] ?? '';

@@ -6,15 +6,14 @@ import { MenuDialog } from '../../features/menu/MenuDialog';
 import { SearchDialog } from '../../features/search/SearchDialog';
 import { useSearchShortcut } from '../../features/search/use-search-shortcut';
 import { TenantGate } from '../../features/tenant/TenantGate';
-import { selectToken } from '../../features/session/session.slice';
-import { useAppSelector } from '../hooks';
+import { selectToken, useSessionSelector } from '../../lib/session';
 import { Footer } from './Footer';
 import { Header } from './Header';
 import { PageReloadProvider, usePageReload } from './page-reload';
-import { PageTitleProvider } from '../page-title';
+import { PageTitleProvider } from '../../lib/page-title';
 
 export function RootLayout() {
-  const token = useAppSelector(selectToken);
+  const token = useSessionSelector(selectToken);
   // Checks a restored token once per session: an expired one answers 401, which logs out,
   // and the stored flags (admin, research, tenant management) are refreshed from the answer.
   useMeQuery(undefined, { skip: token === null });

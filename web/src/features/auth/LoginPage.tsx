@@ -6,13 +6,13 @@ import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
+import { useDispatch } from 'react-redux';
 import { Navigate, useLocation, useNavigate } from 'react-router';
 import { useGetTenantQuery, useLoginMutation } from '../../api/api';
 import { apiErrorMessage, apiFieldErrors, type ApiError } from '../../api/api-error';
 import { tenantDisplayName } from '../../api/tenant-name';
-import type { LoginRedirectState } from '../../app/guards';
-import { useAppDispatch, useAppSelector } from '../../app/hooks';
-import { selectToken, setSession } from '../session/session.slice';
+import type { LoginRedirectState } from '../../lib/route-groups';
+import { selectToken, setSession, useSessionSelector } from '../../lib/session';
 
 interface FieldErrors {
   email?: string;
@@ -31,10 +31,10 @@ function fieldErrorsFrom(error: ApiError): FieldErrors {
 }
 
 export function LoginPage() {
-  const dispatch = useAppDispatch();
+  const dispatch = useDispatch();
   const navigate = useNavigate();
   const location = useLocation();
-  const token = useAppSelector(selectToken);
+  const token = useSessionSelector(selectToken);
   const { data: tenant } = useGetTenantQuery();
   const [login, { isLoading }] = useLoginMutation();
   const [email, setEmail] = useState('');

@@ -5,7 +5,7 @@ import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { Link as RouterLink, useParams } from 'react-router';
 import { apiErrorMessage } from '../../api/api-error';
-import { useGetClientQuery } from '../../api/clients';
+import { useGetClientQuery } from './clients.api';
 import { formatDateTime } from '../../components/field-format';
 import { RetryAlert } from '../../components/RetryAlert';
 import { StatusMessage } from '../../components/StatusMessage';

@@ -7,7 +7,7 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { Link as RouterLink, useNavigate } from 'react-router';
 import type { Client, ClientPatch } from '@intelnotes/server/contracts';
-import { useCreateClientMutation, useUpdateClientMutation } from '../../api/clients';
+import { useCreateClientMutation, useUpdateClientMutation } from './clients.api';
 import { FormErrorSummary, useFormErrors } from '../../components/FormErrorSummary';
 import { notify, truncate } from '../../components/notify';
 import { PasswordField } from '../../components/PasswordField';

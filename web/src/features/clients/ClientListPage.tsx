@@ -8,7 +8,7 @@ import AddIcon from '@mui/icons-material/Add';
 import type { GridColDef } from '@mui/x-data-grid';
 import { Link as RouterLink } from 'react-router';
 import type { Client } from '@intelnotes/server/contracts';
-import { useListClientsQuery } from '../../api/clients';
+import { useListClientsQuery } from './clients.api';
 import { formatDateTime } from '../../components/field-format';
 import { ServerListTable } from '../../components/ServerListTable';
 import { listParams, useListUrlState, type ListUrlSpec } from '../../components/use-list-url-state';

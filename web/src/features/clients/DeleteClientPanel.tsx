@@ -8,11 +8,10 @@ import DeleteForeverOutlinedIcon from '@mui/icons-material/DeleteForeverOutlined
 import { useNavigate } from 'react-router';
 import type { Client, ClientDeletion } from '@intelnotes/server/contracts';
 import { apiErrorMessage, type ApiError } from '../../api/api-error';
-import { useDeleteClientMutation } from '../../api/clients';
-import { useAppSelector } from '../../app/hooks';
+import { useDeleteClientMutation } from './clients.api';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { notify, truncate } from '../../components/notify';
-import { selectSession } from '../session/session.slice';
+import { selectSession, useSessionSelector } from '../../lib/session';
 
 /** "3 users, 12 organizations and 40 other rows": the largest kinds of data removed, in words. */
 export function deletionSummary(deletion: ClientDeletion): string {
@@ -29,7 +28,7 @@ export function deletionSummary(deletion: ClientDeletion): string {
 export function DeleteClientPanel({ client }: { client: Client }) {
   const headingId = useId();
   const navigate = useNavigate();
-  const ownTenant = useAppSelector(selectSession).tenant_id === client.id;
+  const ownTenant = useSessionSelector(selectSession).tenant_id === client.id;
   const [open, setOpen] = useState(false);
   const [remove, { isLoading }] = useDeleteClientMutation();
   const protectedReason = client.is_default

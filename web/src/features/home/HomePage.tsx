@@ -8,10 +8,9 @@ import { Link as RouterLink } from 'react-router';
 import { useGetTenantQuery } from '../../api/api';
 import { useEntityCounts } from '../../api/counts';
 import { tenantDisplayName } from '../../api/tenant-name';
-import { useAppSelector } from '../../app/hooks';
-import { INTELBOOKS_PATH } from '../../app/paths';
+import { INTELBOOKS_PATH } from '../../lib/paths';
 import { EntityCount } from '../../components/EntityCount';
-import { selectAccessLevel, selectSession } from '../session/session.slice';
+import { selectAccessLevel, selectSession, useSessionSelector } from '../../lib/session';
 
 interface HomeCard {
   key: string;
@@ -72,8 +71,8 @@ const CARDS: readonly HomeCard[] = [
 
 export function HomePage() {
   const { data: tenant } = useGetTenantQuery();
-  const session = useAppSelector(selectSession);
-  const accessLevel = useAppSelector(selectAccessLevel);
+  const session = useSessionSelector(selectSession);
+  const accessLevel = useSessionSelector(selectAccessLevel);
   const { countOf, isError } = useEntityCounts();
   const name = tenant ? tenantDisplayName(tenant) : '';
   const signedIn = session.token !== null;

@@ -1,6 +1,6 @@
 import Stack from '@mui/material/Stack';
 import { useParams } from 'react-router';
-import { InvestmentsSection } from '../../components/InvestmentsSection';
+import { InvestmentsSection } from './InvestmentsSection';
 import { ResourceDetailPage } from '../../components/ResourceDetailPage';
 import { ledgerView } from './ledger.view';
 

@@ -16,16 +16,14 @@ import ListItemText from '@mui/material/ListItemText';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import { useLocation, useNavigate } from 'react-router';
-import { ALLOWED, useGroupAllowed, useRouteGroup } from '../../app/guards';
-import { useAppSelector } from '../../app/hooks';
+import { ALLOWED, useGroupAllowed, useRouteGroup } from '../../lib/route-groups';
 import { VisuallyHidden } from '../../components/VisuallyHidden';
 import {
   selectAccessLevel,
   selectCanManageTenants,
   selectIsAdmin,
-  selectSession,
-} from '../session/session.slice';
-import { useSignOut } from '../session/use-sign-out';
+  selectSession, useSessionSelector } from '../../lib/session';
+import { useSignOut } from '../../lib/use-sign-out';
 import { LAUNCHER, LAUNCHER_COLUMNS, type LauncherEntry, type LauncherGroup } from './launcher';
 
 /** SPEC §9: on /lists the menu stays open this long after the page index is reset. */
@@ -45,10 +43,10 @@ interface MenuPanelProps {
 export function MenuPanel({ onClose, onNavigated, titleId, variant }: MenuPanelProps) {
   const navigate = useNavigate();
   const location = useLocation();
-  const session = useAppSelector(selectSession);
-  const accessLevel = useAppSelector(selectAccessLevel);
-  const isAdmin = useAppSelector(selectIsAdmin);
-  const canManageTenants = useAppSelector(selectCanManageTenants);
+  const session = useSessionSelector(selectSession);
+  const accessLevel = useSessionSelector(selectAccessLevel);
+  const isAdmin = useSessionSelector(selectIsAdmin);
+  const canManageTenants = useSessionSelector(selectCanManageTenants);
   const { signOut, signingOut } = useSignOut();
   const signedIn = session.token !== null;
   const headingComponent = variant === 'page' ? 'h1' : 'h2';

@@ -24,8 +24,8 @@ import StorageOutlinedIcon from '@mui/icons-material/StorageOutlined';
 import TerminalOutlinedIcon from '@mui/icons-material/TerminalOutlined';
 import TranslateOutlinedIcon from '@mui/icons-material/TranslateOutlined';
 import type SvgIcon from '@mui/material/SvgIcon';
-import { CONTACT_APP, CONTACT_URL } from '../../app/config';
-import { INTELBOOKS_PATH } from '../../app/paths';
+import { CONTACT_APP, CONTACT_URL } from '../../lib/config';
+import { INTELBOOKS_PATH } from '../../lib/paths';
 
 type SvgIconComponent = typeof SvgIcon;
 

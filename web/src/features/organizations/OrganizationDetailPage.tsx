@@ -1,16 +1,16 @@
 import Stack from '@mui/material/Stack';
 import { useParams } from 'react-router';
-import { InvestmentsSection } from '../../components/InvestmentsSection';
 import { ResourceDetailPage } from '../../components/ResourceDetailPage';
+import { RecordSections } from '../../lib/record-sections';
 import { organizationsView } from './organizations.view';
 
-/** An organization, with the investments it holds below its fields. */
+/** An organization, with the investments it holds below its fields (a section of the ledger feature, put in the page's slot by app/record-sections.tsx). */
 export function OrganizationDetailPage() {
   const { id = '' } = useParams();
   return (
     <Stack spacing={4}>
       <ResourceDetailPage view={organizationsView} />
-      <InvestmentsSection parentKind="organizations" parentId={id} />
+      <RecordSections kind={organizationsView.kind} id={id} />
     </Stack>
   );
 }

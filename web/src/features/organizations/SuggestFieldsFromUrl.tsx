@@ -6,7 +6,7 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import TravelExploreIcon from '@mui/icons-material/TravelExplore';
 import { apiErrorMessage, apiFieldErrors, type ApiError } from '../../api/api-error';
-import { useLazySuggestedFieldsFromUrlQuery, type OrganizationSuggestion } from '../../api/resources';
+import { useLazySuggestedFieldsFromUrlQuery, type OrganizationSuggestion } from './organizations.api';
 import type { EntityFormApi } from '../../components/EntityForm';
 import type { FormValues } from '../../components/form-values';
 import { notify } from '../../components/notify';

@@ -20,9 +20,8 @@ import useMediaQuery from '@mui/material/useMediaQuery';
 import { useTheme } from '@mui/material/styles';
 import { useNavigate } from 'react-router';
 import { useEntityCounts } from '../../api/counts';
-import { useAppSelector } from '../../app/hooks';
 import { EntityCount } from '../../components/EntityCount';
-import { selectIsAdmin } from '../session/session.slice';
+import { selectIsAdmin, useSessionSelector } from '../../lib/session';
 import {
   advancedSearchPath,
   FILTER_CHIPS,
@@ -75,7 +74,7 @@ interface Item {
 function SearchPanel({ titleId, onClose }: { titleId: string; onClose: () => void }) {
   const navigate = useNavigate();
   const listboxId = useId();
-  const isAdmin = useAppSelector(selectIsAdmin);
+  const isAdmin = useSessionSelector(selectIsAdmin);
   const { countOf } = useEntityCounts();
   const [text, setText] = useState('');
   const [debounced, setDebounced] = useState('');

@@ -5,11 +5,10 @@ import LinearProgress from '@mui/material/LinearProgress';
 import Typography from '@mui/material/Typography';
 import { useGetTenantQuery } from '../../api/api';
 import { apiErrorMessage } from '../../api/api-error';
-import { useAppSelector } from '../../app/hooks';
 import { Logo } from '../../components/Logo';
 import { NotFoundPage } from '../../components/NotFoundPage';
 import { StatusMessage } from '../../components/StatusMessage';
-import { selectToken } from '../session/session.slice';
+import { selectToken, useSessionSelector } from '../../lib/session';
 
 /** Frame for the states shown before there is a tenant to put in the header. */
 function Bare({ children }: { children: ReactNode }) {
@@ -29,7 +28,7 @@ function Bare({ children }: { children: ReactNode }) {
  * tenant name fills in when it arrives). A host that names no tenant shows the 404 page.
  */
 export function TenantGate({ children }: { children: ReactNode }) {
-  const signedIn = useAppSelector(selectToken) !== null;
+  const signedIn = useSessionSelector(selectToken) !== null;
   const { data: tenant, error, isFetching, refetch } = useGetTenantQuery();
 
   if (tenant && !tenant.exists) {

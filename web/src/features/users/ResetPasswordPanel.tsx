@@ -6,7 +6,7 @@ import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import type { User } from '@intelnotes/server/contracts';
 import { apiErrorMessage, apiFieldErrors, type ApiError } from '../../api/api-error';
-import { useResetUserPasswordMutation } from '../../api/users';
+import { useResetUserPasswordMutation } from './users.api';
 import { notify, truncate } from '../../components/notify';
 import { PasswordField } from '../../components/PasswordField';
 

@@ -4,12 +4,11 @@ import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { Link as RouterLink, useParams } from 'react-router';
 import { apiErrorMessage } from '../../api/api-error';
-import { useGetUserQuery } from '../../api/users';
-import { useAppSelector } from '../../app/hooks';
+import { useGetUserQuery } from './users.api';
 import { formatDateTime } from '../../components/field-format';
 import { RetryAlert } from '../../components/RetryAlert';
 import { StatusMessage } from '../../components/StatusMessage';
-import { selectSession } from '../session/session.slice';
+import { selectSession, useSessionSelector } from '../../lib/session';
 import { ResetPasswordPanel } from './ResetPasswordPanel';
 import { roleOf } from './user-labels';
 import { UserForm } from './UserForm';
@@ -18,7 +17,7 @@ import { PageHeading } from '../../components/PageHeading';
 /** /users/:id/edit: flags, email and alias; disabling; a new password. */
 export function UserEditPage() {
   const { id = '' } = useParams();
-  const session = useAppSelector(selectSession);
+  const session = useSessionSelector(selectSession);
   // The form starts from what the server has now, not from a cached copy.
   const { data: user, error, isFetching, refetch } = useGetUserQuery(id, { refetchOnMountOrArgChange: true });
 

@@ -10,12 +10,11 @@ import Switch from '@mui/material/Switch';
 import TextField from '@mui/material/TextField';
 import { Link as RouterLink, useNavigate } from 'react-router';
 import type { User, UserPatch } from '@intelnotes/server/contracts';
-import { useCreateUserMutation, useUpdateUserMutation } from '../../api/users';
-import { useAppSelector } from '../../app/hooks';
+import { useCreateUserMutation, useUpdateUserMutation } from './users.api';
 import { FormErrorSummary, useFormErrors } from '../../components/FormErrorSummary';
 import { notify, truncate } from '../../components/notify';
 import { PasswordField } from '../../components/PasswordField';
-import { selectSession } from '../session/session.slice';
+import { selectSession, useSessionSelector } from '../../lib/session';
 import { USER_LABELS } from './user-labels';
 import { UnsavedChangesGuard } from '../../components/UnsavedChangesGuard';
 
@@ -52,7 +51,7 @@ function changes(user: User, values: Values): UserPatch {
 export function UserForm({ user }: { user?: User }) {
   const formId = useId();
   const navigate = useNavigate();
-  const session = useAppSelector(selectSession);
+  const session = useSessionSelector(selectSession);
   const self = user !== undefined && user.id === session.id;
   const [values, setValues] = useState<Values>(() => initialValues(user));
   const { errors, failure, summaryRef, showApiError, clearField } = useFormErrors();

@@ -10,7 +10,7 @@ import AddIcon from '@mui/icons-material/Add';
 import type { GridColDef } from '@mui/x-data-grid';
 import { Link as RouterLink } from 'react-router';
 import type { User } from '@intelnotes/server/contracts';
-import { useListUsersQuery } from '../../api/users';
+import { useListUsersQuery } from './users.api';
 import { formatDateTime } from '../../components/field-format';
 import { ServerListTable } from '../../components/ServerListTable';
 import { listParams, useListUrlState, type ListUrlSpec } from '../../components/use-list-url-state';

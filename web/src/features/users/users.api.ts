@@ -1,6 +1,6 @@
 import type { ResourcePage, User, UserInput, UserPatch } from '@intelnotes/server/contracts';
-import { api } from './api';
-import type { ListParams } from './resources';
+import { api } from '../../api/api';
+import type { ListParams } from '../../api/resources';
 
 /** Users of the current tenant, for its admins (server: modules/users). Users are disabled, never deleted. */
 

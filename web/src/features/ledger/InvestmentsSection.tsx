@@ -26,18 +26,18 @@ import DeleteIcon from '@mui/icons-material/DeleteOutlined';
 import EditIcon from '@mui/icons-material/EditOutlined';
 import { Link as RouterLink } from 'react-router';
 import type { RelatedRef, ResourceMeta } from '@intelnotes/server/contracts';
-import { apiErrorMessage, type ApiError } from '../api/api-error';
-import { useGetResourceQuery, useListResourceQuery, useRemoveResourceMutation, useResourceMeta, type ResourceRecord } from '../api/resources';
-import { ConfirmDialog } from './ConfirmDialog';
-import { EntityForm } from './EntityForm';
-import { formatIncompleteDate } from './field-format';
-import { FieldValue, NotSet } from './FieldValue';
-import { notify } from './notify';
-import { recordHref } from './record-links';
-import { fieldLabel, recordName, toastName, useAccessLevel, useCanWrite, visibleFields, type ResourceView } from './resource-view';
-import { RetryAlert } from './RetryAlert';
-import { VisibilityChip } from './VisibilityChip';
-import { VisuallyHidden } from './VisuallyHidden';
+import { apiErrorMessage, type ApiError } from '../../api/api-error';
+import { useGetResourceQuery, useListResourceQuery, useRemoveResourceMutation, useResourceMeta, type ResourceRecord } from '../../api/resources';
+import { ConfirmDialog } from '../../components/ConfirmDialog';
+import { EntityForm } from '../../components/EntityForm';
+import { formatIncompleteDate } from '../../components/field-format';
+import { FieldValue, NotSet } from '../../components/FieldValue';
+import { notify } from '../../components/notify';
+import { recordHref } from '../../components/record-links';
+import { fieldLabel, recordName, toastName, useAccessLevel, useCanWrite, visibleFields, type ResourceView } from '../../components/resource-view';
+import { RetryAlert } from '../../components/RetryAlert';
+import { VisibilityChip } from '../../components/VisibilityChip';
+import { VisuallyHidden } from '../../components/VisuallyHidden';
 
 /** The records investments hang off, and the investment field that points at each. */
 const PARENTS = {

@@ -1,6 +1,6 @@
 import type { Client, ClientDeletion, ClientInput, ClientPatch, ResourcePage } from '@intelnotes/server/contracts';
-import { api } from './api';
-import type { ListParams } from './resources';
+import { api } from '../../api/api';
+import type { ListParams } from '../../api/resources';
 
 /**
  * Tenants ("clients" in the API), for tenant managers (server: modules/clients). A change

@@ -1,5 +1,5 @@
 import type { Settings, SettingsPatch } from '@intelnotes/server/contracts';
-import { api } from './api';
+import { api } from '../../api/api';
 
 /**
  * The current tenant's settings, for its admins (server: modules/settings). Saving refreshes
