@@ -1,6 +1,58 @@
+import { readdirSync } from 'node:fs';
 import js from '@eslint/js';
+import importPlugin from 'eslint-plugin-import';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
+
+// The web app's layers (docs/web.md): app → features → shared. Each import must point down:
+// app may use features and shared, a feature only shared (never another feature), and shared
+// code neither. Written as bulletproof-react writes them: import/no-restricted-paths zones.
+const WEB = './web/src';
+const SHARED = ['api', 'components', 'lib'].map((folder) => `${WEB}/${folder}`);
+const FEATURES = readdirSync(new URL(`${WEB}/features`, import.meta.url), { withFileTypes: true })
+  .filter((entry) => entry.isDirectory())
+  .map((entry) => entry.name);
+
+const webBoundaries = {
+  files: ['web/src/**/*.{ts,tsx}'],
+  plugins: { import: importPlugin },
+  settings: {
+    'import/extensions': ['.ts', '.tsx', '.js'],
+    'import/parsers': { '@typescript-eslint/parser': ['.ts', '.tsx'] },
+    'import/resolver': { node: { extensions: ['.ts', '.tsx', '.js'] } },
+  },
+  rules: {
+    'import/no-restricted-paths': [
+      'error',
+      {
+        basePath: import.meta.dirname,
+        zones: [
+          ...FEATURES.map((feature) => ({
+            target: `${WEB}/features/${feature}`,
+            from: `${WEB}/features`,
+            except: [`./${feature}`],
+            message: 'A feature never imports another feature: move the shared part to api/, components/ or lib/, or compose the two in app/.',
+          })),
+          {
+            target: `${WEB}/features`,
+            from: `${WEB}/app`,
+            message: 'Features never import app/: app composes the features, not the other way round.',
+          },
+          {
+            target: SHARED,
+            from: [`${WEB}/features`, `${WEB}/app`],
+            message: 'Shared code (api/, components/, lib/) never imports features or app/.',
+          },
+        ],
+      },
+    ],
+    // Type-only imports are left out (they vanish at build time). disableScc: the rule's
+    // shortcut through strongly connected components crashes on text that is not a file on
+    // disk (ESLint's lintText, which web/boundaries.test.ts uses); the web app is small enough
+    // to walk its imports without it.
+    'import/no-cycle': ['error', { ignoreExternal: true, disableScc: true }],
+  },
+};
 
 export default tseslint.config(
   { ignores: ['**/node_modules/**', '**/dist/**', 'data/**', 'test-artifacts/**', 'bench/results/**'] },
@@ -14,4 +66,5 @@ export default tseslint.config(
     },
   },
   { files: ['web/**/*.{ts,tsx}'], languageOptions: { globals: { ...globals.browser } } },
+  webBoundaries,
 );

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
-// The whole test suite: API and unit tests (server/src/**/*.test.ts) and the
-// browser tests (e2e/**/*.test.ts), with node:test. Builds the web app first
-// when it is stale, because the browser tests drive the built app.
+// The whole test suite: API and unit tests (server/src/**/*.test.ts), the web app's
+// layer-rule test (web/boundaries.test.ts) and the browser tests (e2e/**/*.test.ts), with
+// node:test. Builds the web app first when it is stale, because the browser tests drive the
+// built app.
 //   npm test                      PGlite in memory, one fresh database per test file
 //   TEST_DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npm test
 //                                 a fresh database per test file on that server
@@ -12,7 +13,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const roots = process.argv.slice(2).length > 0 ? process.argv.slice(2) : ['server/src', 'e2e'];
+const roots = process.argv.slice(2).length > 0 ? process.argv.slice(2) : ['server/src', 'web', 'e2e'];
 
 function* testFiles(entry) {
   const full = path.resolve(root, entry);
