@@ -24,6 +24,7 @@ import multipart from '@fastify/multipart';
 import { clientsRoutes } from './modules/clients/clients.routes.ts';
 import { listsRoutes } from './modules/lists/lists.routes.ts';
 import { organizationsRoutes } from './modules/organizations/organizations.routes.ts';
+import { reviewRoutes } from './modules/review/review.routes.ts';
 import { CATALOG, RESOURCES } from './modules/registry.ts';
 import { searchRoutes } from './modules/search/search.routes.ts';
 import { settingsRoutes } from './modules/settings/settings.routes.ts';
@@ -95,6 +96,7 @@ export async function buildApp({ config, db, logger }: AppDeps): Promise<Fastify
       await api.register(searchRoutes);
       await api.register(organizationsRoutes, { config });
       await api.register(listsRoutes);
+      await api.register(reviewRoutes, { catalog: CATALOG });
       await api.register(taggingRoutes, { catalog: CATALOG });
       await api.register(metadataRoutes, { catalog: CATALOG });
       for (const resource of RESOURCES) await registerResource(api, resource, CATALOG);

@@ -9,9 +9,11 @@ import { keywords } from './keywords/keywords.resource.ts';
 import { investments } from './ledger/investments.resource.ts';
 import { ledgerEntries } from './ledger/ledger.resource.ts';
 import { library } from './library/library.resource.ts';
+import { listsExtension } from './lists/lists.extension.ts';
 import { lists } from './lists/lists.resource.ts';
 import { organizations } from './organizations/organizations.resource.ts';
 import { people } from './people/people.resource.ts';
+import { reviewExtension } from './review/review.extension.ts';
 import { withTaggingRules } from './tagging/apply-tagging-rules.ts';
 import { taggingRules } from './tagging/tagging-rules.resource.ts';
 import { terminology } from './terminology/terminology.resource.ts';
@@ -24,8 +26,8 @@ export const RESOURCES: Resource[] = withTaggingRules([
   terminology, geos, cities, sourceUrls, taggingRules, lists,
 ]);
 
-/** The resources by kind, with who references whom (relations, merges, deletes). */
-export const CATALOG = new Catalog(RESOURCES);
+/** The resources by kind, with who references whom (relations, merges, deletes), and the engine's extensions. */
+export const CATALOG = new Catalog(RESOURCES, [listsExtension, reviewExtension]);
 
 /** Kinds of SPEC §3's entity counts that no resource serves yet report zeros. */
 export const COUNTED_KINDS = [

@@ -1,8 +1,9 @@
 /**
  * Every resource the engine serves, by kind, and who points at whom: the
  * relation fields that reference each kind. Relations, merges and deletes
- * look targets and referrers up here.
+ * look targets and referrers up here, and the engine its extensions.
  */
+import type { EngineExtension } from './extensions.ts';
 import type { FieldType, RelationSpec } from './fields.ts';
 import type { Resource } from './resource.ts';
 
@@ -25,7 +26,11 @@ export function relationTargets(spec: RelationSpec): Resource[] {
 export class Catalog {
   private readonly byKind = new Map<string, Resource>();
 
-  constructor(readonly resources: Resource[]) {
+  constructor(
+    readonly resources: Resource[],
+    /** Capabilities outside the engine's core that hook into it (extensions.ts). */
+    readonly extensions: EngineExtension[] = [],
+  ) {
     for (const resource of resources) {
       if (this.byKind.has(resource.kind)) throw new Error(`Two resources of kind "${resource.kind}".`);
       this.byKind.set(resource.kind, resource);

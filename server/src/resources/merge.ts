@@ -1,9 +1,10 @@
 /**
  * Merging duplicates (resources declared `mergeable`): a preview of both
  * records field by field, a merge that keeps a chosen value per field, moves
- * every reference (relations of other records, list memberships) to the
- * survivor and deletes the other record — all in one transaction — and an
- * undo that puts everything back from what the merge recorded.
+ * every reference (relations of other records, and whatever extensions keep:
+ * list memberships, provenance) to the survivor and deletes the other record —
+ * all in one transaction — and an undo that puts everything back from what the
+ * merge recorded.
  */
 import { sql, type SQL } from 'drizzle-orm';
 import type { MergePreview, MergeResult } from '../contracts.ts';
@@ -15,16 +16,20 @@ import { countReferences, moveReferences, restoreReferences, type MovedReference
 import type { Row } from './repository.ts';
 import * as repo from './repository.ts';
 import { isUuid, type ResourceService } from './service.ts';
+import { reviewView, type ReviewStatus } from './resource.ts';
 import { visibleTo } from './visibility.ts';
 
 export type MergeChoice = 'survivor' | 'other' | 'both';
 
-/** What a merge recorded, so that it can be undone. */
+/**
+ * What a merge recorded, so that it can be undone. Each extension's part is kept under its
+ * name (merges recorded before extensions kept list memberships as `lists` at the top).
+ */
 interface MergeRecord {
   other: { id: string; row: Record<string, unknown> };
   survivorBefore: Record<string, unknown>;
   moved: MovedReference[];
-  lists: Array<{ list_id: string; position: number; survivorWasIn: boolean }>;
+  extensions?: Record<string, unknown>;
 }
 
 const id = (name: string) => sql.identifier(name);
@@ -54,13 +59,18 @@ export class MergeService {
     return this.service.resource;
   }
 
-  private async pair({ tx, actor }: EngineContext, survivorId: string, otherId: unknown): Promise<[Row, Row]> {
+  private get extensions() {
+    return this.service.catalog.extensions;
+  }
+
+  /** `others` finds the other record: another view of the resource (a suggestion folded into a record). */
+  private async pair({ tx, actor }: EngineContext, survivorId: string, otherId: unknown, others: ResourceService = this.service): Promise<[Row, Row]> {
     if (typeof otherId !== 'string' || !isUuid(otherId)) throw badRequest('other: Must be the id of a record.', { other: ['Must be the id of a record.'] });
     if (otherId.toLowerCase() === survivorId.toLowerCase()) {
       throw badRequest('other: A record cannot be merged with itself.', { other: ['A record cannot be merged with itself.'] });
     }
     const survivor = await this.service.findVisible(tx, actor.access, survivorId);
-    const other = await this.service.findVisible(tx, actor.access, otherId);
+    const other = await others.findVisible(tx, actor.access, otherId);
     return [survivor, other];
   }
 
@@ -83,14 +93,10 @@ export class MergeService {
       differs: JSON.stringify(survivor![name]) !== JSON.stringify(other![name]),
     }));
     const references = await countReferences(tx, this.service.catalog, this.resource.kind, otherRow.id);
-    const lists = await this.listItems(tx, otherRow.id);
-    if (lists.length > 0) references['lists'] = lists.length;
+    for (const extension of this.extensions) {
+      Object.assign(references, await extension.mergePreview?.(tx, { resource: this.resource, survivorId: survivorRow.id, otherId: otherRow.id }));
+    }
     return { survivor: survivor!, other: other!, fields, references };
-  }
-
-  private async listItems(tx: Tx, rowId: string): Promise<Array<{ list_id: string; position: number }>> {
-    if (!this.resource.listItem) return [];
-    return query(tx, sql`SELECT list_id, position FROM list_items WHERE ${id(this.resource.listItem.column)} = ${rowId}`);
   }
 
   /**
@@ -98,7 +104,7 @@ export class MergeService {
    * keep; by default the survivor's, or the other's when the survivor has
    * none, and for lists (emails, keywords, …) both.
    */
-  async merge(ctx: EngineContext, survivorId: string, body: unknown): Promise<MergeResult> {
+  async merge(ctx: EngineContext, survivorId: string, body: unknown, options: { others?: ResourceService } = {}): Promise<MergeResult> {
     const input = (body ?? {}) as { other?: unknown; choices?: unknown };
     if (typeof body !== 'object' || body === null || Array.isArray(body)) {
       throw badRequest('The request body must be a JSON object.', { non_field_errors: ['Expected a JSON object.'] });
@@ -114,13 +120,13 @@ export class MergeService {
       }
     }
     const { tx, actor } = ctx;
-    const [survivorRow, otherRow] = await this.pair(ctx, survivorId, input.other);
+    const [survivorRow, otherRow] = await this.pair(ctx, survivorId, input.other, options.others);
     const [before, otherPresented] = await this.service.presentRows(tx, 'admin', [survivorRow, otherRow]);
     const record: MergeRecord = {
       other: { id: otherRow.id, row: await snapshot(tx, this.resource.table, otherRow.id) },
       survivorBefore: await snapshot(tx, this.resource.table, survivorRow.id),
       moved: [],
-      lists: [],
+      extensions: {},
     };
 
     // The survivor's new values, taken field by field through the engine's own parsing.
@@ -136,13 +142,11 @@ export class MergeService {
     }
     const parsed = this.service.parseInput(values, survivorRow, 'admin');
 
-    // References first (other records, then list memberships), then the other record goes.
+    // References first (other records, then what extensions keep), then the other record goes.
     record.moved = await moveReferences(tx, this.service.catalog, this.resource.kind, otherRow.id, survivorRow.id);
-    const survivorLists = new Set((await this.listItems(tx, survivorRow.id)).map((item) => item.list_id));
-    for (const item of await this.listItems(tx, otherRow.id)) {
-      const survivorWasIn = survivorLists.has(item.list_id);
-      record.lists.push({ ...item, survivorWasIn });
-      if (!survivorWasIn) await repo.addListItem(tx, this.resource, actor.tenantId, item.list_id, survivorRow.id);
+    const pair = { resource: this.resource, survivorId: survivorRow.id, otherId: otherRow.id };
+    for (const extension of this.extensions) {
+      if (extension.onMerge) record.extensions![extension.name] = await extension.onMerge(ctx, pair);
     }
     await repo.deleteRow(tx, this.resource, otherRow.id);
     await repo.updateRow(tx, this.resource, survivorRow.id, { ...parsed.values, updated_by: responsibleUser(actor)?.id ?? null });
@@ -194,20 +198,19 @@ export class MergeService {
           WHERE id = ${survivorId}`,
     );
     await restoreReferences(tx, this.service.catalog, record.moved, record.other.id, survivorId);
-    if (this.resource.listItem) {
-      const column = id(this.resource.listItem.column);
-      for (const item of record.lists) {
-        await tx.execute(
-          sql`INSERT INTO list_items (tenant_id, list_id, ${column}, position) VALUES (${actor.tenantId}, ${item.list_id}, ${record.other.id}, ${item.position})
-              ON CONFLICT DO NOTHING`,
-        );
-        if (!item.survivorWasIn) await tx.execute(sql`DELETE FROM list_items WHERE list_id = ${item.list_id} AND ${column} = ${survivorId}`);
-      }
+    const pair = { resource: this.resource, survivorId, otherId: record.other.id };
+    const legacy = record as unknown as Record<string, unknown>;
+    for (const extension of this.extensions) {
+      const recorded = record.extensions ? record.extensions[extension.name] : legacy[extension.name];
+      if (extension.undoMerge && recorded !== undefined) await extension.undoMerge(ctx, pair, recorded);
     }
     await markUndone(tx, entry.id);
+    // The other record comes back as it was: a suggestion folded into a record is a suggestion again.
+    const otherStatus = record.other.row['status'] as ReviewStatus | undefined;
+    const others = this.resource.review && otherStatus && otherStatus !== this.resource.status ? reviewView(this.resource, otherStatus) : this.resource;
     const [survivorRow, otherRow] = [
       (await repo.selectOne(tx, this.resource, visibleTo('admin'), survivorId))!,
-      (await repo.selectOne(tx, this.resource, visibleTo('admin'), record.other.id))!,
+      (await repo.selectOne(tx, others, visibleTo('admin'), record.other.id))!,
     ];
     const [survivor, other] = await this.service.presentRows(tx, 'admin', [survivorRow, otherRow]);
     await this.service.audit(ctx, 'undo_merge', survivorId, survivor!['display_name'], {}, { other: { id: record.other.id }, merge: entry.id });

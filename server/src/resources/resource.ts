@@ -144,7 +144,7 @@ export interface Resource extends ResourceDeclaration {
  * The same resource serving its rows of another status (e.g. the suggestions, at
  * suggested-entities/…): every engine query of the view reads and counts those rows only.
  */
-export function reviewView(resource: Resource, status: ReviewStatus, path: string): Resource {
+export function reviewView(resource: Resource, status: ReviewStatus, path = resource.path): Resource {
   if (!resource.review) throw new Error(`${resource.kind} does not declare review.`);
   return { ...resource, status, path, counterKinds: counterKindsWithStatus(resource, status) };
 }

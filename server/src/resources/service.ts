@@ -55,7 +55,8 @@ export class ResourceService {
     const flags = Object.entries(this.resource.fields).flatMap(([name, field]) =>
       field.kind === 'incomplete_date' ? incompleteDateFlags(name) : [],
     );
-    return [...READ_ONLY, ...flags, ...(this.resource.annotate?.fields ?? [])];
+    const presented = this.catalog.extensions.flatMap((extension) => extension.presented?.(this.resource) ?? []);
+    return [...READ_ONLY, ...flags, ...(this.resource.annotate?.fields ?? []), ...presented];
   }
 
   /** The fields a reader at `access` receives. */
@@ -158,9 +159,16 @@ export class ResourceService {
     // tenant's reader gets no user id of theirs.
     const ownUsers = this.resource.shared ? await repo.ownTenantUsers(tx, rows.map((row) => row['updated_by'])) : null;
     const extra = this.resource.annotate && rows.length > 0 ? await this.resource.annotate.values({ tx, catalog: this.catalog, visible, rows }) : null;
+    const extended: Array<Map<string, Record<string, unknown>>> = [];
+    for (const extension of this.catalog.extensions) {
+      const values = extension.present && rows.length > 0 ? await extension.present({ tx, resource: this.resource, access, visible, rows }) : null;
+      if (values) extended.push(values);
+    }
     return rows.map((row) => {
       const shown = ownUsers && !ownUsers.has(String(row['updated_by'])) ? { ...row, updated_by: null } : row;
-      return { ...this.present(shown, { access, refs, lists: lists.get(row.id) }), ...extra?.get(row.id) };
+      const presented = { ...this.present(shown, { access, refs, lists: lists.get(row.id) }), ...extra?.get(row.id) };
+      for (const values of extended) Object.assign(presented, values.get(row.id));
+      return presented;
     });
   }
 

@@ -165,3 +165,16 @@ export async function reorderItems(tx: Tx, listId: string, itemIds: string[]): P
 export async function touchList(tx: Tx, listId: string, userId: string | null): Promise<void> {
   await tx.execute(sql`UPDATE lists SET updated_at = now(), updated_by = ${userId} WHERE id = ${listId}`);
 }
+
+/** The lists a record is an item of (whoever may see them), with its place in each. */
+export async function membershipsOf(tx: Tx, resource: Resource, rowId: string): Promise<Array<{ list_id: string; position: number }>> {
+  return query(tx, sql`SELECT list_id, position FROM list_items WHERE ${id(resource.listItem!.column)} = ${rowId}`);
+}
+
+/** Puts a record back in a list at its earlier place (undoing a merge). */
+export async function restoreMembership(tx: Tx, resource: Resource, tenantId: string, listId: string, rowId: string, position: number): Promise<void> {
+  await tx.execute(
+    sql`INSERT INTO list_items (tenant_id, list_id, ${id(resource.listItem!.column)}, position) VALUES (${tenantId}, ${listId}, ${rowId}, ${position})
+        ON CONFLICT DO NOTHING`,
+  );
+}

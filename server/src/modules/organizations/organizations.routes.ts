@@ -1,6 +1,6 @@
 /**
- * Organization calls beyond the engine's (SPEC §7): count?status= and
- * suggested_fields_from_url/?url=.
+ * Organization calls beyond the engine's (SPEC §7): suggested_fields_from_url/?url=
+ * (count?status= is review's, modules/review/review.routes.ts).
  */
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
@@ -8,33 +8,13 @@ import type { Config } from '../../config.ts';
 import { ErrorBody, OrganizationSuggestion } from '../../contracts.ts';
 import { ApiError, fieldError } from '../../http/errors.ts';
 import { safeFetchText, SafeFetchError } from '../../http/safe-fetch.ts';
-import { countFromCounters } from '../../resources/repository.ts';
 import { parseEmail, parsePhone, parseUrl } from '../../resources/values.ts';
-import { visibleTo } from '../../resources/visibility.ts';
 import { extractOrganizationSuggestion } from './url-suggestions.ts';
-
-const STATUSES = ['active', 'suggested'];
 
 /** Outbound-fetch failures that are the caller's input, not the remote site. */
 const INPUT_REASONS = new Set(['invalid_url', 'blocked_address']);
 
 export async function organizationsRoutes(app: FastifyInstance, { config }: { config: Config }): Promise<void> {
-  app.get('/assets/organizations/count/', {
-    validatorCompiler: () => () => true,
-    schema: {
-      tags: ['organizations'],
-      summary: 'How many organizations have a status (suggested: waiting for review) among those the caller may see',
-      querystring: Type.Object({ status: Type.Optional(Type.String({ enum: STATUSES })) }),
-      response: { 200: Type.Object({ count: Type.Integer() }), 400: ErrorBody },
-    },
-  }, async (request) => {
-    const status = (request.query as { status?: string }).status || 'active';
-    if (!STATUSES.includes(status)) throw fieldError('status', `Must be one of: ${STATUSES.join(', ')}.`);
-    const kind = status === 'suggested' ? 'organizations:suggested' : 'organizations';
-    const count = await request.tx((tx) => countFromCounters(tx, [kind], visibleTo(request.principal.access)));
-    return { count };
-  });
-
   app.get('/assets/organizations/suggested_fields_from_url/', {
     config: { access: 'research' },
     validatorCompiler: () => () => true,

@@ -6,6 +6,7 @@
 import { sql } from 'drizzle-orm';
 import { query, type Tx } from '../../db/client.ts';
 import { uuidArray } from '../../resources/repository.ts';
+import type { Resource } from '../../resources/resource.ts';
 
 /** Where a suggestion comes from: a kind of source (e.g. 'raw_data') and its id, when it has one. */
 export interface SuggestionSource {
@@ -125,6 +126,16 @@ export async function wasRejected(tx: Tx, kind: string, nameKeys: string[], sour
         WHERE resource = ${kind} AND source_kind = ${key.kind} AND source_id = ${key.id}
           AND name_key IN (${sql.join(nameKeys.map((nameKey) => sql`${nameKey}`), sql`, `)})
         LIMIT 1`,
+  );
+  return rows.length > 0;
+}
+
+/** A suggestion becomes a record or is rejected; false when it is no longer a suggestion (reviewed concurrently). */
+export async function reviewRow(tx: Tx, resource: Resource, rowId: string, status: 'active' | 'rejected', userId: string | null): Promise<boolean> {
+  const rows = await query<{ id: string }>(
+    tx,
+    sql`UPDATE ${sql.identifier(resource.table)} SET status = ${status}, updated_at = now(), updated_by = ${userId}
+        WHERE id = ${rowId} AND status = 'suggested' RETURNING id`,
   );
   return rows.length > 0;
 }

@@ -1,0 +1,139 @@
+/**
+ * Review of suggestions (docs/review.md): a reviewed resource's suggestions are served by the
+ * engine itself, through a view of the resource that reads and writes its suggested rows
+ * (resources/resource.ts `reviewView`), so they are listed, searched, filtered, edited and
+ * deleted like records. Here: suggesting (with provenance, never a rejected name again),
+ * accepting (the suggestion becomes a record, or is merged into one with link_to) and
+ * rejecting (remembered by name and source).
+ */
+import { ApiError, badRequest, fieldError } from '../../http/errors.ts';
+import type { Catalog } from '../../resources/catalog.ts';
+import { responsibleUser, type EngineContext } from '../../resources/context.ts';
+import { MergeService } from '../../resources/merge.ts';
+import * as repo from '../../resources/repository.ts';
+import { reviewView, type Resource } from '../../resources/resource.ts';
+import { isUuid, ResourceService } from '../../resources/service.ts';
+import { normalizeName } from '../../resources/values.ts';
+import { visibleTo } from '../../resources/visibility.ts';
+import { insertProvenance, rememberRejection, reviewRow, sourcesOf, wasRejected, type ProvenanceInput, type SuggestionSource } from './review.repository.ts';
+
+/** The word of a reviewed resource in its paths: assets/{segment}/, suggested-entities/{segment}/. */
+export const segmentOf = (resource: Resource): string => resource.path.split('/').pop()!;
+
+/** The reviewed resource a suggestion type code names (SPEC §3: ORG, PER, anything else → the one without a code). */
+export function reviewedResourceOf(catalog: Catalog, typeCode: string): Resource {
+  const reviewed = catalog.resources.filter((resource) => resource.review);
+  const named = reviewed.find((resource) => resource.review!.typeCode === typeCode.trim().toUpperCase());
+  const fallback = reviewed.find((resource) => resource.review!.typeCode === undefined);
+  if (!named && !fallback) throw new Error(`No reviewed resource takes suggestion type code "${typeCode}".`);
+  return (named ?? fallback)!;
+}
+
+/**
+ * The names a suggestion is remembered by when rejected: its name keys (normalized names),
+ * or — for a resource whose names identify nothing (ledger entries) — its first name, normalized.
+ */
+function reviewNames(resource: Resource, values: Record<string, unknown>): string[] {
+  const keys = Array.isArray(values['name_keys']) ? values['name_keys'].filter((key): key is string => typeof key === 'string' && key !== '') : [];
+  if (keys.length > 0) return keys;
+  const first = resource.identity?.names.map((name) => values[name]).find((value) => typeof value === 'string' && value.trim() !== '');
+  const key = typeof first === 'string' ? normalizeName(first) : '';
+  return key ? [key] : [];
+}
+
+/** Whether `name` was rejected as a suggestion of `resource` from `source` (null: suggested without a source). */
+export async function isRejected(ctx: EngineContext, resource: Resource, name: string, source: SuggestionSource | null): Promise<boolean> {
+  const key = normalizeName(name);
+  return key !== '' && wasRejected(ctx.tx, resource.kind, [key], source);
+}
+
+export class ReviewService {
+  /** The curated records. */
+  readonly records: ResourceService;
+  /** The suggestions, served at suggested-entities/{segment}/. */
+  readonly suggestions: ResourceService;
+  private readonly merges: MergeService;
+
+  constructor(
+    readonly resource: Resource,
+    catalog: Catalog,
+  ) {
+    this.records = new ResourceService(resource, catalog);
+    this.suggestions = new ResourceService(reviewView(resource, 'suggested', `/suggested-entities/${segmentOf(resource)}`), catalog);
+    this.merges = new MergeService(this.records);
+  }
+
+  private get label() {
+    return this.resource.label.toLowerCase();
+  }
+
+  /**
+   * Creates a suggestion with where it was found. Sources from which one of its names was
+   * rejected before are left out; when none is left (or it has no source and was rejected
+   * without one), nothing is suggested and the answer is null.
+   */
+  async suggest(ctx: EngineContext, body: unknown, provenance: ProvenanceInput[] = []): Promise<Record<string, unknown> | null> {
+    const input = this.suggestions.parseInput(body, null, ctx.actor.access);
+    const names = reviewNames(this.resource, input.values);
+    const kept: ProvenanceInput[] = [];
+    for (const found of provenance) if (!(await wasRejected(ctx.tx, this.resource.kind, names, found.source))) kept.push(found);
+    if (provenance.length > 0 ? kept.length === 0 : await wasRejected(ctx.tx, this.resource.kind, names, null)) return null;
+    const row = await this.suggestions.write(ctx, null, input);
+    await insertProvenance(ctx.tx, ctx.actor.tenantId, this.resource.kind, row.id, kept);
+    return (await this.suggestions.presentRows(ctx.tx, ctx.actor.access, [row]))[0]!;
+  }
+
+  /**
+   * POST assets/{segment}/{id}/accept_suggestion/: the suggestion becomes a record, with its
+   * provenance — or, with `link_to`, is merged into that record (its empty fields filled, its
+   * lists joined, the provenance moved; undoable like any merge). Answers the record.
+   */
+  async accept(ctx: EngineContext, suggestionId: string, body: unknown): Promise<Record<string, unknown>> {
+    const linkTo = parseAcceptBody(body);
+    const { tx, actor } = ctx;
+    const suggestion = await this.suggestions.findVisible(tx, actor.access, suggestionId);
+    if (linkTo !== null) {
+      const target = isUuid(linkTo) ? await repo.selectOne(tx, this.resource, visibleTo(actor.access), linkTo) : null;
+      if (!target) throw fieldError('link_to', `Unknown ${this.label} id ${linkTo}.`);
+      return (await this.merges.merge(ctx, target.id, { other: suggestion.id }, { others: this.suggestions })).record;
+    }
+    await this.setStatus(ctx, suggestion, 'active');
+    return this.records.get(ctx, suggestion.id);
+  }
+
+  /** POST assets/{segment}/{id}/reject_suggestion/: rejected, and its names never suggested again from its sources. */
+  async reject(ctx: EngineContext, suggestionId: string, body: unknown): Promise<void> {
+    if (body !== undefined && body !== null && (typeof body !== 'object' || Array.isArray(body) || Object.keys(body).length > 0)) {
+      throw badRequest('The request body must be empty or an empty JSON object.', { non_field_errors: ['Expected no fields.'] });
+    }
+    const { tx, actor } = ctx;
+    const suggestion = await this.suggestions.findVisible(tx, actor.access, suggestionId);
+    const sources = await sourcesOf(tx, this.resource.kind, suggestion.id);
+    // Name keys are not read with the row: derived again, as a write derives them.
+    const names = reviewNames(this.resource, { ...suggestion, ...this.suggestions.parseInput({}, suggestion).values });
+    await rememberRejection(tx, actor.tenantId, this.resource.kind, names, sources.length > 0 ? sources : [null], suggestion.id, responsibleUser(actor)?.id ?? null);
+    await this.setStatus(ctx, suggestion, 'rejected');
+  }
+
+  /** Moves a suggestion to another status: it leaves the suggestions (counters follow), and its history says so. */
+  private async setStatus(ctx: EngineContext, suggestion: repo.Row, status: 'active' | 'rejected'): Promise<void> {
+    // Accepted or rejected concurrently: the other decision stands.
+    if (!(await reviewRow(ctx.tx, this.resource, suggestion.id, status, responsibleUser(ctx.actor)?.id ?? null))) {
+      throw new ApiError(409, 'conflict', `This suggested ${this.label} was just reviewed; reload.`);
+    }
+    await this.records.audit(ctx, 'update', suggestion.id, suggestion['display_name'], { status: { from: 'suggested', to: status } });
+  }
+}
+
+/** The accept body: nothing, {}, or { link_to: id }. */
+function parseAcceptBody(body: unknown): string | null {
+  if (body === undefined || body === null) return null;
+  if (typeof body !== 'object' || Array.isArray(body)) {
+    throw badRequest('The request body must be a JSON object.', { non_field_errors: ['Expected a JSON object like {"link_to": "…"}.'] });
+  }
+  for (const key of Object.keys(body)) if (key !== 'link_to') throw fieldError(key, 'Unknown field. Send link_to, or nothing.');
+  const linkTo = (body as { link_to?: unknown }).link_to;
+  if (linkTo === undefined || linkTo === null || linkTo === '') return null;
+  if (typeof linkTo !== 'string' || !isUuid(linkTo.trim())) throw fieldError('link_to', 'Must be the id of a record.');
+  return linkTo.trim().toLowerCase();
+}

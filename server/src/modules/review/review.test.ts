@@ -1,0 +1,169 @@
+/**
+ * Review end to end (docs/review.md): the engine suggests (as a job will, without HTTP),
+ * research users list, edit, accept — alone or folded into a record with link_to — and
+ * reject; a rejected name from the same source is not suggested again; provenance follows
+ * the suggestion; paywall readers and the public get nothing.
+ */
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { after, before, describe, it } from 'node:test';
+import { inTenant, systemActor } from '../../resources/context.ts';
+import type { TenantRow } from '../../tenancy/tenants.repository.ts';
+import { createTestApp, type TestContext } from '../../test/test-app.ts';
+import { CATALOG } from '../registry.ts';
+import { provenanceOf, type ProvenanceInput } from './review.repository.ts';
+import { isRejected, reviewedResourceOf, ReviewService } from './review.service.ts';
+
+const API = '/api/v1';
+
+describe('review of suggestions', () => {
+  let t: TestContext;
+  let acme: TenantRow;
+  let tokens: Record<string, string | undefined>;
+  const rawItem = randomUUID();
+  const otherItem = randomUUID();
+
+  const call = (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, payload?: unknown, role = 'research') =>
+    t.request(acme, { method, url, token: tokens[role], ...(payload === undefined ? {} : { payload: payload as object }) });
+  /** Suggests through the engine as the suggester's job does: a system actor, no request. */
+  const suggest = (typeCode: string, values: Record<string, unknown>, provenance: ProvenanceInput[] = []) =>
+    inTenant(t.db, systemActor(acme.id), (ctx) => new ReviewService(reviewedResourceOf(CATALOG, typeCode), CATALOG).suggest(ctx, values, provenance));
+  const found = (snippet: string, source = rawItem): ProvenanceInput => ({ source: { kind: 'raw_data', id: source }, snippet, start: 10, end: 20, mentions: 2 });
+
+  before(async () => {
+    t = await createTestApp();
+    ({ acme, tokens } = await t.signInTwoTenants());
+  });
+  after(() => t.close());
+
+  it('type codes name the reviewed resource: ORG, PER, anything else the ledger', () => {
+    assert.equal(reviewedResourceOf(CATALOG, 'ORG').kind, 'organizations');
+    assert.equal(reviewedResourceOf(CATALOG, 'per').kind, 'people');
+    assert.equal(reviewedResourceOf(CATALOG, 'MONEY').kind, 'ledger_entries');
+  });
+
+  it('a suggestion is listed, searched, counted and shown with its provenance, to research users and admins', async () => {
+    const suggestion = await suggest('ORG', { name_inc: 'Quokka Mining Ltd', hq_city: 'Perth' }, [found('… Quokka Mining Ltd said …')]);
+    assert.ok(suggestion);
+    for (const role of ['research', 'admin']) {
+      const page = await call('GET', `${API}/suggested-entities/organizations/?search=quokka`, undefined, role);
+      assert.equal(page.statusCode, 200, page.body);
+      const [row] = page.json().results;
+      assert.equal(page.json().count, 1);
+      assert.equal(row.id, suggestion['id']);
+      assert.equal(row.status, 'suggested');
+      assert.deepEqual(
+        row.provenance.map((entry: Record<string, unknown>) => [entry['source_kind'], entry['source_id'], entry['snippet'], entry['start_offset'], entry['end_offset'], entry['mention_count']]),
+        [['raw_data', rawItem, '… Quokka Mining Ltd said …', 10, 20, 2]],
+      );
+    }
+    assert.equal((await call('GET', `${API}/suggested-entities/organizations/?hq_city=Perth`)).json().count, 1);
+    assert.equal((await call('GET', `${API}/suggested-entities/organizations/?hq_city=Lima`)).json().count, 0);
+    assert.deepEqual((await call('GET', `${API}/assets/organizations/count/?status=suggested`)).json(), { count: 1 });
+    assert.deepEqual((await call('GET', `${API}/assets/organizations/count/`)).json(), { count: 0 });
+    const one = await call('GET', `${API}/suggested-entities/organizations/${suggestion['id']}/`);
+    assert.equal(one.json().provenance.length, 1);
+    const edited = await call('PATCH', `${API}/suggested-entities/organizations/${suggestion['id']}/`, { ...(one.json() as object), name_dba: 'Quokka' });
+    assert.equal(edited.statusCode, 200, edited.body);
+    assert.equal(edited.json().name_dba, 'Quokka');
+    assert.equal(edited.json().status, 'suggested');
+  });
+
+  it('paywall readers get 403 and the public 401; a suggestion is no record (404)', async () => {
+    const suggestion = (await suggest('PER', { name_given: 'Wombat', name_family: 'Jones' }))!;
+    for (const [role, status] of [['paywall', 403], ['public', 401]] as const) {
+      for (const [method, url] of [
+        ['GET', `${API}/suggested-entities/people/`],
+        ['GET', `${API}/suggested-entities/people/${suggestion['id']}/`],
+        ['PATCH', `${API}/suggested-entities/people/${suggestion['id']}/`],
+        ['DELETE', `${API}/suggested-entities/people/${suggestion['id']}/`],
+        ['POST', `${API}/assets/people/${suggestion['id']}/accept_suggestion/`],
+        ['POST', `${API}/assets/people/${suggestion['id']}/reject_suggestion/`],
+        ['GET', `${API}/assets/people/count/?status=suggested`],
+      ] as const) {
+        assert.equal((await call(method, url, method === 'PATCH' ? {} : undefined, role)).statusCode, status, `${role} ${method} ${url}`);
+      }
+    }
+    assert.equal((await call('GET', `${API}/assets/people/${suggestion['id']}/`, undefined, 'admin')).statusCode, 404);
+    assert.equal((await call('GET', `${API}/suggested-entities/people/${randomUUID()}/`)).statusCode, 404);
+    const beta = await t.request('beta', { method: 'GET', url: `${API}/suggested-entities/people/${suggestion['id']}/`, token: tokens['beta'] });
+    assert.equal(beta.statusCode, 404);
+  });
+
+  it('accept: the suggestion becomes a record with its provenance and history', async () => {
+    const suggestion = (await suggest('ORG', { name_inc: 'Numbat Shipping' }, [found('Numbat Shipping')]))!;
+    const accepted = await call('POST', `${API}/assets/organizations/${suggestion['id']}/accept_suggestion/`, {});
+    assert.equal(accepted.statusCode, 200, accepted.body);
+    assert.equal(accepted.json().id, suggestion['id']);
+    assert.equal((await call('GET', `${API}/assets/organizations/${suggestion['id']}/`)).statusCode, 200);
+    assert.equal((await call('GET', `${API}/suggested-entities/organizations/${suggestion['id']}/`)).statusCode, 404);
+    assert.equal((await call('POST', `${API}/assets/organizations/${suggestion['id']}/accept_suggestion/`)).statusCode, 404, 'accepted twice');
+    const history = (await call('GET', `${API}/assets/organizations/${suggestion['id']}/history/`, undefined, 'admin')).json().results;
+    assert.deepEqual(history[0].changes, { status: { from: 'suggested', to: 'active' } });
+    const counts = (await call('GET', `${API}/tools/entities-count/`, undefined, 'admin')).json();
+    assert.equal(counts.organizations.hidden_count, 1);
+    // Provenance stays with the record (kept for later, e.g. when it is merged).
+    const provenance = await inTenant(t.db, systemActor(acme.id), (ctx) => provenanceOf(ctx.tx, 'organizations', [String(suggestion['id'])]));
+    assert.equal(provenance.get(String(suggestion['id']))?.length, 1);
+  });
+
+  it('accept with link_to folds the suggestion into a record: blanks filled, provenance moved, undoable', async () => {
+    const record = await call('POST', `${API}/assets/organizations/`, { name_inc: 'Bilby Foods', visibility: 'public' }, 'admin');
+    assert.equal(record.statusCode, 201, record.body);
+    const suggestion = (await suggest('ORG', { name_inc: 'Bilby Foods Pty', hq_city: 'Darwin', emails: ['hi@bilby.test'] }, [found('Bilby Foods Pty', otherItem)]))!;
+    const refused = await call('POST', `${API}/assets/organizations/${suggestion['id']}/accept_suggestion/`, { link_to: randomUUID() });
+    assert.equal(refused.statusCode, 400, refused.body);
+    assert.ok(refused.json().errors.link_to);
+    assert.equal((await call('POST', `${API}/assets/organizations/${suggestion['id']}/accept_suggestion/`, { link: 'x' })).statusCode, 400);
+    const linked = await call('POST', `${API}/assets/organizations/${suggestion['id']}/accept_suggestion/`, { link_to: record.json().id });
+    assert.equal(linked.statusCode, 200, linked.body);
+    assert.equal(linked.json().id, record.json().id);
+    assert.equal(linked.json().name_inc, 'Bilby Foods');
+    assert.equal(linked.json().hq_city, 'Darwin');
+    assert.deepEqual(linked.json().emails, ['hi@bilby.test']);
+    assert.equal((await call('GET', `${API}/suggested-entities/organizations/${suggestion['id']}/`)).statusCode, 404);
+    const moved = await inTenant(t.db, systemActor(acme.id), (ctx) => provenanceOf(ctx.tx, 'organizations', [record.json().id, String(suggestion['id'])]));
+    assert.deepEqual(moved.get(record.json().id)?.map((entry) => entry.source_id), [otherItem]);
+    // The merge is undone like any other: the suggestion is back, with its provenance.
+    const history = (await call('GET', `${API}/assets/organizations/${record.json().id}/history/`, undefined, 'admin')).json().results;
+    const merge = history.find((entry: { action: string }) => entry.action === 'merge');
+    const undone = await call('POST', `${API}/assets/organizations/merge/${merge.id}/undo/`);
+    assert.equal(undone.statusCode, 200, undone.body);
+    const back = await call('GET', `${API}/suggested-entities/organizations/${suggestion['id']}/`);
+    assert.equal(back.statusCode, 200, back.body);
+    assert.deepEqual(back.json().provenance.map((entry: { source_id: string }) => entry.source_id), [otherItem]);
+    assert.equal((await call('GET', `${API}/assets/organizations/${record.json().id}/`)).json().hq_city, null);
+  });
+
+  it('reject: remembered by name and source, so the same name from the same source is not suggested again', async () => {
+    const suggestion = (await suggest('MONEY', { caption: 'Dingo Fund raises $5m', data: '$5m' }, [found('raises $5m')]))!;
+    assert.equal((await call('GET', `${API}/suggested-entities/ledger/`)).json().count, 1);
+    const rejected = await call('POST', `${API}/assets/ledger/${suggestion['id']}/reject_suggestion/`);
+    assert.equal(rejected.statusCode, 204, rejected.body);
+    assert.equal((await call('GET', `${API}/suggested-entities/ledger/`)).json().count, 0);
+    assert.deepEqual((await call('GET', `${API}/assets/ledger/count/?status=rejected`)).json(), { count: 1 });
+    assert.deepEqual((await call('GET', `${API}/assets/ledger/count/`)).json(), { count: 0 });
+    assert.equal((await call('POST', `${API}/assets/ledger/${suggestion['id']}/accept_suggestion/`)).statusCode, 404);
+
+    const ledger = reviewedResourceOf(CATALOG, 'MONEY');
+    const source = { kind: 'raw_data', id: rawItem };
+    assert.equal(await inTenant(t.db, systemActor(acme.id), (ctx) => isRejected(ctx, ledger, '  DINGO fund raises $5M ', source)), true);
+    assert.equal(await inTenant(t.db, systemActor(acme.id), (ctx) => isRejected(ctx, ledger, 'Dingo Fund raises $5m', { kind: 'raw_data', id: otherItem })), false);
+    assert.equal(await suggest('MONEY', { caption: 'Dingo Fund raises $5m' }, [found('again')]), null);
+    assert.equal((await call('GET', `${API}/suggested-entities/ledger/`)).json().count, 0);
+    // From another source it is news again, but only that source is kept.
+    const again = await suggest('MONEY', { caption: 'Dingo fund raises $5m' }, [found('again'), found('elsewhere', otherItem)]);
+    assert.deepEqual((again!['provenance'] as Array<{ source_id: string }>).map((entry) => entry.source_id), [otherItem]);
+
+    const person = (await suggest('PER', { name_given: 'Echidna', name_family: 'Smith' }))!;
+    assert.equal((await call('POST', `${API}/assets/people/${person['id']}/reject_suggestion/`, {})).statusCode, 204);
+    assert.equal(await suggest('PER', { name_given: 'echidna', name_family: 'SMITH' }), null);
+  });
+
+  it('delete: a suggestion goes without a trace in the review memory', async () => {
+    const suggestion = (await suggest('PER', { name_legal: 'Platypus Brown' }, [found('Platypus Brown')]))!;
+    assert.equal((await call('DELETE', `${API}/suggested-entities/people/${suggestion['id']}/`)).statusCode, 204);
+    assert.equal((await call('GET', `${API}/suggested-entities/people/${suggestion['id']}/`)).statusCode, 404);
+    assert.ok(await suggest('PER', { name_legal: 'Platypus Brown' }, [found('Platypus Brown')]));
+  });
+});

@@ -1,0 +1,67 @@
+/**
+ * Engine extensions: capabilities kept out of the engine's core (lists, review) that take
+ * part in presenting, writing and merging the records of any resource through hooks. They
+ * are registered once, with the catalog (modules/registry.ts); the engine calls every
+ * extension's hook at its point and knows nothing of what the extension does.
+ */
+import type { SQL } from 'drizzle-orm';
+import type { AccessLevel } from '../contracts.ts';
+import type { Tx } from '../db/client.ts';
+import type { EngineContext } from './context.ts';
+import type { Visibility } from './fields.ts';
+import type { Row } from './repository.ts';
+import type { Resource } from './resource.ts';
+
+/** A value parsed from a write's input, or why it is refused (a field error). */
+export type ParsedValue = { ok: true; value: unknown } | { ok: false; message: string };
+
+export interface PresentHookContext {
+  tx: Tx;
+  resource: Resource;
+  access: AccessLevel;
+  visible: Visibility[];
+  rows: Row[];
+  /** What `pageColumn` read in the list page's own statement, by row id (absent otherwise). */
+  read?: Map<string, unknown>;
+}
+
+export interface WriteHookContext {
+  resource: Resource;
+  rowId: string;
+  /** The values the extension parsed from the input (its `input` keys that were sent). */
+  input: Record<string, unknown>;
+  created: boolean;
+}
+
+export interface MergeHookContext {
+  resource: Resource;
+  survivorId: string;
+  otherId: string;
+}
+
+export interface EngineExtension {
+  /** Names the extension's part of a merge record (what onMerge returned, for undoMerge). */
+  name: string;
+  /** Input keys besides the resource's fields that writes accept for this resource, each parsed here. */
+  input?: (resource: Resource) => Record<string, (value: unknown) => ParsedValue>;
+  /** Keys added to presented records: read-only, a client may send them back unchanged. */
+  presented?: (resource: Resource) => string[];
+  /**
+   * A correlated subquery over the list page's row (`page.id`), read in the page's own
+   * statement so a list stays one round trip; `present` receives its value as `read`.
+   */
+  pageColumn?: (resource: Resource, visible: Visibility[]) => SQL | null;
+  /** Values presented with each row besides its fields, read in one go for the rows. */
+  present?: (context: PresentHookContext) => Promise<Map<string, Record<string, unknown>> | null>;
+  /** After a create or edit is written (before it is read back and audited), in its transaction. */
+  afterWrite?: (ctx: EngineContext, write: WriteHookContext) => Promise<void>;
+  /** What a merge would move besides references, by name and number (merge preview). */
+  mergePreview?: (tx: Tx, merge: MergeHookContext) => Promise<Record<string, number>>;
+  /**
+   * A merge moves what the extension keeps of the other record to the survivor, before the
+   * other record is deleted; returns what undoMerge needs (JSON), kept in the merge record.
+   */
+  onMerge?: (ctx: EngineContext, merge: MergeHookContext) => Promise<unknown>;
+  /** Puts back what onMerge moved, after the other record is restored. */
+  undoMerge?: (ctx: EngineContext, merge: MergeHookContext, recorded: unknown) => Promise<void>;
+}
