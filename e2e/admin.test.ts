@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Page, Request } from 'playwright-core';
 import { browserUnavailable, launchBrowser, startServer, type E2EServer, signInAt, DESKTOP, screenshots } from './support/browser.ts';
 
 const unavailable = browserUnavailable();
@@ -132,6 +132,27 @@ describe('admin screens: users, tenants and settings', { skip: unavailable ?? fa
 
     await page.getByRole('link', { name: 'New tenant' }).click();
     await page.getByRole('heading', { name: 'New tenant' }).waitFor();
+    // Sent empty, the form flags every required field in one round, and sends nothing.
+    const sent: string[] = [];
+    const onRequest = (request: Request) => {
+      if (request.method() === 'POST') sent.push(request.url());
+    };
+    page.on('request', onRequest);
+    await page.getByRole('button', { name: 'Create tenant' }).click();
+    const required = [
+      'Choose the tenant’s code (its address).',
+      'This field is required.',
+      'A new tenant needs its first admin to be usable.',
+      'Choose the first admin’s password.',
+    ];
+    for (const message of required) await fieldError(page, message).waitFor();
+    const summary = page.getByTestId('form-errors');
+    assert.equal(await summary.getByRole('listitem').count(), required.length, 'the summary lists them all');
+    // The focus goes to the first of them.
+    await page.waitForFunction((id) => document.activeElement?.id === id, await page.getByLabel('Code').getAttribute('id'));
+    await screenshots(page, 'admin-tenant-form-required', { hideToasts: true });
+    page.off('request', onRequest);
+    assert.deepEqual(sent, [], 'nothing is sent while required fields are empty');
     await page.getByLabel('Code').fill('WWW');
     assert.equal(await page.getByLabel('Code').inputValue(), 'www', 'the code is lower-cased as typed');
     await page.getByRole('textbox', { name: 'Name', exact: true }).fill('Acme Labs');

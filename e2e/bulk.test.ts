@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import type { TenantRow } from '../server/src/tenancy/tenants.repository.ts';
@@ -31,8 +32,11 @@ describe('bulk work in tables: selection, actions with undo, column chooser', { 
     for (const name of ['Selected Alpha', 'Selected Beta', 'Selected Gamma', 'Left Alone']) {
       ids[name] = await create(`${ORGS}/`, { name_inc: name, visibility: 'public', hq_city: 'Porto' });
     }
-    const list = await create('/api/v1/lists/', { name: 'Porto Watch', kind: 'OrganizationsList', visibility: 'public' });
-    await server.request(demo, { method: 'POST', url: `/api/v1/lists/${list}/items/`, token, payload: { id: ids['Selected Alpha'] } });
+    ids['Porto Watch'] = await create('/api/v1/lists/', { name: 'Porto Watch', kind: 'OrganizationsList', visibility: 'public' });
+    await server.request(demo, { method: 'POST', url: `/api/v1/lists/${ids['Porto Watch']}/items/`, token, payload: { id: ids['Selected Alpha'] } });
+    ids['Harbour Picks'] = await create('/api/v1/lists/', { name: 'Harbour Picks', kind: 'OrganizationsList', visibility: 'public' });
+    await server.request(demo, { method: 'POST', url: `/api/v1/lists/${ids['Harbour Picks']}/items/`, token, payload: { id: ids['Selected Alpha'] } });
+    for (const name of ['Seafood', 'Shipping']) ids[name] = await create('/api/v1/keywords/', { name, visibility: 'public' });
     browser = await launchBrowser();
   });
   after(async () => {
@@ -46,8 +50,12 @@ describe('bulk work in tables: selection, actions with undo, column chooser', { 
     const response = await server.request(demo, { method: 'GET', url: `${ORGS}/${ids[name]}/`, token });
     return (response.json() as { visibility: string }).visibility;
   };
+  const keywordsOf = async (name: string) => {
+    const response = await server.request(demo, { method: 'GET', url: `${ORGS}/${ids[name]}/`, token });
+    return ((response.json() as { keywords: Array<{ display_name: string }> }).keywords ?? []).map((ref) => ref.display_name).sort();
+  };
   const openAsAdmin = async () => {
-    const context = await browser.newContext({ viewport: DESKTOP });
+    const context = await browser.newContext({ viewport: DESKTOP, acceptDownloads: true });
     const page = await context.newPage();
     await signInAt(page, server.url('demo', '/login'), 'admin@demo.test', 'admin');
     return { context, page };
@@ -83,6 +91,85 @@ describe('bulk work in tables: selection, actions with undo, column chooser', { 
     assert.equal(await visibilityOf('Left Alone'), 'public', 'an unselected row was never touched');
     for (const name of ['Selected Alpha', 'Selected Beta', 'Selected Gamma']) assert.equal(await visibilityOf(name), 'public', name);
     await rowOf(page, 'Selected Beta').getByTestId('visibility-chip').filter({ hasText: /public/i }).waitFor();
+    await context.close();
+  });
+
+  /** Opens the Porto organizations and ticks the rows named. */
+  const selectRows = async (page: Page, names: string[]) => {
+    await page.goto(server.url('demo', '/organizations?tab=1&search=selected'));
+    await rowOf(page, 'Selected Gamma').waitFor();
+    for (const name of names) await rowOf(page, name).getByRole('checkbox').check();
+    const bar = page.getByTestId('bulk-actions');
+    await bar.getByTestId('bulk-selected').filter({ hasText: `${names.length} organization${names.length === 1 ? '' : 's'} selected` }).waitFor();
+    return bar;
+  };
+  /** Picks a record by typing the start of its name into a picker, then choosing it. */
+  const pick = async (page: Page, picker: string, name: string) => {
+    const dialog = page.getByRole('dialog');
+    await dialog.getByRole('combobox', { name: picker }).fill(name.slice(0, 4));
+    await page.getByRole('option', { name }).click();
+  };
+
+  it('adds the selected rows to a list chosen in a dialog', async () => {
+    const { context, page } = await openAsAdmin();
+    const bar = await selectRows(page, ['Selected Beta', 'Selected Gamma']);
+    await bar.getByRole('button', { name: 'Add to list' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Add 2 organizations to a list' });
+    await dialog.waitFor();
+    assert.equal(await dialog.getByRole('button', { name: 'Add', exact: true }).isDisabled(), true, 'nothing to add to before a list is chosen');
+    await pick(page, 'List', 'Harbour Picks');
+    await screenshots(page, 'bulk-add-to-list', { viewportOnly: true });
+    await dialog.getByRole('button', { name: 'Add', exact: true }).click();
+    await page.locator('.Toastify__toast').filter({ hasText: 'Added 2 organizations to “Harbour Picks”.' }).waitFor();
+    await dialog.waitFor({ state: 'detached' });
+    await bar.waitFor({ state: 'detached' });
+    const items = await server.request(demo, { method: 'GET', url: `/api/v1/lists/${ids['Harbour Picks']}/items/`, token });
+    const names = (items.json() as { results: Array<{ id: string }> }).results.map((row) => Object.keys(ids).find((name) => ids[name] === row.id)).sort();
+    assert.deepEqual(names, ['Selected Alpha', 'Selected Beta', 'Selected Gamma'], 'added after the item already there');
+    await context.close();
+  });
+
+  it('adds keywords to the selected rows and removes them again through the keyword dialogs', async () => {
+    const { context, page } = await openAsAdmin();
+    let bar = await selectRows(page, ['Selected Alpha', 'Selected Beta']);
+    await bar.getByRole('button', { name: 'Keywords' }).click();
+    await page.getByRole('menuitem', { name: 'Add keywords…' }).click();
+    let dialog = page.getByRole('dialog', { name: 'Add keywords to 2 organizations' });
+    await dialog.waitFor();
+    await pick(page, 'Keywords', 'Seafood');
+    await pick(page, 'Keywords', 'Shipping');
+    await screenshots(page, 'bulk-add-keywords', { viewportOnly: true });
+    await dialog.getByRole('button', { name: 'Add', exact: true }).click();
+    await page.locator('.Toastify__toast').filter({ hasText: 'Added Seafood, Shipping to 2 organizations.' }).waitFor();
+    await dialog.waitFor({ state: 'detached' });
+    assert.deepEqual(await keywordsOf('Selected Alpha'), ['Seafood', 'Shipping']);
+    assert.deepEqual(await keywordsOf('Selected Beta'), ['Seafood', 'Shipping']);
+    assert.deepEqual(await keywordsOf('Selected Gamma'), [], 'an unselected row was never touched');
+
+    bar = await selectRows(page, ['Selected Alpha']);
+    await bar.getByRole('button', { name: 'Keywords' }).click();
+    await page.getByRole('menuitem', { name: 'Remove keywords…' }).click();
+    dialog = page.getByRole('dialog', { name: 'Remove keywords from 1 organization' });
+    await dialog.waitFor();
+    await pick(page, 'Keywords', 'Seafood');
+    await dialog.getByRole('button', { name: 'Remove', exact: true }).click();
+    await page.locator('.Toastify__toast').filter({ hasText: 'Removed Seafood from 1 organization.' }).waitFor();
+    assert.deepEqual(await keywordsOf('Selected Alpha'), ['Shipping']);
+    assert.deepEqual(await keywordsOf('Selected Beta'), ['Seafood', 'Shipping'], 'only the selected row lost it');
+    await context.close();
+  });
+
+  it('exports only the selected rows', async () => {
+    const { context, page } = await openAsAdmin();
+    const bar = await selectRows(page, ['Selected Alpha', 'Selected Gamma']);
+    await bar.getByRole('button', { name: 'Export selected' }).click();
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('menuitem', { name: 'CSV (.csv)' }).click()]);
+    assert.match(download.suggestedFilename(), /\.csv$/);
+    const text = readFileSync(await download.path(), 'utf8');
+    assert.match(text, /Selected Alpha/);
+    assert.match(text, /Selected Gamma/);
+    assert.doesNotMatch(text, /Selected Beta|Left Alone|Filler Org/, 'rows not selected stay out of the file');
+    await page.locator('.Toastify__toast').filter({ hasText: `Downloaded ${download.suggestedFilename()}.` }).waitFor();
     await context.close();
   });
 
