@@ -27,6 +27,40 @@ describe('config', () => {
     assert.deepEqual(config.corsOrigins, ['https://a.example.com', 'https://b.example.com']);
   });
 
+  it('stores files under DATA_DIR by default, or in S3 when told', () => {
+    const local = loadConfig({ DATA_DIR: '/srv/intelnotes' });
+    assert.deepEqual(local.storage, { driver: 'local', dir: '/srv/intelnotes/files' });
+    assert.equal(local.fileUploadLimitBytes, 100 * 1024 * 1024);
+
+    const minio = loadConfig({
+      STORAGE: 'S3',
+      S3_ENDPOINT: 'http://127.0.0.1:9000',
+      S3_BUCKET: 'intelnotes-files',
+      S3_ACCESS_KEY_ID: 'key',
+      S3_SECRET_ACCESS_KEY: 'secret',
+    });
+    assert.deepEqual(minio.storage, {
+      driver: 's3',
+      endpoint: 'http://127.0.0.1:9000',
+      bucket: 'intelnotes-files',
+      region: 'us-east-1',
+      accessKeyId: 'key',
+      secretAccessKey: 'secret',
+      forcePathStyle: true,
+    });
+
+    const aws = loadConfig({ STORAGE: 's3', S3_BUCKET: 'intelnotes-files', S3_REGION: 'eu-west-1' });
+    assert.deepEqual(aws.storage, {
+      driver: 's3',
+      endpoint: null,
+      bucket: 'intelnotes-files',
+      region: 'eu-west-1',
+      accessKeyId: null,
+      secretAccessKey: null,
+      forcePathStyle: false,
+    });
+  });
+
   const bad: Array<[Record<string, string>, RegExp]> = [
     [{ PORT: 'eighty' }, /PORT must be a whole number/],
     [{ PORT: '70000' }, /PORT must be between/],
@@ -42,6 +76,16 @@ describe('config', () => {
     [{ TRUST_PROXY: 'maybe' }, /TRUST_PROXY must be true or false/],
     [{ CORS_ORIGINS: 'https://a.example.com/path' }, /CORS_ORIGINS entries must be origins/],
     [{ LOGIN_RATE_LIMIT_MAX: '-1' }, /LOGIN_RATE_LIMIT_MAX must be a whole number/],
+    [{ STORAGE: 'ftp' }, /STORAGE must be local or s3/],
+    [{ STORAGE: 's3' }, /S3_BUCKET is required when STORAGE=s3/],
+    [{ STORAGE: 's3', S3_BUCKET: 'No_Such' }, /S3_BUCKET must be a bucket name/],
+    [{ STORAGE: 's3', S3_BUCKET: 'files', S3_ENDPOINT: 'minio:9000' }, /S3_ENDPOINT must be an http/],
+    [{ STORAGE: 's3', S3_BUCKET: 'files', S3_ENDPOINT: 'ftp://minio:9000' }, /S3_ENDPOINT must be an http/],
+    [{ STORAGE: 's3', S3_BUCKET: 'files', S3_REGION: 'EU West' }, /S3_REGION must be a region name/],
+    [{ STORAGE: 's3', S3_BUCKET: 'files', S3_ACCESS_KEY_ID: 'key' }, /must be set together/],
+    [{ STORAGE: 's3', S3_BUCKET: 'files', S3_FORCE_PATH_STYLE: 'maybe' }, /S3_FORCE_PATH_STYLE must be true or false/],
+    [{ S3_BUCKET: 'files' }, /S3_BUCKET is set but STORAGE is local/],
+    [{ FILE_UPLOAD_LIMIT_BYTES: '6000000000' }, /FILE_UPLOAD_LIMIT_BYTES must be between/],
   ];
   for (const [env, message] of bad) {
     it(`rejects ${JSON.stringify(env)}`, () => {

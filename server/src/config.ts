@@ -5,6 +5,22 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+/** Where stored files live (server/src/storage, docs/storage.md). */
+export type StorageSettings = { driver: 'local'; dir: string } | S3Settings;
+
+export interface S3Settings {
+  driver: 's3';
+  /** The store's URL; null for AWS S3 itself (the SDK derives it from the region). */
+  endpoint: string | null;
+  bucket: string;
+  region: string;
+  /** Both null: the SDK's default credential chain (instance or task role, AWS profile). */
+  accessKeyId: string | null;
+  secretAccessKey: string | null;
+  /** Bucket in the path (http://host/bucket/key) rather than the host name: what most self-hosted stores need. */
+  forcePathStyle: boolean;
+}
+
 export interface Config {
   env: 'development' | 'production' | 'test';
   host: string;
@@ -26,6 +42,9 @@ export interface Config {
   trustProxy: boolean;
   /** Largest spreadsheet accepted by an upload. */
   uploadLimitBytes: number;
+  storage: StorageSettings;
+  /** Largest file accepted by a file upload (server/src/storage/upload.ts). */
+  fileUploadLimitBytes: number;
   /** Outbound fetches (suggested fields from a URL). */
   fetch: { allowPrivate: boolean; timeoutMs: number; maxBytes: number; maxRedirects: number };
   shutdownTimeoutMs: number;
@@ -57,6 +76,57 @@ function bool(env: Env, name: string, fallback: boolean): boolean {
 function str(env: Env, name: string): string | null {
   const raw = env[name]?.trim();
   return raw ? raw : null;
+}
+
+/** S3 bucket naming rules: 3–63 lower-case letters, digits, dots and hyphens, starting and ending with a letter or digit. */
+const BUCKET_RE = /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/;
+const REGION_RE = /^[a-z0-9-]{1,40}$/;
+const S3_VARIABLES = ['S3_ENDPOINT', 'S3_BUCKET', 'S3_REGION', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY', 'S3_FORCE_PATH_STYLE'];
+/** CopyObject, which commits an S3 upload, copies at most 5 GiB (storage/s3.ts). */
+const MAX_FILE_BYTES = 5 * 1024 * 1024 * 1024;
+
+function storageSettings(env: Env, dataDir: string): StorageSettings {
+  const driver = str(env, 'STORAGE')?.toLowerCase() ?? 'local';
+  if (driver === 'local') {
+    const stray = S3_VARIABLES.find((name) => str(env, name) !== null);
+    if (stray) throw new ConfigError(`${stray} is set but STORAGE is local: set STORAGE=s3 to store files in S3, or remove ${stray}`);
+    return { driver: 'local', dir: path.join(dataDir, 'files') };
+  }
+  if (driver !== 's3') throw new ConfigError(`STORAGE must be local or s3, got "${env['STORAGE']}"`);
+
+  const endpoint = str(env, 'S3_ENDPOINT');
+  if (endpoint !== null) {
+    let url: URL | null = null;
+    try {
+      url = new URL(endpoint);
+    } catch {
+      /* reported below */
+    }
+    if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || url.search || url.hash || url.username) {
+      throw new ConfigError(`S3_ENDPOINT must be an http:// or https:// URL such as https://s3.example.com, got "${endpoint}"`);
+    }
+  }
+  const bucket = str(env, 'S3_BUCKET');
+  if (bucket === null) throw new ConfigError('S3_BUCKET is required when STORAGE=s3');
+  if (!BUCKET_RE.test(bucket) || bucket.includes('..')) {
+    throw new ConfigError(`S3_BUCKET must be a bucket name (3-63 lower-case letters, digits, dots and hyphens), got "${bucket}"`);
+  }
+  const region = str(env, 'S3_REGION') ?? 'us-east-1';
+  if (!REGION_RE.test(region)) throw new ConfigError(`S3_REGION must be a region name such as us-east-1, got "${region}"`);
+  const accessKeyId = str(env, 'S3_ACCESS_KEY_ID');
+  const secretAccessKey = str(env, 'S3_SECRET_ACCESS_KEY');
+  if ((accessKeyId === null) !== (secretAccessKey === null)) {
+    throw new ConfigError('S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY must be set together (or both left out to use the default AWS credentials)');
+  }
+  return {
+    driver: 's3',
+    endpoint,
+    bucket,
+    region,
+    accessKeyId,
+    secretAccessKey,
+    forcePathStyle: bool(env, 'S3_FORCE_PATH_STYLE', endpoint !== null),
+  };
 }
 
 const EMAIL_RE = /^[^\s@]+@[^\s@]+$/;
@@ -111,11 +181,13 @@ export function loadConfig(env: Env = process.env): Config {
     }
   }
 
+  const dataDir = path.resolve(repoRoot, str(env, 'DATA_DIR') ?? './data');
+
   return {
     env: nodeEnv as Config['env'],
     host: str(env, 'HOST') ?? '0.0.0.0',
     port: int(env, 'PORT', 3000, 0, 65535),
-    dataDir: path.resolve(repoRoot, str(env, 'DATA_DIR') ?? './data'),
+    dataDir,
     databaseUrl,
     mainHost: mainHostRaw,
     adminEmail,
@@ -131,6 +203,8 @@ export function loadConfig(env: Env = process.env): Config {
     webDist: path.resolve(repoRoot, str(env, 'WEB_DIST') ?? './web/dist'),
     trustProxy: bool(env, 'TRUST_PROXY', false),
     uploadLimitBytes: int(env, 'UPLOAD_LIMIT_BYTES', 50 * 1024 * 1024, 1024, 2 * 1024 * 1024 * 1024),
+    storage: storageSettings(env, dataDir),
+    fileUploadLimitBytes: int(env, 'FILE_UPLOAD_LIMIT_BYTES', 100 * 1024 * 1024, 1, MAX_FILE_BYTES),
     fetch: {
       allowPrivate: bool(env, 'FETCH_ALLOW_PRIVATE', false),
       timeoutMs: int(env, 'FETCH_TIMEOUT_MS', 8000, 100, 120_000),
