@@ -17,6 +17,8 @@ import { contextStatement, preparedName } from '../server/src/db/client.ts';
 import { quickSearchStatement as serverQuickSearch } from '../server/src/modules/search/quick-search.ts';
 import { countsStatement } from '../server/src/modules/tools/counts.repository.ts';
 import { parseListQuery, type ListQuery } from '../server/src/resources/list-query.ts';
+import { CATALOG } from '../server/src/modules/registry.ts';
+import { pageColumns } from '../server/src/resources/extensions.ts';
 import * as repo from '../server/src/resources/repository.ts';
 import type { Resource } from '../server/src/resources/resource.ts';
 
@@ -40,10 +42,11 @@ export interface ListOptions {
 const listQuery = (resource: Resource, options: ListOptions): ListQuery =>
   parseListQuery(resource, { limit: String(options.limit), offset: String(options.offset), ...(options.search ? { search: options.search } : {}) });
 
-/** The page statement (rows, their lists and the total: counters unfiltered, a capped count with a search) of `GET <resource>/`. */
+/** The page statement (rows, the extensions' columns such as their lists, and the total: counters unfiltered, a capped count with a search) of `GET <resource>/`. */
 export function pageStatement(resource: Resource, visible: Visibility[], options: ListOptions, countRows = true): Statement {
   const counterTotal = options.search ? undefined : { kinds: repo.counterKindsOf(resource), visible };
-  return rendered(repo.pageStatement(resource, visible, listQuery(resource, options), counterTotal, countRows));
+  const columns = pageColumns(CATALOG.extensions, resource, visible);
+  return rendered(repo.pageStatement(resource, visible, listQuery(resource, options), counterTotal, countRows, columns));
 }
 
 export const cappedCountStatement = (resource: Resource, visible: Visibility[], search: string | null): Statement =>

@@ -306,9 +306,9 @@ export class BulkService {
         return { id: row.id, removed };
       }
       case 'add_to_list': {
-        const lists = await this.allLists(ctx.tx, row.id);
+        const lists = await this.allLists(ctx.tx, row);
         if (lists.includes(parsed.list!)) return null;
-        const after = await this.service.write(ctx, row, { values: {}, lists: [...lists, parsed.list!] });
+        const after = await this.service.write(ctx, row, { values: {}, extra: { lists: [...lists, parsed.list!] } });
         // The list's auto-tagging may have given the row keywords: the undo takes them away again.
         return { id: row.id, added: idsOf(after['keywords']).filter((keyword) => !keywords.includes(keyword)) };
       }
@@ -318,8 +318,9 @@ export class BulkService {
   }
 
   /** Every list the row is in, whoever may see it (a write keeps the ones the writer cannot see). */
-  private async allLists(tx: Tx, rowId: string): Promise<string[]> {
-    return ((await repo.listsOfItems(tx, this.resource, visibleTo('admin'), [rowId])).get(rowId) ?? []).map((entry) => entry.id);
+  private async allLists(tx: Tx, row: repo.Row): Promise<string[]> {
+    const [presented] = await this.service.presentRows(tx, 'admin', [row]);
+    return (presented!['lists'] as string[] | undefined) ?? [];
   }
 
   /**
@@ -368,7 +369,7 @@ export class BulkService {
             : { values: {} };
           if (operation.action === 'add_keywords' && Object.keys(input.values).length === 0) return null;
           if (operation.action === 'add_to_list') {
-            input.lists = (await this.allLists(savepoint.tx, row.id)).filter((listId) => listId !== record.list);
+            input.extra = { lists: (await this.allLists(savepoint.tx, row)).filter((listId) => listId !== record.list) };
           }
           await this.service.write(savepoint, row, input);
           break;

@@ -39,6 +39,23 @@ export interface MergeHookContext {
   otherId: string;
 }
 
+/** A column an extension adds to a list page's statement. */
+export interface PageColumn {
+  extension: string;
+  value: SQL;
+}
+
+/** The columns the extensions add to a page of `resource` read at `visible`. */
+export function pageColumns(extensions: EngineExtension[], resource: Resource, visible: Visibility[]): PageColumn[] {
+  return extensions.flatMap((extension) => {
+    const value = extension.pageColumn?.(resource, visible);
+    return value ? [{ extension: extension.name, value }] : [];
+  });
+}
+
+/** What the page columns read, by extension and row id. */
+export type PageReads = Map<string, Map<string, unknown>>;
+
 export interface EngineExtension {
   /** Names the extension's part of a merge record (what onMerge returned, for undoMerge). */
   name: string;

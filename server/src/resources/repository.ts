@@ -8,6 +8,7 @@ import { query, type Tx } from '../db/client.ts';
 import { relationTargets } from './catalog.ts';
 import type { Visibility } from './fields.ts';
 import type { ListQuery } from './list-query.ts';
+import type { PageColumn, PageReads } from './extensions.ts';
 import type { Resource } from './resource.ts';
 
 export type Row = Record<string, unknown> & { id: string };
@@ -90,9 +91,6 @@ export function orderClause(listQuery: ListQuery): SQL {
   return sql.join(terms, sql`, `);
 }
 
-/** The lists a row is an item of, as a reader sees them (ordered by name). */
-export type ItemLists = Array<{ id: string; name: string; slug: string; kind: string }>;
-
 /** Where a page's unfiltered total comes from: the counters of these kinds, at these visibilities (all when null). */
 export interface CounterTotal {
   kinds: string[];
@@ -102,8 +100,8 @@ export interface CounterTotal {
 /** What a list page's one statement returns besides the rows. */
 export interface Page {
   rows: Row[];
-  /** Each row's visible lists (only for resources that can be list items). */
-  lists: Map<string, ItemLists>;
+  /** What the extensions' page columns read (extensions.ts), by extension and row id. */
+  read: PageReads;
   /**
    * The total: from the counters when asked for, else the matching rows counted
    * up to one past EXACT_COUNT_CAP. Null when the page is empty (no row carries it).
@@ -112,17 +110,21 @@ export interface Page {
 }
 
 /**
- * A list page in one statement (one round trip): the rows, each row's visible
- * lists as a correlated subquery, and the total as an InitPlan — from the
- * counters, or the capped count of the matching rows. The outer query only adds
- * columns to the ordered, limited page, so it keeps its order.
+ * A list page in one statement (one round trip): the rows, the extensions'
+ * columns (e.g. each row's visible lists) as correlated subqueries, and the
+ * total as an InitPlan — from the counters, or the capped count of the matching
+ * rows. The outer query only adds columns to the ordered, limited page, so it
+ * keeps its order.
  */
-export function pageStatement(resource: Resource, visible: Visibility[], listQuery: ListQuery, counterTotal?: CounterTotal, countRows = true): SQL {
-  const lists = resource.listItem
-    ? sql`(SELECT coalesce(json_agg(json_build_object('id', l.id, 'name', l.name, 'slug', l.slug, 'kind', l.kind) ORDER BY l.name), '[]')
-           FROM list_items li JOIN lists l ON l.tenant_id = li.tenant_id AND l.id = li.list_id
-           WHERE li.${id(resource.listItem.column)} = page.id AND l.visibility IN (${list(visible)}))`
-    : sql`NULL::json`;
+export function pageStatement(
+  resource: Resource,
+  visible: Visibility[],
+  listQuery: ListQuery,
+  counterTotal?: CounterTotal,
+  countRows = true,
+  columns: PageColumn[] = [],
+): SQL {
+  const extra = columns.map((column, index) => sql`${column.value} AS ${id(`__x${index}`)}, `);
   const total = counterTotal ? counterSum(counterTotal) : countRows ? sql`(${cappedCountStatement(resource, visible, listQuery)})` : sql`NULL::int`;
   const page = listQuery.ranked && listQuery.search
     ? rankedPage(resource, visible, listQuery, listQuery.search)
@@ -130,7 +132,7 @@ export function pageStatement(resource: Resource, visible: Visibility[], listQue
           WHERE ${whereClause(resource, visible, listQuery)}
           ORDER BY ${orderClause(listQuery)}
           LIMIT ${listQuery.limit} OFFSET ${listQuery.offset}`;
-  return sql`SELECT page.*, ${lists} AS __lists, ${total} AS __total FROM (${page}) page`;
+  return sql`SELECT page.*, ${sql.join(extra)}${total} AS __total FROM (${page}) page`;
 }
 
 /**
@@ -160,14 +162,25 @@ function rankedPage(resource: Resource, visible: Visibility[], listQuery: ListQu
   return sql`SELECT * FROM (${sql.join(tiers, sql` UNION ALL `)}) ranked LIMIT ${listQuery.limit} OFFSET ${listQuery.offset}`;
 }
 
-export async function selectPage(tx: Tx, resource: Resource, visible: Visibility[], listQuery: ListQuery, counterTotal?: CounterTotal, countRows = true): Promise<Page> {
-  const found = await query<Row & { __lists: ItemLists | null; __total: number | null }>(tx, pageStatement(resource, visible, listQuery, counterTotal, countRows));
-  const lists = new Map<string, ItemLists>();
-  const rows = found.map(({ __lists: itemLists, __total: _total, ...row }) => {
-    if (itemLists && itemLists.length > 0) lists.set(row.id, itemLists);
+export async function selectPage(
+  tx: Tx,
+  resource: Resource,
+  visible: Visibility[],
+  listQuery: ListQuery,
+  counterTotal?: CounterTotal,
+  countRows = true,
+  columns: PageColumn[] = [],
+): Promise<Page> {
+  const found = await query<Row & { __total: number | null }>(tx, pageStatement(resource, visible, listQuery, counterTotal, countRows, columns));
+  const read: PageReads = new Map(columns.map((column) => [column.extension, new Map()]));
+  const rows = found.map(({ __total: _total, ...row }) => {
+    columns.forEach((column, index) => {
+      read.get(column.extension)!.set(row.id, row[`__x${index}`]);
+      delete row[`__x${index}`];
+    });
     return row as Row;
   });
-  return { rows, lists, total: found[0]?.__total ?? null };
+  return { rows, read, total: found[0]?.__total ?? null };
 }
 
 type CountQuery = Pick<ListQuery, 'filters' | 'search'>;
@@ -361,86 +374,6 @@ export async function ownTenantUsers(tx: Tx, userIds: unknown[]): Promise<Set<st
   if (ids.length === 0) return new Set();
   const rows = await query<{ id: string }>(tx, sql`SELECT id FROM users WHERE id IN (${list(ids)})`);
   return new Set(rows.map((row) => row.id));
-}
-
-/** Lists (of the caller-visible kind) that rows are items of, keyed by row id. */
-export async function listsOfItems(
-  tx: Tx,
-  resource: Resource,
-  visible: Visibility[],
-  rowIds: string[],
-): Promise<Map<string, ItemLists>> {
-  const byItem = new Map<string, ItemLists>();
-  if (!resource.listItem || rowIds.length === 0) return byItem;
-  const rows = await query<{ item_id: string; id: string; name: string; slug: string; kind: string }>(
-    tx,
-    sql`SELECT li.item_id, l.id, l.name, l.slug, l.kind
-        FROM list_items li JOIN lists l ON l.tenant_id = li.tenant_id AND l.id = li.list_id
-        WHERE li.${id(resource.listItem.column)} IN (${list(rowIds)}) AND l.visibility IN (${list(visible)})
-        ORDER BY l.name`,
-  );
-  for (const row of rows) {
-    const entries = byItem.get(row.item_id) ?? [];
-    entries.push({ id: row.id, name: row.name, slug: row.slug, kind: row.kind });
-    byItem.set(row.item_id, entries);
-  }
-  return byItem;
-}
-
-/** Replaces the lists a row is an item of; unknown, unseen or wrong-kind list ids are returned. */
-export async function setListMemberships(
-  tx: Tx,
-  resource: Resource,
-  tenantId: string,
-  rowId: string,
-  listIds: string[],
-  visible: Visibility[],
-): Promise<string[]> {
-  const membership = resource.listItem!;
-  // New memberships only in lists the writer may see (so a write never confirms a hidden list exists).
-  const found = listIds.length
-    ? await query<{ id: string }>(
-        tx,
-        sql`SELECT id FROM lists WHERE kind = ${membership.listKind} AND id IN (${list(listIds)})
-            AND (visibility IN (${list(visible)}) OR id IN (SELECT list_id FROM list_items WHERE ${id(membership.column)} = ${rowId}))`,
-      )
-    : [];
-  const missing = listIds.filter((listId) => !found.some((row) => row.id === listId));
-  if (missing.length > 0) return missing;
-  const before = await query<{ list_id: string }>(tx, sql`SELECT list_id FROM list_items WHERE ${id(membership.column)} = ${rowId}`);
-  const kept = new Set(before.map((row) => row.list_id));
-  const added = listIds.filter((listId) => !kept.has(listId));
-  await tx.execute(
-    listIds.length
-      ? sql`DELETE FROM list_items WHERE ${id(membership.column)} = ${rowId} AND list_id NOT IN (${list(listIds)})`
-      : sql`DELETE FROM list_items WHERE ${id(membership.column)} = ${rowId}`,
-  );
-  for (const listId of added) await addListItem(tx, resource, tenantId, listId, rowId);
-  return [];
-}
-
-/**
- * Appends a record to a list (at the end; nothing happens when it is already
- * there). With the list's auto_tagging on, the record receives the list's
- * keywords. Returns whether it was added.
- */
-export async function addListItem(tx: Tx, resource: Resource, tenantId: string, listId: string, rowId: string): Promise<boolean> {
-  const column = id(resource.listItem!.column);
-  const added = await query<{ list_id: string }>(
-    tx,
-    sql`INSERT INTO list_items (tenant_id, list_id, ${column}, position)
-        VALUES (${tenantId}, ${listId}, ${rowId}, coalesce((SELECT max(position) + 1 FROM list_items WHERE list_id = ${listId}), 0))
-        ON CONFLICT DO NOTHING RETURNING list_id`,
-  );
-  if (added.length > 0 && resource.fields['keywords']?.relation) {
-    await tx.execute(
-      sql`UPDATE ${id(resource.table)} AS t
-          SET keywords = ARRAY(SELECT DISTINCT k FROM unnest(t.keywords || l.keywords) AS k)
-          FROM lists l
-          WHERE t.id = ${rowId} AND l.id = ${listId} AND l.auto_tagging AND NOT t.keywords @> l.keywords`,
-    );
-  }
-  return added.length > 0;
 }
 
 // Duplicate detection (spreadsheet import)

@@ -11,8 +11,9 @@ import { badRequest, conflict, notFound, type FieldErrors } from '../http/errors
 import { isUniqueViolation } from '../http/input.ts';
 import { diff, recordHistory, writeAudit, type AuditAction, type Changes } from './audit.ts';
 import type { Catalog } from './catalog.ts';
-import { responsibleUser, type Actor, type EngineContext } from './context.ts';
-import { incompleteDateFlags, type FieldType } from './fields.ts';
+import { pageColumns, type PageColumn, type PageReads, type ParsedValue } from './extensions.ts';
+import { responsibleUser, type EngineContext } from './context.ts';
+import { incompleteDateFlags, type FieldType, type Visibility } from './fields.ts';
 import type { ListQuery, ResultPage } from './list-query.ts';
 import { filterNames } from './list-query.ts';
 import { checkRelationIds, idsOf, relatedRefs, removeReferences, resolveNames } from './relations.ts';
@@ -24,23 +25,20 @@ import { visibleTo } from './visibility.ts';
 export { isUuid };
 
 /** Keys a client may send back unchanged (e.g. from a GET) that are not writable. */
-const READ_ONLY = ['id', 'created_at', 'updated_at', 'created_by', 'updated_by', 'display_name', 'lists_as_item'];
+const READ_ONLY = ['id', 'created_at', 'updated_at', 'created_by', 'updated_by', 'display_name'];
 
 export interface ParsedInput {
   values: Record<string, unknown>;
-  /** List ids when the input sets the lists the row is an item of. */
-  lists?: string[];
+  /** Input for the extensions (e.g. the lists the row is an item of), by input key: their afterWrite hooks apply it. */
+  extra?: Record<string, unknown>;
 }
 
 export type ListPage = ResultPage<Record<string, unknown>>;
 
-type ListRef = { id: string; name: string; slug: string; kind: string };
-
-/** What presenting a row needs besides the row: the reader, related records and lists. */
+/** What presenting a row needs besides the row: the reader and related records. */
 export interface PresentContext {
   access: AccessLevel;
   refs?: Map<string, RelatedRef>;
-  lists?: ListRef[];
 }
 
 const fieldReadable = (field: FieldType, access: AccessLevel) => !field.readAccess || atLeast(access, field.readAccess);
@@ -75,8 +73,9 @@ export class ResourceService {
     }
     const errors: FieldErrors = {};
     const values: Record<string, unknown> = {};
-    let lists: string[] | undefined;
+    const extra: Record<string, unknown> = {};
     const readOnly = this.readonlyKeys();
+    const extensionInput = Object.assign({}, ...this.catalog.extensions.map((extension) => extension.input?.(this.resource) ?? {})) as Record<string, (value: unknown) => ParsedValue>;
     for (const [name, input] of Object.entries(body as Record<string, unknown>)) {
       if (input === undefined) continue;
       const field = this.resource.fields[name];
@@ -91,12 +90,10 @@ export class ResourceService {
         else if (field.immutable && current && JSON.stringify(parsed.value[name]) !== JSON.stringify(current[name])) {
           errors[name] = ['This field cannot be changed once set.'];
         } else Object.assign(values, parsed.value);
-      } else if (name === 'lists' && this.resource.listItem) {
-        if (!Array.isArray(input) || input.some((item) => typeof item !== 'string' || !isUuid(item))) {
-          errors[name] = ['Must be a list of list ids.'];
-        } else {
-          lists = [...new Set(input as string[])];
-        }
+      } else if (extensionInput[name]) {
+        const parsed = extensionInput[name](input);
+        if (parsed.ok) extra[name] = parsed.value;
+        else errors[name] = [parsed.message];
       } else if (!readOnly.includes(name)) {
         errors[name] = ['Unknown field.'];
       }
@@ -122,7 +119,7 @@ export class ResourceService {
     }
 
     throwIfErrors(errors);
-    return lists === undefined ? { values } : { values, lists };
+    return Object.keys(extra).length === 0 ? { values } : { values, extra };
   }
 
   present(row: repo.Row, context: PresentContext): Record<string, unknown> {
@@ -134,39 +131,40 @@ export class ResourceService {
         for (const flag of incompleteDateFlags(name)) output[flag] = Boolean(row[flag]);
       }
     }
-    if (this.resource.listItem) {
-      output['lists'] = (context.lists ?? []).map((entry) => entry.id);
-      output['lists_as_item'] = context.lists ?? [];
-    }
     output['created_at'] = timestamp(row['created_at']);
     output['updated_at'] = timestamp(row['updated_at']);
     output['updated_by'] = row['updated_by'] ?? null;
     return output;
   }
 
-  /** Rows as a reader at `access` sees them, with related records and lists looked up in bulk. */
+  /** The columns extensions add to a page of this resource (read with its rows, handed back to presentRows). */
+  pageColumns(visible: Visibility[]): PageColumn[] {
+    return pageColumns(this.catalog.extensions, this.resource, visible);
+  }
+
+  /** Rows as a reader at `access` sees them, with related records and the extensions' values looked up in bulk. */
   async presentRows(
     tx: Tx,
     access: AccessLevel,
     rows: repo.Row[],
-    /** The rows' lists when already read (a list page reads them with its rows). */
-    knownLists?: Map<string, repo.ItemLists>,
+    /** What the page columns read when the rows are a list page's. */
+    read?: PageReads,
   ): Promise<Array<Record<string, unknown>>> {
     const visible = visibleTo(access);
     const refs = await relatedRefs(tx, this.catalog, this.resource, visible, rows);
-    const lists = knownLists ?? (await repo.listsOfItems(tx, this.resource, visible, rows.map((row) => row.id)));
     // Shared rows (geos, cities) are written by tenant managers of the default tenant: another
     // tenant's reader gets no user id of theirs.
     const ownUsers = this.resource.shared ? await repo.ownTenantUsers(tx, rows.map((row) => row['updated_by'])) : null;
     const extra = this.resource.annotate && rows.length > 0 ? await this.resource.annotate.values({ tx, catalog: this.catalog, visible, rows }) : null;
     const extended: Array<Map<string, Record<string, unknown>>> = [];
     for (const extension of this.catalog.extensions) {
-      const values = extension.present && rows.length > 0 ? await extension.present({ tx, resource: this.resource, access, visible, rows }) : null;
+      const hookContext = { tx, resource: this.resource, access, visible, rows, ...(read?.has(extension.name) ? { read: read.get(extension.name)! } : {}) };
+      const values = extension.present && rows.length > 0 ? await extension.present(hookContext) : null;
       if (values) extended.push(values);
     }
     return rows.map((row) => {
       const shown = ownUsers && !ownUsers.has(String(row['updated_by'])) ? { ...row, updated_by: null } : row;
-      const presented = { ...this.present(shown, { access, refs, lists: lists.get(row.id) }), ...extra?.get(row.id) };
+      const presented = { ...this.present(shown, { access, refs }), ...extra?.get(row.id) };
       for (const values of extended) Object.assign(presented, values.get(row.id));
       return presented;
     });
@@ -187,7 +185,7 @@ export class ResourceService {
     // index bitmap of a common word) for a total that would be estimated anyway.
     const planned = listQuery.search && !counterTotal ? await repo.plannedMatching(tx, this.resource, visible, listQuery) : null;
     const uncounted = planned !== null && planned >= repo.SURELY_BEYOND_CAP;
-    const { rows, lists, total } = await repo.selectPage(tx, this.resource, visible, listQuery, counterTotal, !uncounted);
+    const { rows, read, total } = await repo.selectPage(tx, this.resource, visible, listQuery, counterTotal, !uncounted, this.pageColumns(visible));
     let count = total ?? 0;
     let estimate = false;
     if (uncounted) {
@@ -208,7 +206,7 @@ export class ResourceService {
       count,
       offset: listQuery.offset,
       limit: listQuery.limit,
-      results: await this.presentRows(tx, access, rows, lists),
+      results: await this.presentRows(tx, access, rows, read),
     };
     if (estimate) page.count_is_estimate = true;
     return page;
@@ -235,8 +233,8 @@ export class ResourceService {
 
   /**
    * Writes a parsed create (current = null) or edit in the caller's
-   * transaction: relation ids checked, beforeSave hooks run, lists applied,
-   * an audit entry written. Returns the row as stored.
+   * transaction: relation ids checked, beforeSave hooks run, the extensions'
+   * afterWrite hooks (e.g. lists) run, an audit entry written. Returns the row as stored.
    */
   async write(ctx: EngineContext, current: repo.Row | null, input: ParsedInput): Promise<repo.Row> {
     const { tx, actor } = ctx;
@@ -259,7 +257,9 @@ export class ResourceService {
       if (isUniqueViolation(error)) throw conflict(`Another ${this.resource.label.toLowerCase()} was just saved with the same values; reload and try again.`);
       throw error;
     }
-    await this.applyLists(tx, actor, rowId, input.lists);
+    for (const extension of this.catalog.extensions) {
+      await extension.afterWrite?.(ctx, { resource: this.resource, rowId, input: input.extra ?? {}, created: current === null });
+    }
     const row = (await repo.selectOne(tx, this.resource, visibleTo('admin'), rowId))!;
     const after = (await this.presentRows(tx, 'admin', [row]))[0]!;
     await this.audit(ctx, current ? 'update' : 'create', rowId, after['display_name'], diff(before, after));
@@ -373,24 +373,6 @@ export class ResourceService {
     const row = isUuid(rowId) ? await repo.selectOne(tx, this.resource, visibleTo(access), rowId) : null;
     if (!row) throw notFound(`${this.resource.label} not found.`);
     return row;
-  }
-
-  private async applyLists(tx: Tx, actor: Actor, rowId: string, lists: string[] | undefined): Promise<void> {
-    if (lists === undefined) return;
-    // As with relations: a writer sends back the lists they were shown, so memberships in
-    // lists they cannot see (hidden ones, for a research user) are kept, not dropped.
-    const unseen = actor.access === 'admin' ? [] : await this.unseenLists(tx, actor.access, rowId);
-    const missing = await repo.setListMemberships(tx, this.resource, actor.tenantId, rowId, [...new Set([...lists, ...unseen])], visibleTo(actor.access));
-    if (missing.length > 0) {
-      throw badRequest(`lists: Unknown list id ${missing[0]}.`, { lists: missing.map((listId) => `Unknown ${this.resource.listItem!.listKind} id ${listId}.`) });
-    }
-  }
-
-  /** Ids of the lists a row is in that a reader at `access` does not see. */
-  private async unseenLists(tx: Tx, access: AccessLevel, rowId: string): Promise<string[]> {
-    const all = (await repo.listsOfItems(tx, this.resource, visibleTo('admin'), [rowId])).get(rowId) ?? [];
-    const seen = new Set(((await repo.listsOfItems(tx, this.resource, visibleTo(access), [rowId])).get(rowId) ?? []).map((entry) => entry.id));
-    return all.map((entry) => entry.id).filter((listId) => !seen.has(listId));
   }
 }
 

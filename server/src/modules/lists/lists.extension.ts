@@ -4,12 +4,48 @@
  * these hooks a record presents the lists holding it (`lists`, `lists_as_item`), a write
  * may set them (`lists`), and a merge moves the other record's memberships to the survivor.
  */
-import type { EngineExtension } from '../../resources/extensions.ts';
-import { addListItem } from '../../resources/repository.ts';
+import type { AccessLevel } from '../../contracts.ts';
+import type { Tx } from '../../db/client.ts';
+import { badRequest } from '../../http/errors.ts';
+import type { EngineExtension, ParsedValue } from '../../resources/extensions.ts';
+import type { Resource } from '../../resources/resource.ts';
+import { isUuid } from '../../resources/values.ts';
+import { visibleTo } from '../../resources/visibility.ts';
 import * as repo from './lists.repository.ts';
 
 export const listsExtension: EngineExtension = {
   name: 'lists',
+
+  input: (resource) => {
+    const parsers: Record<string, (value: unknown) => ParsedValue> = {};
+    if (resource.listItem) parsers['lists'] = parseListIds;
+    return parsers;
+  },
+
+  presented: (resource) => (resource.listItem ? ['lists_as_item'] : []),
+
+  pageColumn: (resource, visible) => (resource.listItem ? repo.itemListsColumn(resource, visible) : null),
+
+  present: async ({ tx, resource, visible, rows, read }) => {
+    if (!resource.listItem) return null;
+    const lists = read ?? (await repo.listsOfItems(tx, resource, visible, rows.map((row) => row.id)));
+    return new Map(rows.map((row) => {
+      const entries = (lists.get(row.id) ?? []) as repo.ItemLists;
+      return [row.id, { lists: entries.map((entry) => entry.id), lists_as_item: entries }];
+    }));
+  },
+
+  afterWrite: async ({ tx, actor }, { resource, rowId, input }) => {
+    const lists = input['lists'] as string[] | undefined;
+    if (!resource.listItem || lists === undefined) return;
+    // As with relations: a writer sends back the lists they were shown, so memberships in
+    // lists they cannot see (hidden ones, for a research user) are kept, not dropped.
+    const unseen = actor.access === 'admin' ? [] : await unseenLists(tx, resource, actor.access, rowId);
+    const missing = await repo.setListMemberships(tx, resource, actor.tenantId, rowId, [...new Set([...lists, ...unseen])], visibleTo(actor.access));
+    if (missing.length > 0) {
+      throw badRequest(`lists: Unknown list id ${missing[0]}.`, { lists: missing.map((listId) => `Unknown ${resource.listItem!.listKind} id ${listId}.`) });
+    }
+  },
 
   mergePreview: async (tx, { resource, otherId }) => {
     const counts: Record<string, number> = {};
@@ -25,7 +61,7 @@ export const listsExtension: EngineExtension = {
     for (const item of await repo.membershipsOf(tx, resource, otherId)) {
       const survivorWasIn = survivorLists.has(item.list_id);
       recorded.push({ ...item, survivorWasIn });
-      if (!survivorWasIn) await addListItem(tx, resource, actor.tenantId, item.list_id, survivorId);
+      if (!survivorWasIn) await repo.addListItem(tx, resource, actor.tenantId, item.list_id, survivorId);
     }
     return recorded;
   },
@@ -44,4 +80,19 @@ interface MergedMembership {
   list_id: string;
   position: number;
   survivorWasIn: boolean;
+}
+
+/** `lists` in a write: the ids of the lists the record is an item of. */
+function parseListIds(input: unknown): ParsedValue {
+  if (!Array.isArray(input) || input.some((item) => typeof item !== 'string' || !isUuid(item))) {
+    return { ok: false, message: 'Must be a list of list ids.' };
+  }
+  return { ok: true, value: [...new Set(input as string[])] };
+}
+
+/** Ids of the lists a row is in that a reader at `access` does not see. */
+async function unseenLists(tx: Tx, resource: Resource, access: AccessLevel, rowId: string): Promise<string[]> {
+  const all = (await repo.listsOfItems(tx, resource, visibleTo('admin'), [rowId])).get(rowId) ?? [];
+  const seen = new Set(((await repo.listsOfItems(tx, resource, visibleTo(access), [rowId])).get(rowId) ?? []).map((entry) => entry.id));
+  return all.map((entry) => entry.id).filter((listId) => !seen.has(listId));
 }

@@ -3,13 +3,24 @@
  * the ordered items. Every statement runs in the request's tenant
  * transaction, so row-level security keeps it inside the tenant.
  */
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import { query, type Tx } from '../../db/client.ts';
 import type { Visibility } from '../../resources/fields.ts';
 import { selectColumns, whereClause, type Row } from '../../resources/repository.ts';
 import type { Resource } from '../../resources/resource.ts';
 
 const id = (name: string) => sql.identifier(name);
+const list = (values: unknown[]) => sql.join(values.map((value) => sql`${value}`), sql`, `);
+
+/** The lists a row is an item of, as a reader sees them (ordered by name). */
+export type ItemLists = Array<{ id: string; name: string; slug: string; kind: string }>;
+
+/** A list page's column of each row's visible lists (a correlated subquery over `page.id`). */
+export function itemListsColumn(resource: Resource, visible: Visibility[]): SQL {
+  return sql`(SELECT coalesce(json_agg(json_build_object('id', l.id, 'name', l.name, 'slug', l.slug, 'kind', l.kind) ORDER BY l.name), '[]')
+              FROM list_items li JOIN lists l ON l.tenant_id = li.tenant_id AND l.id = li.list_id
+              WHERE li.${id(resource.listItem!.column)} = page.id AND l.visibility IN (${list(visible)}))`;
+}
 
 /** Serializes slug allocation per tenant and kind until the transaction ends. */
 export async function lockSlugs(tx: Tx, tenantId: string, kind: string): Promise<void> {
@@ -177,4 +188,84 @@ export async function restoreMembership(tx: Tx, resource: Resource, tenantId: st
     sql`INSERT INTO list_items (tenant_id, list_id, ${id(resource.listItem!.column)}, position) VALUES (${tenantId}, ${listId}, ${rowId}, ${position})
         ON CONFLICT DO NOTHING`,
   );
+}
+
+/** Lists (of the caller-visible kind) that rows are items of, keyed by row id. */
+export async function listsOfItems(
+  tx: Tx,
+  resource: Resource,
+  visible: Visibility[],
+  rowIds: string[],
+): Promise<Map<string, ItemLists>> {
+  const byItem = new Map<string, ItemLists>();
+  if (!resource.listItem || rowIds.length === 0) return byItem;
+  const rows = await query<{ item_id: string; id: string; name: string; slug: string; kind: string }>(
+    tx,
+    sql`SELECT li.item_id, l.id, l.name, l.slug, l.kind
+        FROM list_items li JOIN lists l ON l.tenant_id = li.tenant_id AND l.id = li.list_id
+        WHERE li.${id(resource.listItem.column)} IN (${list(rowIds)}) AND l.visibility IN (${list(visible)})
+        ORDER BY l.name`,
+  );
+  for (const row of rows) {
+    const entries = byItem.get(row.item_id) ?? [];
+    entries.push({ id: row.id, name: row.name, slug: row.slug, kind: row.kind });
+    byItem.set(row.item_id, entries);
+  }
+  return byItem;
+}
+
+/** Replaces the lists a row is an item of; unknown, unseen or wrong-kind list ids are returned. */
+export async function setListMemberships(
+  tx: Tx,
+  resource: Resource,
+  tenantId: string,
+  rowId: string,
+  listIds: string[],
+  visible: Visibility[],
+): Promise<string[]> {
+  const membership = resource.listItem!;
+  // New memberships only in lists the writer may see (so a write never confirms a hidden list exists).
+  const found = listIds.length
+    ? await query<{ id: string }>(
+        tx,
+        sql`SELECT id FROM lists WHERE kind = ${membership.listKind} AND id IN (${list(listIds)})
+            AND (visibility IN (${list(visible)}) OR id IN (SELECT list_id FROM list_items WHERE ${id(membership.column)} = ${rowId}))`,
+      )
+    : [];
+  const missing = listIds.filter((listId) => !found.some((row) => row.id === listId));
+  if (missing.length > 0) return missing;
+  const before = await query<{ list_id: string }>(tx, sql`SELECT list_id FROM list_items WHERE ${id(membership.column)} = ${rowId}`);
+  const kept = new Set(before.map((row) => row.list_id));
+  const added = listIds.filter((listId) => !kept.has(listId));
+  await tx.execute(
+    listIds.length
+      ? sql`DELETE FROM list_items WHERE ${id(membership.column)} = ${rowId} AND list_id NOT IN (${list(listIds)})`
+      : sql`DELETE FROM list_items WHERE ${id(membership.column)} = ${rowId}`,
+  );
+  for (const listId of added) await addListItem(tx, resource, tenantId, listId, rowId);
+  return [];
+}
+
+/**
+ * Appends a record to a list (at the end; nothing happens when it is already
+ * there). With the list's auto_tagging on, the record receives the list's
+ * keywords. Returns whether it was added.
+ */
+export async function addListItem(tx: Tx, resource: Resource, tenantId: string, listId: string, rowId: string): Promise<boolean> {
+  const column = id(resource.listItem!.column);
+  const added = await query<{ list_id: string }>(
+    tx,
+    sql`INSERT INTO list_items (tenant_id, list_id, ${column}, position)
+        VALUES (${tenantId}, ${listId}, ${rowId}, coalesce((SELECT max(position) + 1 FROM list_items WHERE list_id = ${listId}), 0))
+        ON CONFLICT DO NOTHING RETURNING list_id`,
+  );
+  if (added.length > 0 && resource.fields['keywords']?.relation) {
+    await tx.execute(
+      sql`UPDATE ${id(resource.table)} AS t
+          SET keywords = ARRAY(SELECT DISTINCT k FROM unnest(t.keywords || l.keywords) AS k)
+          FROM lists l
+          WHERE t.id = ${rowId} AND l.id = ${listId} AND l.auto_tagging AND NOT t.keywords @> l.keywords`,
+    );
+  }
+  return added.length > 0;
 }

@@ -10,7 +10,6 @@ import { diff } from '../../resources/audit.ts';
 import type { Catalog } from '../../resources/catalog.ts';
 import { responsibleUser, type EngineContext } from '../../resources/context.ts';
 import type { Row } from '../../resources/repository.ts';
-import { addListItem } from '../../resources/repository.ts';
 import type { Resource } from '../../resources/resource.ts';
 import { isUuid, ResourceService, type ListPage } from '../../resources/service.ts';
 import { visibleTo } from '../../resources/visibility.ts';
@@ -88,7 +87,7 @@ export class ListsService {
     const service = this.itemService(kind);
     const item = await this.findItem(tx, writer.access, service, kind, itemId);
     const before = (await service.presentRows(tx, 'admin', [item]))[0]!;
-    const added = await addListItem(tx, service.resource, writer.tenantId, list.id, item.id);
+    const added = await repo.addListItem(tx, service.resource, writer.tenantId, list.id, item.id);
     if (added) {
       const after = (await service.presentRows(tx, 'admin', [(await service.findVisible(tx, 'admin', item.id))]))[0]!;
       await service.audit(ctx, 'update', item.id, after['display_name'], diff(before, after));
