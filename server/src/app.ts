@@ -32,6 +32,8 @@ import { taggingRoutes } from './modules/tagging/tagging.routes.ts';
 import { registerCountsCache } from './modules/tools/counts-cache.ts';
 import { countsRoutes } from './modules/tools/counts.routes.ts';
 import { usersRoutes } from './modules/users/users.routes.ts';
+import { jobsRoutes } from './jobs/jobs.routes.ts';
+import { probeRoutes } from './modules/probe/probe.routes.ts';
 import { metadataRoutes } from './resources/metadata.routes.ts';
 import { registerResource } from './resources/routes.ts';
 import { normalizeHost } from './tenancy/host.ts';
@@ -99,6 +101,8 @@ export async function buildApp({ config, db, logger }: AppDeps): Promise<Fastify
       await api.register(reviewRoutes, { catalog: CATALOG });
       await api.register(taggingRoutes, { catalog: CATALOG });
       await api.register(metadataRoutes, { catalog: CATALOG });
+      await api.register(jobsRoutes);
+      if (config.jobs.probe) await api.register(probeRoutes);
       for (const resource of RESOURCES) await registerResource(api, resource, CATALOG);
     },
     { prefix: API_PREFIX },

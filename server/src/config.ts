@@ -48,6 +48,18 @@ export interface Config {
   /** Outbound fetches (suggested fields from a URL). */
   fetch: { allowPrivate: boolean; timeoutMs: number; maxBytes: number; maxRedirects: number };
   shutdownTimeoutMs: number;
+  jobs: {
+    /** Whether an API process runs jobs too (WORKERS=0 when separate worker processes do). */
+    inProcess: boolean;
+    /** Jobs one process runs at once. */
+    concurrency: number;
+    /** Claims at least this often, when a new-job notification is missed. */
+    pollMs: number;
+    /** How long a worker holds a job without renewing its lease (renewed every third of it). */
+    leaseMs: number;
+    /** Adds POST jobs/probe/ (admins), which queues a probe job. */
+    probe: boolean;
+  };
 }
 
 export class ConfigError extends Error {}
@@ -212,5 +224,12 @@ export function loadConfig(env: Env = process.env): Config {
       maxRedirects: int(env, 'FETCH_MAX_REDIRECTS', 5, 0, 20),
     },
     shutdownTimeoutMs: int(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
+    jobs: {
+      inProcess: int(env, 'WORKERS', 1, 0, 1) === 1,
+      concurrency: int(env, 'WORKER_CONCURRENCY', 2, 1, 100),
+      pollMs: int(env, 'JOB_POLL_INTERVAL_MS', 5_000, 50, 600_000),
+      leaseMs: int(env, 'JOB_LEASE_MS', 30_000, 1_000, 3_600_000),
+      probe: bool(env, 'JOBS_PROBE', false),
+    },
   };
 }

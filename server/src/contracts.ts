@@ -514,3 +514,32 @@ export type BulkRefusedBody = Static<typeof BulkRefusedBody>;
 /** POST {resource}/bulk/{operation}/undo/: the rows put back. */
 export const BulkUndoResult = Type.Object({ operation_id: Type.String(), restored: Type.Array(Type.String()) });
 export type BulkUndoResult = Static<typeof BulkUndoResult>;
+
+/** A background job as its tenant sees it (GET jobs/{id}/): where it is and how it ended. */
+export const Job = Type.Object(
+  {
+    id: Type.String(),
+    name: Type.String(),
+    status: Type.Union([Type.Literal('queued'), Type.Literal('running'), Type.Literal('succeeded'), Type.Literal('failed')]),
+    /** Attempts started so far, and how many it gets in all. */
+    attempts: Type.Integer(),
+    max_attempts: Type.Integer(),
+    /** What the job is doing, as its handler last said, and how far along (0–100). */
+    stage: Nullable(Type.String()),
+    percent: Nullable(Type.Integer()),
+    /** The handler's summary once it succeeded. */
+    result: Type.Unknown(),
+    /** Why the last attempt failed (while a retry waits, or for good once failed). */
+    error: Nullable(Type.String()),
+    created_at: Type.String(),
+    started_at: Nullable(Type.String()),
+    finished_at: Nullable(Type.String()),
+    updated_at: Type.String(),
+  },
+  { additionalProperties: false },
+);
+export type Job = Static<typeof Job>;
+
+/** The answer to a request that started a job (202): follow it at GET jobs/{id}/. */
+export const JobAccepted = Type.Object({ job_id: Type.String() }, { additionalProperties: false });
+export type JobAccepted = Static<typeof JobAccepted>;

@@ -1,32 +1,18 @@
 /**
  * Process entry: config → database → migrations → seed → app → listen.
- * SIGTERM/SIGINT stop accepting connections, let in-flight requests finish,
- * then close the database.
+ * Runs jobs too, unless WORKERS=0 (then `npm run worker` processes do: worker.ts).
+ * SIGTERM/SIGINT stop accepting connections and claiming jobs, let in-flight requests and
+ * running jobs finish, then close the database.
  */
 import { buildApp } from './app.ts';
-import { ConfigError, loadConfig, type Config } from './config.ts';
-import { migrate } from './db/migrate.ts';
-import { openDatabase } from './db/open.ts';
-import { RESOURCES } from './modules/registry.ts';
-import { applySearchIndexes } from './resources/search-index.ts';
+import { Worker } from './jobs/worker.ts';
 import { seedGeography } from './modules/geos/geo-seed.ts';
+import { configOrExit, openReady, stopOnSignals } from './startup.ts';
 import { seedTenants } from './tenancy/seed.ts';
 
 async function main(): Promise<void> {
-  let config: Config;
-  try {
-    config = loadConfig();
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      console.error(`intelnotes: invalid configuration: ${error.message}`);
-      process.exit(78);
-    }
-    throw error;
-  }
-
-  const db = await openDatabase(config);
-  const applied = await migrate(db);
-  const searchRebuilt = await applySearchIndexes(db, RESOURCES);
+  const config = configOrExit();
+  const { db, registry, applied, searchRebuilt } = await openReady(config);
   const app = await buildApp({ config, db });
   if (applied.length > 0) app.log.info({ applied }, 'migrations applied');
   if (searchRebuilt.length > 0) app.log.info({ tables: searchRebuilt }, 'search columns built from the declarations');
@@ -35,31 +21,19 @@ async function main(): Promise<void> {
   const geography = await seedGeography(db);
   if (geography.geos + geography.cities > 0) app.log.info(geography, 'seeded countries, regions and cities');
 
-  let stopping = false;
-  const stop = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    app.log.info({ signal }, 'shutting down: draining in-flight requests');
-    const timer = setTimeout(() => {
-      app.log.error('shutdown timed out; exiting');
-      process.exit(1);
-    }, config.shutdownTimeoutMs);
-    timer.unref();
-    try {
-      await app.close();
-      await db.close();
-      process.exit(0);
-    } catch (error) {
-      app.log.error({ err: error }, 'error during shutdown');
-      process.exit(1);
-    }
-  };
-  process.on('SIGTERM', () => void stop('SIGTERM'));
-  process.on('SIGINT', () => void stop('SIGINT'));
+  // Jobs run in this process unless separate worker processes run them (WORKERS=0).
+  const { inProcess, concurrency, pollMs, leaseMs } = config.jobs;
+  const worker = inProcess ? new Worker({ db, registry, concurrency, pollMs, leaseMs, log: app.log }) : null;
+  stopOnSignals(config, app.log, async () => {
+    // Requests in flight and running jobs finish; no new ones start.
+    await Promise.all([app.close(), worker?.stop()]);
+    await db.close();
+  });
 
   await app.listen({ host: config.host, port: config.port });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
+  await worker?.start();
   console.log(`intelnotes: serving on http://localhost:${port} (demo tenant: http://demo.localhost:${port})`);
   if (seeded.created.length > 0) {
     const hosts = seeded.created.map(({ code }) =>

@@ -32,6 +32,8 @@ export interface TenantContext {
   tenantId: string | null;
   /** Admins of the default tenant may write the tenants table. */
   manageTenants?: boolean;
+  /** Job workers claim and settle jobs of every tenant (the jobs table's second policy). */
+  jobsWorker?: boolean;
 }
 
 /** A single owner connection that can run multi-statement scripts. */
@@ -113,7 +115,8 @@ export function contextStatement(context: TenantContext): string {
   if (tenantId !== '' && !UUID.test(tenantId)) throw new Error(`tenant id is not a uuid: ${tenantId}`);
   return `SELECT set_config('role', '${APP_ROLE}', true),
                  set_config('app.tenant_id', '${tenantId}', true),
-                 set_config('app.manage_tenants', '${context.manageTenants ? 'on' : 'off'}', true)`;
+                 set_config('app.manage_tenants', '${context.manageTenants ? 'on' : 'off'}', true),
+                 set_config('app.jobs_worker', '${context.jobsWorker ? 'on' : 'off'}', true)`;
 }
 
 /** PGlite: drizzle's transaction, then the context (in process, so a second statement costs nothing). */

@@ -1,0 +1,46 @@
+/**
+ * Every job type: its name, the shape of its payload (checked when it is enqueued and again
+ * when it is claimed) and how it runs (time limit, attempts, backoff). The payload types
+ * derive from here, so `enqueue` and the handlers agree at compile time. Handlers live in
+ * their module (`modules/<area>/<area>.jobs.ts`); the registry refuses to start when one of
+ * these has none.
+ */
+import { Type, type Static, type TSchema } from 'typebox';
+
+export interface JobTypeOptions<S extends TSchema = TSchema> {
+  payload: S;
+  /** An attempt running longer is stopped (its signal aborts) and counts as failed. */
+  timeoutMs: number;
+  /** Attempts in all, the first included; then the job is `failed` with the last reason. */
+  maxAttempts: number;
+  /** The wait before the second attempt; it doubles for each further one (capped at an hour). */
+  backoffMs: number;
+}
+
+const define = <S extends TSchema>(options: JobTypeOptions<S>) => options;
+
+export const JOB_TYPES = {
+  /** Does nothing: the queue's own cost (benchmarks, a deployment's check). */
+  'probe.noop': define({ payload: Type.Object({}, { additionalProperties: false }), timeoutMs: 30_000, maxAttempts: 3, backoffMs: 1_000 }),
+  /**
+   * Records each attempt and, once per job, its effect (modules/probe/): shows a deployment
+   * that every job runs to completion exactly once, whichever process takes it.
+   */
+  'probe.echo': define({
+    payload: Type.Object(
+      {
+        key: Type.String({ minLength: 1, maxLength: 200 }),
+        /** How long the job works before recording its effect. */
+        sleep_ms: Type.Integer({ minimum: 0, maximum: 60_000 }),
+      },
+      { additionalProperties: false },
+    ),
+    timeoutMs: 90_000,
+    maxAttempts: 5,
+    backoffMs: 1_000,
+  }),
+} satisfies Record<string, JobTypeOptions>;
+
+export type JobName = keyof typeof JOB_TYPES;
+export type JobPayload<N extends JobName> = Static<(typeof JOB_TYPES)[N]['payload']>;
+export const JOB_NAMES = Object.keys(JOB_TYPES) as JobName[];

@@ -1,0 +1,134 @@
+/**
+ * The statements on the jobs table. Claims run across tenants (a worker transaction, see
+ * the migration's jobs_worker policy); everything else runs in the job's own tenant, and a
+ * running job's row is written only with its claim's lease token, so a worker that lost its
+ * lease (it was too slow, another worker took the job) can no longer change it.
+ */
+import { sql } from 'drizzle-orm';
+import { query, type Tx } from '../db/client.ts';
+import type { JobName } from './job-types.ts';
+
+export interface ClaimedJob {
+  tenant_id: string;
+  id: string;
+  name: JobName;
+  payload: unknown;
+  attempts: number;
+  max_attempts: number;
+  timeout_ms: number;
+  lease_token: string;
+  created_by: string | null;
+}
+
+export interface JobRow {
+  id: string;
+  name: string;
+  status: 'queued' | 'running' | 'succeeded' | 'failed';
+  attempts: number;
+  max_attempts: number;
+  stage: string | null;
+  percent: number | null;
+  result: unknown;
+  error: string | null;
+  created_at: string;
+  started_at: string | null;
+  finished_at: string | null;
+  updated_at: string;
+}
+
+const leaseEnd = (leaseMs: number) => sql`now() + make_interval(secs => ${leaseMs / 1000})`;
+
+/**
+ * In a worker transaction: fails the jobs whose lease ended on their last attempt (their
+ * worker died), then claims up to `limit` due jobs of the given types — queued ones whose
+ * backoff is over, and running ones whose lease ended — skipping rows another worker holds.
+ */
+export async function claimJobs(tx: Tx, names: readonly JobName[], limit: number, leaseMs: number): Promise<ClaimedJob[]> {
+  await query(
+    tx,
+    sql`UPDATE jobs j
+        SET status = 'failed', lease_token = NULL, lease_until = NULL, finished_at = now(), updated_at = now(),
+            error = 'attempt ' || j.attempts || ' of ' || j.max_attempts || ' did not finish: its worker stopped (the lease ended)'
+        FROM (SELECT tenant_id, id FROM jobs
+              WHERE status = 'running' AND lease_until < now() AND attempts >= max_attempts
+              FOR UPDATE SKIP LOCKED) lost
+        WHERE j.tenant_id = lost.tenant_id AND j.id = lost.id`,
+  );
+  const nameList = sql.join(names.map((name) => sql`${name}`), sql`, `);
+  return query<ClaimedJob>(
+    tx,
+    sql`UPDATE jobs j
+        SET status = 'running', attempts = j.attempts + 1, lease_token = gen_random_uuid(), lease_until = ${leaseEnd(leaseMs)},
+            started_at = coalesce(j.started_at, now()), updated_at = now()
+        FROM (SELECT tenant_id, id FROM jobs
+              WHERE name IN (${nameList})
+                AND ((status = 'queued' AND run_after <= now()) OR (status = 'running' AND lease_until < now()))
+              ORDER BY run_after
+              LIMIT ${limit}
+              FOR UPDATE SKIP LOCKED) due
+        WHERE j.tenant_id = due.tenant_id AND j.id = due.id
+        RETURNING j.tenant_id, j.id, j.name, j.payload, j.attempts, j.max_attempts, j.timeout_ms, j.lease_token, j.created_by`,
+  );
+}
+
+/** Whether the lease is still this claim's; extends it when it is. */
+export async function renewLease(tx: Tx, id: string, token: string, leaseMs: number): Promise<boolean> {
+  const rows = await query(tx, sql`UPDATE jobs SET lease_until = ${leaseEnd(leaseMs)} WHERE id = ${id} AND lease_token = ${token} RETURNING 1`);
+  return rows.length > 0;
+}
+
+export async function writeProgress(tx: Tx, id: string, token: string, stage: string, percent: number): Promise<boolean> {
+  const rows = await query(
+    tx,
+    sql`UPDATE jobs SET stage = ${stage}, percent = ${percent}, updated_at = now() WHERE id = ${id} AND lease_token = ${token} RETURNING 1`,
+  );
+  return rows.length > 0;
+}
+
+export async function markSucceeded(tx: Tx, id: string, token: string, result: unknown): Promise<boolean> {
+  const rows = await query(
+    tx,
+    sql`UPDATE jobs
+        SET status = 'succeeded', result = ${result === undefined ? null : JSON.stringify(result)}::jsonb, error = NULL, percent = 100,
+            lease_token = NULL, lease_until = NULL, finished_at = now(), updated_at = now()
+        WHERE id = ${id} AND lease_token = ${token} RETURNING 1`,
+  );
+  return rows.length > 0;
+}
+
+/**
+ * A failed attempt: queued again after `retryInMs` while attempts remain (and the failure is
+ * not `permanent`), else `failed`. Returns the new status, or null when the lease was lost.
+ */
+export async function markAttemptFailed(
+  tx: Tx,
+  id: string,
+  token: string,
+  reason: string,
+  retryInMs: number,
+  permanent: boolean,
+): Promise<'queued' | 'failed' | null> {
+  const final = sql`(${permanent} OR attempts >= max_attempts)`;
+  const [row] = await query<{ status: 'queued' | 'failed' }>(
+    tx,
+    sql`UPDATE jobs
+        SET status = CASE WHEN ${final} THEN 'failed' ELSE 'queued' END,
+            run_after = CASE WHEN ${final} THEN run_after ELSE now() + make_interval(secs => ${retryInMs / 1000}) END,
+            finished_at = CASE WHEN ${final} THEN now() END,
+            error = ${reason}, lease_token = NULL, lease_until = NULL, updated_at = now()
+        WHERE id = ${id} AND lease_token = ${token}
+        RETURNING status`,
+  );
+  return row?.status ?? null;
+}
+
+/** One job of the transaction's tenant (row-level security hides other tenants' jobs). */
+export async function findJob(tx: Tx, id: string): Promise<JobRow | null> {
+  const [row] = await query<JobRow>(
+    tx,
+    sql`SELECT id, name, status, attempts, max_attempts, stage, percent, result, error,
+               created_at, started_at, finished_at, updated_at
+        FROM jobs WHERE id = ${id}`,
+  );
+  return row ?? null;
+}

@@ -1,0 +1,184 @@
+/**
+ * The job machinery in one process, on PGlite or the server: enqueue in the causing
+ * transaction, wake-up, status and progress through the API (tenant-scoped), retries with
+ * backoff then `failed`, the time limit, a dead worker's lease, drain, and the registry check.
+ */
+import assert from 'node:assert/strict';
+import { after, afterEach, before, describe, it } from 'node:test';
+import { sql } from 'drizzle-orm';
+import { query } from '../db/client.ts';
+import { jobRegistry } from '../modules/jobs.ts';
+import { probeJobs } from '../modules/probe/probe.jobs.ts';
+import type { TenantRow } from '../tenancy/tenants.repository.ts';
+import { createTestApp, type TestContext } from '../test/test-app.ts';
+import { claimJobs } from './jobs.repository.ts';
+import { enqueue, JobPayloadError } from './queue.ts';
+import { createJobRegistry, JobRegistryError, type JobHandlers } from './registry.ts';
+import { Worker } from './worker.ts';
+
+const silent = { info: () => {}, warn: () => {}, error: () => {} };
+
+/** Waits for as long as it takes (the test runner's timeout bounds it). */
+async function until<T>(probe: () => Promise<T | null | undefined | false>): Promise<T> {
+  for (;;) {
+    const value = await probe();
+    if (value) return value;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+describe('jobs', () => {
+  let t: TestContext;
+  let acme: TenantRow;
+  let tokens: Record<string, string | undefined>;
+  const workers: Worker[] = [];
+
+  const startWorker = async (handlers: JobHandlers = {}, leaseMs = 30_000) => {
+    const registry = createJobRegistry([{ ...probeJobs, ...handlers }]);
+    const worker = new Worker({ db: t.db, registry, concurrency: 2, pollMs: 200, leaseMs, log: silent });
+    workers.push(worker);
+    await worker.start();
+    return worker;
+  };
+  const stopWorkers = async () => {
+    for (const worker of workers.splice(0)) await worker.stop();
+  };
+  const row = async (id: string) =>
+    (await query<{ status: string; attempts: number; error: string | null; result: unknown; percent: number | null; stage: string | null }>(
+      t.db.owner,
+      sql`SELECT status, attempts, error, result, percent, stage FROM jobs WHERE id = ${id}`,
+    ))[0]!;
+  const queue = (payload = { key: 'k', sleep_ms: 0 }) =>
+    t.db.withTenant({ tenantId: acme.id }, (tx) => enqueue(tx, { name: 'probe.echo', payload }));
+  const settled = (id: string) => until(async () => ((await row(id)).status.match(/succeeded|failed/) ? row(id) : null));
+
+  before(async () => {
+    t = await createTestApp({ JOBS_PROBE: 'on' });
+    ({ acme, tokens } = await t.signInTwoTenants());
+  });
+  afterEach(stopWorkers);
+  after(() => t.close());
+
+  it('refuses to start when a job type has no handler, or a handler has no job type', () => {
+    assert.doesNotThrow(() => jobRegistry());
+    assert.throws(() => createJobRegistry([{ 'probe.noop': probeJobs['probe.noop'] }]), (error: Error) =>
+      error instanceof JobRegistryError && /without a handler: probe\.echo/.test(error.message));
+    assert.throws(() => createJobRegistry([probeJobs, { 'probe.noop': async () => {} }]), /two handlers/);
+    assert.throws(() => createJobRegistry([probeJobs, { nope: async () => {} } as unknown as JobHandlers]), /not a job type/);
+  });
+
+  it('checks the payload at enqueue, and a job exists only if the transaction that queued it commits', async () => {
+    await assert.rejects(
+      t.db.withTenant({ tenantId: acme.id }, (tx) => enqueue(tx, { name: 'probe.echo', payload: { key: '', sleep_ms: -1 } })),
+      (error: Error) => error instanceof JobPayloadError && /\/key/.test(error.message) && /\/sleep_ms/.test(error.message),
+    );
+    await assert.rejects(
+      t.db.withTenant({ tenantId: acme.id }, async (tx) => {
+        await enqueue(tx, { name: 'probe.echo', payload: { key: 'rolled back', sleep_ms: 0 } });
+        throw new Error('the causing write failed');
+      }),
+    );
+    const [count] = await query<{ n: number }>(t.db.owner, sql`SELECT count(*)::int AS n FROM jobs`);
+    assert.equal(count!.n, 0);
+  });
+
+  it('runs a queued job once, with its progress and outcome readable by its tenant only', async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    await startWorker({
+      'probe.echo': async (context) => {
+        await context.progress('halfway', 50);
+        await gate;
+        return probeJobs['probe.echo']!(context);
+      },
+    });
+    const queued = await t.request(acme, { method: 'POST', url: '/api/v1/jobs/probe/', token: tokens.admin, payload: { key: 'api', sleep_ms: 0 } });
+    assert.equal(queued.statusCode, 202);
+    const id = queued.json().job_id as string;
+
+    const read = (token: string | undefined, tenant: TenantRow | string = acme, jobId = id) =>
+      t.request(tenant, { method: 'GET', url: `/api/v1/jobs/${jobId}/`, token });
+    const running = await until(async () => {
+      const response = await read(tokens.research);
+      return response.json().percent === 50 ? (response.json() as Record<string, unknown>) : null;
+    });
+    assert.equal(running.status, 'running');
+    assert.equal(running.stage, 'halfway');
+    assert.equal(running.attempts, 1);
+
+    assert.equal((await read(tokens.beta, 'beta')).statusCode, 404, "another tenant's job is not found");
+    assert.equal((await read(tokens.paywall)).statusCode, 403);
+    assert.equal((await read(undefined)).statusCode, 401);
+    assert.equal((await read(tokens.admin, acme, 'not-a-uuid')).statusCode, 400);
+
+    release();
+    await settled(id);
+    const done = (await read(tokens.admin)).json();
+    assert.equal(done.status, 'succeeded');
+    assert.equal(done.percent, 100);
+    assert.deepEqual(done.result, { key: 'api' });
+    assert.ok(done.finished_at);
+    const effects = await query<{ n: number }>(t.db.owner, sql`SELECT count(*)::int AS n FROM job_probe_effects WHERE job_id = ${id}`);
+    assert.equal(effects[0]!.n, 1);
+  });
+
+  it('retries a failing job with growing waits, then fails it with the reason', async () => {
+    const attempts: number[] = [];
+    const id = await queue();
+    // probe.echo's backoff starts at 1 s; three attempts keep the test short.
+    await t.db.owner.execute(sql`UPDATE jobs SET max_attempts = 3 WHERE id = ${id}`);
+    await startWorker({
+      'probe.echo': async ({ job }) => {
+        attempts.push(Date.now());
+        throw new Error(`broken on attempt ${job.attempt}`);
+      },
+    });
+    const final = await settled(id);
+    assert.equal(final.status, 'failed');
+    assert.equal(final.attempts, 3);
+    assert.equal(final.error, 'broken on attempt 3');
+    assert.equal(attempts.length, 3);
+    // Each retry waited at least its backoff (1 s, then 2 s): a lower bound, never an upper one.
+    assert.ok(attempts[1]! - attempts[0]! >= 900 && attempts[2]! - attempts[1]! >= 1900, `waits: ${attempts}`);
+  });
+
+  it('stops an attempt at its time limit, even when the handler ignores its signal', async () => {
+    const id = await queue();
+    await t.db.owner.execute(sql`UPDATE jobs SET max_attempts = 1, timeout_ms = 200 WHERE id = ${id}`);
+    await startWorker({ 'probe.echo': () => new Promise(() => {}) });
+    const final = await settled(id);
+    assert.equal(final.status, 'failed');
+    assert.equal(final.error, 'timed out after 200 ms');
+  });
+
+  it("takes a job again when its worker died (the lease ended), and fails it when that was the last attempt", async () => {
+    const retried = await queue({ key: 'retried', sleep_ms: 0 });
+    const lost = await queue({ key: 'lost', sleep_ms: 0 });
+    await t.db.owner.execute(sql`UPDATE jobs SET max_attempts = 1 WHERE id = ${lost}`);
+    // A worker claims both with a 1 s lease and dies: nothing renews or settles them.
+    const claimed = await t.db.withTenant({ tenantId: null, jobsWorker: true }, (tx) => claimJobs(tx, ['probe.echo'], 10, 1_000));
+    assert.equal(claimed.length, 2);
+    await startWorker();
+    const done = await settled(retried);
+    assert.equal(done.status, 'succeeded');
+    assert.equal(done.attempts, 2);
+    const failed = await settled(lost);
+    assert.equal(failed.status, 'failed');
+    assert.match(failed.error!, /attempt 1 of 1 did not finish: its worker stopped/);
+  });
+
+  it('keeps a running job by renewing its lease, and drains running jobs on stop', async () => {
+    // A 1 s lease renewed every third of it, for a job that works 2.5 s: no other worker takes it.
+    const first = await startWorker({}, 1_000);
+    const second = await startWorker({}, 1_000);
+    const id = await queue({ key: 'long', sleep_ms: 2_500 });
+    await until(async () => (await row(id)).status === 'running');
+    await Promise.all([first.stop(), second.stop()]);
+    workers.splice(0);
+    const final = await row(id);
+    assert.equal(final.status, 'succeeded', 'stop waited for the running job');
+    assert.equal(final.attempts, 1);
+    const [runs] = await query<{ n: number }>(t.db.owner, sql`SELECT count(*)::int AS n FROM job_probe_attempts WHERE job_id = ${id}`);
+    assert.equal(runs!.n, 1);
+  });
+});

@@ -1,0 +1,42 @@
+/**
+ * enqueue(tx, job): a job is a row written in the transaction that causes it, so it exists
+ * exactly when the write that needs it commits (and never for a rolled-back one). The insert
+ * wakes the workers on commit (the jobs_notify trigger).
+ */
+import { sql } from 'drizzle-orm';
+import { Value } from 'typebox/value';
+import { query, type Tx } from '../db/client.ts';
+import { JOB_TYPES, type JobName, type JobPayload } from './job-types.ts';
+
+export interface NewJob<N extends JobName> {
+  name: N;
+  payload: JobPayload<N>;
+  /** The user whose action causes the job. */
+  createdBy?: string | null;
+}
+
+/** A payload that does not match its job type's schema: a bug in the caller, named precisely. */
+export class JobPayloadError extends Error {}
+
+export function checkPayload<N extends JobName>(name: N, payload: unknown): JobPayload<N> {
+  const type = JOB_TYPES[name];
+  if (!type) throw new JobPayloadError(`unknown job type "${name}"`);
+  if (!Value.Check(type.payload, payload)) {
+    const problems = Value.Errors(type.payload, payload).map((error) => `${error.instancePath || '/'} ${error.message}`);
+    throw new JobPayloadError(`payload of job "${name}" is invalid: ${problems.join('; ')}`);
+  }
+  return payload as JobPayload<N>;
+}
+
+/** Queues a job for the transaction's tenant and returns its id. */
+export async function enqueue<N extends JobName>(tx: Tx, job: NewJob<N>): Promise<string> {
+  const payload = checkPayload(job.name, job.payload);
+  const type = JOB_TYPES[job.name];
+  const [row] = await query<{ id: string }>(
+    tx,
+    sql`INSERT INTO jobs (tenant_id, name, payload, max_attempts, timeout_ms, created_by)
+        VALUES (app_tenant_id(), ${job.name}, ${JSON.stringify(payload)}::jsonb, ${type.maxAttempts}, ${type.timeoutMs}, ${job.createdBy ?? null})
+        RETURNING id`,
+  );
+  return row!.id;
+}

@@ -1,0 +1,55 @@
+/**
+ * The handler of every job type. Modules export their handlers (`<area>.jobs.ts`) and
+ * `modules/jobs.ts` lists them; `createJobRegistry` refuses to start when a declared job type
+ * (job-types.ts) has no handler, or when two modules handle the same one.
+ */
+import type { Database } from '../db/client.ts';
+import { JOB_NAMES, type JobName, type JobPayload } from './job-types.ts';
+
+export interface JobInfo {
+  id: string;
+  tenantId: string;
+  name: JobName;
+  /** 1 for the first run, 2 for the first retry, … */
+  attempt: number;
+  maxAttempts: number;
+  createdBy: string | null;
+}
+
+/**
+ * What a handler gets. A handler may run more than once for one job (a retry, or another
+ * worker after this one's process died); it must leave the same result however many times it
+ * runs: docs/jobs.md ("Idempotent handlers") shows how, keyed by `job.id`.
+ */
+export interface JobContext<N extends JobName> {
+  job: JobInfo;
+  payload: JobPayload<N>;
+  db: Database;
+  /** Aborts when the time limit is reached or the lease is lost: stop and throw. */
+  signal: AbortSignal;
+  /** Records where the job is (0–100), readable through GET jobs/{id}/. */
+  progress(stage: string, percent: number): Promise<void>;
+}
+
+/** Returns a small JSON result shown with the job (or nothing). Throwing fails the attempt. */
+export type JobHandler<N extends JobName> = (context: JobContext<N>) => Promise<unknown>;
+
+export type JobHandlers = { [N in JobName]?: JobHandler<N> };
+
+export type JobRegistry = { [N in JobName]: JobHandler<N> };
+
+export class JobRegistryError extends Error {}
+
+export function createJobRegistry(modules: JobHandlers[]): JobRegistry {
+  const registry: JobHandlers = {};
+  for (const handlers of modules) {
+    for (const [name, handler] of Object.entries(handlers) as [JobName, JobHandler<JobName>][]) {
+      if (!JOB_NAMES.includes(name)) throw new JobRegistryError(`a handler is registered for "${name}", which is not a job type (jobs/job-types.ts)`);
+      if (registry[name]) throw new JobRegistryError(`job type "${name}" has two handlers`);
+      (registry as Record<JobName, JobHandler<JobName>>)[name] = handler;
+    }
+  }
+  const missing = JOB_NAMES.filter((name) => !registry[name]);
+  if (missing.length > 0) throw new JobRegistryError(`job types without a handler: ${missing.join(', ')}`);
+  return registry as JobRegistry;
+}

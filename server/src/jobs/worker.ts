@@ -1,0 +1,207 @@
+/**
+ * Runs jobs: claims due jobs in one short transaction, runs each handler outside any
+ * transaction (on PGlite, the single connection stays free for requests while a job works),
+ * and settles it in another. A lease, renewed while the handler runs, lets another worker
+ * take the job again when this process dies; a time limit stops an attempt that runs too
+ * long; failed attempts are retried with exponential backoff up to the job type's limit.
+ * Woken by the jobs_notify notification when a job is committed, and by polling besides.
+ */
+import type { Database, Tx } from '../db/client.ts';
+import { JOB_NAMES, JOB_TYPES, type JobName } from './job-types.ts';
+import { claimJobs, markAttemptFailed, markSucceeded, renewLease, writeProgress, type ClaimedJob } from './jobs.repository.ts';
+import { checkPayload, JobPayloadError } from './queue.ts';
+import type { JobContext, JobHandler, JobRegistry } from './registry.ts';
+
+export const JOBS_CHANNEL = 'intelnotes_jobs';
+/** Longest wait between retries. */
+const MAX_BACKOFF_MS = 60 * 60 * 1000;
+
+export interface WorkerLog {
+  info(details: object, message: string): void;
+  warn(details: object, message: string): void;
+  error(details: object, message: string): void;
+}
+
+export interface WorkerOptions {
+  db: Database;
+  registry: JobRegistry;
+  /** Jobs this worker runs at once. */
+  concurrency: number;
+  /** The fallback when a notification is missed: a claim at least this often. */
+  pollMs: number;
+  /** How long a claim holds a job without renewal; renewed every third of it while running. */
+  leaseMs: number;
+  log: WorkerLog;
+}
+
+/** Why an attempt was stopped from outside the handler. */
+class AttemptStopped extends Error {}
+
+export const backoffMs = (name: JobName, attempt: number) =>
+  Math.min(JOB_TYPES[name].backoffMs * 2 ** (attempt - 1), MAX_BACKOFF_MS);
+
+export class Worker {
+  private readonly running = new Set<Promise<void>>();
+  private claiming: Promise<void> | null = null;
+  private wakeAgain = false;
+  private stopped = false;
+  private poll: NodeJS.Timeout | null = null;
+  private unlisten: (() => Promise<void>) | null = null;
+  /** The job types this process runs: all of them (the registry has a handler for each). */
+  private readonly names: readonly JobName[] = JOB_NAMES;
+
+  constructor(private readonly options: WorkerOptions) {}
+
+  async start(): Promise<void> {
+    this.unlisten = await this.options.db.listen(JOBS_CHANNEL, {
+      notify: () => this.wake(),
+      // Notifications sent while the listener was down are lost: look at the table again.
+      state: (listening) => {
+        if (listening) this.wake();
+      },
+    });
+    this.poll = setInterval(() => this.wake(), this.options.pollMs);
+    this.poll.unref();
+    this.wake();
+  }
+
+  /** Jobs running now. */
+  get active(): number {
+    return this.running.size;
+  }
+
+  /** Claims jobs for the free slots; a wake during a claim claims again after it. */
+  wake(): void {
+    if (this.stopped) return;
+    if (this.claiming) {
+      this.wakeAgain = true;
+      return;
+    }
+    this.claiming = this.fill()
+      .catch((error: unknown) => this.options.log.error({ err: error }, 'jobs: claiming failed; trying again at the next poll'))
+      .finally(() => {
+        this.claiming = null;
+        if (this.wakeAgain) {
+          this.wakeAgain = false;
+          this.wake();
+        }
+      });
+  }
+
+  /** Stops claiming and waits for the running jobs to finish (the caller bounds the wait). */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.poll) clearInterval(this.poll);
+    await this.unlisten?.();
+    await this.claiming;
+    await Promise.all([...this.running]);
+  }
+
+  private async fill(): Promise<void> {
+    while (!this.stopped) {
+      const free = this.options.concurrency - this.running.size;
+      if (free <= 0) return;
+      const jobs = await this.options.db.withTenant({ tenantId: null, jobsWorker: true }, (tx) =>
+        claimJobs(tx, this.names, free, this.options.leaseMs),
+      );
+      for (const job of jobs) {
+        const run = this.run(job).finally(() => {
+          this.running.delete(run);
+          this.wake();
+        });
+        this.running.add(run);
+      }
+      if (jobs.length < free) return;
+    }
+  }
+
+  private inTenant<T>(job: ClaimedJob, fn: (tx: Tx) => Promise<T>): Promise<T> {
+    return this.options.db.withTenant({ tenantId: job.tenant_id }, fn);
+  }
+
+  private async run(job: ClaimedJob): Promise<void> {
+    const { log, leaseMs } = this.options;
+    const details = { job: job.id, name: job.name, tenant: job.tenant_id, attempt: job.attempts };
+    const controller = new AbortController();
+    const stop = (reason: string) => controller.abort(new AttemptStopped(reason));
+    const limit = setTimeout(() => stop(`timed out after ${job.timeout_ms} ms`), job.timeout_ms);
+    const renewal = setInterval(() => {
+      this.inTenant(job, (tx) => renewLease(tx, job.id, job.lease_token, leaseMs))
+        .then((held) => {
+          if (!held) stop('its lease was lost: another worker took the job');
+        })
+        .catch((error: unknown) => log.warn({ ...details, err: error }, 'jobs: could not renew a lease'));
+    }, Math.max(100, Math.floor(leaseMs / 3)));
+    try {
+      let payload;
+      try {
+        payload = checkPayload(job.name, job.payload);
+      } catch (error) {
+        // A payload that no attempt can accept: failed at once, without retries.
+        if (error instanceof JobPayloadError) return await this.settleFailure(job, error.message, true);
+        throw error;
+      }
+      const context: JobContext<JobName> = {
+        job: { id: job.id, tenantId: job.tenant_id, name: job.name, attempt: job.attempts, maxAttempts: job.max_attempts, createdBy: job.created_by },
+        payload,
+        db: this.options.db,
+        signal: controller.signal,
+        progress: async (stage, percent) => {
+          const clamped = Math.max(0, Math.min(100, Math.round(percent)));
+          const held = await this.inTenant(job, (tx) => writeProgress(tx, job.id, job.lease_token, stage.slice(0, 200), clamped));
+          if (!held) {
+            stop('its lease was lost: another worker took the job');
+            throw controller.signal.reason;
+          }
+        },
+      };
+      const handler = this.options.registry[job.name] as JobHandler<JobName>;
+      let result: unknown;
+      try {
+        result = await untilAborted(handler(context), controller.signal);
+      } catch (error) {
+        const reason = controller.signal.aborted ? (controller.signal.reason as Error).message : messageOf(error);
+        log.warn({ ...details, reason }, 'jobs: attempt failed');
+        return await this.settleFailure(job, reason, false);
+      }
+      const held = await this.inTenant(job, (tx) => markSucceeded(tx, job.id, job.lease_token, result));
+      if (!held) log.warn(details, 'jobs: finished after its lease was lost; the other attempt settles it');
+    } catch (error) {
+      // The database failed while settling: the lease ends and the job is taken again.
+      log.error({ ...details, err: error }, 'jobs: could not record the outcome of an attempt');
+    } finally {
+      clearTimeout(limit);
+      clearInterval(renewal);
+    }
+  }
+
+  private async settleFailure(job: ClaimedJob, reason: string, permanent: boolean): Promise<void> {
+    const status = await this.inTenant(job, (tx) =>
+      markAttemptFailed(tx, job.id, job.lease_token, reason.slice(0, 2000), backoffMs(job.name, job.attempts), permanent),
+    );
+    if (status === 'failed') this.options.log.error({ job: job.id, name: job.name, reason }, 'jobs: job failed');
+  }
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message || error.name : String(error);
+}
+
+/** The handler's promise, or a rejection as soon as the signal aborts (a handler that ignores it no longer holds the slot). */
+function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    if (signal.aborted) onAbort();
+    signal.addEventListener('abort', onAbort, { once: true });
+    work.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error);
+      },
+    );
+  });
+}

@@ -1,0 +1,73 @@
+/**
+ * What every process of the build does first — the API (main.ts) and a worker (worker.ts):
+ * read the settings, open and migrate the database, check the job registry; and how it stops.
+ */
+import { ConfigError, loadConfig, type Config } from './config.ts';
+import type { Database } from './db/client.ts';
+import { migrate } from './db/migrate.ts';
+import { openDatabase } from './db/open.ts';
+import type { JobRegistry } from './jobs/registry.ts';
+import { jobRegistry } from './modules/jobs.ts';
+import { RESOURCES } from './modules/registry.ts';
+import { applySearchIndexes } from './resources/search-index.ts';
+
+/** Exit status for a bad setting (EX_CONFIG). */
+export const CONFIG_EXIT = 78;
+
+export function configOrExit(check?: (config: Config) => void): Config {
+  try {
+    const config = loadConfig();
+    check?.(config);
+    return config;
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(`intelnotes: invalid configuration: ${error.message}`);
+      process.exit(CONFIG_EXIT);
+    }
+    throw error;
+  }
+}
+
+export interface Ready {
+  db: Database;
+  registry: JobRegistry;
+  /** Migrations this start applied, and tables whose search columns it rebuilt. */
+  applied: string[];
+  searchRebuilt: string[];
+}
+
+/** Checks the job registry (a job type without a handler stops the start), then readies the database. */
+export async function openReady(config: Config): Promise<Ready> {
+  const registry = jobRegistry();
+  const db = await openDatabase(config);
+  const applied = await migrate(db);
+  const searchRebuilt = await applySearchIndexes(db, RESOURCES);
+  return { db, registry, applied, searchRebuilt };
+}
+
+/**
+ * On SIGTERM or SIGINT, runs `drain` once, then exits 0; exits 1 when it fails or takes longer
+ * than the configured shutdown timeout.
+ */
+export function stopOnSignals(config: Config, log: { info(details: object, message: string): void; error(details: object, message: string): void }, drain: () => Promise<void>): void {
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log.info({ signal }, 'shutting down: draining in-flight work');
+    const timer = setTimeout(() => {
+      log.error({}, 'shutdown timed out; exiting');
+      process.exit(1);
+    }, config.shutdownTimeoutMs);
+    timer.unref();
+    try {
+      await drain();
+      process.exit(0);
+    } catch (error) {
+      log.error({ err: error }, 'error during shutdown');
+      process.exit(1);
+    }
+  };
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+  process.on('SIGINT', () => void stop('SIGINT'));
+}
