@@ -1,8 +1,8 @@
 /**
  * Relations both ways (GET {resource}/{id}/related/): whatever points at a
  * record — every relation field of any resource whose targets include its
- * kind, and the lists holding it — in groups of one page each, derived from
- * the catalog rather than written per page. Linked records are read at the
+ * kind, and the extensions' groups (the lists holding it) — in groups of one
+ * page each, derived from the catalog rather than written per page. Linked records are read at the
  * caller's visibility (visibility.ts), only from resources and relation
  * fields the caller may read, and presented with readable fields only.
  */
@@ -11,6 +11,7 @@ import { atLeast } from '../auth/access.ts';
 import type { Tx } from '../db/client.ts';
 import { fieldError } from '../http/errors.ts';
 import type { Catalog } from './catalog.ts';
+import type { BacklinkGroup } from './extensions.ts';
 import type { EngineContext } from './context.ts';
 import { integer, MAX_LIMIT, parseListQuery } from './list-query.ts';
 import * as repo from './repository.ts';
@@ -19,20 +20,19 @@ import { ResourceService } from './service.ts';
 import { visibleTo } from './visibility.ts';
 
 export const RELATED_DEFAULT_LIMIT = 10;
-/** The group of list memberships (lists are not a relation field of the record). */
-export const LIST_MEMBERSHIPS = 'lists.items';
 const PARAMETERS = ['group', 'limit', 'offset'];
 /** Long text in a second line is cut here. */
 const SUMMARY_TEXT_MAX = 120;
 /** At most this many related records of one many-valued field in a second line. */
 const SUMMARY_REFS_MAX = 3;
 
-/** Where records pointing at a record come from: a relation field of a resource, or list memberships (field null). */
+/** Where records pointing at a record come from: a relation field of a resource, or an extension's group (field null, e.g. list memberships). */
 export interface BacklinkSource {
   key: string;
   label: string;
   resource: Resource;
   field: string | null;
+  page?: BacklinkGroup['page'];
 }
 
 export interface RelatedQuery {
@@ -44,14 +44,15 @@ export interface RelatedQuery {
 const pluralOf = (resource: Resource) => resource.plural ?? `${resource.label}s`;
 const mayRead = (access: AccessLevel, needed: AccessLevel | undefined) => !needed || atLeast(access, needed);
 
-/** The sources a reader at `access` may see for records of `resource`, in catalog order, list memberships last. */
+/** The sources a reader at `access` may see for records of `resource`, in catalog order, the extensions' groups last. */
 export function backlinkSources(catalog: Catalog, resource: Resource, access: AccessLevel): BacklinkSource[] {
   const sources: BacklinkSource[] = catalog
     .referrersOf(resource.kind)
     .filter(({ resource: source, field }) => mayRead(access, source.readAccess) && mayRead(access, source.fields[field]!.readAccess))
     .map(({ resource: source, field, spec }) => ({ key: `${source.kind}.${field}`, label: spec.inverseLabel ?? pluralOf(source), resource: source, field }));
-  const lists = catalog.resources.find((candidate) => candidate.kind === 'lists');
-  if (resource.listItem && lists && mayRead(access, lists.readAccess)) sources.push({ key: LIST_MEMBERSHIPS, label: 'Lists', resource: lists, field: null });
+  for (const group of catalog.extensions.flatMap((extension) => extension.backlinks?.(resource, catalog.resources) ?? [])) {
+    if (mayRead(access, group.resource.readAccess)) sources.push({ ...group, field: null });
+  }
   // Two fields of one resource pointing here would read alike: the field tells them apart.
   for (const source of sources) {
     if (source.field && sources.some((other) => other !== source && other.label === source.label && other.resource === source.resource)) {
@@ -100,7 +101,7 @@ async function groupPage(tx: Tx, target: ResourceService, access: AccessLevel, s
   let count: number;
   let estimate = false;
   if (source.field === null) {
-    ({ rows, count } = await repo.listsHoldingPage(tx, target.resource, source.resource, visible, rowId, page));
+    ({ rows, count } = await source.page!(tx, visible, rowId, page));
     records = await service.presentRows(tx, access, rows);
   } else {
     // The source's own list, filtered by the relation field: the same visibility, status and order as its table.

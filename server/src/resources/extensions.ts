@@ -56,6 +56,17 @@ export function pageColumns(extensions: EngineExtension[], resource: Resource, v
 /** What the page columns read, by extension and row id. */
 export type PageReads = Map<string, Map<string, unknown>>;
 
+/** Records pointing at a record through something other than a relation field (e.g. the lists holding it). */
+export interface BacklinkGroup {
+  /** The group's key in GET {resource}/{id}/related/ (e.g. 'lists.items'). */
+  key: string;
+  label: string;
+  /** The resource of the records in the group (presented as that resource presents them). */
+  resource: Resource;
+  /** One page of the records a reader at `visible` sees, in the group's order, and how many there are. */
+  page: (tx: Tx, visible: Visibility[], rowId: string, page: { limit: number; offset: number }) => Promise<{ rows: Row[]; count: number }>;
+}
+
 export interface EngineExtension {
   /** Names the extension's part of a merge record (what onMerge returned, for undoMerge). */
   name: string;
@@ -70,6 +81,8 @@ export interface EngineExtension {
   pageColumn?: (resource: Resource, visible: Visibility[]) => SQL | null;
   /** Values presented with each row besides its fields, read in one go for the rows. */
   present?: (context: PresentHookContext) => Promise<Map<string, Record<string, unknown>> | null>;
+  /** Backlink groups of a record of `resource` (after the relation fields' groups); `resources` is the catalog's. */
+  backlinks?: (resource: Resource, resources: Resource[]) => BacklinkGroup[];
   /** After a create or edit is written (before it is read back and audited), in its transaction. */
   afterWrite?: (ctx: EngineContext, write: WriteHookContext) => Promise<void>;
   /** What a merge would move besides references, by name and number (merge preview). */

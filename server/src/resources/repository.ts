@@ -162,16 +162,10 @@ function rankedPage(resource: Resource, visible: Visibility[], listQuery: ListQu
   return sql`SELECT * FROM (${sql.join(tiers, sql` UNION ALL `)}) ranked LIMIT ${listQuery.limit} OFFSET ${listQuery.offset}`;
 }
 
-export async function selectPage(
-  tx: Tx,
-  resource: Resource,
-  visible: Visibility[],
-  listQuery: ListQuery,
-  counterTotal?: CounterTotal,
-  countRows = true,
-  columns: PageColumn[] = [],
-): Promise<Page> {
-  const found = await query<Row & { __total: number | null }>(tx, pageStatement(resource, visible, listQuery, counterTotal, countRows, columns));
+/** A list page (pageStatement's arguments), with what the extensions' columns read. */
+export async function selectPage(tx: Tx, ...page: Parameters<typeof pageStatement>): Promise<Page> {
+  const columns = page[5] ?? [];
+  const found = await query<Row & { __total: number | null }>(tx, pageStatement(...page));
   const read: PageReads = new Map(columns.map((column) => [column.extension, new Map()]));
   const rows = found.map(({ __total: _total, ...row }) => {
     columns.forEach((column, index) => {
@@ -414,22 +408,4 @@ export async function findDuplicates(
   if (identity.urls && keys.urls.length > 0) conditions.push(sql`url_keys && ${textArray(keys.urls)}`);
   if (conditions.length === 0) return [];
   return findRecords(tx, resource, scope, sql.join(conditions, sql` OR `), 5);
-}
-
-/** One page of the lists a reader sees that hold a record (by name), and how many there are. */
-export async function listsHoldingPage(
-  tx: Tx,
-  item: Resource,
-  lists: Resource,
-  visible: Visibility[],
-  rowId: string,
-  page: { limit: number; offset: number },
-): Promise<{ rows: Row[]; count: number }> {
-  const holding = sql`${whereClause(lists, visible)} AND id IN (SELECT list_id FROM list_items WHERE ${id(item.listItem!.column)} = ${rowId})`;
-  const rows = await query<Row>(
-    tx,
-    sql`SELECT ${selectColumns(lists)} FROM ${id(lists.table)} WHERE ${holding} ORDER BY name, id LIMIT ${page.limit} OFFSET ${page.offset}`,
-  );
-  const [total] = await query<{ n: number }>(tx, sql`SELECT count(*)::int AS n FROM ${id(lists.table)} WHERE ${holding}`);
-  return { rows, count: total?.n ?? 0 };
 }

@@ -13,6 +13,9 @@ import { isUuid } from '../../resources/values.ts';
 import { visibleTo } from '../../resources/visibility.ts';
 import * as repo from './lists.repository.ts';
 
+/** The backlinks group of list memberships (lists are not a relation field of the record). */
+export const LIST_MEMBERSHIPS = 'lists.items';
+
 export const listsExtension: EngineExtension = {
   name: 'lists',
 
@@ -23,6 +26,13 @@ export const listsExtension: EngineExtension = {
   },
 
   presented: (resource) => (resource.listItem ? ['lists_as_item'] : []),
+
+  // The lists holding a record, as a group of its backlinks (GET {resource}/{id}/related/).
+  backlinks: (resource, resources) => {
+    const lists = resources.find((candidate) => candidate.kind === 'lists');
+    if (!resource.listItem || !lists) return [];
+    return [{ key: LIST_MEMBERSHIPS, label: 'Lists', resource: lists, page: (tx, visible, rowId, page) => repo.listsHoldingPage(tx, resource, lists, visible, rowId, page) }];
+  },
 
   pageColumn: (resource, visible) => (resource.listItem ? repo.itemListsColumn(resource, visible) : null),
 

@@ -269,3 +269,21 @@ export async function addListItem(tx: Tx, resource: Resource, tenantId: string, 
   }
   return added.length > 0;
 }
+
+/** One page of the lists a reader sees that hold a record (by name), and how many there are. */
+export async function listsHoldingPage(
+  tx: Tx,
+  item: Resource,
+  lists: Resource,
+  visible: Visibility[],
+  rowId: string,
+  page: { limit: number; offset: number },
+): Promise<{ rows: Row[]; count: number }> {
+  const holding = sql`${whereClause(lists, visible)} AND id IN (SELECT list_id FROM list_items WHERE ${id(item.listItem!.column)} = ${rowId})`;
+  const rows = await query<Row>(
+    tx,
+    sql`SELECT ${selectColumns(lists)} FROM ${id(lists.table)} WHERE ${holding} ORDER BY name, id LIMIT ${page.limit} OFFSET ${page.offset}`,
+  );
+  const [total] = await query<{ n: number }>(tx, sql`SELECT count(*)::int AS n FROM ${id(lists.table)} WHERE ${holding}`);
+  return { rows, count: total?.n ?? 0 };
+}
