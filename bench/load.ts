@@ -49,7 +49,7 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
 }
 
-function stats(latencies: number[]): LatencyStats {
+export function stats(latencies: number[]): LatencyStats {
   const sorted = [...latencies].sort((a, b) => a - b);
   return {
     samples: sorted.length,

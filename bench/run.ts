@@ -20,6 +20,7 @@ import { SEARCHED as SEARCHABLE } from '../server/src/modules/search/quick-searc
 import type { Resource } from '../server/src/resources/resource.ts';
 import { readSettings, tenantCode, type BenchSettings } from './config.ts';
 import { HttpClient, runBatch, runLoad, summarize, type Batch, type LatencyStats, type LoadOptions, type LoadResult } from './load.ts';
+import { runJobsBench } from './jobs.ts';
 import * as floor from './queries.ts';
 import { RssSampler, rssMiB, startServer, withCpuOf, type RunningServer } from './server.ts';
 
@@ -516,6 +517,11 @@ async function main(): Promise<void> {
   const settings = readSettings();
   const options = readRunOptions(settings);
   const wanted = (id: string) => !options.only || options.only.has(id);
+  // The job queue uses its own database (bench/jobs.ts): BENCH_ONLY=jobs needs no seeded one.
+  if (options.only?.size === 1 && wanted('jobs')) {
+    console.log(await runJobsBench(settings.serverUrl));
+    return;
+  }
 
   // The owner (superuser) connection, as the API uses: it only reaches tenant
   // rows after SET LOCAL ROLE, exactly like the API's transactions.
@@ -585,7 +591,8 @@ async function main(): Promise<void> {
     }
 
     const plans = wanted('plans') ? await explainPlans(pool, tenants[0]!) : [];
-    const markdown = report(settings, options, environment, results, auth, exported, serverPeak, plans, started);
+    const jobs = wanted('jobs') ? await runJobsBench(settings.serverUrl) : '';
+    const markdown = report(settings, options, environment, results, auth, exported, serverPeak, plans, started) + (jobs ? `\n${jobs}` : '');
     mkdirSync(RESULTS_DIR, { recursive: true });
     const file = path.join(RESULTS_DIR, `${started.toISOString().replace(/[:.]/g, '-')}.md`);
     writeFileSync(file, markdown);
