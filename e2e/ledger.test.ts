@@ -150,6 +150,7 @@ describe('ledger: entries and their investments', { skip: unavailable ?? false }
     const details = page.getByRole('dialog', { name: 'VC · USD · 12.5%' });
     assert.equal(await details.locator('dd[data-field="inv_currency"]').innerText(), 'USD');
     assert.equal(await details.locator('dd[data-field="admin_notes"]').count(), 0);
+    assert.equal(await details.locator('dd[data-field="show_on_dashboard"]').innerText(), 'No', 'curators see their flags');
     await details.getByRole('button', { name: 'Edit' }).click();
     const edit = page.getByRole('dialog', { name: 'Edit VC · USD · 12.5%' });
     assert.equal(await edit.getByRole('combobox', { name: 'Held by (organization)' }).inputValue(), 'Northwind Capital');
@@ -233,6 +234,14 @@ describe('ledger: entries and their investments', { skip: unavailable ?? false }
     assert.equal(await details.locator('dd[data-field="admin_notes"]').count(), 0);
     assert.equal(await details.locator('dd[data-field="private_url"]').count(), 0);
     assert.equal(await details.getByRole('button', { name: 'Edit' }).count(), 0);
+    // Empty fields wait behind a switch, as on detail pages; curators' flags are not for readers.
+    assert.equal(await details.locator('dd[data-field="inv_currency"]').innerText(), 'EUR');
+    assert.equal(await details.locator('dd[data-field="inv_date"]').count(), 0, 'an empty field is hidden');
+    assert.equal(await details.locator('dd[data-field="show_on_dashboard"]').count(), 0);
+    await details.getByRole('switch', { name: /Show empty fields/ }).check();
+    await details.locator('dd[data-field="inv_date"]').getByText('Not set').waitFor();
+    assert.equal(await details.locator('dd[data-field="show_on_dashboard"]').count(), 0, 'not even among the empty fields');
+    await screenshots(page, 'ledger-investment-details-empty-fields', { viewportOnly: true });
     await context.close();
   });
 

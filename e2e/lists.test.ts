@@ -200,6 +200,17 @@ describe('lists: list page by type, create, items, rename, delete', { skip: unav
     assert.equal(await page.getByRole('link', { name: 'Edit' }).count(), 0);
     assert.equal(await page.getByRole('combobox', { name: 'Add an organization' }).count(), 0);
     assert.equal(await page.getByRole('button', { name: /Remove/ }).count(), 0);
+    // Empty fields wait behind a switch; the curators' flag is not for readers.
+    const field = (name: string) => page.locator(`dd[data-field="${name}"]`);
+    assert.match(await field('auto_tagging').innerText(), /^On/);
+    assert.equal(await field('description').count(), 0, 'an empty description is hidden');
+    assert.equal(await field('keywords').count(), 0, 'no keywords: hidden');
+    assert.equal(await field('show_on_dashboard').count(), 0);
+    await page.getByRole('switch', { name: 'Show empty fields (2)' }).check();
+    await field('description').getByText('Not set').waitFor();
+    await field('keywords').getByText('Not set').waitFor();
+    assert.equal(await field('show_on_dashboard').count(), 0, 'not even among the empty fields');
+    await screenshots(page, 'list-detail-empty-fields');
     await page.goto(server.url('demo', '/lists/library/reading'));
     await page.getByRole('heading', { name: 'List not found' }).waitFor();
     await page.goto(server.url('demo', '/lists?tab=1'));

@@ -4,8 +4,6 @@ import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import LinearProgress from '@mui/material/LinearProgress';
 import Stack from '@mui/material/Stack';
-import FormControlLabel from '@mui/material/FormControlLabel';
-import Switch from '@mui/material/Switch';
 import Typography from '@mui/material/Typography';
 import ArrowBackIcon from '@mui/icons-material/ArrowBack';
 import DeleteIcon from '@mui/icons-material/Delete';
@@ -16,15 +14,14 @@ import type { ResourceMeta } from '@intelnotes/server/contracts';
 import { apiErrorMessage, type ApiError } from '../api/api-error';
 import { useGetResourceQuery, useRemoveResourceMutation } from '../api/resources';
 import { ConfirmDialog } from './ConfirmDialog';
-import { DetailItem, DetailList } from './DetailList';
 import { MergeDialog } from './MergeDialog';
 import { formatDateTime } from './field-format';
-import { FieldValue, isEmptyFieldValue } from './FieldValue';
 import { HistoryPanel } from './HistoryPanel';
 import { ListsWidget } from './ListsWidget';
 import { notify } from './notify';
+import { RecordFields } from './RecordFields';
 import { RelatedSection } from './RelatedSection';
-import { fieldLabel, listPath, recordName, recordPath, toastName, useAccessLevel, useCanWrite, visibleFields, type ResourceView } from './resource-view';
+import { listPath, recordName, recordPath, toastName, useAccessLevel, useCanWrite, type ResourceView } from './resource-view';
 import { PageHeading } from './PageHeading';
 import { StatusMessage } from './StatusMessage';
 import { VisibilityChip } from './VisibilityChip';
@@ -44,7 +41,6 @@ export function EntityDetail({ meta, view, id }: EntityDetailProps) {
   const [remove, removeState] = useRemoveResourceMutation();
   const [confirming, setConfirming] = useState(false);
   const [merging, setMerging] = useState(false);
-  const [showEmpty, setShowEmpty] = useState(false);
   const listPage = listPath(view);
 
   if (isLoading) return <LinearProgress aria-label={`Loading the ${meta.label.toLowerCase()}`} />;
@@ -80,11 +76,6 @@ export function EntityDetail({ meta, view, id }: EntityDetailProps) {
       notify.error(`Could not delete the ${meta.label.toLowerCase()}: ${apiErrorMessage(failure as ApiError)}`);
     }
   };
-
-  // Curators' flags (show_on_dashboard, is_fav) are for those who curate, not for readers.
-  const fields = visibleFields(meta, view, access).filter((field) => field.kind !== 'visibility' && (canWrite || !field.internal));
-  const emptyCount = fields.filter((field) => isEmptyFieldValue(field, record[field.name])).length;
-  const shownFields = showEmpty ? fields : fields.filter((field) => !isEmptyFieldValue(field, record[field.name]));
 
   return (
     <Stack spacing={3}>
@@ -123,20 +114,7 @@ export function EntityDetail({ meta, view, id }: EntityDetailProps) {
       </Box>
       {isFetching && <LinearProgress aria-label="Refreshing" />}
 
-      <DetailList>
-        {shownFields.map((field) => (
-          <DetailItem key={field.name} label={fieldLabel(view, field.name)} name={field.name}>
-            <FieldValue field={field} value={record[field.name]} />
-          </DetailItem>
-        ))}
-      </DetailList>
-      {emptyCount > 0 && (
-        <FormControlLabel
-          sx={{ alignSelf: 'flex-start', mt: -1.5 }}
-          control={<Switch size="small" checked={showEmpty} onChange={(event) => setShowEmpty(event.target.checked)} />}
-          label={`Show empty fields (${emptyCount})`}
-        />
-      )}
+      <RecordFields meta={meta} view={view} record={record} />
 
       <Typography variant="body2" color="text.secondary">
         Created {record['created_at'] ? formatDateTime(String(record['created_at'])) : '—'} · Updated{' '}

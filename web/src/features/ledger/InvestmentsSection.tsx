@@ -31,10 +31,11 @@ import { useGetResourceQuery, useListResourceQuery, useRemoveResourceMutation, u
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { EntityForm } from '../../components/EntityForm';
 import { formatIncompleteDate } from '../../components/field-format';
-import { FieldValue, NotSet } from '../../components/FieldValue';
+import { NotSet } from '../../components/FieldValue';
 import { notify } from '../../components/notify';
 import { recordHref } from '../../components/record-links';
-import { fieldLabel, recordName, toastName, useAccessLevel, useCanWrite, visibleFields, type ResourceView } from '../../components/resource-view';
+import { RecordFields } from '../../components/RecordFields';
+import { fieldLabel, recordName, toastName, useCanWrite, type ResourceView } from '../../components/resource-view';
 import { RetryAlert } from '../../components/RetryAlert';
 import { VisibilityChip } from '../../components/VisibilityChip';
 import { VisuallyHidden } from '../../components/VisuallyHidden';
@@ -122,7 +123,6 @@ function InvestmentsTable({ meta, parentKind, parentMeta, parent }: InvestmentsT
   const headingId = useId();
   const phone = useMediaQuery((theme: Theme) => theme.breakpoints.down('sm'));
   const canWrite = useCanWrite(meta);
-  const access = useAccessLevel();
   const { field, omit, empty } = PARENTS[parentKind];
   const [page, setPage] = useState(0);
   const [pageSize, setPageSize] = useState(PAGE_SIZES[0]!);
@@ -143,7 +143,6 @@ function InvestmentsTable({ meta, parentKind, parentMeta, parent }: InvestmentsT
     omit: [...omit],
   };
   const label = (name: string) => fieldLabel(view, name);
-  const detailFields = visibleFields(meta, view, access);
   const rows = data?.results ?? [];
   const count = data?.count ?? 0;
 
@@ -290,27 +289,10 @@ function InvestmentsTable({ meta, parentKind, parentMeta, parent }: InvestmentsT
           <>
             <DialogTitle id={`${headingId}-details`}>{recordName(meta, shown)}</DialogTitle>
             <DialogContent dividers>
-              <Box
-                component="dl"
-                sx={{
-                  m: 0,
-                  display: 'grid',
-                  gridTemplateColumns: { xs: 'minmax(0, 1fr)', sm: 'minmax(9rem, 12rem) minmax(0, 1fr)' },
-                  columnGap: 2,
-                  rowGap: { xs: 0.25, sm: 1.5 },
-                  '& dt': { color: 'text.secondary', fontWeight: 600, mt: { xs: 1.25, sm: 0 } },
-                  '& dd': { m: 0, minWidth: 0 },
-                }}
-              >
-                {detailFields.map((detail) => (
-                  <Box key={detail.name} sx={{ display: 'contents' }}>
-                    <Typography component="dt">{label(detail.name)}</Typography>
-                    <Typography component="dd" data-field={detail.name}>
-                      <FieldValue field={detail} value={shown[detail.name]} />
-                    </Typography>
-                  </Box>
-                ))}
+              <Box sx={{ mb: 2 }}>
+                <VisibilityChip value={shown['visibility']} />
               </Box>
+              <RecordFields meta={meta} view={view} record={shown} framed={false} />
             </DialogContent>
             <DialogActions>
               {canWrite && (

@@ -12,9 +12,9 @@ import type { ResourceMeta } from '@intelnotes/server/contracts';
 import { apiErrorMessage, type ApiError } from '../../api/api-error';
 import { useRemoveResourceMutation } from '../../api/resources';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
-import { DetailItem, DetailList } from '../../components/DetailList';
+import { DetailFields } from '../../components/DetailList';
 import { formatDateTime } from '../../components/field-format';
-import { FieldValue, NotSet } from '../../components/FieldValue';
+import { FieldValue, isEmptyFieldValue } from '../../components/FieldValue';
 import { HistoryPanel } from '../../components/HistoryPanel';
 import { notify } from '../../components/notify';
 import { NotFoundPage } from '../../components/NotFoundPage';
@@ -117,26 +117,29 @@ function ListDetail({ meta, kind, slug }: ListDetailProps) {
       </Box>
       {isFetching && <LinearProgress aria-label="Refreshing" />}
 
-      <DetailList>
-        <DetailItem label="Description" name="description">
-          {description ? (
-            <Box component="span" sx={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
-              {description}
-            </Box>
-          ) : (
-            <NotSet />
-          )}
-        </DetailItem>
-        <DetailItem label="Keywords" name="keywords">
-          {keywordsField ? <FieldValue field={keywordsField} value={list['keywords']} /> : <NotSet />}
-        </DetailItem>
-        <DetailItem label="Auto-tagging" name="auto_tagging">
-          {list['auto_tagging'] ? "On: items added receive this list's keywords" : 'Off'}
-        </DetailItem>
-        <DetailItem label="Show on dashboard" name="show_on_dashboard">
-          {list['show_on_dashboard'] ? 'Yes' : 'No'}
-        </DetailItem>
-      </DetailList>
+      <DetailFields
+        fields={[
+          {
+            name: 'description',
+            label: 'Description',
+            empty: description === '',
+            value: (
+              <Box component="span" sx={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
+                {description}
+              </Box>
+            ),
+          },
+          {
+            name: 'keywords',
+            label: 'Keywords',
+            empty: !keywordsField || isEmptyFieldValue(keywordsField, list['keywords']),
+            value: keywordsField && <FieldValue field={keywordsField} value={list['keywords']} />,
+          },
+          { name: 'auto_tagging', label: 'Auto-tagging', empty: false, value: list['auto_tagging'] ? "On: items added receive this list's keywords" : 'Off' },
+          // A curators' flag: for those who curate, not for readers.
+          ...(canWrite ? [{ name: 'show_on_dashboard', label: 'Show on dashboard', empty: false, value: list['show_on_dashboard'] ? 'Yes' : 'No' }] : []),
+        ]}
+      />
 
       <ListItems list={list} kind={kind} canWrite={canWrite} />
 
