@@ -190,14 +190,18 @@ describe('organizations: list, form, detail, export and upload', { skip: unavail
     await signIn(page, 'admin@demo.test', 'admin');
     await page.goto(server.url('demo', '/organizations/create'));
     await page.getByLabel('Legal name').fill('Broken Email Org');
+    await page.getByLabel('Emails').fill('ok@example.org');
+    await page.getByLabel('Emails').press('Enter');
     await page.getByLabel('Emails').fill('not-an-email');
     await page.getByLabel('Emails').press('Enter');
     await page.getByRole('button', { name: 'Create organization' }).click();
     const summary = page.getByTestId('form-errors');
     await summary.waitFor();
     assert.match(await summary.innerText(), /Emails/);
+    // The API names the second item (item_errors); the field shows its value, not its position.
     const emailsHelp = page.locator('[id$="-emails-helper-text"], .MuiFormHelperText-root.Mui-error').filter({ hasText: /email/i });
     await emailsHelp.first().waitFor();
+    assert.equal(await emailsHelp.first().innerText(), '“not-an-email”: Enter a valid email address.');
     assert.equal(new URL(page.url()).pathname, '/organizations/create');
     await screenshots(page, 'organization-form-errors');
     await context.close();

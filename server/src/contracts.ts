@@ -10,6 +10,10 @@ export const ErrorBody = Type.Object(
     detail: Type.String(),
     code: Type.String(),
     errors: Type.Optional(Type.Record(Type.String(), Type.Array(Type.String()))),
+    /** Per list field, the items refused by position (0-based), so a client marks them without reading `errors`' text. */
+    item_errors: Type.Optional(
+      Type.Record(Type.String(), Type.Array(Type.Object({ index: Type.Integer({ minimum: 0 }), message: Type.String() }))),
+    ),
   },
   { $id: 'ErrorBody' },
 );

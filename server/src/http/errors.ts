@@ -5,8 +5,11 @@
  */
 import type { FastifyError, FastifyInstance } from 'fastify';
 import type { ErrorBody } from '../contracts.ts';
+import { itemMessage, type ItemError } from '../resources/values.ts';
 
 export type FieldErrors = Record<string, string[]>;
+/** Per list field, the items refused, by position: what a form marks without reading messages. */
+export type ItemErrors = Record<string, ItemError[]>;
 
 export class ApiError extends Error {
   constructor(
@@ -15,19 +18,31 @@ export class ApiError extends Error {
     readonly detail: string,
     readonly errors?: FieldErrors,
     readonly headers?: Record<string, string>,
+    readonly itemErrors?: ItemErrors,
   ) {
     super(detail);
   }
 
   toBody(): ErrorBody {
-    return this.errors ? { detail: this.detail, code: this.code, errors: this.errors } : { detail: this.detail, code: this.code };
+    return {
+      detail: this.detail,
+      code: this.code,
+      ...(this.errors ? { errors: this.errors } : {}),
+      ...(this.itemErrors && Object.keys(this.itemErrors).length > 0 ? { item_errors: this.itemErrors } : {}),
+    };
   }
 }
 
-export const badRequest = (detail: string, errors?: FieldErrors) => new ApiError(400, 'invalid', detail, errors);
+export const badRequest = (detail: string, errors?: FieldErrors, itemErrors?: ItemErrors) =>
+  new ApiError(400, 'invalid', detail, errors, undefined, itemErrors);
 /** A 400 naming one field and why it was rejected. */
 export const fieldError = (field: string, message: string) =>
   new ApiError(400, 'invalid', `${field}: ${message}`, { [field]: [message] });
+/** A 400 naming one item of a list field (its position from 0) and why it was rejected. */
+export const itemError = (field: string, index: number, message: string) => {
+  const item = { index, message };
+  return badRequest(`${field}: ${itemMessage(item)}`, { [field]: [itemMessage(item)] }, { [field]: [item] });
+};
 export const notAuthenticated = (detail = 'Authentication credentials were not provided or are invalid.') =>
   new ApiError(401, 'not_authenticated', detail);
 export const permissionDenied = (detail = 'You do not have permission to perform this action.') =>
@@ -46,9 +61,13 @@ interface AjvIssue {
   keyword?: string;
 }
 
-/** Turns schema validation issues into {field: [messages]}. */
-function fieldErrorsFromValidation(issues: AjvIssue[], context: string | undefined): FieldErrors {
+/**
+ * Turns schema validation issues into {field: [messages]}; an issue with an item of a list
+ * (`/ids/2`) is also an item error of the list's field.
+ */
+function fieldErrorsFromValidation(issues: AjvIssue[], context: string | undefined): { errors: FieldErrors; itemErrors: ItemErrors } {
   const errors: FieldErrors = {};
+  const itemErrors: ItemErrors = {};
   for (const issue of issues) {
     let field = (issue.instancePath ?? '').replace(/^\//, '').replace(/\//g, '.');
     const missing = issue.params?.['requiredProperties'] ?? issue.params?.['missingProperty'];
@@ -61,10 +80,17 @@ function fieldErrorsFromValidation(issues: AjvIssue[], context: string | undefin
       (errors[field || context || 'non_field_errors'] ??= []).push('Unknown field.');
       continue;
     }
-    const message = issue.keyword === 'required' ? 'This field is required.' : `${capitalize(issue.message ?? 'is invalid')}.`;
+    let message = issue.keyword === 'required' ? 'This field is required.' : `${capitalize(issue.message ?? 'is invalid')}.`;
+    const item = /^(.+)\.(\d+)$/.exec(field);
+    if (item) {
+      field = item[1]!;
+      const refused = { index: Number(item[2]), message };
+      (itemErrors[field] ??= []).push(refused);
+      message = itemMessage(refused);
+    }
     (errors[field || context || 'non_field_errors'] ??= []).push(message);
   }
-  return errors;
+  return { errors, itemErrors };
 }
 
 const capitalize = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
@@ -76,10 +102,9 @@ export function registerErrorHandling(app: FastifyInstance): void {
       return reply.status(error.statusCode).send(error.toBody());
     }
     if (error.validation) {
-      const errors = fieldErrorsFromValidation(error.validation as AjvIssue[], error.validationContext);
+      const { errors, itemErrors } = fieldErrorsFromValidation(error.validation as AjvIssue[], error.validationContext);
       const first = Object.entries(errors)[0];
-      const detail = first ? `${first[0]}: ${first[1][0]}` : 'Invalid request.';
-      return reply.status(400).send({ detail, code: 'invalid', errors } satisfies ErrorBody);
+      return reply.status(400).send(badRequest(first ? `${first[0]}: ${first[1][0]}` : 'Invalid request.', errors, itemErrors).toBody());
     }
     const status = error.statusCode ?? 500;
     if (status >= 400 && status < 500) {

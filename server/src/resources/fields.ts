@@ -9,6 +9,7 @@ import type { AccessLevel, FieldMeta, FieldSection } from '../contracts.ts';
 import {
   formatIncompleteDate,
   isUuid,
+  itemFailure,
   normalizeUrlForMatch,
   parseEmail,
   parseIncompleteDate,
@@ -257,7 +258,7 @@ function list(
       for (const [index, raw] of input.entries()) {
         if (raw === null || (typeof raw === 'string' && raw.trim() === '')) continue;
         const parsed = item(raw);
-        if (!parsed.ok) return fail(`Item ${index + 1}: ${parsed.message}`);
+        if (!parsed.ok) return itemFailure(index, parsed.message);
         if (!values.includes(parsed.value)) values.push(parsed.value);
       }
       const keyed = options.keyColumn;
@@ -390,7 +391,7 @@ export function relation(
       const values: string[] = [];
       for (const [index, raw] of input.entries()) {
         const value = idOf(raw);
-        if (!value) return fail(`Item ${index + 1}: must be the id of a record.`);
+        if (!value) return itemFailure(index, 'Must be the id of a record.');
         if (!values.includes(value)) values.push(value);
       }
       if (options.required && values.length === 0) return fail('Choose at least one.');

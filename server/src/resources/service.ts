@@ -7,7 +7,7 @@
 import type { AccessLevel, AuditEntry, RelatedRef } from '../contracts.ts';
 import { atLeast } from '../auth/access.ts';
 import type { Tx } from '../db/client.ts';
-import { badRequest, conflict, notFound, type FieldErrors } from '../http/errors.ts';
+import { badRequest, conflict, notFound, type FieldErrors, type ItemErrors } from '../http/errors.ts';
 import { isUniqueViolation } from '../http/input.ts';
 import { diff, recordHistory, writeAudit, type AuditAction, type Changes } from './audit.ts';
 import type { Catalog } from './catalog.ts';
@@ -72,6 +72,7 @@ export class ResourceService {
       throw badRequest('The request body must be a JSON object.', { non_field_errors: ['Expected a JSON object.'] });
     }
     const errors: FieldErrors = {};
+    const itemErrors: ItemErrors = {};
     const values: Record<string, unknown> = {};
     const extra: Record<string, unknown> = {};
     const readOnly = this.readonlyKeys();
@@ -86,8 +87,10 @@ export class ResourceService {
           continue;
         }
         const parsed = field.parse(input, name);
-        if (!parsed.ok) errors[name] = [parsed.message];
-        else if (field.immutable && current && JSON.stringify(parsed.value[name]) !== JSON.stringify(current[name])) {
+        if (!parsed.ok) {
+          errors[name] = [parsed.message];
+          if (parsed.item) itemErrors[name] = [parsed.item];
+        } else if (field.immutable && current && JSON.stringify(parsed.value[name]) !== JSON.stringify(current[name])) {
           errors[name] = ['This field cannot be changed once set.'];
         } else Object.assign(values, parsed.value);
       } else if (extensionInput[name]) {
@@ -118,7 +121,7 @@ export class ResourceService {
       values['name_keys'] = [...new Set(keys.filter(Boolean))];
     }
 
-    throwIfErrors(errors);
+    throwIfErrors(errors, itemErrors);
     return Object.keys(extra).length === 0 ? { values } : { values, extra };
   }
 
@@ -376,9 +379,9 @@ export class ResourceService {
   }
 }
 
-function throwIfErrors(errors: FieldErrors): void {
+function throwIfErrors(errors: FieldErrors, itemErrors?: ItemErrors): void {
   const first = Object.entries(errors)[0];
-  if (first) throw badRequest(`${first[0]}: ${first[1][0]}`, errors);
+  if (first) throw badRequest(`${first[0]}: ${first[1][0]}`, errors, itemErrors);
 }
 
 /** A relation's ids as references, leaving out records the reader may not see. */

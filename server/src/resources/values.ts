@@ -10,7 +10,23 @@
 import { isSupportedCountry, parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js/max';
 import validator from 'validator';
 
-export type Parsed<T> = { ok: true; value: T } | { ok: false; message: string };
+/** One refused value of a list, by its position (0-based) in the list sent. */
+export interface ItemError {
+  index: number;
+  message: string;
+}
+
+/** A failure may name the item of a list it is about (`item`); `message` then says "Item 2: …". */
+export type Parsed<T> = { ok: true; value: T } | { ok: false; message: string; item?: ItemError };
+
+/** How an item's error reads in a field's messages: "Item 2: Enter a valid email address." */
+export const itemMessage = (item: ItemError): string => `Item ${item.index + 1}: ${item.message}`;
+
+/** A list field's failure at one of its items. */
+export const itemFailure = (index: number, message: string): Parsed<never> => {
+  const item = { index, message };
+  return { ok: false, message: itemMessage(item), item };
+};
 
 const ok = <T>(value: T): Parsed<T> => ({ ok: true, value });
 const fail = <T>(message: string): Parsed<T> => ({ ok: false, message });

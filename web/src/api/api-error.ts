@@ -45,3 +45,12 @@ export function apiFieldErrors(error: ApiError): Record<string, string[]> {
   if ('status' in error && isErrorBody(error.data) && error.data.errors) return error.data.errors;
   return {};
 }
+
+/** One refused item of a list field: its position (from 0) in the list sent, and why. */
+export type ItemError = NonNullable<ErrorBody['item_errors']>[string][number];
+
+/** The refused items of list fields (`item_errors` in the error body), by field. */
+export function apiItemErrors(error: ApiError): Record<string, ItemError[]> {
+  if ('status' in error && isErrorBody(error.data) && error.data.item_errors) return error.data.item_errors;
+  return {};
+}

@@ -17,7 +17,7 @@ import Typography from '@mui/material/Typography';
 import LockIcon from '@mui/icons-material/LockOutlined';
 import { Link as RouterLink, useNavigate } from 'react-router';
 import type { FieldMeta, FieldSection, RelatedRef, ResourceMeta } from '@intelnotes/server/contracts';
-import { apiErrorMessage, apiFieldErrors, type ApiError } from '../api/api-error';
+import { apiErrorMessage, apiFieldErrors, apiItemErrors, type ApiError, type ItemError } from '../api/api-error';
 import {
   useAvailableFiltersQuery,
   useCreateResourceMutation,
@@ -59,13 +59,11 @@ interface EntityFormProps {
 
 const INPUT_MODES: Record<string, 'email' | 'tel' | 'url' | 'text'> = { emails: 'email', phones: 'tel', urls: 'url' };
 
-/** The API reports a bad list value by position ("Item 2: Enter a valid email address."). */
-function listItemError(items: string[], error: string | undefined): { index: number; value: string; message: string } | null {
-  const match = /^Item (\d+): (.*)$/s.exec(error ?? '');
-  if (!match) return null;
-  const index = Number(match[1]) - 1;
-  const value = items[index];
-  return value === undefined ? null : { index, value, message: match[2] ?? '' };
+/** A list field's first refused item (the API names it by position), with the value at that position. */
+function listItemError(items: string[], refused: ItemError[] | undefined): { index: number; value: string; message: string } | null {
+  const item = refused?.[0];
+  const value = item ? items[item.index] : undefined;
+  return item && value !== undefined ? { index: item.index, value, message: item.message } : null;
 }
 
 /** The form's sections in order (the server puts each field in one); visibility and sharing last. */
@@ -159,6 +157,8 @@ export function EntityForm({ meta, view, record, renderBeforeFields, createWith,
   const initial = useMemo(() => initialValues(fields, record), [fields, record]);
   const [values, setValues] = useState<FormValues>(initial);
   const [errors, setErrors] = useState<Record<string, string>>({});
+  // The refused items of list fields, by position, as the API reported them with `errors`.
+  const [itemErrors, setItemErrors] = useState<Record<string, ItemError[]>>({});
   const [failure, setFailure] = useState<string | null>(null);
   // The summary lists problems once saving was tried; before that they show on their fields only.
   const [attempted, setAttempted] = useState(false);
@@ -178,8 +178,9 @@ export function EntityForm({ meta, view, record, renderBeforeFields, createWith,
     if (errors[name]) setErrors(({ [name]: _dropped, ...rest }) => rest);
   };
 
-  const showErrors = (next: Record<string, string>, message: string | null) => {
+  const showErrors = (next: Record<string, string>, message: string | null, items: Record<string, ItemError[]> = {}) => {
     setErrors(next);
+    setItemErrors(items);
     setFailure(message);
     // Moves the reader to the summary, which lists every problem.
     requestAnimationFrame(() => summaryRef.current?.focus());
@@ -239,7 +240,7 @@ export function EntityForm({ meta, view, record, renderBeforeFields, createWith,
       for (const [name, messages] of Object.entries(fieldErrors)) next[name] = messages.join(' ');
       const hasFieldErrors = Object.keys(next).length > 0;
       notify.error(`Could not save the ${meta.label.toLowerCase()}: ${hasFieldErrors ? 'please correct the highlighted fields.' : message}`);
-      showErrors(next, hasFieldErrors ? null : message);
+      showErrors(next, hasFieldErrors ? null : message, apiItemErrors(error as ApiError));
     }
   };
 
@@ -248,7 +249,7 @@ export function EntityForm({ meta, view, record, renderBeforeFields, createWith,
   const message = (name: string): string | undefined => {
     const error = errors[name];
     const value = values[name];
-    const item = Array.isArray(value) ? listItemError(value.map((entry) => (typeof entry === 'string' ? entry : refName(entry))), error) : null;
+    const item = error && Array.isArray(value) ? listItemError(value.map((entry) => (typeof entry === 'string' ? entry : refName(entry))), itemErrors[name]) : null;
     return item ? `“${item.value}”: ${item.message}` : error;
   };
   const api: EntityFormApi = { values, setValues };
@@ -327,7 +328,7 @@ export function EntityForm({ meta, view, record, renderBeforeFields, createWith,
             values={items}
             onChange={(next) => setValue(name, next)}
             error={error}
-            invalidIndex={listItemError(items, errors[name])?.index}
+            invalidIndex={errors[name] ? listItemError(items, itemErrors[name])?.index : undefined}
             inputMode={INPUT_MODES[kind] ?? 'text'}
             required={required}
             formatValue={(item) => formatItem(kind, item)}

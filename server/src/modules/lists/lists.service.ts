@@ -5,7 +5,7 @@
  */
 import type { AccessLevel, RelatedRef } from '../../contracts.ts';
 import type { Tx } from '../../db/client.ts';
-import { ApiError, fieldError, notFound } from '../../http/errors.ts';
+import { ApiError, fieldError, itemError, notFound } from '../../http/errors.ts';
 import { diff } from '../../resources/audit.ts';
 import type { Catalog } from '../../resources/catalog.ts';
 import { responsibleUser, type EngineContext } from '../../resources/context.ts';
@@ -125,7 +125,7 @@ export class ListsService {
     const members = new Set(service ? await repo.itemsInOrder(tx, list.id, ids) : []);
     const visible = new Set(service ? await repo.visibleIds(tx, service.resource, visibleTo(writer.access), [...members]) : []);
     const bad = ids.findIndex((value) => !members.has(value) || !visible.has(value));
-    if (bad >= 0) throw fieldError('ids', `Item ${bad + 1}: ${ids[bad]} is not an item of this list.`);
+    if (bad >= 0) throw itemError('ids', bad, `${ids[bad]} is not an item of this list.`);
     const before = await repo.itemsInOrder(tx, list.id, ids);
     await repo.reorderItems(tx, list.id, ids);
     if (before.some((value, index) => value !== ids[index])) {
@@ -197,9 +197,9 @@ function parseIds(body: unknown): string[] {
   if (raw.length > MAX_REORDER) throw fieldError('ids', `Ensure this list has no more than ${MAX_REORDER} items.`);
   const ids: string[] = [];
   for (const [index, value] of raw.entries()) {
-    if (typeof value !== 'string' || !isUuid(value.trim())) throw fieldError('ids', `Item ${index + 1}: must be the id of a record.`);
+    if (typeof value !== 'string' || !isUuid(value.trim())) throw itemError('ids', index, 'Must be the id of a record.');
     const normalized = value.trim().toLowerCase();
-    if (ids.includes(normalized)) throw fieldError('ids', `Item ${index + 1}: ${normalized} is listed twice.`);
+    if (ids.includes(normalized)) throw itemError('ids', index, `${normalized} is listed twice.`);
     ids.push(normalized);
   }
   return ids;

@@ -388,19 +388,21 @@ describe('lists API', () => {
       assert.equal((await call('admin', 'PUT', `${BASE}/${list.id}/items/order/`, { ids: [a, d] })).statusCode, 204);
       assert.equal(await names(), 'ABCD');
 
-      const bad: Array<[unknown, RegExp]> = [
-        [{ ids: [ids['orgPaid']] }, /Item 1: .* is not an item of this list/],
-        [{ ids: [a, ids['orgPaid']] }, /Item 2: .* is not an item of this list/],
-        [{ ids: [a, a] }, /Item 2: .* listed twice/],
+      // An item's error names its position (from 0) in item_errors as well as in the message.
+      const bad: Array<[unknown, RegExp, number?]> = [
+        [{ ids: [ids['orgPaid']] }, /Item 1: .* is not an item of this list/, 0],
+        [{ ids: [a, ids['orgPaid']] }, /Item 2: .* is not an item of this list/, 1],
+        [{ ids: [a, a] }, /Item 2: .* listed twice/, 1],
         [{ ids: [] }, /at least one/],
         [{ ids: 'abc' }, /list of item ids/],
-        [{ ids: ['x'] }, /Item 1: must be the id/],
+        [{ ids: ['x'] }, /Item 1: Must be the id/, 0],
         [{}, /required/],
       ];
-      for (const [body, message] of bad) {
+      for (const [body, message, index] of bad) {
         const response = await call(body === bad[0]![0] ? 'research' : 'admin', 'PUT', `${BASE}/${list.id}/items/order/`, body);
         assert.equal(response.statusCode, 400, JSON.stringify(body));
         assert.match(response.json().errors.ids[0], message);
+        assert.deepEqual(response.json().item_errors?.ids?.map((item: { index: number }) => item.index), index === undefined ? undefined : [index]);
       }
     });
 

@@ -155,6 +155,18 @@ describe('organizations API', () => {
       });
     }
 
+    it('names the refused item of a list by its position, apart from the message text', async () => {
+      const payload = { name_inc: 'A', emails: ['a@example.org', 'not-an-email'], keywords: ['x'] };
+      const response = await t.request(acme, { method: 'POST', url: `${BASE}/`, token: tokens['admin'], payload });
+      assert.equal(response.statusCode, 400, response.body);
+      const body = response.json();
+      assert.deepEqual(body.errors.emails, ['Item 2: Enter a valid email address.']);
+      assert.deepEqual(body.item_errors, {
+        emails: [{ index: 1, message: 'Enter a valid email address.' }],
+        keywords: [{ index: 0, message: 'Must be the id of a record.' }],
+      });
+    });
+
     it('rejects a body that is not an object', async () => {
       const response = await t.request(acme, { method: 'POST', url: `${BASE}/`, token: tokens['admin'], payload: [1, 2] });
       assert.equal(response.statusCode, 400);
