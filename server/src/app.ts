@@ -19,6 +19,7 @@ import type { Config } from './config.ts';
 import type { EntityCounts } from './contracts.ts';
 import type { Database } from './db/client.ts';
 import { registerErrorHandling } from './http/errors.ts';
+import { schemaController } from './http/validation.ts';
 import { registerNulGuard } from './http/nul-guard.ts';
 import multipart from '@fastify/multipart';
 import { clientsRoutes } from './modules/clients/clients.routes.ts';
@@ -63,6 +64,8 @@ export async function buildApp({ config, db, logger }: AppDeps): Promise<Fastify
       return typeof incoming === 'string' && REQUEST_ID_RE.test(incoming) ? incoming : randomUUID();
     },
     ajv: { customOptions: { coerceTypes: 'array', removeAdditional: false, allErrors: false } },
+    // Every params, query string and body schema is validated, except record bodies (validation.ts).
+    schemaController,
     // Response serializers check nullable and union fields with validators that are otherwise
     // compiled on a route's first answer — a second or more for a list of records, seconds on
     // a busy machine, so the first visitor of each page after a start waited. In production

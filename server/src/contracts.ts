@@ -459,9 +459,9 @@ export type MergePreview = Static<typeof MergePreview>;
 
 /** POST {resource}/{id}/merge/: the other record's id and, per field, whose value to keep. */
 export const MergeRequest = Type.Object({
-  other: Type.String(),
+  other: Type.String({ format: 'uuid' }),
   /** 'both' keeps the items of both records, for list fields (emails, keywords, …). */
-  choices: Type.Optional(Type.Record(Type.String(), Type.Union([Type.Literal('survivor'), Type.Literal('other'), Type.Literal('both')]))),
+  choices: Type.Optional(Type.Record(Type.String(), Type.Enum(['survivor', 'other', 'both']))),
 });
 export type MergeRequest = Static<typeof MergeRequest>;
 export const MergeResult = Type.Object({ record: Type.Record(Type.String(), Type.Unknown()), audit_id: Type.String() });
@@ -476,10 +476,7 @@ export type BulkAction = (typeof BULK_ACTIONS)[number];
  * `all_matching` (the list's query parameters: search and filters, ordering for an export).
  */
 export const BulkRequest = Type.Object({
-  action: Type.Union([
-    Type.Literal('delete'), Type.Literal('set_visibility'), Type.Literal('add_to_list'),
-    Type.Literal('add_keywords'), Type.Literal('remove_keywords'), Type.Literal('export'),
-  ]),
+  action: Type.Enum(BULK_ACTIONS),
   ids: Type.Optional(Type.Array(Type.String({ format: 'uuid' }))),
   all_matching: Type.Optional(Type.Record(Type.String(), Type.Union([Type.String(), Type.Array(Type.String())]))),
   /** set_visibility: the new visibility. */
@@ -489,7 +486,7 @@ export const BulkRequest = Type.Object({
   /** add_keywords, remove_keywords: keyword ids. */
   keywords: Type.Optional(Type.Array(Type.String({ format: 'uuid' }))),
   /** export: the file type (xlsx by default). */
-  format: Type.Optional(Type.Union([Type.Literal('xlsx'), Type.Literal('csv')])),
+  format: Type.Optional(Type.Enum(['xlsx', 'csv'])),
 });
 export type BulkRequest = Static<typeof BulkRequest>;
 

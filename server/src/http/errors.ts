@@ -77,10 +77,10 @@ function fieldErrorsFromValidation(issues: AjvIssue[], context: string | undefin
     const additional = issue.params?.['additionalProperty'] ?? issue.params?.['additionalProperties'];
     if (issue.keyword === 'additionalProperties' && additional !== undefined) {
       field = [field, Array.isArray(additional) ? additional[0] : additional].filter(Boolean).join('.');
-      (errors[field || context || 'non_field_errors'] ??= []).push('Unknown field.');
+      (errors[field || rootName(context)] ??= []).push('Unknown field.');
       continue;
     }
-    let message = issue.keyword === 'required' ? 'This field is required.' : `${capitalize(issue.message ?? 'is invalid')}.`;
+    let message = issueMessage(issue);
     const item = /^(.+)\.(\d+)$/.exec(field);
     if (item) {
       field = item[1]!;
@@ -88,12 +88,54 @@ function fieldErrorsFromValidation(issues: AjvIssue[], context: string | undefin
       (itemErrors[field] ??= []).push(refused);
       message = itemMessage(refused);
     }
-    (errors[field || context || 'non_field_errors'] ??= []).push(message);
+    (errors[field || rootName(context)] ??= []).push(message);
   }
   return { errors, itemErrors };
 }
 
+/** Where an issue with the whole part is reported: a body's as non_field_errors, as the engine does. */
+const rootName = (context: string | undefined) => (context === undefined || context === 'body' ? 'non_field_errors' : context);
+
 const capitalize = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
+
+const TYPE_MESSAGES: Record<string, string> = {
+  integer: 'Must be a whole number.',
+  number: 'Must be a number.',
+  boolean: 'Must be true or false.',
+  string: 'Must be text.',
+  array: 'Must be a list.',
+  object: 'Must be an object.',
+};
+
+/** A schema issue in the words the engine uses for the same problems ("Must be a whole number."). */
+function issueMessage(issue: AjvIssue): string {
+  const params = issue.params ?? {};
+  const limit = params['limit'];
+  switch (issue.keyword) {
+    case 'required':
+      return 'This field is required.';
+    case 'format':
+      return params['format'] === 'uuid' ? 'Must be the id of a record.' : `Must be a valid ${String(params['format'])}.`;
+    case 'type':
+      return TYPE_MESSAGES[String(params['type'])] ?? `Must be ${String(params['type'])}.`;
+    case 'enum':
+      return `Must be one of: ${(params['allowedValues'] as unknown[] | undefined)?.join(', ')}.`;
+    case 'minimum':
+      return `Must be at least ${String(limit)}.`;
+    case 'maximum':
+      return `Must be at most ${String(limit)}.`;
+    case 'minLength':
+      return limit === 1 ? 'This field may not be blank.' : `Ensure this field has at least ${String(limit)} characters.`;
+    case 'maxLength':
+      return `Ensure this field has no more than ${String(limit)} characters.`;
+    case 'minItems':
+      return `Ensure this list has at least ${String(limit)} item${limit === 1 ? '' : 's'}.`;
+    case 'maxItems':
+      return `Ensure this list has no more than ${String(limit)} items.`;
+    default:
+      return `${capitalize(issue.message ?? 'is invalid')}.`;
+  }
+}
 
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | ApiError, request, reply) => {

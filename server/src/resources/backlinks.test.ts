@@ -160,10 +160,13 @@ describe('GET {resource}/{id}/related/ (backlinks derived from the relation decl
       assert.equal(response.statusCode, 400, `${query}: ${response.body}`);
       assert.ok(response.json().errors[field], `${query}: ${response.body}`);
     }
-    for (const [role, id] of [['public', ids['hiddenPerson']], ['paywall', ids['hiddenPerson']], ['admin', 'not-a-uuid'], ['admin', '00000000-0000-4000-8000-000000000000']] as const) {
+    for (const [role, id] of [['public', ids['hiddenPerson']], ['paywall', ids['hiddenPerson']], ['admin', '00000000-0000-4000-8000-000000000000']] as const) {
       const response = await t.request(acme, { method: 'GET', url: `${PEOPLE}/${id}/related/`, token: tokens[role] });
       assert.equal(response.statusCode, 404, `${role} ${id}: ${response.body}`);
     }
+    const malformed = await t.request(acme, { method: 'GET', url: `${PEOPLE}/not-a-uuid/related/`, token: tokens['admin'] });
+    assert.equal(malformed.statusCode, 400, malformed.body);
+    assert.ok(malformed.json().errors.id, malformed.body);
     const hidden = await related('admin', `${PEOPLE}/${ids['hiddenPerson']}/related/`);
     assert.deepEqual(hidden.groups, [], 'nothing points at it');
   });

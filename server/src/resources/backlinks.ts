@@ -63,12 +63,14 @@ export function backlinkSources(catalog: Catalog, resource: Resource, access: Ac
 }
 
 /** The query string of GET {resource}/{id}/related/. */
+/** The query string of related/: text as sent, or numbers where the route's schema read them. */
 export function parseRelatedQuery(query: Record<string, unknown>): RelatedQuery {
+  const raw: Record<string, string> = {};
   for (const [name, value] of Object.entries(query)) {
     if (!PARAMETERS.includes(name)) throw fieldError(name, `Unknown parameter. Use ${PARAMETERS.join(', ')}.`);
-    if (typeof value !== 'string') throw fieldError(name, 'Give this parameter once.');
+    if (typeof value !== 'string' && typeof value !== 'number') throw fieldError(name, 'Give this parameter once.');
+    raw[name] = String(value);
   }
-  const raw = query as Record<string, string | undefined>;
   return {
     group: raw['group']?.trim() || null,
     limit: integer('limit', raw['limit'], RELATED_DEFAULT_LIMIT, 1, MAX_LIMIT),

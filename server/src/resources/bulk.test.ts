@@ -323,7 +323,8 @@ describe('bulk actions', () => {
       }
       assert.equal((await record(ORGS, a.id))['visibility'], 'public');
       const undo = await call('admin', 'POST', `${ORGS}/bulk/not-an-id/undo/`);
-      assert.equal(undo.statusCode, 404);
+      assert.equal(undo.statusCode, 400);
+      assert.ok(undo.json().errors.operationId, undo.body);
     });
 
     it('answers 400 naming all_matching when more rows match than one request may change', async () => {

@@ -17,7 +17,7 @@ export const COMMON_FILTERS = ['visibility', 'show_on_dashboard'];
 /** `ordering=relevance`: a search's results ranked by where they match (see ListQuery.ranked). */
 export const RELEVANCE = 'relevance';
 const RESERVED = ['limit', 'offset', 'ordering', 'search', 'format'];
-const MAX_SEARCH_LENGTH = 200;
+export const MAX_SEARCH_LENGTH = 200;
 
 export interface OrderTerm {
   field: string;
@@ -67,11 +67,14 @@ export function integer(name: string, raw: string | undefined, fallback: number,
   return Math.min(value, max);
 }
 
-export function parseListQuery(resource: Resource, query: Record<string, string | string[] | undefined>): ListQuery {
+/** A list request's parameters: text as sent, or numbers where the route's schema already read them (limit, offset). */
+export type ListParameters = Record<string, string | number | string[] | undefined>;
+
+export function parseListQuery(resource: Resource, query: ListParameters): ListQuery {
   const one = (name: string): string | undefined => {
     const value = query[name];
     if (Array.isArray(value)) throw fieldError(name, 'Give this parameter once.');
-    return value;
+    return value === undefined ? undefined : String(value);
   };
 
   const limit = integer('limit', one('limit'), DEFAULT_LIMIT, 1, MAX_LIMIT);
@@ -107,7 +110,7 @@ export function parseListQuery(resource: Resource, query: Record<string, string 
     if (!allowedFilters.includes(name)) {
       throw fieldError(name, `Unknown filter. Filter by one of: ${allowedFilters.join(', ')}.`);
     }
-    const values = (Array.isArray(raw) ? raw : [raw])
+    const values = (Array.isArray(raw) ? raw : [String(raw)])
       .flatMap((value) => value.split(','))
       .map((value) => value.trim())
       .filter((value) => value !== '');

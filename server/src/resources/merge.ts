@@ -162,7 +162,7 @@ export class MergeService {
   }
 
   /** Puts back what a merge changed: the other record, the survivor's values, references and list memberships. */
-  async undo(ctx: EngineContext, auditId: string): Promise<Record<string, unknown>> {
+  async undo(ctx: EngineContext, auditId: string): Promise<{ survivor: Record<string, unknown>; other: Record<string, unknown> }> {
     const { tx, actor } = ctx;
     const entry = isUuid(auditId) ? await findAuditEntry(tx, auditId) : null;
     const record = entry?.merge as MergeRecord | null | undefined;

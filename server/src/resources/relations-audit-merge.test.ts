@@ -184,9 +184,11 @@ describe('relations, audit history and merges', () => {
       assert.equal(afterDelete[0].changes.hq_city.from, 'Bergen');
     });
 
-    it('answers 404 for a record that never existed', async () => {
+    it('answers 404 for a record that never existed, 400 naming the id for one that cannot exist', async () => {
       assert.equal((await get(`${ORGS}/${crypto.randomUUID()}/history/`, admin)).statusCode, 404);
-      assert.equal((await get(`${ORGS}/not-an-id/history/`, admin)).statusCode, 404);
+      const malformed = await get(`${ORGS}/not-an-id/history/`, admin);
+      assert.equal(malformed.statusCode, 400);
+      assert.deepEqual(malformed.json().errors, { id: ['Must be the id of a record.'] });
     });
   });
 

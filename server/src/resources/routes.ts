@@ -2,22 +2,44 @@
  * Derives a resource's HTTP routes from its declaration: list (JSON or xlsx),
  * create, available-filters, get, patch, delete and spreadsheet upload.
  */
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type, type TSchema } from 'typebox';
 import { AuditHistory, AvailableFilters, BulkRefusedBody, BulkRequest, BulkResult, BulkUndoResult, ErrorBody, ImportFailedBody, ImportReport, MergePreview, MergeRequest, MergeResult, RelatedGroups, resourcePage } from '../contracts.ts';
 import { withContext } from '../http/engine-context.ts';
 import { pageOf } from '../http/pages.ts';
-import { parseRelatedQuery, relatedGroups } from './backlinks.ts';
+import { engineParsed } from '../http/validation.ts';
+import { parseRelatedQuery, RELATED_DEFAULT_LIMIT, relatedGroups } from './backlinks.ts';
 import { BULK_MAX_ROWS, BulkService } from './bulk.ts';
 import { MergeService } from './merge.ts';
 import type { Catalog } from './catalog.ts';
-import { parseListQuery, type ListQuery } from './list-query.ts';
+import { DEFAULT_LIMIT, filterNames, MAX_LIMIT, MAX_SEARCH_LENGTH, parseListQuery, type ListQuery } from './list-query.ts';
 import type { Resource } from './resource.ts';
 import { ResourceService } from './service.ts';
 import { SpreadsheetExport, type ExportFormat } from './spreadsheet-export.ts';
 import { importSpreadsheet } from './spreadsheet-import.ts';
 
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody };
+
+/** A record's id in a path: anything but a UUID is a 400 naming the parameter. */
+export const IdParam = Type.Object({ id: Type.String({ format: 'uuid' }) });
+
+/**
+ * A resource list's query string. The schema checks each parameter's type; the engine
+ * (parseListQuery) checks what depends on the declaration — ordering fields, filter values,
+ * unknown filters — and caps limit at the maximum.
+ */
+export function listQuerystring(resource: Resource) {
+  const filter = Type.Union([Type.String(), Type.Array(Type.String())]);
+  return Type.Object({
+    limit: Type.Optional(Type.Integer({ minimum: 1, default: DEFAULT_LIMIT, description: `Rows per page; more than ${MAX_LIMIT} gives ${MAX_LIMIT}` })),
+    offset: Type.Optional(Type.Integer({ minimum: 0 })),
+    ordering: Type.Optional(Type.String({ description: 'Comma-separated fields, -field for descending. Default -updated_at.' })),
+    search: Type.Optional(Type.String({ maxLength: MAX_SEARCH_LENGTH })),
+    format: Type.Optional(Type.Enum(['json', 'xlsx'])),
+    ...Object.fromEntries(filterNames(resource).map((name) => [name, Type.Optional(filter)])),
+  }, { additionalProperties: filter });
+}
 
 function recordSchema(resource: Resource): TSchema {
   const properties: Record<string, TSchema> = { id: Type.String({ format: 'uuid' }), display_name: Type.Union([Type.String(), Type.Null()]) };
@@ -52,34 +74,28 @@ async function sendSpreadsheet(
     .send(file.stream);
 }
 
-export async function registerResource(app: FastifyInstance, resource: Resource, catalog: Catalog): Promise<ResourceService> {
+export async function registerResource(instance: FastifyInstance, resource: Resource, catalog: Catalog): Promise<ResourceService> {
+  const app = instance.withTypeProvider<TypeBoxTypeProvider>();
   const service = new ResourceService(resource, catalog);
   const base = resource.path;
   const tags = [resource.kind];
   const record = recordSchema(resource);
-  const writable = Type.Partial(Type.Object(Object.fromEntries(Object.entries(resource.fields).map(([name, field]) => [name, field.schema]))));
-  // The engine validates input itself so bulk imports and single requests share one set of rules and messages.
-  const engineValidates = { validatorCompiler: () => () => true };
-  const read = { config: { access: resource.readAccess ?? 'public' }, ...engineValidates };
-  const write = { config: { access: resource.writeAccess }, ...engineValidates };
-  const idParam = Type.Object({ id: Type.String() });
+  // The engine parses a record's body itself, so imports and single requests share one set of rules and messages.
+  const writable = engineParsed(Type.Partial(Type.Object(Object.fromEntries(Object.entries(resource.fields).map(([name, field]) => [name, field.schema])))));
+  const read = { config: { access: resource.readAccess ?? 'public' } };
+  const write = { config: { access: resource.writeAccess } };
+  const idParam = IdParam;
 
   app.get(`${base}/`, {
     ...read,
     schema: {
       tags,
       summary: `List ${resource.kind} (JSON, or a spreadsheet with ?format=xlsx)`,
-      querystring: Type.Object({
-        limit: Type.Optional(Type.Integer({ default: 25, maximum: 100 })),
-        offset: Type.Optional(Type.Integer({ minimum: 0 })),
-        ordering: Type.Optional(Type.String({ description: 'Comma-separated fields, -field for descending. Default -updated_at.' })),
-        search: Type.Optional(Type.String()),
-        format: Type.Optional(Type.Union([Type.Literal('json'), Type.Literal('xlsx')])),
-      }, { additionalProperties: true }),
+      querystring: listQuerystring(resource),
       response: { 200: resourcePage(record), ...errors },
     },
   }, async (request, reply) => {
-    const listQuery = parseListQuery(resource, request.query as Record<string, string>);
+    const listQuery = parseListQuery(resource, request.query);
     if (listQuery.format === 'xlsx') return sendSpreadsheet(request, reply, service, listQuery);
     return pageOf(request, await withContext(request, (ctx) => service.list(ctx, listQuery)));
   });
@@ -110,17 +126,17 @@ export async function registerResource(app: FastifyInstance, resource: Resource,
   }, async (request) => withContext(request, (ctx) => service.availableFilters(ctx)));
 
   app.get(`${base}/:id/`, { ...read, schema: { tags, summary: `Get a ${resource.label.toLowerCase()}`, params: idParam, response: { 200: record, ...errors } } },
-    async (request) => withContext(request, (ctx) => service.get(ctx, (request.params as { id: string }).id)));
+    async (request) => withContext(request, (ctx) => service.get(ctx, request.params.id)));
 
   app.patch(`${base}/:id/`, {
     ...write,
     schema: { tags, summary: `Change the fields sent`, params: idParam, body: writable, response: { 200: record, ...errors } },
-  }, async (request) => withContext(request, (ctx) => service.update(ctx, (request.params as { id: string }).id, request.body)));
+  }, async (request) => withContext(request, (ctx) => service.update(ctx, request.params.id, request.body)));
 
   if (resource.deletable !== false) {
     app.delete(`${base}/:id/`, { ...write, schema: { tags, summary: `Delete (hard delete)`, params: idParam, response: { 204: Type.Null(), ...errors } } },
       async (request, reply) => {
-        await withContext(request, (ctx) => service.remove(ctx, (request.params as { id: string }).id));
+        await withContext(request, (ctx) => service.remove(ctx, request.params.id));
         return reply.status(204).send(null);
       });
   }
@@ -133,14 +149,14 @@ export async function registerResource(app: FastifyInstance, resource: Resource,
       params: idParam,
       querystring: Type.Object({
         group: Type.Optional(Type.String({ description: 'A group key, e.g. library.authors or lists.items' })),
-        limit: Type.Optional(Type.Integer({ default: 10, minimum: 1, maximum: 100 })),
+        limit: Type.Optional(Type.Integer({ default: RELATED_DEFAULT_LIMIT, minimum: 1, description: `At most ${MAX_LIMIT} (more gives ${MAX_LIMIT})` })),
         offset: Type.Optional(Type.Integer({ minimum: 0 })),
       }),
       response: { 200: RelatedGroups, ...errors },
     },
   }, async (request) => {
-    const query = parseRelatedQuery(request.query as Record<string, unknown>);
-    return withContext(request, (ctx) => relatedGroups(ctx, service, (request.params as { id: string }).id, query));
+    const query = parseRelatedQuery(request.query);
+    return withContext(request, (ctx) => relatedGroups(ctx, service, request.params.id, query));
   });
 
   const bulk = new BulkService(service);
@@ -164,15 +180,15 @@ export async function registerResource(app: FastifyInstance, resource: Resource,
     schema: {
       tags,
       summary: 'Undo a bulk visibility, keyword or list change (by the user who made it, or an admin), in one transaction',
-      params: Type.Object({ operationId: Type.String() }),
+      params: Type.Object({ operationId: Type.String({ format: 'uuid' }) }),
       response: { 200: BulkUndoResult, ...errors, 409: Type.Union([BulkRefusedBody, ErrorBody]) },
     },
-  }, async (request) => withContext(request, (ctx) => bulk.undo(ctx, (request.params as { operationId: string }).operationId)));
+  }, async (request) => withContext(request, (ctx) => bulk.undo(ctx, request.params.operationId)));
 
   app.get(`${base}/:id/history/`, {
     config: { access: 'admin' },
     schema: { tags, summary: 'Who created, changed, deleted or merged the record, and what changed (admins)', params: idParam, response: { 200: AuditHistory, ...errors } },
-  }, async (request) => withContext(request, (ctx) => service.history(ctx, (request.params as { id: string }).id)));
+  }, async (request) => withContext(request, (ctx) => service.history(ctx, request.params.id)));
 
   if (resource.mergeable) {
     const merges = new MergeService(service);
@@ -185,7 +201,7 @@ export async function registerResource(app: FastifyInstance, resource: Resource,
         querystring: Type.Object({ other: Type.String({ format: 'uuid' }) }),
         response: { 200: MergePreview, ...errors },
       },
-    }, async (request) => withContext(request, (ctx) => merges.preview(ctx, (request.params as { id: string }).id, (request.query as { other?: string }).other)));
+    }, async (request) => withContext(request, (ctx) => merges.preview(ctx, request.params.id, request.query.other)));
 
     app.post(`${base}/:id/merge/`, {
       ...write,
@@ -196,17 +212,17 @@ export async function registerResource(app: FastifyInstance, resource: Resource,
         body: MergeRequest,
         response: { 200: MergeResult, ...errors },
       },
-    }, async (request) => withContext(request, (ctx) => merges.merge(ctx, (request.params as { id: string }).id, request.body)));
+    }, async (request) => withContext(request, (ctx) => merges.merge(ctx, request.params.id, request.body)));
 
     app.post(`${base}/merge/:auditId/undo/`, {
       ...write,
       schema: {
         tags,
         summary: 'Undo a merge (by the audit id the merge returned) unless the survivor changed since',
-        params: Type.Object({ auditId: Type.String() }),
+        params: Type.Object({ auditId: Type.String({ format: 'uuid' }) }),
         response: { 200: Type.Object({ survivor: Type.Record(Type.String(), Type.Unknown()), other: Type.Record(Type.String(), Type.Unknown()) }), ...errors, 409: ErrorBody },
       },
-    }, async (request) => withContext(request, (ctx) => merges.undo(ctx, (request.params as { auditId: string }).auditId)));
+    }, async (request) => withContext(request, (ctx) => merges.undo(ctx, request.params.auditId)));
   }
 
   return service;

@@ -104,9 +104,9 @@ describe('geos and cities API (shared by every tenant)', () => {
       }
     });
 
-    it('an unknown or malformed id is a 404', async () => {
+    it('an unknown id is a 404, a malformed one a 400', async () => {
       assert.equal((await request(acme, 'GET', `${GEOS}/00000000-0000-0000-0000-000000000000/`)).statusCode, 404);
-      assert.equal((await request(acme, 'GET', `${GEOS}/nope/`)).statusCode, 404);
+      assert.equal((await request(acme, 'GET', `${GEOS}/nope/`)).statusCode, 400);
       assert.equal((await request(main, 'PATCH', `${CITIES}/00000000-0000-0000-0000-000000000000/`, 'manager', { name: 'X' })).statusCode, 404);
     });
   });

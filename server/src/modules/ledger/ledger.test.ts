@@ -72,7 +72,7 @@ describe('ledger entries API', () => {
       });
     }
 
-    it('a row the caller may not see is a 404, as is an unknown or malformed id', async () => {
+    it('a row the caller may not see is a 404, as is an unknown id; a malformed id is a 400', async () => {
       for (const [role, id, status] of [
         ['public', ids['paid'], 404],
         ['public', ids['open'], 200],
@@ -82,7 +82,7 @@ describe('ledger entries API', () => {
         ['research', ids['secret'], 200],
         ['admin', ids['secret'], 200],
         ['admin', MISSING, 404],
-        ['admin', 'not-a-uuid', 404],
+        ['admin', 'not-a-uuid', 400],
       ] as const) {
         const response = await t.request(acme, { method: 'GET', url: `${BASE}/${id}/`, token: tokens[role] });
         assert.equal(response.statusCode, status, `${role} ${id}`);

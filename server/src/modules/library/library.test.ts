@@ -105,7 +105,7 @@ describe('library API', () => {
       });
     }
 
-    it('a row the caller may not see is a 404, as is an unknown or malformed id', async () => {
+    it('a row the caller may not see is a 404, as is an unknown id; a malformed id is a 400', async () => {
       for (const [role, id, status] of [
         ['public', ids['paid'], 404],
         ['public', ids['secret'], 404],
@@ -115,7 +115,7 @@ describe('library API', () => {
         ['research', ids['secret'], 200],
         ['admin', ids['secret'], 200],
         ['admin', MISSING, 404],
-        ['admin', 'not-a-uuid', 404],
+        ['admin', 'not-a-uuid', 400],
       ] as const) {
         const response = await get(role, id!);
         assert.equal(response.statusCode, status, `${role} ${id}`);

@@ -336,7 +336,7 @@ describe('lists API', () => {
         [{ id: ids['open'] }, /Unknown organization id/],
         [{ id: '00000000-0000-4000-8000-000000000000' }, /Unknown organization id/],
         [{ id: 'not-an-id' }, /Must be the id of a record/],
-        [{ id: 7 }, /Must be the id of a record/],
+        [{ id: 7 }, /Must be text/],
         [{}, /This field is required/],
       ];
       for (const [body, message] of cases) {
@@ -366,7 +366,9 @@ describe('lists API', () => {
       assert.equal(removed.statusCode, 204);
       assert.equal((await items('admin', list.id)).count, 0);
       assert.equal((await call('admin', 'DELETE', `${BASE}/${list.id}/items/${ids['orgPublic']}/`)).statusCode, 404);
-      assert.equal((await call('admin', 'DELETE', `${BASE}/${list.id}/items/not-an-id/`)).statusCode, 404);
+      const malformed = await call('admin', 'DELETE', `${BASE}/${list.id}/items/not-an-id/`);
+      assert.equal(malformed.statusCode, 400);
+      assert.deepEqual(malformed.json().errors, { itemId: ['Must be the id of a record.'] });
       assert.equal((await call('admin', 'GET', `${ORGS}/${ids['orgPublic']}/`)).statusCode, 200);
     });
 
@@ -393,8 +395,8 @@ describe('lists API', () => {
         [{ ids: [ids['orgPaid']] }, /Item 1: .* is not an item of this list/, 0],
         [{ ids: [a, ids['orgPaid']] }, /Item 2: .* is not an item of this list/, 1],
         [{ ids: [a, a] }, /Item 2: .* listed twice/, 1],
-        [{ ids: [] }, /at least one/],
-        [{ ids: 'abc' }, /list of item ids/],
+        [{ ids: [] }, /at least 1 item/],
+        [{ ids: 'abc' }, /Must be a list/],
         [{ ids: ['x'] }, /Item 1: Must be the id/, 0],
         [{}, /required/],
       ];

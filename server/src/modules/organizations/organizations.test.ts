@@ -47,16 +47,18 @@ describe('organizations API', () => {
       });
     }
 
-    it('a row the caller may not see is a 404, as is an unknown or malformed id', async () => {
+    it('a row the caller may not see is a 404, as is an unknown id; a malformed id is a 400 naming it', async () => {
       for (const [role, id, status] of [
         ['public', ids['paid'], 404],
         ['paywall', ids['secret'], 404],
         ['admin', ids['secret'], 200],
         ['admin', '00000000-0000-0000-0000-000000000000', 404],
-        ['admin', 'not-a-uuid', 404],
+        ['admin', 'not-a-uuid', 400],
+        ['admin', 'urn:uuid:00000000-0000-0000-0000-000000000000', 400],
       ] as const) {
         const response = await t.request(acme, { method: 'GET', url: `${BASE}/${id}/`, token: tokens[role] });
         assert.equal(response.statusCode, status, `${role} ${id}`);
+        if (status === 400) assert.deepEqual(response.json().errors, { id: ['Must be the id of a record.'] });
       }
     });
 
