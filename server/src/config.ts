@@ -45,6 +45,11 @@ export interface Config {
   storage: StorageSettings;
   /** Largest file accepted by a file upload (server/src/storage/upload.ts). */
   fileUploadLimitBytes: number;
+  /**
+   * How long a stored file may wait for the row that uses it before the sweep
+   * removes it (and how often the sweep runs): longer than any upload takes.
+   */
+  fileSweepGraceSeconds: number;
   /** Outbound fetches (suggested fields from a URL). */
   fetch: { allowPrivate: boolean; timeoutMs: number; maxBytes: number; maxRedirects: number };
   shutdownTimeoutMs: number;
@@ -217,6 +222,7 @@ export function loadConfig(env: Env = process.env): Config {
     uploadLimitBytes: int(env, 'UPLOAD_LIMIT_BYTES', 50 * 1024 * 1024, 1024, 2 * 1024 * 1024 * 1024),
     storage: storageSettings(env, dataDir),
     fileUploadLimitBytes: int(env, 'FILE_UPLOAD_LIMIT_BYTES', 100 * 1024 * 1024, 1, MAX_FILE_BYTES),
+    fileSweepGraceSeconds: int(env, 'FILE_SWEEP_GRACE_SECONDS', 3600, 60, 30 * 24 * 3600),
     fetch: {
       allowPrivate: bool(env, 'FETCH_ALLOW_PRIVATE', false),
       timeoutMs: int(env, 'FETCH_TIMEOUT_MS', 8000, 100, 120_000),

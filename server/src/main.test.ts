@@ -19,6 +19,13 @@ describe('the server process', () => {
     assert.match(server.output(), /invalid configuration: PORT must be a whole number/);
   });
 
+  it('stops with a clear message when the file store does not answer', async () => {
+    // Port 9 (discard) on loopback: nothing listens there, the connection is refused.
+    const server = start({ STORAGE: 's3', S3_ENDPOINT: 'http://127.0.0.1:9', S3_BUCKET: 'intelnotes-files', S3_ACCESS_KEY_ID: 'k', S3_SECRET_ACCESS_KEY: 's' });
+    assert.equal(await server.exited, 78);
+    assert.match(server.output(), /file storage unavailable: The S3 bucket "intelnotes-files" at http:\/\/127\.0\.0\.1:9 could not be reached/);
+  });
+
   it('migrates, seeds and prints the admin login on first start, serves, and drains on SIGTERM', async () => {
     const dataDir = await mkdtemp(path.join(os.tmpdir(), 'intelnotes-main-'));
     dirs.push(dataDir);

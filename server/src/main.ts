@@ -8,11 +8,12 @@ import { buildApp } from './app.ts';
 import { Worker } from './jobs/worker.ts';
 import { seedGeography } from './modules/geos/geo-seed.ts';
 import { configOrExit, openReady, stopOnSignals } from './startup.ts';
+import { FileStore, sweepPeriodically } from './storage/files.ts';
 import { seedTenants } from './tenancy/seed.ts';
 
 async function main(): Promise<void> {
   const config = configOrExit();
-  const { db, registry, applied, searchRebuilt } = await openReady(config);
+  const { db, registry, storage, applied, searchRebuilt } = await openReady(config);
   const app = await buildApp({ config, db });
   if (applied.length > 0) app.log.info({ applied }, 'migrations applied');
   if (searchRebuilt.length > 0) app.log.info({ tables: searchRebuilt }, 'search columns built from the declarations');
@@ -21,12 +22,22 @@ async function main(): Promise<void> {
   const geography = await seedGeography(db);
   if (geography.geos + geography.cities > 0) app.log.info(geography, 'seeded countries, regions and cities');
 
+  // Files whose using row never committed (a failed upload, a crash) go after the grace period.
+  const graceMs = config.fileSweepGraceSeconds * 1000;
+  const stopSweeping = sweepPeriodically(new FileStore(storage, db), { graceMs, intervalMs: graceMs }, {
+    swept: (result) => {
+      if (result.files + result.staged > 0) app.log.info(result, 'removed stored files no row uses');
+    },
+    failed: (error) => app.log.error({ err: error }, 'sweeping stored files failed; trying again later'),
+  });
+
   // Jobs run in this process unless separate worker processes run them (WORKERS=0).
   const { inProcess, concurrency, pollMs, leaseMs } = config.jobs;
   const worker = inProcess ? new Worker({ db, registry, concurrency, pollMs, leaseMs, log: app.log }) : null;
   stopOnSignals(config, app.log, async () => {
-    // Requests in flight and running jobs finish; no new ones start.
-    await Promise.all([app.close(), worker?.stop()]);
+    // Requests in flight, running jobs and a sweep in progress finish; no new ones start.
+    await Promise.all([app.close(), worker?.stop(), stopSweeping()]);
+    storage.close();
     await db.close();
   });
 

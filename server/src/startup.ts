@@ -1,6 +1,7 @@
 /**
  * What every process of the build does first — the API (main.ts) and a worker (worker.ts):
- * read the settings, open and migrate the database, check the job registry; and how it stops.
+ * read the settings, check the file store, open and migrate the database, check the job
+ * registry; and how it stops.
  */
 import { ConfigError, loadConfig, type Config } from './config.ts';
 import type { Database } from './db/client.ts';
@@ -10,6 +11,7 @@ import type { JobRegistry } from './jobs/registry.ts';
 import { jobRegistry } from './modules/jobs.ts';
 import { RESOURCES } from './modules/registry.ts';
 import { applySearchIndexes } from './resources/search-index.ts';
+import { createStorageDriver, StorageError, type StorageDriver } from './storage/storage.ts';
 
 /** Exit status for a bad setting (EX_CONFIG). */
 export const CONFIG_EXIT = 78;
@@ -31,18 +33,39 @@ export function configOrExit(check?: (config: Config) => void): Config {
 export interface Ready {
   db: Database;
   registry: JobRegistry;
+  /** The file store's driver, checked (docs/storage.md). */
+  storage: StorageDriver;
   /** Migrations this start applied, and tables whose search columns it rebuilt. */
   applied: string[];
   searchRebuilt: string[];
 }
 
-/** Checks the job registry (a job type without a handler stops the start), then readies the database. */
+/**
+ * Checks the job registry (a job type without a handler stops the start) and the file store,
+ * then readies the database.
+ */
 export async function openReady(config: Config): Promise<Ready> {
   const registry = jobRegistry();
+  const storage = await storageOrExit(config);
   const db = await openDatabase(config);
   const applied = await migrate(db);
   const searchRebuilt = await applySearchIndexes(db, RESOURCES);
-  return { db, registry, applied, searchRebuilt };
+  return { db, registry, storage, applied, searchRebuilt };
+}
+
+/** A storage folder that cannot be written or a bucket that does not answer is a setting to fix, reported like one. */
+async function storageOrExit(config: Config): Promise<StorageDriver> {
+  const storage = await createStorageDriver(config.storage);
+  try {
+    await storage.check();
+  } catch (error) {
+    if (error instanceof StorageError) {
+      console.error(`intelnotes: file storage unavailable: ${error.message}`);
+      process.exit(CONFIG_EXIT);
+    }
+    throw error;
+  }
+  return storage;
 }
 
 /**

@@ -15,12 +15,13 @@ async function main(): Promise<void> {
     }
   });
   const log = pino({ level: config.logLevel, base: { role: 'worker' } });
-  const { db, registry, applied } = await openReady(config);
+  const { db, registry, storage, applied } = await openReady(config);
   if (applied.length > 0) log.info({ applied }, 'migrations applied');
   const { concurrency, pollMs, leaseMs } = config.jobs;
   const worker = new Worker({ db, registry, concurrency, pollMs, leaseMs, log });
   stopOnSignals(config, log, async () => {
     await worker.stop();
+    storage.close();
     await db.close();
   });
   await worker.start();

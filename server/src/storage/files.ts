@@ -110,6 +110,34 @@ class Inspector extends Transform {
   }
 }
 
+/**
+ * Sweeps now and then every `intervalMs` (files past `graceMs`, staged objects
+ * likewise), reporting each outcome; never two sweeps at once. The returned
+ * function stops it, waiting for a sweep in progress.
+ */
+export function sweepPeriodically(
+  store: FileStore,
+  options: { graceMs: number; intervalMs: number },
+  report: { swept(result: SweepResult): void; failed(error: unknown): void },
+): () => Promise<void> {
+  let running: Promise<void> | null = null;
+  const run = () => {
+    // A sweep still going when the next is due: the next is skipped.
+    if (running) return;
+    running = store
+      .sweep({ olderThanMs: options.graceMs })
+      .then(report.swept, report.failed)
+      .finally(() => (running = null));
+  };
+  const timer = setInterval(run, options.intervalMs);
+  timer.unref();
+  run();
+  return async () => {
+    clearInterval(timer);
+    await running;
+  };
+}
+
 const isForeignKeyViolation = (error: unknown) =>
   [error, (error as { cause?: unknown } | null)?.cause].some((candidate) => (candidate as { code?: unknown } | null)?.code === '23503');
 

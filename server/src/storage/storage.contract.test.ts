@@ -16,7 +16,7 @@ import { APP_ROLE, query } from '../db/client.ts';
 import { startS3Server, type TestS3Server } from '../test/s3-server.ts';
 import { createTestDatabase, type TestDatabase } from '../test/test-db.ts';
 import { insertTenant } from '../tenancy/tenants.repository.ts';
-import { fileKey, FileStore } from './files.ts';
+import { fileKey, FileStore, sweepPeriodically, type SweepResult } from './files.ts';
 import { LocalDriver } from './local.ts';
 import { S3Driver } from './s3.ts';
 import { FileNotFoundError, FileTooLargeError, RangeNotSatisfiableError, StorageError, type StorageDriver } from './storage.ts';
@@ -292,6 +292,19 @@ for (const [kind, makeDriver] of drivers) {
       const back = await store.put(tenantB, Readable.from([Buffer.from(`used ${kind}`)]));
       assert.equal(back.created, true);
       assert.equal((await readAll(await store.get(back.key))).toString(), `used ${kind}`);
+    });
+
+    it('sweeps at once and on an interval when started, and stops cleanly', async () => {
+      const leftover = await store.put(tenantB, Readable.from([Buffer.from(`leftover ${kind}`)]));
+      await testDb.db.owner.execute(sql`UPDATE stored_files SET last_stored_at = now() - interval '2 hours' WHERE tenant_id = ${tenantB}`);
+      const results: SweepResult[] = [];
+      const stop = sweepPeriodically(store, { graceMs: 3_600_000, intervalMs: 60_000 }, {
+        swept: (result) => results.push(result),
+        failed: (error) => assert.fail(error as Error),
+      });
+      await stop();
+      assert.deepEqual(results, [{ files: 2, staged: 0 }]);
+      assert.equal(await store.exists(leftover.key), false);
     });
   });
 }
