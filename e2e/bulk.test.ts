@@ -1,30 +1,23 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { after, before, describe, it } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
+import { describe, it } from 'node:test';
+import type { Page } from 'playwright-core';
 import type { TenantRow } from '../server/src/tenancy/tenants.repository.ts';
-import { browserUnavailable, DESKTOP, launchBrowser, screenshot, screenshots, signInAt, startServer, type E2EServer } from './support/browser.ts';
+import { useServerAndBrowser, browserUnavailable, DESKTOP, screenshot, screenshots, signInAt } from './support/browser.ts';
 
 const unavailable = browserUnavailable();
 const ORGS = '/api/v1/assets/organizations';
 
 describe('bulk work in tables: selection, actions with undo, column chooser', { skip: unavailable ?? false }, () => {
-  let server: E2EServer;
-  let browser: Browser;
   let demo: TenantRow;
   let token: string;
   const ids: Record<string, string> = {};
 
-  before(async () => {
-    server = await startServer();
+  const { server, browser } = useServerAndBrowser(async () => {
     demo = await server.createTenant('demo', { name: 'Demo Research' });
     await server.createUser(demo, 'admin@demo.test', { is_admin: true });
     token = await server.login(demo, 'admin@demo.test');
-    const create = async (url: string, payload: Record<string, unknown>) => {
-      const response = await server.request(demo, { method: 'POST', url, token, payload });
-      assert.equal(response.statusCode, 201, response.body);
-      return (response.json() as { id: string }).id;
-    };
+    const create = (url: string, payload: Record<string, unknown>) => server.create(demo, token, url, payload);
     // 26 rows in all: one more than a page, so the whole page can be widened to every match.
     for (let index = 1; index <= 22; index += 1) {
       await create(`${ORGS}/`, { name_inc: `Filler Org ${String(index).padStart(2, '0')}`, visibility: 'public' });
@@ -37,11 +30,6 @@ describe('bulk work in tables: selection, actions with undo, column chooser', { 
     ids['Harbour Picks'] = await create('/api/v1/lists/', { name: 'Harbour Picks', kind: 'OrganizationsList', visibility: 'public' });
     await server.request(demo, { method: 'POST', url: `/api/v1/lists/${ids['Harbour Picks']}/items/`, token, payload: { id: ids['Selected Alpha'] } });
     for (const name of ['Seafood', 'Shipping']) ids[name] = await create('/api/v1/keywords/', { name, visibility: 'public' });
-    browser = await launchBrowser();
-  });
-  after(async () => {
-    await browser?.close();
-    await server?.close();
   });
 
   const grid = (page: Page, name = 'Organizations') => page.getByRole('grid', { name });

@@ -4,9 +4,9 @@
  * then undo from the toast and find both records back.
  */
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
-import { browserUnavailable, launchBrowser, screenshot, startServer, type E2EServer, signInAt, DESKTOP } from './support/browser.ts';
+import { describe, it } from 'node:test';
+import type { Page } from 'playwright-core';
+import { useServerAndBrowser, browserUnavailable, screenshot, type E2EServer, signInAt, DESKTOP } from './support/browser.ts';
 
 type TenantRow = Awaited<ReturnType<E2EServer['createTenant']>>;
 
@@ -14,20 +14,13 @@ const unavailable = browserUnavailable();
 const ORGS = '/api/v1/assets/organizations';
 
 describe('merging duplicates', { skip: unavailable ?? false }, () => {
-  let server: E2EServer;
-  let browser: Browser;
   let demo: TenantRow;
   let admin: string;
   const ids: Record<string, string> = {};
 
-  const create = async (payload: Record<string, unknown>) => {
-    const response = await server.request(demo, { method: 'POST', url: `${ORGS}/`, token: admin, payload });
-    assert.equal(response.statusCode, 201, response.body);
-    return response.json().id as string;
-  };
+  const create = (payload: Record<string, unknown>) => server.create(demo, admin, `${ORGS}/`, payload);
 
-  before(async () => {
-    server = await startServer();
+  const { server, browser } = useServerAndBrowser(async () => {
     demo = await server.createTenant('demo', { name: 'Demo Research' });
     await server.createUser(demo, 'admin@demo.test', { is_admin: true });
     await server.createUser(demo, 'reader@demo.test');
@@ -39,11 +32,6 @@ describe('merging duplicates', { skip: unavailable ?? false }, () => {
     ids['list'] = list.json().id;
     const member = await server.request(demo, { method: 'PATCH', url: `${ORGS}/${ids['duplicate']}/`, token: admin, payload: { lists: [ids['list']] } });
     assert.equal(member.statusCode, 200, member.body);
-    browser = await launchBrowser();
-  });
-  after(async () => {
-    await browser?.close();
-    await server?.close();
   });
 
   const signIn = (page: Page, email: string, level: string) => signInAt(page, server.url('demo', '/login'), email, level);

@@ -1,23 +1,13 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import type { Browser } from 'playwright-core';
-import { browserUnavailable, launchBrowser, screenshot, startServer, type E2EServer, DESKTOP } from './support/browser.ts';
+import { describe, it } from 'node:test';
+import { useServerAndBrowser, browserUnavailable, screenshot, DESKTOP } from './support/browser.ts';
 
 const unavailable = browserUnavailable();
 
 describe('people: the shared form and detail page', { skip: unavailable ?? false }, () => {
-  let server: E2EServer;
-  let browser: Browser;
-
-  before(async () => {
-    server = await startServer();
+  const { server, browser } = useServerAndBrowser(async () => {
     const demo = await server.createTenant('demo', { name: 'Demo Research' });
     await server.createUser(demo, 'research@demo.test', { is_research: true });
-    browser = await launchBrowser();
-  });
-  after(async () => {
-    await browser?.close();
-    await server?.close();
   });
 
   it('a research user creates a person with a birthday without a year, edits and deletes them', async () => {

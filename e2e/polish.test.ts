@@ -6,26 +6,20 @@
  * may not open — each done once in the shared shell and resource screens.
  */
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
-import { browserUnavailable, launchBrowser, screenshots, signInAt, startServer, type E2EServer } from './support/browser.ts';
+import { describe, it } from 'node:test';
+import type { Page } from 'playwright-core';
+import { useServerAndBrowser, browserUnavailable, screenshots, signInAt, type E2EServer } from './support/browser.ts';
 
 const unavailable = browserUnavailable();
 
 type Tenant = Awaited<ReturnType<E2EServer['createTenant']>>;
 
 describe('polish: titles, search chips, header', { skip: unavailable ?? false }, () => {
-  let server: E2EServer;
-  let browser: Browser;
   let demo: Tenant;
   let adminToken: string;
   const ids: Record<string, string> = {};
 
-  async function create(path: string, payload: Record<string, unknown>): Promise<string> {
-    const response = await server.request(demo, { method: 'POST', url: `/api/v1/${path}/`, token: adminToken, payload });
-    assert.equal(response.statusCode, 201, response.body);
-    return (response.json() as { id: string }).id;
-  }
+  const create = (path: string, payload: Record<string, unknown>) => server.create(demo, adminToken, path, payload);
 
   /** The document title once it settles on `expected`. */
   async function waitForTitle(page: Page, expected: string): Promise<void> {
@@ -34,8 +28,7 @@ describe('polish: titles, search chips, header', { skip: unavailable ?? false },
     });
   }
 
-  before(async () => {
-    server = await startServer();
+  const { server, browser } = useServerAndBrowser(async () => {
     demo = await server.createTenant('demo', { name: 'Demo' });
     await server.createTenant('default', { isDefault: true, name: 'intelnotes' });
     await server.createUser(demo, 'admin@demo.test', { is_admin: true });
@@ -51,11 +44,6 @@ describe('polish: titles, search chips, header', { skip: unavailable ?? false },
       phones: ['+1 (212) 555-0100', '0044 20 7946 0958', '+33 1 42 68 53 00 ext 12'],
     });
     ids['acme2'] = await create('assets/organizations', { name_inc: 'Acme Corp', visibility: 'public', hq_city: 'Shelbyville', emails: ['sales@acme2.test'] });
-    browser = await launchBrowser();
-  });
-  after(async () => {
-    await browser?.close();
-    await server?.close();
   });
 
   it('names every page in the browser tab: record · section · tenant', async () => {

@@ -1,24 +1,15 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
-import { browserUnavailable, DESKTOP, launchBrowser, screenshots, signInAt, startServer, type E2EServer } from './support/browser.ts';
+import { describe, it } from 'node:test';
+import type { Page } from 'playwright-core';
+import { useServerAndBrowser, browserUnavailable, DESKTOP, screenshots, signInAt } from './support/browser.ts';
 
 const unavailable = browserUnavailable();
 
 /** Research users are the team's curators: the hidden records they create stay theirs to read. */
 describe('research users curate hidden records', { skip: unavailable ?? false }, () => {
-  let server: E2EServer;
-  let browser: Browser;
-
-  before(async () => {
-    server = await startServer();
+  const { server, browser } = useServerAndBrowser(async () => {
     const demo = await server.createTenant('demo', { name: 'Demo Research' });
     await server.createUser(demo, 'research@demo.test', { is_research: true });
-    browser = await launchBrowser();
-  });
-  after(async () => {
-    await browser?.close();
-    await server?.close();
   });
 
   const signIn = (page: Page) => signInAt(page, server.url('demo', '/login'), 'research@demo.test', 'research');

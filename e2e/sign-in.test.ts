@@ -1,24 +1,14 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import type { Browser } from 'playwright-core';
-import { browserUnavailable, launchBrowser, screenshot, startServer, type E2EServer } from './support/browser.ts';
+import { describe, it } from 'node:test';
+import { useServerAndBrowser, browserUnavailable, screenshot } from './support/browser.ts';
 
 const unavailable = browserUnavailable();
 
 describe('signing in on a tenant subdomain', { skip: unavailable ?? false }, () => {
-  let server: E2EServer;
-  let browser: Browser;
-
-  before(async () => {
-    server = await startServer();
+  const { server, browser } = useServerAndBrowser(async () => {
     const demo = await server.createTenant('demo', { name: 'Demo Research' });
     await server.createTenant('default', { isDefault: true, name: 'intelnotes' });
     await server.createUser(demo, 'admin@demo.test', { is_admin: true });
-    browser = await launchBrowser();
-  });
-  after(async () => {
-    await browser?.close();
-    await server?.close();
   });
 
   it('shows the tenant name and invites a visitor to sign in', async () => {

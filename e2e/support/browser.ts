@@ -4,9 +4,11 @@
  * playwright-core. Pages are opened on http://{tenant}.localhost:{port}, which
  * Chromium resolves to loopback, so subdomain tenancy is exercised for real.
  */
+import assert from 'node:assert/strict';
 import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { after, before } from 'node:test';
 import { createTestApp, TEST_PASSWORD, type TestContext } from '@intelnotes/server/testing';
 import { chromium, type Browser, type Page } from 'playwright-core';
 
@@ -24,9 +26,16 @@ export function browserUnavailable(): string | null {
   return null;
 }
 
+type Tenant = Awaited<ReturnType<TestContext['createTenant']>>;
+
 export interface E2EServer extends TestContext {
   port: number;
   url(tenantCode: string | null, pathname?: string): string;
+  /**
+   * Seeds a record through the API (POST, expecting 201) and returns its id. `path` is under
+   * /api/v1 ('assets/organizations', 'lists') or a full path ('/api/v1/lists/').
+   */
+  create(tenant: Tenant | string, token: string, path: string, payload: Record<string, unknown>): Promise<string>;
 }
 
 export async function startServer(): Promise<E2EServer> {
@@ -39,7 +48,48 @@ export async function startServer(): Promise<E2EServer> {
     port,
     url: (tenantCode: string | null, pathname = '/') =>
       `http://${tenantCode ? `${tenantCode}.` : ''}localhost:${port}${pathname}`,
+    async create(tenant: Tenant | string, token: string, path: string, payload: Record<string, unknown>) {
+      const url = path.startsWith('/') ? path : `/api/v1/${path}/`;
+      const response = await context.request(tenant, { method: 'POST', url, token, payload });
+      assert.equal(response.statusCode, 201, `POST ${url}: ${response.body}`);
+      return (response.json() as { id: string }).id;
+    },
   });
+}
+
+/** A handle filled by a before() hook: it forwards to the object once there, and says so when read too early. */
+function lateHandle<T extends object>(name: string, current: () => T | undefined): T {
+  return new Proxy({} as T, {
+    get(_target, property) {
+      const target = current();
+      if (!target) throw new Error(`The ${name} is not there yet: use it in tests and hooks, not while the suite is being declared.`);
+      const value: unknown = Reflect.get(target, property, target);
+      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+    },
+  });
+}
+
+/**
+ * The fixture of most browser test files, in the calling describe(): a before() hook starts the
+ * server on a fresh database, runs `seed` (tenants, users, records — through the `server`
+ * returned, which is there by then) and launches the browser; an after() hook closes both. The
+ * `server` and `browser` returned are handles filled by that hook, so a suite declares
+ * `const { server, browser } = useServerAndBrowser(seed)` once and uses them in its tests and
+ * helpers as the objects themselves.
+ */
+export function useServerAndBrowser(seed?: () => Promise<void>): { server: E2EServer; browser: Browser } {
+  let server: E2EServer | undefined;
+  let browser: Browser | undefined;
+  before(async () => {
+    server = await startServer();
+    await seed?.();
+    browser = await launchBrowser();
+  });
+  after(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+  return { server: lateHandle('server', () => server), browser: lateHandle('browser', () => browser) };
 }
 
 /** Playwright gives every launch a fresh temporary profile (user data dir). */
