@@ -1,28 +1,19 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
-import { browserUnavailable, launchBrowser, startServer, type E2EServer, signInAt, DESKTOP, screenshots } from './support/browser.ts';
+import { describe, it } from 'node:test';
+import type { Page } from 'playwright-core';
+import { useServerAndBrowser, browserUnavailable, type E2EServer, signInAt, DESKTOP, screenshots } from './support/browser.ts';
 
 const unavailable = browserUnavailable();
 
 describe('ledger: entries and their investments', { skip: unavailable ?? false }, () => {
-  let server: E2EServer;
-  let browser: Browser;
   let demo: Awaited<ReturnType<E2EServer['createTenant']>>;
   const ids: Record<string, string> = {};
 
-  before(async () => {
-    server = await startServer();
+  const { server, browser } = useServerAndBrowser(async () => {
     demo = await server.createTenant('demo', { name: 'Demo Research' });
-    await server.createUser(demo, 'admin@demo.test', { is_admin: true });
-    await server.createUser(demo, 'research@demo.test', { is_research: true });
-    await server.createUser(demo, 'reader@demo.test');
-    const token = await server.login(demo, 'admin@demo.test');
-    const create = async (path: string, payload: Record<string, unknown>) => {
-      const response = await server.request(demo, { method: 'POST', url: `/api/v1/${path}/`, token, payload });
-      assert.equal(response.statusCode, 201, response.body);
-      return response.json().id as string;
-    };
+    // admin@, research@ and reader@demo.test
+    const token = (await server.signInAudiences(demo)).admin!;
+    const create = (path: string, payload: Record<string, unknown>) => server.create(demo, token, path, payload);
     ids['northwind'] = await create('assets/organizations', { name_inc: 'Northwind Capital', visibility: 'public' });
     ids['ada'] = await create('assets/people', { name_given: 'Ada', name_family: 'Lovelace', visibility: 'public' });
     ids['public'] = await create('assets/ledger', { caption: 'Seeded public entry', year: 2020, quarter: 'Q3', visibility: 'public', organizations: [ids['northwind']] });
@@ -31,11 +22,6 @@ describe('ledger: entries and their investments', { skip: unavailable ?? false }
     await create('assets/investments', {
       ledger_entry: ids['public'], owner_person: ids['ada'], inv_vehicle_type: 'FA', inv_currency: 'EUR', visibility: 'public', admin_notes: 'Only for admins',
     });
-    browser = await launchBrowser();
-  });
-  after(async () => {
-    await browser?.close();
-    await server?.close();
   });
 
   const signIn = (page: Page, email: string, level: string) => signInAt(page, server.url('demo', '/login'), email, level);
@@ -87,8 +73,9 @@ describe('ledger: entries and their investments', { skip: unavailable ?? false }
     await screenshots(page, 'ledger-form');
     await page.getByRole('button', { name: 'Create ledger entry' }).click();
 
-    await page.getByRole('heading', { level: 1, name: 'Northwind fund II close' }).waitFor();
+    // The toast first: it closes by itself, the heading stays.
     await page.getByText('Ledger entry “Northwind fund II close” created.').waitFor();
+    await page.getByRole('heading', { level: 1, name: 'Northwind fund II close' }).waitFor();
     const id = new URL(page.url()).pathname.split('/').pop()!;
     assert.equal(await field(page, 'year').innerText(), '2023');
     assert.equal(await field(page, 'quarter').innerText(), 'Q2');

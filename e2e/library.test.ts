@@ -1,30 +1,21 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
-import { browserUnavailable, launchBrowser, startServer, type E2EServer, signInAt, DESKTOP, screenshots } from './support/browser.ts';
+import { describe, it } from 'node:test';
+import type { Page } from 'playwright-core';
+import { useServerAndBrowser, browserUnavailable, type E2EServer, signInAt, DESKTOP, screenshots } from './support/browser.ts';
 
 const unavailable = browserUnavailable();
 
 const PAYWALL_LINK = 'https://members.example.com/reports/open-banking-2024';
 
 describe('library: list, form, detail, the paywall link and search', { skip: unavailable ?? false }, () => {
-  let server: E2EServer;
-  let browser: Browser;
   let demo: Awaited<ReturnType<E2EServer['createTenant']>>;
   const ids: Record<string, string> = {};
 
-  before(async () => {
-    server = await startServer();
+  const { server, browser } = useServerAndBrowser(async () => {
     demo = await server.createTenant('demo', { name: 'Demo Research' });
-    await server.createUser(demo, 'admin@demo.test', { is_admin: true });
-    await server.createUser(demo, 'research@demo.test', { is_research: true });
-    await server.createUser(demo, 'reader@demo.test');
-    const token = await server.login(demo, 'admin@demo.test');
-    const create = async (path: string, payload: Record<string, unknown>) => {
-      const response = await server.request(demo, { method: 'POST', url: `/api/v1/${path}/`, token, payload });
-      assert.equal(response.statusCode, 201, response.body);
-      return response.json().id as string;
-    };
+    // admin@, research@ and reader@demo.test
+    const token = (await server.signInAudiences(demo)).admin!;
+    const create = (path: string, payload: Record<string, unknown>) => server.create(demo, token, path, payload);
     ids['ada'] = await create('assets/people', { name_given: 'Ada', name_family: 'Lovelace', visibility: 'public' });
     ids['acme'] = await create('assets/organizations', { name_inc: 'Acme Corp', visibility: 'public' });
     ids['revenue'] = await create('assets/ledger', { caption: 'Acme revenue 2024', year: 2024, visibility: 'public' });
@@ -42,11 +33,6 @@ describe('library: list, form, detail, the paywall link and search', { skip: una
     });
     ids['book'] = await create('library', { title: 'Paywalled Markets Book', type: 'Book', publisher: 'Penguin', visibility: 'paywalled' });
     ids['memo'] = await create('library', { title: 'Hidden Board Memo', type: 'Deck/Memo/Presentation', visibility: 'hidden' });
-    browser = await launchBrowser();
-  });
-  after(async () => {
-    await browser?.close();
-    await server?.close();
   });
 
   const signIn = (page: Page, email: string, level: string) => signInAt(page, server.url('demo', '/login'), email, level);
