@@ -1,26 +1,19 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
-import { browserUnavailable, DESKTOP, launchBrowser, screenshots, signInAt, startServer, type E2EServer } from './support/browser.ts';
+import { describe, it } from 'node:test';
+import type { Page } from 'playwright-core';
+import { useServerAndBrowser, browserUnavailable, DESKTOP, screenshots, signInAt, type E2EServer } from './support/browser.ts';
 
 const unavailable = browserUnavailable();
 
 describe('relations both ways: the shared Related section and keyword pages', { skip: unavailable ?? false }, () => {
-  let server: E2EServer;
-  let browser: Browser;
   let demo: Awaited<ReturnType<E2EServer['createTenant']>>;
   const ids: Record<string, string> = {};
 
-  before(async () => {
-    server = await startServer();
+  const { server, browser } = useServerAndBrowser(async () => {
     demo = await server.createTenant('demo', { name: 'Demo Research' });
     await server.createUser(demo, 'admin@demo.test', { is_admin: true });
     const token = await server.login(demo, 'admin@demo.test');
-    const create = async (path: string, payload: Record<string, unknown>) => {
-      const response = await server.request(demo, { method: 'POST', url: `/api/v1/${path}/`, token, payload });
-      assert.equal(response.statusCode, 201, response.body);
-      return response.json().id as string;
-    };
+    const create = (path: string, payload: Record<string, unknown>) => server.create(demo, token, path, payload);
     ids['fintech'] = await create('keywords', { name: 'Fintech', visibility: 'public' });
     ids['ada'] = await create('assets/people', { name_given: 'Ada', name_family: 'Lovelace', keywords: [ids['fintech']], visibility: 'public' });
     ids['acme'] = await create('assets/organizations', { name_inc: 'Acme Corp', hq_city: 'Berlin', keywords: [ids['fintech']], visibility: 'public' });
@@ -33,11 +26,6 @@ describe('relations both ways: the shared Related section and keyword pages', { 
     // Written last, so first in the group's order (-updated_at) for those who may see it.
     await create('library', { title: 'Hidden Board Memo', type: 'Deck/Memo/Presentation', authors: [ids['ada']], visibility: 'hidden' });
     await create('assets/investments', { ledger_entry: ids['revenue'], owner_person: ids['ada'], ownership_percentage: 10, visibility: 'public' });
-    browser = await launchBrowser();
-  });
-  after(async () => {
-    await browser?.close();
-    await server?.close();
   });
 
   async function withPage(run: (page: Page) => Promise<void>): Promise<void> {

@@ -4,30 +4,21 @@
  * may do what.
  */
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
-import { browserUnavailable, launchBrowser, startServer, type E2EServer, signInAt, DESKTOP, screenshots } from './support/browser.ts';
+import { describe, it } from 'node:test';
+import type { Page } from 'playwright-core';
+import { useServerAndBrowser, browserUnavailable, signInAt, DESKTOP, screenshots } from './support/browser.ts';
 
 const unavailable = browserUnavailable();
 
 describe('lists: list page by type, create, items, rename, delete', { skip: unavailable ?? false }, () => {
-  let server: E2EServer;
-  let browser: Browser;
   let token: string;
   const ids: Record<string, string> = {};
 
-  before(async () => {
-    server = await startServer();
+  const { server, browser } = useServerAndBrowser(async () => {
     const demo = await server.createTenant('demo', { name: 'Demo Research' });
-    await server.createUser(demo, 'admin@demo.test', { is_admin: true });
-    await server.createUser(demo, 'research@demo.test', { is_research: true });
-    await server.createUser(demo, 'reader@demo.test');
-    token = await server.login(demo, 'admin@demo.test');
-    const post = async (url: string, payload: Record<string, unknown>) => {
-      const response = await server.request(demo, { method: 'POST', url, token, payload });
-      assert.equal(response.statusCode, 201, response.body);
-      return response.json().id as string;
-    };
+    // admin@, research@ and reader@demo.test
+    token = (await server.signInAudiences(demo)).admin!;
+    const post = (url: string, payload: Record<string, unknown>) => server.create(demo, token, url, payload);
     ids['keyword'] = await post('/api/v1/keywords/', { name: 'robotics' });
     for (const [name, visibility] of [
       ['Acme Robotics', 'public'],
@@ -40,11 +31,6 @@ describe('lists: list page by type, create, items, rename, delete', { skip: unav
     ids['Founders'] = await post('/api/v1/lists/', { name: 'Founders', kind: 'PeopleList', description: 'People who started companies' });
     ids['Reading'] = await post('/api/v1/lists/', { name: 'Reading', kind: 'LibraryList', visibility: 'paywalled' });
     ids['Secret picks'] = await post('/api/v1/lists/', { name: 'Secret picks', kind: 'OrganizationsList', visibility: 'hidden' });
-    browser = await launchBrowser();
-  });
-  after(async () => {
-    await browser?.close();
-    await server?.close();
   });
 
   const signIn = (page: Page, email: string, level: string) => signInAt(page, server.url('demo', '/login'), email, level);
