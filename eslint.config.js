@@ -67,4 +67,18 @@ export default tseslint.config(
   },
   { files: ['web/**/*.{ts,tsx}'], languageOptions: { globals: { ...globals.browser } } },
   webBoundaries,
+  {
+    // The engine is not HTTP: services, repositories and the resource engine run for jobs as
+    // well as requests, so only the HTTP layer (routes, plugins, http/, app wiring) sees Fastify.
+    files: ['server/src/**/*.ts'],
+    ignores: ['server/src/**/*routes.ts', 'server/src/**/*.plugin.ts', 'server/src/http/**', 'server/src/app.ts', 'server/src/main.ts', 'server/src/test/**', 'server/src/**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': ['error', {
+        patterns: [
+          { group: ['fastify', 'fastify-*', '@fastify/*'], message: 'Below the routes, take an EngineContext (resources/context.ts), not a request.' },
+          { group: ['**/http/engine-context.ts', '**/http/pages.ts'], message: 'Routes build the context and page links; services take an EngineContext.' },
+        ],
+      }],
+    },
+  },
 );

@@ -30,15 +30,15 @@ import { CATALOG, RESOURCES } from './modules/registry.ts';
 import { searchRoutes } from './modules/search/search.routes.ts';
 import { settingsRoutes } from './modules/settings/settings.routes.ts';
 import { taggingRoutes } from './modules/tagging/tagging.routes.ts';
-import { registerCountsCache } from './modules/tools/counts-cache.ts';
-import { countsRoutes } from './modules/tools/counts.routes.ts';
+import { countsRoutes, registerCountsCache } from './modules/tools/counts.routes.ts';
 import { usersRoutes } from './modules/users/users.routes.ts';
 import { jobsRoutes } from './jobs/jobs.routes.ts';
 import { probeRoutes } from './modules/probe/probe.routes.ts';
 import { metadataRoutes } from './resources/metadata.routes.ts';
 import { registerResource } from './resources/routes.ts';
 import { normalizeHost } from './tenancy/host.ts';
-import { tenancyPlugin, TenantCache } from './tenancy/tenancy.plugin.ts';
+import { TenantCache } from './tenancy/tenant-cache.ts';
+import { tenancyPlugin } from './tenancy/tenancy.plugin.ts';
 
 export const API_PREFIX = '/api/v1';
 export const VERSION = '1.0.0';
@@ -95,8 +95,8 @@ export async function buildApp({ config, db, logger }: AppDeps): Promise<Fastify
     async (api) => {
       await api.register(authRoutes, { auth });
       await api.register(clientsRoutes, { cache, db });
-      await api.register(usersRoutes);
-      await api.register(settingsRoutes, { cache });
+      await api.register(usersRoutes, { db });
+      await api.register(settingsRoutes, { cache, db });
       await api.register(countsRoutes, { cache: countsCache });
       await api.register(searchRoutes);
       await api.register(organizationsRoutes, { config });

@@ -2,6 +2,7 @@
  * Derives a resource's HTTP routes from its declaration: list (JSON or xlsx),
  * create, available-filters, get, patch, delete and spreadsheet upload.
  */
+import type { MultipartFile } from '@fastify/multipart';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type, type TSchema } from 'typebox';
@@ -17,7 +18,7 @@ import { DEFAULT_LIMIT, filterNames, MAX_LIMIT, MAX_SEARCH_LENGTH, parseListQuer
 import type { Resource } from './resource.ts';
 import { ResourceService } from './service.ts';
 import { SpreadsheetExport, type ExportFormat } from './spreadsheet-export.ts';
-import { importSpreadsheet } from './spreadsheet-import.ts';
+import { fileError, importSheet, readImportSheet, saveSpreadsheet, uploadError, withImportFolder, type Upload } from './spreadsheet-import.ts';
 
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody };
 
@@ -74,6 +75,25 @@ async function sendSpreadsheet(
     .send(file.stream);
 }
 
+/** The spreadsheet of a multipart upload (field "file"), saved into `dir`. */
+async function receiveSpreadsheet(request: FastifyRequest, dir: string): Promise<Upload> {
+  if (!request.isMultipart()) {
+    throw fileError(400, 'No file was sent: upload the spreadsheet as multipart/form-data in a field named "file".');
+  }
+  let part: MultipartFile | undefined;
+  try {
+    part = await request.file();
+  } catch (error) {
+    throw uploadError(error);
+  }
+  if (!part) throw fileError(400, 'No file was sent: attach the spreadsheet in a field named "file".');
+  if (part.fieldname !== 'file') {
+    part.file.resume();
+    throw fileError(400, `No file was sent in the field "file" (got a file in "${part.fieldname}").`);
+  }
+  return saveSpreadsheet({ stream: part.file, filename: part.filename ?? null }, dir);
+}
+
 export async function registerResource(instance: FastifyInstance, resource: Resource, catalog: Catalog): Promise<ResourceService> {
   const app = instance.withTypeProvider<TypeBoxTypeProvider>();
   const service = new ResourceService(resource, catalog);
@@ -114,7 +134,14 @@ export async function registerResource(instance: FastifyInstance, resource: Reso
       querystring: Type.Object({ partial: Type.Optional(Type.Boolean()) }),
       response: { 200: ImportReport, ...errors, 400: ImportFailedBody, 413: ErrorBody, 415: ErrorBody },
     },
-  }, async (request) => importSpreadsheet(request, service));
+  }, async (request) => {
+    const partial = request.query.partial === true;
+    return withImportFolder(async (dir) => {
+      const sheet = await readImportSheet(service, await receiveSpreadsheet(request, dir));
+      const onRowError = (error: unknown, row: number) => request.log.warn({ err: error, row }, 'spreadsheet import: row could not be saved');
+      return withContext(request, (ctx) => importSheet(ctx, service, sheet, { partial, onRowError }));
+    });
+  });
 
   app.get(`${base}/available-filters/`, {
     ...read,

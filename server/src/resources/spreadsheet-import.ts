@@ -1,8 +1,10 @@
 /**
- * POST {resource}/upload/: rows of an .xlsx or .csv file become records.
+ * Rows of an .xlsx or .csv file become records (POST {resource}/upload/, or
+ * a job with a file at hand).
  *
- * The upload is streamed to a temporary file (never held whole in memory)
- * and checked by extension and content. Row 1 is the header; columns are
+ * The file is streamed to a temporary file (never held whole in memory) and
+ * checked by extension and content, then read and checked as a sheet, before
+ * any transaction is opened. Row 1 is the header; columns are
  * matched to fields by name or alias. Every row goes through the same
  * validation as the API (service.parseInput); a row that names a record
  * already there (shared name key, email or web address, or its id) updates
@@ -17,12 +19,10 @@ import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { Transform, type TransformCallback } from 'node:stream';
+import { Transform, type Readable, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import type { MultipartFile } from '@fastify/multipart';
 import { CsvError, parse as parseCsv } from 'csv-parse';
 import { sql } from 'drizzle-orm';
-import type { FastifyRequest } from 'fastify';
 import { readSheet } from 'read-excel-file/node';
 import type { ImportReport } from '../contracts.ts';
 import type { Tx } from '../db/client.ts';
@@ -30,7 +30,6 @@ import { ApiError } from '../http/errors.ts';
 import { NUL_MESSAGE, nulField } from '../http/nul-guard.ts';
 import { responsibleUser, type EngineContext } from './context.ts';
 import type { FieldType } from './fields.ts';
-import { withContext } from '../http/engine-context.ts';
 import { findDuplicates, findRecords, type MatchScope, type Row } from './repository.ts';
 import type { Resource } from './resource.ts';
 import { isUuid, type ResourceService } from './service.ts';
@@ -64,48 +63,68 @@ export class ImportFailedError extends ApiError {
 
 const describeError = (error: RowError) => `Row ${error.row}${error.field ? `, ${error.field}` : ''}: ${error.message}`;
 
-const fileError = (status: number, message: string) =>
+export const fileError = (status: number, message: string) =>
   new ApiError(status, status === 413 ? 'payload_too_large' : status === 415 ? 'unsupported_media_type' : 'invalid', `file: ${message}`, {
     file: [message],
   });
 
-export async function importSpreadsheet(request: FastifyRequest, service: ResourceService): Promise<ImportReport> {
-  const partialParam = (request.query as { partial?: unknown } | undefined)?.partial;
-  const partial = partialParam === true || partialParam === 'true';
+/** A temporary folder for an import's file, removed once `fn` is done. */
+export async function withImportFolder<T>(fn: (dir: string) => Promise<T>): Promise<T> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'intelnotes-import-'));
   try {
-    const upload = await receiveUpload(request, dir);
-    const sheet = await openSheet(upload);
-    if (!sheet.header) throw fileError(400, 'The file is empty.');
-    const header = matchHeader(service.resource, sheet.header);
-    if (header.columns.length === 0) {
-      throw fileError(400, `No column matches a field. Name the columns after the fields: ${importableFields(service.resource).join(', ')}.`);
-    }
-    if (sheet.dataRows === 0) throw fileError(400, 'The file has no data rows below the header row.');
-    if (sheet.dataRows > MAX_IMPORT_ROWS) {
-      throw fileError(400, `The file has ${sheet.dataRows.toLocaleString('en')} rows; at most ${MAX_IMPORT_ROWS.toLocaleString('en')} can be imported at once.`);
-    }
-    return await withContext(request, async (ctx) => {
-      const importer = new RowImporter(ctx, service, partial, (error, row) => request.log.warn({ err: error, row }, 'spreadsheet import: row could not be saved'));
-      let rowNumber = 1;
-      for await (const cells of sheet.dataRecords()) {
-        rowNumber += 1;
-        const input = rowInput(service.resource, header.columns, cells);
-        if (input) await importer.importRow(rowNumber, input);
-      }
-      const report = importer.report(header.unmatched);
-      if (report.failed > 0 && !partial) throw new ImportFailedError(report);
-      return report;
-    });
+    return await fn(dir);
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
 }
 
+/** A sheet checked for import: its columns matched to the resource's fields. */
+export interface ImportSheet {
+  sheet: Sheet;
+  columns: Column[];
+  unmatched: string[];
+}
+
+/** Reads the file's header and counts its rows: an empty, unmatched or oversized sheet is refused before anything is written. */
+export async function readImportSheet(service: ResourceService, upload: Upload): Promise<ImportSheet> {
+  const sheet = await openSheet(upload);
+  if (!sheet.header) throw fileError(400, 'The file is empty.');
+  const header = matchHeader(service.resource, sheet.header);
+  if (header.columns.length === 0) {
+    throw fileError(400, `No column matches a field. Name the columns after the fields: ${importableFields(service.resource).join(', ')}.`);
+  }
+  if (sheet.dataRows === 0) throw fileError(400, 'The file has no data rows below the header row.');
+  if (sheet.dataRows > MAX_IMPORT_ROWS) {
+    throw fileError(400, `The file has ${sheet.dataRows.toLocaleString('en')} rows; at most ${MAX_IMPORT_ROWS.toLocaleString('en')} can be imported at once.`);
+  }
+  return { sheet, ...header };
+}
+
+export interface ImportOptions {
+  /** Keep the good rows (each row in its own savepoint) instead of all or nothing. */
+  partial: boolean;
+  /** Told about a row that failed for a reason not its own (a database error). */
+  onRowError?: (error: unknown, row: number) => void;
+}
+
+/** Writes the sheet's rows through the engine in the context's transaction; all or nothing unless `partial`. */
+export async function importSheet(ctx: EngineContext, service: ResourceService, input: ImportSheet, options: ImportOptions): Promise<ImportReport> {
+  const importer = new RowImporter(ctx, service, options.partial, options.onRowError ?? (() => {}));
+  let rowNumber = 1;
+  for await (const cells of input.sheet.dataRecords()) {
+    rowNumber += 1;
+    const row = rowInput(service.resource, input.columns, cells);
+    if (row) await importer.importRow(rowNumber, row);
+  }
+  const report = importer.report(input.unmatched);
+  if (report.failed > 0 && !options.partial) throw new ImportFailedError(report);
+  return report;
+}
+
 // ---------------------------------------------------------------------------
 // Upload: stream to a temporary file, checking size and content on the way
 
-interface Upload {
+export interface Upload {
   file: string;
   kind: 'xlsx' | 'csv';
   head: Buffer;
@@ -145,46 +164,40 @@ class UploadInspector extends Transform {
   }
 }
 
-function multipartError(error: unknown): ApiError {
+/** A file arriving as a stream (an upload's part, or a stored file), with the name it was given. */
+export interface IncomingFile {
+  stream: Readable & { truncated?: boolean };
+  filename: string | null;
+}
+
+/** An upload that failed as it was read: too large (413), or cut off or malformed (400). */
+export function uploadError(error: unknown): ApiError {
   if (error instanceof ApiError) return error;
   const status = (error as { statusCode?: number }).statusCode;
   if (status === 413) return fileError(413, 'The file is larger than the upload limit.');
   return fileError(400, 'The upload could not be read: send the file as multipart/form-data in a field named "file".');
 }
 
-async function receiveUpload(request: FastifyRequest, dir: string): Promise<Upload> {
-  if (!request.isMultipart()) {
-    throw fileError(400, 'No file was sent: upload the spreadsheet as multipart/form-data in a field named "file".');
-  }
-  let part: MultipartFile | undefined;
-  try {
-    part = await request.file();
-  } catch (error) {
-    throw multipartError(error);
-  }
-  if (!part) throw fileError(400, 'No file was sent: attach the spreadsheet in a field named "file".');
-  if (part.fieldname !== 'file') {
-    part.file.resume();
-    throw fileError(400, `No file was sent in the field "file" (got a file in "${part.fieldname}").`);
-  }
-  const extension = path.extname(part.filename ?? '').toLowerCase();
+/** Saves the file into `dir`, checking its type by extension and content (415 for anything but .xlsx and UTF-8 .csv). */
+export async function saveSpreadsheet(incoming: IncomingFile, dir: string): Promise<Upload> {
+  const extension = path.extname(incoming.filename ?? '').toLowerCase();
   if (extension === '.xls') {
-    part.file.resume();
+    incoming.stream.resume();
     throw fileError(415, 'Old-style .xls workbooks are not supported: save the sheet as .xlsx or .csv and upload that.');
   }
   if (extension !== '' && extension !== '.xlsx' && extension !== '.csv') {
-    part.file.resume();
+    incoming.stream.resume();
     throw fileError(415, `Files of type "${extension}" are not supported: upload an .xlsx or .csv file.`);
   }
 
   const file = path.join(dir, 'upload');
   const inspector = new UploadInspector();
   try {
-    await pipeline(part.file, inspector, createWriteStream(file));
+    await pipeline(incoming.stream, inspector, createWriteStream(file));
   } catch (error) {
-    throw multipartError(error);
+    throw uploadError(error);
   }
-  if (part.file.truncated) {
+  if (incoming.stream.truncated) {
     throw fileError(413, `The file is larger than the upload limit of ${formatBytes(inspector.size)}.`);
   }
   if (inspector.size === 0) throw fileError(400, 'The file is empty.');
@@ -211,7 +224,7 @@ function formatBytes(bytes: number): string {
 // ---------------------------------------------------------------------------
 // Reading rows (each row an array of cells; row 1 is the header)
 
-interface Sheet {
+export interface Sheet {
   /** Row 1, or null when the file has no rows at all. */
   header: unknown[] | null;
   /** Rows below the header with at least one non-empty cell. */
@@ -294,7 +307,7 @@ function detectDelimiter(head: Buffer): string {
 // ---------------------------------------------------------------------------
 // Header: columns → fields
 
-interface Column {
+export interface Column {
   index: number;
   /** A field name, or 'id' for the record id column. */
   field: string;

@@ -7,7 +7,10 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { Client, ClientDeletion, ClientInfo, ClientInput, ClientPatch, ErrorBody, resourcePage } from '../../contracts.ts';
 import type { Database } from '../../db/client.ts';
-import type { TenantCache } from '../../tenancy/tenancy.plugin.ts';
+import { actorOf } from '../../http/engine-context.ts';
+import { parseListParams } from '../../http/list-params.ts';
+import { pageOf } from '../../http/pages.ts';
+import type { TenantCache } from '../../tenancy/tenant-cache.ts';
 import type { TenantRow } from '../../tenancy/tenants.repository.ts';
 import { TENANT_CODE_RE } from '../../tenancy/host.ts';
 import { CLIENT_ORDERING } from './clients.repository.ts';
@@ -94,7 +97,10 @@ export const clientsRoutes: FastifyPluginAsyncTypebox<{ cache: TenantCache; db: 
       // The list parser checks the parameters and names a bad one in its 400.
       validatorCompiler: () => () => true,
     },
-    async (request) => clients.list(request),
+    async (request) => {
+      const params = parseListParams({ ordering: CLIENT_ORDERING, defaultOrdering: 'code', booleanFilters: [] }, request.query as Record<string, string | undefined>);
+      return pageOf(request, await clients.list(actorOf(request), params));
+    },
   );
 
   app.post(
@@ -112,13 +118,13 @@ export const clientsRoutes: FastifyPluginAsyncTypebox<{ cache: TenantCache; db: 
         response: { 201: Client, ...errors, 409: ErrorBody },
       },
     },
-    async (request, reply) => reply.status(201).send(await clients.create(request, request.body)),
+    async (request, reply) => reply.status(201).send(await clients.create(request.body)),
   );
 
   app.get(
     '/clients/:id/',
     { config: managers, schema: { tags, security, summary: 'Get a tenant', params: idParam, response: { 200: Client, ...errors } } },
-    async (request) => clients.get(request, request.params.id),
+    async (request) => clients.get(actorOf(request), request.params.id),
   );
 
   app.patch(
@@ -134,7 +140,7 @@ export const clientsRoutes: FastifyPluginAsyncTypebox<{ cache: TenantCache; db: 
         response: { 200: Client, ...errors },
       },
     },
-    async (request) => clients.update(request, request.params.id, request.body),
+    async (request) => clients.update(actorOf(request), request.params.id, request.body),
   );
 
   app.delete(
@@ -153,6 +159,6 @@ export const clientsRoutes: FastifyPluginAsyncTypebox<{ cache: TenantCache; db: 
         response: { 200: ClientDeletion, ...errors, 409: ErrorBody },
       },
     },
-    async (request) => clients.remove(request, request.params.id, request.query.confirm),
+    async (request) => clients.remove(actorOf(request), request.params.id, request.query.confirm),
   );
 };

@@ -5,17 +5,16 @@
  * code as confirmation and removes all of its data in one transaction.
  */
 import { randomUUID } from 'node:crypto';
-import type { FastifyRequest } from 'fastify';
 import { hashPassword } from '../../auth/passwords.ts';
 import { insertUser } from '../../auth/users.repository.ts';
 import type { Client, ClientDeletion, ClientInput, ClientPatch } from '../../contracts.ts';
 import type { Database, Tx } from '../../db/client.ts';
 import { ApiError, conflict, fieldError, notFound } from '../../http/errors.ts';
 import { FieldProblems, isUniqueViolation, optionalText, optionalUrl, requiredText } from '../../http/input.ts';
-import { parseListParams } from '../../http/list-params.ts';
-import { pageOf, type Page } from '../../http/pages.ts';
+import { inTenant, type Actor } from '../../resources/context.ts';
+import type { ResultPage } from '../../resources/list-query.ts';
 import { isUuid } from '../../resources/service.ts';
-import type { TenantCache } from '../../tenancy/tenancy.plugin.ts';
+import type { TenantCache } from '../../tenancy/tenant-cache.ts';
 import type { TenantRow } from '../../tenancy/tenants.repository.ts';
 import { checkEmail, checkPassword } from '../users/users.service.ts';
 import * as repo from './clients.repository.ts';
@@ -71,20 +70,17 @@ export class ClientsService {
     private readonly cache: TenantCache,
   ) {}
 
-  async list(request: FastifyRequest): Promise<Page<Client>> {
-    const params = parseListParams(
-      { ordering: repo.CLIENT_ORDERING, defaultOrdering: 'code', booleanFilters: [] },
-      request.query as Record<string, string | undefined>,
-    );
-    const { rows, count } = await request.tx((tx) => repo.listTenants(tx, params));
-    return pageOf(request, { count, offset: params.offset, limit: params.limit, results: rows.map(presentClient) });
+  async list(actor: Actor, params: repo.ClientListParams): Promise<ResultPage<Client>> {
+    const { rows, count } = await inTenant(this.db, actor, ({ tx }) => repo.listTenants(tx, params));
+    return { count, offset: params.offset, limit: params.limit, results: rows.map(presentClient) };
   }
 
-  async get(request: FastifyRequest, tenantId: string): Promise<Client> {
-    return presentClient(await request.tx((tx) => this.find(tx, tenantId)));
+  async get(actor: Actor, tenantId: string): Promise<Client> {
+    return presentClient(await inTenant(this.db, actor, ({ tx }) => this.find(tx, tenantId)));
   }
 
-  async create(_request: FastifyRequest, body: ClientInput): Promise<Client> {
+  /** A new tenant, with its first admin when one is given (in the new tenant's own transaction). */
+  async create(body: ClientInput): Promise<Client> {
     const problems = new FieldProblems();
     const code = (body.code ?? '').trim();
     const codeProblem = tenantCodeProblem(code);
@@ -130,7 +126,7 @@ export class ClientsService {
     }
   }
 
-  async update(request: FastifyRequest, tenantId: string, body: ClientPatch): Promise<Client> {
+  async update(actor: Actor, tenantId: string, body: ClientPatch): Promise<Client> {
     const problems = new FieldProblems();
     const changes: repo.TenantChanges = {};
     if (body.name !== undefined) changes.name = requiredText(problems, 'name', body.name, TENANT_NAME_MAX_LENGTH);
@@ -140,7 +136,7 @@ export class ClientsService {
     if (body.payment_access_message !== undefined) {
       changes.payment_access_message = optionalText(problems, 'payment_access_message', body.payment_access_message, PAYMENT_MESSAGE_MAX_LENGTH);
     }
-    const row = await request.tx(async (tx) => {
+    const row = await inTenant(this.db, actor, async ({ tx }) => {
       const current = await this.find(tx, tenantId);
       problems.throwIfAny();
       if (Object.keys(changes).length === 0) return current;
@@ -155,10 +151,10 @@ export class ClientsService {
    * to it, in one transaction scoped to that tenant (row-level security lets
    * the deletes touch nothing else). `confirm` must repeat the tenant's code.
    */
-  async remove(request: FastifyRequest, tenantId: string, confirm: string | undefined): Promise<ClientDeletion> {
-    const target = await request.tx((tx) => this.find(tx, tenantId));
+  async remove(actor: Actor, tenantId: string, confirm: string | undefined): Promise<ClientDeletion> {
+    const target = await inTenant(this.db, actor, ({ tx }) => this.find(tx, tenantId));
     if (target.is_default) throw new ApiError(409, 'protected_tenant', 'The default tenant cannot be deleted.');
-    if (target.id === request.tenant?.id) {
+    if (target.id === actor.tenantId) {
       throw new ApiError(409, 'protected_tenant', 'You cannot delete the tenant you are signed in to.');
     }
     if (confirm === undefined || confirm.trim() === '') {

@@ -1,15 +1,17 @@
 /** GET and PATCH settings/: the current tenant's settings, for its admins. */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { ErrorBody, Settings, SettingsPatch } from '../../contracts.ts';
-import type { TenantCache } from '../../tenancy/tenancy.plugin.ts';
+import type { Database } from '../../db/client.ts';
+import { actorOf } from '../../http/engine-context.ts';
+import type { TenantCache } from '../../tenancy/tenant-cache.ts';
 import { SettingsService } from './settings.service.ts';
 
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody };
 const tags = ['settings'];
 const security = [{ bearer: [] }];
 
-export const settingsRoutes: FastifyPluginAsyncTypebox<{ cache: TenantCache }> = async (app, { cache }) => {
-  const settings = new SettingsService(cache);
+export const settingsRoutes: FastifyPluginAsyncTypebox<{ cache: TenantCache; db: Database }> = async (app, { cache, db }) => {
+  const settings = new SettingsService(db, cache);
 
   app.get(
     '/settings/',
@@ -17,7 +19,7 @@ export const settingsRoutes: FastifyPluginAsyncTypebox<{ cache: TenantCache }> =
       config: { access: 'admin' },
       schema: { tags, security, summary: "This tenant's settings", response: { 200: Settings, ...errors } },
     },
-    async (request) => settings.get(request),
+    async (request) => settings.get(actorOf(request)),
   );
 
   app.patch(
@@ -32,6 +34,6 @@ export const settingsRoutes: FastifyPluginAsyncTypebox<{ cache: TenantCache }> =
         response: { 200: Settings, ...errors },
       },
     },
-    async (request) => settings.update(request, request.body),
+    async (request) => settings.update(actorOf(request), request.body),
   );
 };

@@ -4,11 +4,12 @@
  * and clients/info/{code}/ (see clients.routes.ts), which every visitor's
  * layout reads.
  */
-import type { FastifyRequest } from 'fastify';
 import type { Settings, SettingsPatch } from '../../contracts.ts';
+import type { Database } from '../../db/client.ts';
 import { notFound } from '../../http/errors.ts';
 import { FieldProblems, optionalText, optionalUrl, requiredText } from '../../http/input.ts';
-import type { TenantCache } from '../../tenancy/tenancy.plugin.ts';
+import { inTenant, type Actor } from '../../resources/context.ts';
+import type { TenantCache } from '../../tenancy/tenant-cache.ts';
 import type { TenantRow } from '../../tenancy/tenants.repository.ts';
 import { findTenantById, updateTenant, type TenantChanges } from '../clients/clients.repository.ts';
 import { PAYMENT_MESSAGE_MAX_LENGTH, TENANT_NAME_MAX_LENGTH } from '../clients/clients.service.ts';
@@ -36,17 +37,20 @@ export function presentSettings(row: TenantRow): Settings {
   };
 }
 
+/** The actor's own tenant's settings; a change clears the tenant cache once committed, so each operation opens its transaction. */
 export class SettingsService {
-  constructor(private readonly cache: TenantCache) {}
+  constructor(
+    private readonly db: Database,
+    private readonly cache: TenantCache,
+  ) {}
 
-  async get(request: FastifyRequest): Promise<Settings> {
-    const tenantId = request.tenant!.id;
-    const row = await request.tx((tx) => findTenantById(tx, tenantId));
+  async get(actor: Actor): Promise<Settings> {
+    const row = await inTenant(this.db, actor, ({ tx }) => findTenantById(tx, actor.tenantId));
     if (!row) throw notFound('This tenant does not exist.');
     return presentSettings(row);
   }
 
-  async update(request: FastifyRequest, body: SettingsPatch): Promise<Settings> {
+  async update(actor: Actor, body: SettingsPatch): Promise<Settings> {
     const problems = new FieldProblems();
     const changes: TenantChanges = {};
     if (body.name !== undefined) changes.name = requiredText(problems, 'name', body.name, TENANT_NAME_MAX_LENGTH);
@@ -66,8 +70,8 @@ export class SettingsService {
     }
     problems.throwIfAny();
 
-    const tenantId = request.tenant!.id;
-    const row = await request.tx(async (tx) =>
+    const tenantId = actor.tenantId;
+    const row = await inTenant(this.db, actor, async ({ tx }) =>
       Object.keys(changes).length === 0 ? findTenantById(tx, tenantId) : updateTenant(tx, tenantId, changes),
     );
     if (!row) throw notFound('This tenant does not exist.');

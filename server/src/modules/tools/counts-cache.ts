@@ -11,12 +11,9 @@
  * A load that was running when a change arrived is not kept: it may have read the counts from
  * before the change.
  */
-import type { FastifyInstance } from 'fastify';
 import type { Database } from '../../db/client.ts';
 
 export const ENTITY_COUNTS_CHANNEL = 'intelnotes_entity_counts';
-
-const READ_ONLY_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 export class CountsCache<T> {
   private readonly entries = new Map<string, { value: T; loadedAt: number }>();
@@ -69,26 +66,14 @@ export class CountsCache<T> {
   }
 }
 
-/**
- * Creates the app's counts cache: listens for change notifications for as long as the app
- * runs, and drops a tenant's counts when this process answers a request that may have written.
- */
-export async function registerCountsCache<T>(app: FastifyInstance, db: Database): Promise<CountsCache<T>> {
-  const cache = new CountsCache<T>();
+/** Keeps the cache in step with the database's change notifications; the returned function stops listening. */
+export async function followCountChanges<T>(db: Database, cache: CountsCache<T>): Promise<() => Promise<void>> {
   const stop = await db.listen(ENTITY_COUNTS_CHANNEL, {
     notify: (tenantId) => (tenantId ? cache.invalidate(tenantId) : cache.invalidateAll()),
     state: (listening) => cache.setActive(listening),
   });
-  app.addHook('onClose', async () => {
+  return async () => {
     cache.setActive(false);
     await stop();
-  });
-  // onSend runs once the handler's transaction has committed (or rolled back), before the
-  // client has the answer. Without a tenant (tenant management), any tenant may have changed.
-  app.addHook('onSend', async (request) => {
-    if (READ_ONLY_METHODS.has(request.method)) return;
-    if (request.tenant) cache.invalidate(request.tenant.id);
-    else cache.invalidateAll();
-  });
-  return cache;
+  };
 }

@@ -5,29 +5,38 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { EntityCounts } from '../../contracts.ts';
-import { query } from '../../db/client.ts';
-import { countsStatement } from './counts.repository.ts';
-import type { CountsCache } from './counts-cache.ts';
-import { COUNTED_KINDS, COUNTER_KIND_OF } from '../registry.ts';
+import type { Database } from '../../db/client.ts';
+import { withContext } from '../../http/engine-context.ts';
+import { CountsCache, followCountChanges } from './counts-cache.ts';
+import { entityCounts } from './counts.service.ts';
 
-type CountRow = { kind: string; visibility: string; n: number };
+const READ_ONLY_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/**
+ * Creates the app's counts cache: follows change notifications for as long as the app
+ * runs, and drops a tenant's counts when this process answers a request that may have written.
+ */
+export async function registerCountsCache<T>(app: FastifyInstance, db: Database): Promise<CountsCache<T>> {
+  const cache = new CountsCache<T>();
+  const stop = await followCountChanges(db, cache);
+  app.addHook('onClose', stop);
+  // onSend runs once the handler's transaction has committed (or rolled back), before the
+  // client has the answer. Without a tenant (tenant management), any tenant may have changed.
+  app.addHook('onSend', async (request) => {
+    if (READ_ONLY_METHODS.has(request.method)) return;
+    if (request.tenant) cache.invalidate(request.tenant.id);
+    else cache.invalidateAll();
+  });
+  return cache;
+}
 
 export async function countsRoutes(app: FastifyInstance, { cache }: { cache: CountsCache<EntityCounts> }): Promise<void> {
-  const load = async (request: FastifyRequest, withHidden: boolean) => {
-    const counters = await request.tx((tx) => query<CountRow>(tx, countsStatement(withHidden)));
-    const result: EntityCounts = {};
-    for (const kind of COUNTED_KINDS) {
-      const counterKind = COUNTER_KIND_OF[kind] ?? kind;
-      const of = (visibility: string) => counters.find((row) => row.kind === counterKind && row.visibility === visibility)?.n ?? 0;
-      result[kind] = { public_count: of('public'), paywall_count: of('paywalled') };
-      if (withHidden) result[kind]!.hidden_count = of('hidden');
-    }
-    return result;
-  };
   // Every request of a tenant and variant gets the same numbers until a write changes them:
   // kept in memory (counts-cache.ts).
-  const collect = (request: FastifyRequest, withHidden: boolean) =>
-    request.tenant ? cache.get(request.tenant.id, withHidden ? 'with-hidden' : 'public-paywall', () => load(request, withHidden)) : load(request, withHidden);
+  const collect = (request: FastifyRequest, withHidden: boolean) => {
+    const load = () => withContext(request, (ctx) => entityCounts(ctx, withHidden));
+    return request.tenant ? cache.get(request.tenant.id, withHidden ? 'with-hidden' : 'public-paywall', load) : load();
+  };
 
   app.get('/tools/entities-count/', {
     config: { access: 'paywall' },

@@ -6,6 +6,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { ErrorBody, PasswordReset, resourcePage, User, UserInput, UserPatch } from '../../contracts.ts';
+import type { Database } from '../../db/client.ts';
+import { actorOf } from '../../http/engine-context.ts';
+import { parseListParams } from '../../http/list-params.ts';
+import { pageOf } from '../../http/pages.ts';
 import { USER_FILTERS, USER_ORDERING } from './users.repository.ts';
 import { UsersService } from './users.service.ts';
 
@@ -15,8 +19,8 @@ const tags = ['users'];
 const security = [{ bearer: [] }];
 const idParam = Type.Object({ id: Type.String() });
 
-export const usersRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const users = new UsersService();
+export const usersRoutes: FastifyPluginAsyncTypebox<{ db: Database }> = async (app, { db }) => {
+  const users = new UsersService(db);
 
   app.get(
     '/users/',
@@ -41,7 +45,13 @@ export const usersRoutes: FastifyPluginAsyncTypebox = async (app) => {
       // The list parser checks the parameters and names a bad one in its 400.
       validatorCompiler: () => () => true,
     },
-    async (request) => users.list(request),
+    async (request) => {
+      const params = parseListParams(
+        { ordering: USER_ORDERING, defaultOrdering: 'email', booleanFilters: USER_FILTERS },
+        request.query as Record<string, string | undefined>,
+      );
+      return pageOf(request, await users.list(actorOf(request), params));
+    },
   );
 
   app.post(
@@ -56,13 +66,13 @@ export const usersRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 201: User, ...errors, 409: ErrorBody },
       },
     },
-    async (request, reply) => reply.status(201).send(await users.create(request, request.body)),
+    async (request, reply) => reply.status(201).send(await users.create(actorOf(request), request.body)),
   );
 
   app.get(
     '/users/:id/',
     { config: admin, schema: { tags, security, summary: 'Get a user', params: idParam, response: { 200: User, ...errors } } },
-    async (request) => users.get(request, request.params.id),
+    async (request) => users.get(actorOf(request), request.params.id),
   );
 
   app.patch(
@@ -78,7 +88,7 @@ export const usersRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: User, ...errors, 409: ErrorBody },
       },
     },
-    async (request) => users.update(request, request.params.id, request.body),
+    async (request) => users.update(actorOf(request), request.params.id, request.body),
   );
 
   app.post(
@@ -95,7 +105,7 @@ export const usersRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
-      await users.resetPassword(request, request.params.id, request.body);
+      await users.resetPassword(actorOf(request), request.params.id, request.body, request.principal.sessionId);
       return reply.status(204).send(null);
     },
   );

@@ -5,14 +5,14 @@
  * password revokes their sessions. Users are disabled, never deleted: their
  * id stays on everything they created.
  */
-import type { FastifyRequest } from 'fastify';
 import { hashPassword } from '../../auth/passwords.ts';
 import { insertUser, type UserRow } from '../../auth/users.repository.ts';
 import type { PasswordReset, User, UserInput, UserPatch } from '../../contracts.ts';
+import type { Database } from '../../db/client.ts';
 import { conflict, notFound } from '../../http/errors.ts';
 import { FieldProblems, isUniqueViolation, optionalText } from '../../http/input.ts';
-import { parseListParams } from '../../http/list-params.ts';
-import { pageOf, type Page } from '../../http/pages.ts';
+import { inTenant, responsibleUser, type Actor } from '../../resources/context.ts';
+import type { ResultPage } from '../../resources/list-query.ts';
 import { isUuid } from '../../resources/service.ts';
 import { parseEmail } from '../../resources/values.ts';
 import * as repo from './users.repository.ts';
@@ -58,21 +58,24 @@ export function presentUser(row: UserRow): User {
   };
 }
 
+/**
+ * A password is hashed between transactions (hashing is slow: no transaction, and on
+ * PGlite no connection, waits for it), so each operation takes the actor and opens
+ * its own transactions rather than running in the caller's.
+ */
 export class UsersService {
-  async list(request: FastifyRequest): Promise<Page<User>> {
-    const params = parseListParams(
-      { ordering: repo.USER_ORDERING, defaultOrdering: 'email', booleanFilters: repo.USER_FILTERS },
-      request.query as Record<string, string | undefined>,
-    );
-    const { rows, count } = await request.tx((tx) => repo.listUsers(tx, params));
-    return pageOf(request, { count, offset: params.offset, limit: params.limit, results: rows.map(presentUser) });
+  constructor(private readonly db: Database) {}
+
+  async list(actor: Actor, params: repo.UserListParams): Promise<ResultPage<User>> {
+    const { rows, count } = await inTenant(this.db, actor, ({ tx }) => repo.listUsers(tx, params));
+    return { count, offset: params.offset, limit: params.limit, results: rows.map(presentUser) };
   }
 
-  async get(request: FastifyRequest, userId: string): Promise<User> {
-    return presentUser(await request.tx((tx) => this.find(tx, userId)));
+  async get(actor: Actor, userId: string): Promise<User> {
+    return presentUser(await inTenant(this.db, actor, ({ tx }) => this.find(tx, userId)));
   }
 
-  async create(request: FastifyRequest, body: UserInput): Promise<User> {
+  async create(actor: Actor, body: UserInput): Promise<User> {
     const problems = new FieldProblems();
     const email = checkEmail(problems, 'email', body.email);
     const alias = optionalText(problems, 'alias', body.alias ?? null, ALIAS_MAX_LENGTH);
@@ -80,9 +83,9 @@ export class UsersService {
     problems.throwIfAny();
 
     const passwordHash = await hashPassword(password);
-    const tenantId = request.tenant!.id;
+    const tenantId = actor.tenantId;
     return this.guardEmail(async () => {
-      const row = await request.tx(async (tx) => {
+      const row = await inTenant(this.db, actor, async ({ tx }) => {
         if (await repo.findOtherUserByEmail(tx, email, null)) throw emailTaken();
         return insertUser(tx, {
           tenant_id: tenantId,
@@ -97,7 +100,7 @@ export class UsersService {
     });
   }
 
-  async update(request: FastifyRequest, userId: string, body: UserPatch): Promise<User> {
+  async update(actor: Actor, userId: string, body: UserPatch): Promise<User> {
     const problems = new FieldProblems();
     const changes: repo.UserChanges = {};
     if (body.email !== undefined) changes.email = checkEmail(problems, 'email', body.email);
@@ -106,12 +109,12 @@ export class UsersService {
     if (body.is_admin !== undefined) changes.is_admin = body.is_admin;
     if (body.disabled !== undefined) changes.disabled = body.disabled;
     // The caller keeps a way back in: no admin can lock themselves out.
-    const self = request.principal.user!.id === userId;
+    const self = responsibleUser(actor)?.id === userId;
     if (self && body.is_admin === false) problems.add('is_admin', 'You cannot remove your own admin access.');
     if (self && body.disabled === true) problems.add('disabled', 'You cannot disable your own account.');
 
     return this.guardEmail(() =>
-      request.tx(async (tx) => {
+      inTenant(this.db, actor, async ({ tx }) => {
         const current = await this.find(tx, userId);
         problems.throwIfAny();
         if (changes.email !== undefined && (await repo.findOtherUserByEmail(tx, changes.email, userId))) throw emailTaken();
@@ -125,16 +128,17 @@ export class UsersService {
 
   /**
    * Sets a password chosen by an admin and signs the user out everywhere;
-   * admins resetting their own password stay signed in on this session.
+   * admins resetting their own password stay signed in on the session they
+   * do it from (`currentSessionId`).
    */
-  async resetPassword(request: FastifyRequest, userId: string, body: PasswordReset): Promise<void> {
+  async resetPassword(actor: Actor, userId: string, body: PasswordReset, currentSessionId: string | null): Promise<void> {
     const problems = new FieldProblems();
     const password = checkPassword(problems, 'password', body.password);
-    await request.tx((tx) => this.find(tx, userId));
+    await inTenant(this.db, actor, ({ tx }) => this.find(tx, userId));
     problems.throwIfAny();
     const passwordHash = await hashPassword(password);
-    const keep = request.principal.user!.id === userId ? request.principal.sessionId : null;
-    await request.tx(async (tx) => {
+    const keep = responsibleUser(actor)?.id === userId ? currentSessionId : null;
+    await inTenant(this.db, actor, async ({ tx }) => {
       await this.find(tx, userId);
       await repo.setPasswordHash(tx, userId, passwordHash);
       await repo.revokeUserSessions(tx, userId, keep);
