@@ -389,8 +389,12 @@ export const AuditEntry = Type.Object({
   id: Type.String(),
   action: Type.Union([Type.Literal('create'), Type.Literal('update'), Type.Literal('delete'), Type.Literal('merge'), Type.Literal('undo_merge')]),
   at: Type.String(),
+  /** Who wrote: a person (user_id, user_email), or the system (a job or script; user_id null). */
+  actor: Type.Union([Type.Literal('user'), Type.Literal('system')]),
   user_id: Type.Union([Type.String(), Type.Null()]),
   user_email: Type.Union([Type.String(), Type.Null()]),
+  /** A system write: the user it was done for, when one caused it. */
+  on_behalf_of: Type.Union([Type.Object({ id: Type.String(), email: Type.Union([Type.String(), Type.Null()]) }), Type.Null()]),
   display_name: Type.Union([Type.String(), Type.Null()]),
   /** Field → its value before and after, as the API presents values. */
   changes: Type.Record(Type.String(), Type.Object({ from: Type.Unknown(), to: Type.Unknown() })),

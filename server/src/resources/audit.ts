@@ -50,13 +50,17 @@ export interface AuditWrite {
   bulkOperationId?: string;
 }
 
+/** Writes by a person name them; a system write names the person it was done for, if any. */
 export async function writeAudit(tx: Tx, entry: AuditWrite): Promise<string> {
-  const user = entry.actor.kind === 'user' ? entry.actor.user : entry.actor.onBehalfOf;
+  const { actor } = entry;
+  const user = actor.kind === 'user' ? actor.user : null;
+  const onBehalfOf = actor.kind === 'system' ? actor.onBehalfOf : null;
   const [row] = await query<{ id: string }>(
     tx,
-    sql`INSERT INTO audit_entries (tenant_id, resource, record_id, action, user_id, user_email, display_name, changes, merge, bulk_operation_id)
-        VALUES (${entry.actor.tenantId}, ${entry.resource}, ${entry.recordId}, ${entry.action}, ${user?.id ?? null},
-                ${user?.email ?? null}, ${typeof entry.displayName === 'string' ? entry.displayName : null},
+    sql`INSERT INTO audit_entries (tenant_id, resource, record_id, action, actor, user_id, user_email, on_behalf_of_id, on_behalf_of_email,
+                                   display_name, changes, merge, bulk_operation_id)
+        VALUES (${actor.tenantId}, ${entry.resource}, ${entry.recordId}, ${entry.action}, ${actor.kind}, ${user?.id ?? null}, ${user?.email ?? null},
+                ${onBehalfOf?.id ?? null}, ${onBehalfOf?.email ?? null}, ${typeof entry.displayName === 'string' ? entry.displayName : null},
                 ${JSON.stringify(entry.changes)}::jsonb, ${entry.merge === undefined ? null : JSON.stringify(entry.merge)}::jsonb,
                 ${entry.bulkOperationId ?? null})
         RETURNING id`,
@@ -68,13 +72,18 @@ interface AuditRow {
   id: string;
   action: AuditAction;
   at: Date | string;
+  actor: Actor['kind'];
   user_id: string | null;
   user_email: string | null;
+  on_behalf_of_id: string | null;
+  on_behalf_of_email: string | null;
   display_name: string | null;
   changes: AuditEntry['changes'];
   merge: { other?: { id?: string } } | null;
   undone_at: Date | string | null;
 }
+
+const AUDIT_COLUMNS = sql.raw('id, action, at, actor, user_id, user_email, on_behalf_of_id, on_behalf_of_email, display_name, changes, merge, undone_at');
 
 const iso = (value: Date | string | null) => (value === null ? null : new Date(value).toISOString());
 
@@ -82,7 +91,7 @@ const iso = (value: Date | string | null) => (value === null ? null : new Date(v
 export async function recordHistory(tx: Tx, resource: string, recordId: string, limit = 200): Promise<AuditEntry[]> {
   const rows = await query<AuditRow>(
     tx,
-    sql`SELECT id, action, at, user_id, user_email, display_name, changes, merge, undone_at FROM audit_entries
+    sql`SELECT ${AUDIT_COLUMNS} FROM audit_entries
         WHERE resource = ${resource} AND record_id = ${recordId}
         ORDER BY at DESC, id DESC LIMIT ${limit}`,
   );
@@ -90,8 +99,10 @@ export async function recordHistory(tx: Tx, resource: string, recordId: string, 
     id: row.id,
     action: row.action,
     at: iso(row.at)!,
+    actor: row.actor,
     user_id: row.user_id,
     user_email: row.user_email,
+    on_behalf_of: row.on_behalf_of_id === null ? null : { id: row.on_behalf_of_id, email: row.on_behalf_of_email },
     display_name: row.display_name,
     changes: row.changes ?? {},
     merged_id: row.merge?.other?.id ?? null,
@@ -102,8 +113,7 @@ export async function recordHistory(tx: Tx, resource: string, recordId: string, 
 export async function findAuditEntry(tx: Tx, auditId: string): Promise<(AuditRow & { resource: string; record_id: string }) | null> {
   const [row] = await query<AuditRow & { resource: string; record_id: string }>(
     tx,
-    sql`SELECT id, resource, record_id, action, at, user_id, user_email, display_name, changes, merge, undone_at
-        FROM audit_entries WHERE id = ${auditId}`,
+    sql`SELECT resource, record_id, ${AUDIT_COLUMNS} FROM audit_entries WHERE id = ${auditId}`,
   );
   return row ?? null;
 }

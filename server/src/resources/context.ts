@@ -6,6 +6,7 @@
  * (a route through its request's `tx`). Validation, visibility, counters and
  * the audit log then apply alike to people and to machines.
  */
+import { accessLevelOf } from '../auth/access.ts';
 import type { AccessLevel } from '../contracts.ts';
 import type { Database, Tx } from '../db/client.ts';
 
@@ -47,6 +48,11 @@ export interface EngineContext {
   actor: Actor;
   /** Set while a bulk action (or its undo) writes: its audit entries name the operation. */
   bulkOperationId?: string;
+}
+
+/** A user row as the user a system actor works for (their access level from their flags). */
+export function actingUser(user: { id: string; email: string; is_admin: boolean; is_research: boolean }): ActingUser {
+  return { id: user.id, email: user.email, access: accessLevelOf(user) };
 }
 
 /**

@@ -105,6 +105,7 @@ export class MergeService {
    * none, and for lists (emails, keywords, …) both.
    */
   async merge(ctx: EngineContext, survivorId: string, body: unknown, options: { others?: ResourceService } = {}): Promise<MergeResult> {
+    this.service.assertMayWrite(ctx.actor);
     const input = (body ?? {}) as { other?: unknown; choices?: unknown };
     if (typeof body !== 'object' || body === null || Array.isArray(body)) {
       throw badRequest('The request body must be a JSON object.', { non_field_errors: ['Expected a JSON object.'] });
@@ -164,6 +165,7 @@ export class MergeService {
   /** Puts back what a merge changed: the other record, the survivor's values, references and list memberships. */
   async undo(ctx: EngineContext, auditId: string): Promise<{ survivor: Record<string, unknown>; other: Record<string, unknown> }> {
     const { tx, actor } = ctx;
+    this.service.assertMayWrite(actor);
     const entry = isUuid(auditId) ? await findAuditEntry(tx, auditId) : null;
     const record = entry?.merge as MergeRecord | null | undefined;
     if (!entry || entry.resource !== this.resource.kind || entry.action !== 'merge' || !record?.survivorBefore) {

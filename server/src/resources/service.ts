@@ -7,12 +7,12 @@
 import type { AccessLevel, AuditEntry, RelatedRef } from '../contracts.ts';
 import { atLeast } from '../auth/access.ts';
 import type { Tx } from '../db/client.ts';
-import { badRequest, conflict, notFound, type FieldErrors, type ItemErrors } from '../http/errors.ts';
+import { badRequest, conflict, notFound, permissionDenied, type FieldErrors, type ItemErrors } from '../http/errors.ts';
 import { isUniqueViolation } from '../http/input.ts';
 import { diff, recordHistory, writeAudit, type AuditAction, type Changes } from './audit.ts';
 import type { Catalog } from './catalog.ts';
 import { pageColumns, type PageColumn, type PageReads, type ParsedValue } from './extensions.ts';
-import { responsibleUser, type EngineContext } from './context.ts';
+import { responsibleUser, type Actor, type EngineContext } from './context.ts';
 import { incompleteDateFlags, type FieldType, type Visibility } from './fields.ts';
 import type { ListQuery, ResultPage } from './list-query.ts';
 import { filterNames } from './list-query.ts';
@@ -240,6 +240,7 @@ export class ResourceService {
    * afterWrite hooks (e.g. lists) run, an audit entry written. Returns the row as stored.
    */
   async write(ctx: EngineContext, current: repo.Row | null, input: ParsedInput): Promise<repo.Row> {
+    this.assertMayWrite(ctx.actor);
     const { tx, actor } = ctx;
     const values = { ...input.values };
     if (current) await this.keepUnseenRelations(tx, actor.access, current, values);
@@ -297,6 +298,7 @@ export class ResourceService {
    * references and audit entries. False when the row was gone already (deleted concurrently).
    */
   async removeRow(ctx: EngineContext, row: repo.Row): Promise<boolean> {
+    this.assertMayWrite(ctx.actor);
     const { tx, actor } = ctx;
     const before = (await this.presentRows(tx, 'admin', [row]))[0]!;
     // Deleted first: a concurrent delete of the same row waits here for this one to commit,
@@ -370,6 +372,16 @@ export class ResourceService {
       resolved[name] = field.relation.many ? result.ids : (result.ids[0] ?? null);
     }
     return { values: resolved, errors };
+  }
+
+  /**
+   * A write below the resource's writeAccess is a 403, whoever asks: routes refuse it before
+   * the engine runs, and jobs and scripts acting for a user meet the same rule here.
+   */
+  assertMayWrite(actor: Actor): void {
+    const needed = this.resource.writeAccess;
+    const allowed = needed === 'manage-tenants' ? actor.manageTenants === true : atLeast(actor.access, needed);
+    if (!allowed) throw permissionDenied();
   }
 
   async findVisible(tx: Tx, access: AccessLevel, rowId: string): Promise<repo.Row> {

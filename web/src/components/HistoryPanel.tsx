@@ -40,6 +40,12 @@ interface Change {
 }
 
 /** A value cell: the value cut to a readable length (whole in the tooltip), or a dash. */
+/** Who wrote an entry, in words: a person, or the system (and whom it worked for). */
+function writerOf(entry: AuditEntry): string {
+  if (entry.user_email) return entry.user_email;
+  return entry.on_behalf_of ? `the system on behalf of ${entry.on_behalf_of.email ?? 'a user'}` : 'the system';
+}
+
 function Value({ value }: { value: string | null }) {
   if (value === null) {
     return (
@@ -191,7 +197,7 @@ export function HistoryPanel({ meta, view, record }: HistoryPanelProps) {
           <Typography component="span" variant="body2" color="text.secondary" sx={{ overflowWrap: 'anywhere' }}>
             {entries
               ? latest
-                ? `${entries.length} ${entries.length === 1 ? 'entry' : 'entries'} · ${latest.action === 'create' ? 'created' : `last ${ACTION_LABELS[latest.action].toLowerCase()}`} ${relativeTime(latest.at)}${latest.user_email ? ` by ${latest.user_email}` : ''}`
+                ? `${entries.length} ${entries.length === 1 ? 'entry' : 'entries'} · ${latest.action === 'create' ? 'created' : `last ${ACTION_LABELS[latest.action].toLowerCase()}`} ${relativeTime(latest.at)} by ${writerOf(latest)}`
                 : 'No changes recorded'
               : history.isLoading
                 ? 'Loading…'
@@ -216,7 +222,7 @@ export function HistoryPanel({ meta, view, record }: HistoryPanelProps) {
                   <Stack direction="row" useFlexGap sx={{ gap: 1, flexWrap: 'wrap', alignItems: 'center', mb: changes.length > 0 ? 1 : 0 }}>
                     <Chip size="small" variant="outlined" color={ACTION_COLORS[entry.action]} label={ACTION_LABELS[entry.action]} />
                     <Typography component="span" variant="body2">
-                      by <strong>{entry.user_email ?? 'the system'}</strong>
+                      by <strong>{writerOf(entry)}</strong>
                     </Typography>
                     <Typography component="span" variant="body2">
                       <When at={entry.at} />
