@@ -70,6 +70,9 @@ describe('a job writing through the engine', () => {
     const history = (await t.request(acme, { method: 'GET', url: `/api/v1/assets/organizations/${ids.survivor}/history/`, token: tokens.admin })).json().results;
     assert.deepEqual(history.map((entry: { action: string }) => entry.action), ['merge', 'update', 'create']);
     assert.equal(history[0].merged_id, ids.other);
-    for (const entry of history) assert.equal(entry.user_email, 'admin@acme.test', 'written on behalf of the user who queued the job');
+    for (const entry of history) {
+      assert.equal(entry.actor, 'system', 'written by the job, not by a person');
+      assert.equal(entry.on_behalf_of?.email, 'admin@acme.test', 'on behalf of the user who queued the job');
+    }
   });
 });
