@@ -73,7 +73,7 @@ describe('investments API', () => {
       });
     }
 
-    it('a row the caller may not see is a 404, as is an unknown id', async () => {
+    it('a row the caller may not see is a 404, as is an unknown id; a malformed id is a 400', async () => {
       for (const [role, id, status] of [
         ['public', ids['paid'], 404],
         ['paywall', ids['paid'], 200],
@@ -81,7 +81,7 @@ describe('investments API', () => {
         ['research', ids['secret'], 200],
         ['admin', ids['secret'], 200],
         ['admin', MISSING, 404],
-        ['admin', 'nope', 404],
+        ['admin', 'nope', 400],
       ] as const) {
         assert.equal((await get(role, id)).statusCode, status, `${role} ${id}`);
       }
