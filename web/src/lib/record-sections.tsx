@@ -18,7 +18,11 @@ export function RecordSectionsProvider({ sections, children }: { sections: Recor
   return <RecordSectionsContext value={sections}>{children}</RecordSectionsContext>;
 }
 
-/** The slot of a record page: every section given for its kind (lazy ones load without a placeholder). */
+/**
+ * The slot of a record page: every section given for its kind. A section whose code is loaded
+ * lazily renders nothing (Suspense fallback null) until its code arrives, then shows its own
+ * loading state while its data loads — no empty frame flashes on pages without such sections.
+ */
 export function RecordSections({ kind, id }: { kind: string; id: string }) {
   const sections = useContext(RecordSectionsContext)[kind] ?? [];
   return (
