@@ -19,6 +19,7 @@ import { countsStatement } from '../server/src/modules/tools/counts.repository.t
 import { parseListQuery, type ListQuery } from '../server/src/resources/list-query.ts';
 import { CATALOG } from '../server/src/modules/registry.ts';
 import { pageColumns } from '../server/src/resources/extensions.ts';
+import { searchByFor, sizesStatement } from '../server/src/resources/search-statistics.ts';
 import * as repo from '../server/src/resources/repository.ts';
 import type { Resource } from '../server/src/resources/resource.ts';
 
@@ -43,10 +44,10 @@ const listQuery = (resource: Resource, options: ListOptions): ListQuery =>
   parseListQuery(resource, { limit: String(options.limit), offset: String(options.offset), ...(options.search ? { search: options.search } : {}) });
 
 /** The page statement (rows, the extensions' columns such as their lists, and the total: counters unfiltered, a capped count with a search) of `GET <resource>/`. */
-export function pageStatement(resource: Resource, visible: Visibility[], options: ListOptions, countRows = true): Statement {
+export function pageStatement(resource: Resource, visible: Visibility[], options: ListOptions, countRows = true, searchBy: 'index' | 'scan' = 'index'): Statement {
   const counterTotal = options.search ? undefined : { kinds: repo.counterKindsOf(resource), visible };
   const columns = pageColumns(CATALOG.extensions, resource, visible);
-  return rendered(repo.pageStatement(resource, visible, listQuery(resource, options), counterTotal, countRows, columns));
+  return rendered(repo.pageStatement(resource, visible, { ...listQuery(resource, options), searchBy }, counterTotal, countRows, columns));
 }
 
 export const cappedCountStatement = (resource: Resource, visible: Visibility[], search: string | null): Statement =>
@@ -89,17 +90,27 @@ export async function authenticate(client: pg.ClientBase, tenantId: string, toke
   if (rows.length !== 1) throw new Error('floor: session not found');
 }
 
+/** The planner's shares the API keeps per search (search-statistics.ts): planned once per term here too. */
+const plannedShares = new Map<string, number>();
+
 /** What `GET <resource>/?limit=&search=` runs in its data transaction (first page), as service.ts `list`. */
 export async function list(client: pg.ClientBase, resource: Resource, visible: Visibility[], options: ListOptions): Promise<number> {
   let planned: number | null = null;
+  let searchBy: 'index' | 'scan' = 'index';
   if (options.search) {
-    // repo.plannedMatching: the planner's share of matches times the visible rows the counters hold.
-    const plan = (await run(client, rendered(repo.estimateStatement(resource, visible, { search: options.search, filters: {} })))).rows[0]['QUERY PLAN'];
-    const counted = (await run(client, rendered(repo.countersStatement(repo.counterKindsOf(resource), visible)))).rows[0].n as number;
-    planned = repo.matchingShare(plan[0].Plan) * counted;
+    // search-statistics.ts: the sizes in one statement, the planner's share from an EXPLAIN once per search.
+    const sizes = (await run(client, rendered(sizesStatement(resource, repo.counterKindsOf(resource), visible)))).rows[0];
+    const key = JSON.stringify([visible, options.search]);
+    if (!plannedShares.has(key)) {
+      const plan = (await run(client, rendered(repo.estimateStatement(resource, visible, { search: options.search, filters: {} })))).rows[0]['QUERY PLAN'];
+      plannedShares.set(key, repo.matchingShare(plan[0].Plan));
+    }
+    const share = plannedShares.get(key)!;
+    planned = share * sizes.visible;
+    searchBy = searchByFor(sizes.tenant_rows, share * sizes.table_rows);
   }
   const uncounted = planned !== null && planned >= repo.SURELY_BEYOND_CAP;
-  const { rows } = await run(client, pageStatement(resource, visible, options, !uncounted));
+  const { rows } = await run(client, pageStatement(resource, visible, options, !uncounted, searchBy));
   if (planned !== null && uncounted) return Math.round(planned);
   const total: number = rows[0]?.__total ?? 0;
   if (planned === null || total <= repo.EXACT_COUNT_CAP) return total;

@@ -48,6 +48,12 @@ export interface ListQuery {
   /** Filter field → accepted values (OR within a field, AND across fields). */
   filters: Record<string, string[]>;
   format: 'json' | 'xlsx';
+  /**
+   * How the search is matched: through the full-text index (default) or by
+   * the tenant's rows. Never parsed from a request: the engine sets it from
+   * the search's statistics (search-statistics.ts); the same rows match.
+   */
+  searchBy?: 'index' | 'scan';
 }
 
 export function filterNames(resource: Resource): string[] {

@@ -42,8 +42,11 @@ export function visibleCondition(resource: Resource, visible: Visibility[]): SQL
   return resource.hasVisibility ? sql`visibility IN (${list(visible)}) AND ${status}` : status;
 }
 
+/** What a list query asks for, and how its search is matched (ListQuery `searchBy`). */
+export type MatchQuery = Pick<ListQuery, 'filters' | 'search' | 'searchBy'>;
+
 /** Conditions for what a caller may see, and what the list query asks for. */
-export function whereClause(resource: Resource, visible: Visibility[], listQuery?: Pick<ListQuery, 'filters' | 'search'>): SQL {
+export function whereClause(resource: Resource, visible: Visibility[], listQuery?: MatchQuery): SQL {
   const conditions: SQL[] = [visibleCondition(resource, visible)];
   for (const [name, values] of Object.entries(listQuery?.filters ?? {})) {
     const field = resource.fields[name]!;
@@ -63,7 +66,7 @@ export function whereClause(resource: Resource, visible: Visibility[], listQuery
       conditions.push(sql`${id(name)} IN (${list(values)})`);
     }
   }
-  if (listQuery?.search) conditions.push(searchMatch(listQuery.search));
+  if (listQuery?.search) conditions.push(searchMatch(listQuery.search, { scan: listQuery.searchBy === 'scan' }));
   return sql.join(conditions, sql` AND `);
 }
 
@@ -72,10 +75,14 @@ export function whereClause(resource: Resource, visible: Visibility[], listQuery
  * one of the searched fields; `names` keeps only matches in the names (weight A).
  * `prepared`: the query is built once per execution (an InitPlan) in a statement
  * planned once for every search text, instead of once per row.
+ * `scan`: the same match as a function call, which no index serves, so the
+ * planner reads the tenant's rows (by another index) and tests each.
  */
-export function searchMatch(search: string, options: { names?: boolean; prepared?: boolean } = {}): SQL {
+export function searchMatch(search: string, options: { names?: boolean; prepared?: boolean; scan?: boolean } = {}): SQL {
   const built = sql`search_query(${search}${options.names ? sql`, 'A'` : sql``})`;
-  return sql`search_vector @@ ${options.prepared ? sql`(SELECT ${built})` : built}`;
+  const tsquery = options.prepared ? sql`(SELECT ${built})` : built;
+  // ts_match_vq is what @@ calls; made LEAKPROOF in migration 0040 like the operator.
+  return options.scan ? sql`ts_match_vq(search_vector, ${tsquery})` : sql`search_vector @@ ${tsquery}`;
 }
 
 /** Columns that are never null: ordered without NULLS LAST so their indexes apply. */
@@ -177,7 +184,7 @@ export async function selectPage(tx: Tx, ...page: Parameters<typeof pageStatemen
   return { rows, read, total: found[0]?.__total ?? null };
 }
 
-type CountQuery = Pick<ListQuery, 'filters' | 'search'>;
+type CountQuery = MatchQuery;
 
 /** Matching rows counted exactly up to one past the cap. */
 export const cappedCountStatement = (resource: Resource, visible: Visibility[], listQuery: CountQuery): SQL =>
@@ -216,8 +223,7 @@ export const SURELY_BEYOND_CAP = 2 * EXACT_COUNT_CAP;
 
 /** The estimate of estimateMatching, not raised to the cap. */
 export async function plannedMatching(tx: Tx, resource: Resource, visible: Visibility[], listQuery: CountQuery): Promise<number> {
-  const [plan] = await query<{ 'QUERY PLAN': Array<{ Plan: PlanNode }> }>(tx, estimateStatement(resource, visible, listQuery));
-  const root = plan?.['QUERY PLAN'][0]?.Plan;
+  const root = await plannedRoot(tx, resource, visible, listQuery);
   const kinds = counterKindsOf(resource);
   const planned = !root
     ? 0
@@ -225,6 +231,17 @@ export async function plannedMatching(tx: Tx, resource: Resource, visible: Visib
       ? matchingShare(root) * (await countFromCounters(tx, kinds, resource.hasVisibility ? visible : null))
       : (root.Plans?.[0]?.['Plan Rows'] ?? 0);
   return planned;
+}
+
+/** The planner's share of the visible rows that match (search-statistics.ts keeps it a while). */
+export async function plannedShare(tx: Tx, resource: Resource, visible: Visibility[], listQuery: CountQuery): Promise<number> {
+  const root = await plannedRoot(tx, resource, visible, listQuery);
+  return root ? matchingShare(root) : 0;
+}
+
+async function plannedRoot(tx: Tx, resource: Resource, visible: Visibility[], listQuery: CountQuery): Promise<PlanNode | undefined> {
+  const [plan] = await query<{ 'QUERY PLAN': Array<{ Plan: PlanNode }> }>(tx, estimateStatement(resource, visible, listQuery));
+  return plan?.['QUERY PLAN'][0]?.Plan;
 }
 
 export async function countMatching(tx: Tx, resource: Resource, visible: Visibility[], listQuery: CountQuery): Promise<{ count: number; estimate: boolean }> {

@@ -18,6 +18,7 @@ import type { ListQuery, ResultPage } from './list-query.ts';
 import { filterNames } from './list-query.ts';
 import { checkRelationIds, idsOf, relatedRefs, removeReferences, resolveNames } from './relations.ts';
 import * as repo from './repository.ts';
+import { SearchStatisticsCache } from './search-statistics.ts';
 import type { Resource } from './resource.ts';
 import { isUuid, normalizeName } from './values.ts';
 import { visibleTo } from './visibility.ts';
@@ -44,10 +45,15 @@ export interface PresentContext {
 const fieldReadable = (field: FieldType, access: AccessLevel) => !field.readAccess || atLeast(access, field.readAccess);
 
 export class ResourceService {
+  /** Per service (one per resource and app): what its searches' plans depend on. */
+  private readonly searchStatistics: SearchStatisticsCache;
+
   constructor(
     readonly resource: Resource,
     readonly catalog: Catalog,
-  ) {}
+  ) {
+    this.searchStatistics = new SearchStatisticsCache(resource);
+  }
 
   private readonlyKeys(): string[] {
     const flags = Object.entries(this.resource.fields).flatMap(([name, field]) =>
@@ -186,9 +192,11 @@ export class ResourceService {
     // A search the planner expects to match twice the cap or more is not counted at
     // all: counting even up to the cap reads a thousand matches (and builds the whole
     // index bitmap of a common word) for a total that would be estimated anyway.
-    const planned = listQuery.search && !counterTotal ? await repo.plannedMatching(tx, this.resource, visible, listQuery) : null;
+    const statistics = listQuery.search && !counterTotal ? await this.searchStatistics.of(tx, actor.tenantId, visible, listQuery) : null;
+    const planned = statistics ? statistics.planned : listQuery.search && !counterTotal ? await repo.plannedMatching(tx, this.resource, visible, listQuery) : null;
     const uncounted = planned !== null && planned >= repo.SURELY_BEYOND_CAP;
-    const { rows, read, total } = await repo.selectPage(tx, this.resource, visible, listQuery, counterTotal, !uncounted, this.pageColumns(visible));
+    const matching = statistics ? { ...listQuery, searchBy: statistics.searchBy } : listQuery;
+    const { rows, read, total } = await repo.selectPage(tx, this.resource, visible, matching, counterTotal, !uncounted, this.pageColumns(visible));
     let count = total ?? 0;
     let estimate = false;
     if (uncounted) {
@@ -198,10 +206,10 @@ export class ResourceService {
       // An empty page carries no total.
       count = await repo.countFromCounters(tx, counterTotal.kinds, counterTotal.visible);
     } else if (total === null && listQuery.offset > 0) {
-      ({ count, estimate } = await repo.countMatching(tx, this.resource, visible, listQuery));
+      ({ count, estimate } = await repo.countMatching(tx, this.resource, visible, matching));
     } else if (!counterTotal && count > repo.EXACT_COUNT_CAP) {
       count = planned === null
-        ? await repo.estimateMatching(tx, this.resource, visible, listQuery)
+        ? await repo.estimateMatching(tx, this.resource, visible, matching)
         : Math.max(Math.round(planned), repo.EXACT_COUNT_CAP + 1);
       estimate = true;
     }

@@ -2,7 +2,9 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { sql } from 'drizzle-orm';
 import { query } from '../../db/client.ts';
-import { EXACT_COUNT_CAP } from '../../resources/repository.ts';
+import { EXACT_COUNT_CAP, whereClause } from '../../resources/repository.ts';
+import { SearchStatisticsCache } from '../../resources/search-statistics.ts';
+import { organizations } from '../organizations/organizations.resource.ts';
 import type { TenantRow } from '../../tenancy/tenants.repository.ts';
 import { createTestApp, type TestContext } from '../../test/test-app.ts';
 
@@ -127,8 +129,9 @@ describe('full-text search across fields', () => {
     assert.deepEqual((await quick('bernoulli')).map((result) => result.id), [ids['paper']]);
   });
 
+  let gamma: TenantRow;
   it('a total beyond the exact cap is an estimate within 25% of the truth', async () => {
-    const gamma = await t.createTenant('gamma');
+    gamma = await t.createTenant('gamma');
     // 12,000 organizations, a third of them paywalled: 4,000 public ones about analytics (far
     // beyond the cap: not counted at all), 2,000 public marine ones (counted up to the cap,
     // then estimated), the rest about neither.
@@ -150,5 +153,23 @@ describe('full-text search across fields', () => {
     }
     const exact = await list('assets/organizations', 'search=shipbuilding%20firm%2011999', undefined, gamma) as { count: number; count_is_estimate?: boolean };
     assert.deepEqual([exact.count, exact.count_is_estimate], [1, undefined], 'below the cap: exact');
+  });
+
+  it('a small tenant searching a word common in the table reads its own rows, and finds the same rows', async () => {
+    // gamma (previous test) holds 12,000 organizations, 6,000 of them about analytics; acme a few.
+    const statisticsOf = (tenant: TenantRow) =>
+      t.db.withTenant({ tenantId: tenant.id }, (tx) => new SearchStatisticsCache(organizations).of(tx, tenant.id, ['public'], { search: 'analytics', filters: {} }));
+    assert.equal((await statisticsOf(acme))?.searchBy, 'scan', 'acme: 5 rows against thousands of matches table-wide');
+    assert.equal((await statisticsOf(gamma))?.searchBy, 'index', 'gamma: the matches are its own');
+    assert.deepEqual(await found('assets/organizations', 'analytics'), [ids['thames']]);
+    // Either way of matching finds exactly the same rows, whatever the words.
+    for (const tenant of [acme, gamma]) {
+      for (const search of ['analytics', 'london', 'hydr', 'big data', 'marine firm 1', 'nothing-like-this']) {
+        const matched = (searchBy: 'index' | 'scan') =>
+          t.db.withTenant({ tenantId: tenant.id }, async (tx) =>
+            (await query<{ id: string }>(tx, sql`SELECT id FROM organizations WHERE ${whereClause(organizations, ['public', 'paywalled', 'hidden'], { search, filters: {}, searchBy })} ORDER BY id`)).map((row) => row.id));
+        assert.deepEqual(await matched('scan'), await matched('index'), `${tenant.code}: "${search}"`);
+      }
+    }
   });
 });
