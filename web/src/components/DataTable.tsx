@@ -6,8 +6,8 @@ import Link from '@mui/material/Link';
 import Stack from '@mui/material/Stack';
 import FileDownloadIcon from '@mui/icons-material/FileDownload';
 import FileUploadIcon from '@mui/icons-material/FileUpload';
-import { DataGrid, type GridColDef, type GridSortModel } from '@mui/x-data-grid';
-import { Link as RouterLink, useNavigate } from 'react-router';
+import { DataGrid, type GridColDef } from '@mui/x-data-grid';
+import { Link as RouterLink } from 'react-router';
 import type { FieldMeta, ResourceMeta } from '@intelnotes/server/contracts';
 import { apiErrorMessage } from '../api/api-error';
 import {
@@ -28,7 +28,8 @@ import { SearchField } from './SearchField';
 import { SpreadsheetUploadDialog } from './SpreadsheetUploadDialog';
 import { gridDensity, useTablePrefs } from './table-prefs';
 import { TableSettings } from './TableSettings';
-import { listParams, PAGE_SIZES, useListUrlState } from './use-list-url-state';
+import { listParams, useListUrlState } from './use-list-url-state';
+import { useServerGrid } from './server-grid';
 import { VisibilityChip } from './VisibilityChip';
 
 interface DataTableProps {
@@ -61,14 +62,6 @@ function cellText(field: FieldMeta | undefined, name: string, value: unknown): s
   return formatScalar(field?.kind, value);
 }
 
-/** The grid shows the first ordering term, when it is one of its columns. */
-function toSortModel(ordering: string, columns: string[]): GridSortModel {
-  const first = ordering.split(',')[0]?.trim();
-  if (!first) return [];
-  const field = first.replace(/^-/, '');
-  return columns.includes(field) ? [{ field, sort: first.startsWith('-') ? 'desc' : 'asc' }] : [];
-}
-
 /**
  * The list of a resource: server-side pagination (25/50/100), sorting (`ordering`), search
  * (500 ms pause) and filters (from available-filters), all kept in the URL; spreadsheet
@@ -77,7 +70,6 @@ function toSortModel(ordering: string, columns: string[]): GridSortModel {
  * record's page.
  */
 export function DataTable({ meta, view, fixedParams, tableKey, toolbar, rowPath }: DataTableProps) {
-  const navigate = useNavigate();
   const pathOf = useCallback((row: ResourceRecord) => (rowPath ? rowPath(row) : recordPath(view, row.id)), [rowPath, view]);
   const canWrite = useCanWrite(meta);
   const access = useAccessLevel();
@@ -89,6 +81,7 @@ export function DataTable({ meta, view, fixedParams, tableKey, toolbar, rowPath 
     const fields = visibleFields(meta, view, access).filter((field) => !NOT_COLUMNS.includes(field.kind)).map((field) => field.name);
     return [...new Set([...view.columns, ...fields, 'created_at', 'updated_at'])];
   }, [meta, view, access]);
+  const grid = useServerGrid<ResourceRecord>({ state, update, count: list.currentData?.count, fetching: list.isFetching, sortable: available, pathOf });
   const prefs = useTablePrefs(tableKey ?? meta.kind, available, view.columns, ALWAYS_SHOWN);
   const pageRows = useMemo(() => list.currentData?.results ?? [], [list.currentData]);
   const pageIds = useMemo(() => pageRows.map((row) => row.id), [pageRows]);
@@ -152,7 +145,6 @@ export function DataTable({ meta, view, fixedParams, tableKey, toolbar, rowPath 
   };
 
   // Kept stable: the grid treats a new sort model as a new sort and goes back to page 1.
-  const sortModel = useMemo(() => toSortModel(state.ordering, available), [state.ordering, available]);
   const page = list.data;
   const selecting = canWrite && meta.bulk_actions.length > 0;
   const selectedCount = rowSelection.selection.allMatching ? 1 : rowSelection.selection.ids.size;
@@ -232,29 +224,7 @@ export function DataTable({ meta, view, fixedParams, tableKey, toolbar, rowPath 
           keepNonExistentRowsSelected
           rowSelectionModel={rowSelection.model}
           onRowSelectionModelChange={rowSelection.onModelChange}
-          // Unknown (-1) while a new page loads, so the grid never clamps a bookmarked page
-          // number against the previous query's total.
-          rowCount={list.currentData?.count ?? -1}
-          loading={list.isFetching}
-          autoHeight
-          paginationMode="server"
-          sortingMode="server"
-          pageSizeOptions={[...PAGE_SIZES]}
-          paginationModel={{ page: state.page, pageSize: state.pageSize }}
-          onPaginationModelChange={(model) => update({ page: model.pageSize === state.pageSize ? model.page : 0, pageSize: model.pageSize })}
-          sortModel={sortModel}
-          sortingOrder={['asc', 'desc', null]}
-          onSortModelChange={(model) => {
-            const [first] = model;
-            update({ ordering: first?.sort ? `${first.sort === 'desc' ? '-' : ''}${first.field}` : '' });
-          }}
-          onRowClick={({ row }) => navigate(pathOf(row))}
-          onCellKeyDown={({ row }, event) => {
-            if (event.key === 'Enter') navigate(pathOf(row));
-          }}
-          disableColumnMenu
-          disableColumnFilter
-          disableRowSelectionOnClick
+          {...grid}
           localeText={{
             noRowsLabel: state.search || Object.keys(state.filters).length > 0 ? 'No results found.' : (view.emptyText ?? `No ${view.title.toLowerCase()} yet.`),
             paginationDisplayedRows: ({ from, to, count }) =>

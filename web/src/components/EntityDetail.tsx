@@ -1,11 +1,9 @@
 import { RetryAlert } from './RetryAlert';
 import { useState } from 'react';
-import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import LinearProgress from '@mui/material/LinearProgress';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
-import ArrowBackIcon from '@mui/icons-material/ArrowBack';
 import DeleteIcon from '@mui/icons-material/Delete';
 import EditIcon from '@mui/icons-material/Edit';
 import MergeIcon from '@mui/icons-material/MergeType';
@@ -22,9 +20,8 @@ import { notify } from './notify';
 import { RecordFields } from './RecordFields';
 import { RelatedSection } from './RelatedSection';
 import { listPath, recordName, recordPath, toastName, useAccessLevel, useCanWrite, type ResourceView } from './resource-view';
-import { PageHeading } from './PageHeading';
 import { StatusMessage } from './StatusMessage';
-import { VisibilityChip } from './VisibilityChip';
+import { RecordHeader } from './RecordHeader';
 
 interface EntityDetailProps {
   meta: ResourceMeta;
@@ -79,22 +76,14 @@ export function EntityDetail({ meta, view, id }: EntityDetailProps) {
 
   return (
     <Stack spacing={3}>
-      <Box>
-        <Button component={RouterLink} to={listPage} startIcon={<ArrowBackIcon />} size="small" sx={{ mb: 1, ml: -1 }}>
-          {view.title}
-        </Button>
-        <Stack direction={{ xs: 'column', sm: 'row' }} useFlexGap sx={{ gap: 2, alignItems: { sm: 'flex-start' } }}>
-          <Box sx={{ flex: 1, minWidth: 0 }}>
-            <PageHeading>{recordName(meta, record)}</PageHeading>
-            <Stack direction="row" useFlexGap sx={{ mt: 1, gap: 1, flexWrap: 'wrap', alignItems: 'center' }}>
-              <Typography variant="body2" color="text.secondary">
-                {meta.label}
-              </Typography>
-              <VisibilityChip value={record['visibility']} />
-            </Stack>
-          </Box>
-          {canWrite && (
-            <Stack direction="row" spacing={1} useFlexGap sx={{ flexShrink: 0, flexWrap: 'wrap' }}>
+      <RecordHeader
+        back={{ to: listPage, label: view.title }}
+        title={recordName(meta, record)}
+        kindLabel={meta.label}
+        visibility={record['visibility']}
+        actions={
+          canWrite && (
+            <>
               <Button variant="contained" startIcon={<EditIcon />} component={RouterLink} to={`${recordPath(view, record.id)}/edit`}>
                 Edit
               </Button>
@@ -108,10 +97,10 @@ export function EntityDetail({ meta, view, id }: EntityDetailProps) {
                   Delete
                 </Button>
               )}
-            </Stack>
-          )}
-        </Stack>
-      </Box>
+            </>
+          )
+        }
+      />
       {isFetching && <LinearProgress aria-label="Refreshing" />}
 
       <RecordFields meta={meta} view={view} record={record} />

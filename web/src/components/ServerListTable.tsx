@@ -1,14 +1,14 @@
 import { useCallback, useMemo, type ReactNode } from 'react';
 import Box from '@mui/material/Box';
 import Stack from '@mui/material/Stack';
-import { DataGrid, type GridColDef, type GridSortModel } from '@mui/x-data-grid';
-import { useNavigate } from 'react-router';
+import { DataGrid, type GridColDef } from '@mui/x-data-grid';
 import { apiErrorMessage, type ApiError } from '../api/api-error';
 import { RetryAlert } from './RetryAlert';
 import { SearchField } from './SearchField';
 import { gridDensity, useTablePrefs } from './table-prefs';
 import { TableSettings } from './TableSettings';
-import { PAGE_SIZES, type ListUrlSpec, type ListUrlState } from './use-list-url-state';
+import { useServerGrid } from './server-grid';
+import { type ListUrlSpec, type ListUrlState } from './use-list-url-state';
 
 /** One page of a list call: `{count, next, previous, results}`. */
 interface ListPage<Row> {
@@ -43,13 +43,6 @@ interface ServerListTableProps<Row extends { id: string }> {
   toolbar?: ReactNode;
 }
 
-function toSortModel(ordering: string, sortable: string[]): GridSortModel {
-  const first = ordering.split(',')[0]?.trim();
-  if (!first) return [];
-  const field = first.replace(/^-/, '');
-  return sortable.includes(field) ? [{ field, sort: first.startsWith('-') ? 'desc' : 'asc' }] : [];
-}
-
 /**
  * A server-paginated list that is not a resource-engine entity (users, tenants): the same
  * grid, page sizes (25/50/100), sorting, 500 ms search, URL-kept state and remembered column
@@ -68,7 +61,6 @@ export function ServerListTable<Row extends { id: string }>({
   emptyLabel,
   toolbar,
 }: ServerListTableProps<Row>) {
-  const navigate = useNavigate();
   const onSearch = useCallback((search: string) => update({ search }, { replace: true }), [update]);
   const gridColumns = useMemo(
     () => columns.map((column) => ({ ...column, sortable: spec.ordering.includes(column.field) })),
@@ -78,7 +70,7 @@ export function ServerListTable<Row extends { id: string }>({
   const prefs = useTablePrefs(tableKey, names, names, names.slice(0, 1));
   const columnVisibility = useMemo(() => Object.fromEntries(names.map((name) => [name, prefs.shown.includes(name)])), [names, prefs.shown]);
   const headers = useMemo(() => new Map(columns.map((column) => [column.field, column.headerName ?? column.field])), [columns]);
-  const sortModel = useMemo(() => toSortModel(state.ordering, spec.ordering), [state.ordering, spec.ordering]);
+  const grid = useServerGrid<Row>({ state, update, count: list.currentData?.count, fetching: list.isFetching, sortable: spec.ordering, pathOf: rowPath });
   const filtered = state.search !== '' || Object.keys(state.filters).length > 0;
 
   return (
@@ -100,27 +92,7 @@ export function ServerListTable<Row extends { id: string }>({
           columns={gridColumns}
           columnVisibilityModel={columnVisibility}
           density={gridDensity(prefs.density)}
-          rowCount={list.currentData?.count ?? -1}
-          loading={list.isFetching}
-          autoHeight
-          paginationMode="server"
-          sortingMode="server"
-          pageSizeOptions={[...PAGE_SIZES]}
-          paginationModel={{ page: state.page, pageSize: state.pageSize }}
-          onPaginationModelChange={(model) => update({ page: model.pageSize === state.pageSize ? model.page : 0, pageSize: model.pageSize })}
-          sortModel={sortModel}
-          sortingOrder={['asc', 'desc', null]}
-          onSortModelChange={(model) => {
-            const [first] = model;
-            update({ ordering: first?.sort ? `${first.sort === 'desc' ? '-' : ''}${first.field}` : '' });
-          }}
-          onRowClick={({ row }) => navigate(rowPath(row))}
-          onCellKeyDown={({ row }, event) => {
-            if (event.key === 'Enter') navigate(rowPath(row));
-          }}
-          disableColumnMenu
-          disableColumnFilter
-          disableRowSelectionOnClick
+          {...grid}
           localeText={{
             noRowsLabel: filtered ? 'No results found.' : emptyLabel,
             paginationDisplayedRows: ({ from, to, count }) =>

@@ -4,7 +4,6 @@ import Button from '@mui/material/Button';
 import LinearProgress from '@mui/material/LinearProgress';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
-import ArrowBackIcon from '@mui/icons-material/ArrowBack';
 import DeleteIcon from '@mui/icons-material/Delete';
 import EditIcon from '@mui/icons-material/Edit';
 import { Link as RouterLink, useLocation, useNavigate, useParams } from 'react-router';
@@ -22,12 +21,11 @@ import { recordName, toastName, useAccessLevel, useCanWrite } from '../../compon
 import { ResourceMetaGate } from '../../components/ResourceMetaGate';
 import { RetryAlert } from '../../components/RetryAlert';
 import { StatusMessage } from '../../components/StatusMessage';
-import { VisibilityChip } from '../../components/VisibilityChip';
+import { RecordHeader } from '../../components/RecordHeader';
 import { kindBySegment, listsPagePath, type ListKindInfo } from './list-kinds';
 import { ListItems } from './ListItems';
 import { useListBySlugQuery } from './lists.api';
 import { listsView } from './lists.view';
-import { PageHeading } from '../../components/PageHeading';
 
 interface ListDetailProps {
   meta: ResourceMeta;
@@ -89,32 +87,24 @@ function ListDetail({ meta, kind, slug }: ListDetailProps) {
 
   return (
     <Stack spacing={3}>
-      <Box>
-        <Button component={RouterLink} to={listsPage} startIcon={<ArrowBackIcon />} size="small" sx={{ mb: 1, ml: -1 }}>
-          {kind.plural}
-        </Button>
-        <Stack direction={{ xs: 'column', sm: 'row' }} useFlexGap sx={{ gap: 2, alignItems: { sm: 'flex-start' } }}>
-          <Box sx={{ flex: 1, minWidth: 0 }}>
-            <PageHeading>{recordName(meta, list)}</PageHeading>
-            <Stack direction="row" useFlexGap sx={{ mt: 1, gap: 1, flexWrap: 'wrap', alignItems: 'center' }}>
-              <Typography variant="body2" color="text.secondary">
-                {kind.label}
-              </Typography>
-              <VisibilityChip value={list['visibility']} />
-            </Stack>
-          </Box>
-          {canWrite && (
-            <Stack direction="row" spacing={1} sx={{ flexShrink: 0 }}>
+      <RecordHeader
+        back={{ to: listsPage, label: kind.plural }}
+        title={recordName(meta, list)}
+        kindLabel={kind.label}
+        visibility={list['visibility']}
+        actions={
+          canWrite && (
+            <>
               <Button variant="contained" startIcon={<EditIcon />} component={RouterLink} to={editPath}>
                 Edit
               </Button>
               <Button variant="outlined" color="error" startIcon={<DeleteIcon />} onClick={() => setConfirming(true)}>
                 Delete
               </Button>
-            </Stack>
-          )}
-        </Stack>
-      </Box>
+            </>
+          )
+        }
+      />
       {isFetching && <LinearProgress aria-label="Refreshing" />}
 
       <DetailFields
