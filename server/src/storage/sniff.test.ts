@@ -54,4 +54,16 @@ describe('sniffType', () => {
     assert.equal(await sniff('text with a NUL\u0000 in it'), 'application/octet-stream');
     assert.equal(await sniff(''), 'application/octet-stream');
   });
+
+  // Patterns that backtrack badly would hang here (the file's time limit catches it): a run of
+  // comments that never reaches <svg> once took seconds per 30 comments, a line of "[" grew
+  // with its square.
+  it('classifies hostile text built to make its patterns backtrack, in one pass', async () => {
+    assert.equal(await sniff('<!-- a -->'.repeat(6000) + 'x'), 'text/html');
+    assert.equal(await sniff('<?xml version="1.0"?>' + '<!-- c -->\n'.repeat(5000) + '<svg xmlns="http://www.w3.org/2000/svg"/>'), 'image/svg+xml');
+    assert.equal(await sniff('['.repeat(64 * 1024)), 'text/plain');
+    assert.equal(await sniff('[' + 'a'.repeat(200) + '](' + 'b'.repeat(60_000)), 'text/plain');
+    assert.equal(await sniff('See [the report](https://example.org/report.pdf) for details.'), 'text/markdown');
+  });
 });
+

@@ -64,12 +64,16 @@ const decodeText = (bytes: Uint8Array) => new TextDecoder('utf-8').decode(bytes)
 
 const HTML_START_RE =
   /^<(?:!doctype\s+html|html|head|script|iframe|h1|div|font|table|a|style|title|b|body|br|p|!--)(?:[\s>]|$)/i;
-const SVG_RE = /^(?:<\?xml[^>]*>\s*)?(?:<!--[\s\S]*?-->\s*)*(?:<!doctype\s+svg[^>]*>\s*)?<svg[\s>]/i;
+// A comment's body may not contain "-->" (not a lazy [\s\S]*?): with lazy bodies a run of
+// comments can be split in exponentially many ways before failing, a few hundred bytes of
+// "<!-- a -->" froze the process.
+const SVG_RE = /^(?:<\?xml[^>]*>\s*)?(?:<!--(?:(?!-->)[\s\S])*-->\s*)*(?:<!doctype\s+svg[^>]*>\s*)?<svg[\s>]/i;
 const HEADER_LINE_RE = /^([A-Za-z][A-Za-z0-9-]*):/;
 const CONTINUATION_RE = /^[ \t]/;
 const MAIL_HEADERS = new Set(['from', 'to', 'subject', 'date', 'message-id', 'received', 'return-path', 'mime-version']);
 const JSON_START_RE = /^[[{]\s*(?:["{[\]}]|-?\d|true\b|false\b|null\b|$)/;
-const MARKDOWN_RE = /^(?:#{1,6}[ \t]+\S|```|~~~)|\[[^\]\n]+\]\([^)\s]+\)/m;
+// Bounded link text and target: unbounded, a line of "[" is tried from every position (quadratic).
+const MARKDOWN_RE = /^(?:#{1,6}[ \t]+\S|```|~~~)|\[[^\]\n]{1,300}\]\([^)\s]{1,2000}\)/m;
 
 const isSvg = (text: string) => SVG_RE.test(text.trimStart());
 
