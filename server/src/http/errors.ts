@@ -68,6 +68,11 @@ interface AjvIssue {
 function fieldErrorsFromValidation(issues: AjvIssue[], context: string | undefined): { errors: FieldErrors; itemErrors: ItemErrors } {
   const errors: FieldErrors = {};
   const itemErrors: ItemErrors = {};
+  // Own keys only: a field named "constructor" or "toString" must not find a built-in of the object.
+  const add = <T>(into: Record<string, T[]>, key: string, value: T) => {
+    if (!Object.hasOwn(into, key)) into[key] = [];
+    into[key]!.push(value);
+  };
   for (const issue of issues) {
     let field = (issue.instancePath ?? '').replace(/^\//, '').replace(/\//g, '.');
     const missing = issue.params?.['requiredProperties'] ?? issue.params?.['missingProperty'];
@@ -77,7 +82,7 @@ function fieldErrorsFromValidation(issues: AjvIssue[], context: string | undefin
     const additional = issue.params?.['additionalProperty'] ?? issue.params?.['additionalProperties'];
     if (issue.keyword === 'additionalProperties' && additional !== undefined) {
       field = [field, Array.isArray(additional) ? additional[0] : additional].filter(Boolean).join('.');
-      (errors[field || rootName(context)] ??= []).push('Unknown field.');
+      add(errors, field || rootName(context), 'Unknown field.');
       continue;
     }
     let message = issueMessage(issue);
@@ -85,10 +90,10 @@ function fieldErrorsFromValidation(issues: AjvIssue[], context: string | undefin
     if (item) {
       field = item[1]!;
       const refused = { index: Number(item[2]), message };
-      (itemErrors[field] ??= []).push(refused);
+      add(itemErrors, field, refused);
       message = itemMessage(refused);
     }
-    (errors[field || rootName(context)] ??= []).push(message);
+    add(errors, field || rootName(context), message);
   }
   return { errors, itemErrors };
 }

@@ -111,6 +111,35 @@ describe('probe defects', () => {
     });
   });
 
+  describe('body keys naming what every object inherits', () => {
+    it('are unknown fields (400 naming them) on create and PATCH, never a 500', async () => {
+      const records: Record<string, object> = {
+        '/assets/organizations': { name_inc: 'Prototype Probe' },
+        '/assets/ledger': { caption: 'Prototype probe' },
+        '/keywords': { name: 'Prototype probe' },
+        '/lists': { kind: 'OrganizationsList', name: 'Prototype probe list' },
+      };
+      for (const [path, payload] of Object.entries(records)) {
+        const rowId = await create(path, payload);
+        for (const key of ['toString', 'constructor', 'hasOwnProperty', 'valueOf']) {
+          for (const [method, url] of [['POST', `${path}/`], ['PATCH', `${path}/${rowId}/`]] as const) {
+            const response = await send(method, url, 'admin', { ...payload, [key]: 1 });
+            assert.equal(response.statusCode, 400, `${method} ${url} ${key}: ${response.body}`);
+            assert.deepEqual(response.json().errors?.[key], ['Unknown field.'], `${method} ${url} ${key}: ${response.body}`);
+          }
+        }
+      }
+    });
+
+    it('are unknown fields where the route schema refuses extra keys', async () => {
+      for (const key of ['toString', 'constructor', 'hasOwnProperty']) {
+        const response = await send('PATCH', '/settings/', 'admin', { [key]: 1 });
+        assert.equal(response.statusCode, 400, `${key}: ${response.body}`);
+        assert.deepEqual(response.json().errors, { [key]: ['Unknown field.'] }, key);
+      }
+    });
+  });
+
   describe('shared geos and cities', () => {
     it('never show another tenant the user id of whoever wrote them', async () => {
       const main = await t.createTenant('main', { isDefault: true });

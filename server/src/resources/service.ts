@@ -85,7 +85,8 @@ export class ResourceService {
     const extensionInput = Object.assign({}, ...this.catalog.extensions.map((extension) => extension.input?.(this.resource) ?? {})) as Record<string, (value: unknown) => ParsedValue>;
     for (const [name, input] of Object.entries(body as Record<string, unknown>)) {
       if (input === undefined) continue;
-      const field = this.resource.fields[name];
+      // Own keys only: a key such as "toString" or "constructor" must not find a built-in of the object.
+      const field = Object.hasOwn(this.resource.fields, name) ? this.resource.fields[name] : undefined;
       if (field?.readOnly) continue;
       if (field) {
         if (field.writeAccess && !atLeast(access, field.writeAccess)) {
@@ -99,8 +100,8 @@ export class ResourceService {
         } else if (field.immutable && current && JSON.stringify(parsed.value[name]) !== JSON.stringify(current[name])) {
           errors[name] = ['This field cannot be changed once set.'];
         } else Object.assign(values, parsed.value);
-      } else if (extensionInput[name]) {
-        const parsed = extensionInput[name](input);
+      } else if (Object.hasOwn(extensionInput, name)) {
+        const parsed = extensionInput[name]!(input);
         if (parsed.ok) extra[name] = parsed.value;
         else errors[name] = [parsed.message];
       } else if (!readOnly.includes(name)) {
