@@ -40,10 +40,15 @@ const leaseEnd = (leaseMs: number) => sql`now() + make_interval(secs => ${leaseM
 
 /**
  * In a worker transaction: fails the jobs whose lease ended on their last attempt (their
- * worker died), then claims up to `limit` due jobs of the given types — queued ones whose
- * backoff is over, and running ones whose lease ended — skipping rows another worker holds.
+ * worker died), then claims up to `limit` due jobs of the given types (claimDueJobs).
  */
 export async function claimJobs(tx: Tx, names: readonly JobName[], limit: number, leaseMs: number): Promise<ClaimedJob[]> {
+  await failLostJobs(tx);
+  return claimDueJobs(tx, names, limit, leaseMs);
+}
+
+/** Fails the running jobs whose lease ended on their last attempt, skipping rows another worker holds. */
+export async function failLostJobs(tx: Tx): Promise<void> {
   await query(
     tx,
     sql`UPDATE jobs j
@@ -54,6 +59,15 @@ export async function claimJobs(tx: Tx, names: readonly JobName[], limit: number
               FOR UPDATE SKIP LOCKED) lost
         WHERE j.tenant_id = lost.tenant_id AND j.id = lost.id`,
   );
+}
+
+/**
+ * Claims up to `limit` due jobs of the given types — queued ones whose backoff is over, and
+ * running ones whose lease ended with attempts left — skipping rows another worker holds.
+ * A running job on its last attempt is never claimed again, even when failLostJobs skipped
+ * it because another worker held its row at that moment: the next claim fails it.
+ */
+export async function claimDueJobs(tx: Tx, names: readonly JobName[], limit: number, leaseMs: number): Promise<ClaimedJob[]> {
   const nameList = sql.join(names.map((name) => sql`${name}`), sql`, `);
   return query<ClaimedJob>(
     tx,
@@ -62,7 +76,7 @@ export async function claimJobs(tx: Tx, names: readonly JobName[], limit: number
             started_at = coalesce(j.started_at, now()), updated_at = now()
         FROM (SELECT tenant_id, id FROM jobs
               WHERE name IN (${nameList})
-                AND ((status = 'queued' AND run_after <= now()) OR (status = 'running' AND lease_until < now()))
+                AND ((status = 'queued' AND run_after <= now()) OR (status = 'running' AND lease_until < now() AND attempts < max_attempts))
               ORDER BY run_after
               LIMIT ${limit}
               FOR UPDATE SKIP LOCKED) due

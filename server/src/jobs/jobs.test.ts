@@ -11,7 +11,7 @@ import { jobRegistry } from '../modules/jobs.ts';
 import { probeJobs } from '../modules/probe/probe.jobs.ts';
 import type { TenantRow } from '../tenancy/tenants.repository.ts';
 import { createTestApp, type TestContext } from '../test/test-app.ts';
-import { claimJobs } from './jobs.repository.ts';
+import { claimDueJobs, claimJobs } from './jobs.repository.ts';
 import { enqueue, JobPayloadError } from './queue.ts';
 import { createJobRegistry, JobRegistryError, type JobHandlers } from './registry.ts';
 import { Worker } from './worker.ts';
@@ -165,6 +165,21 @@ describe('jobs', () => {
     const failed = await settled(lost);
     assert.equal(failed.status, 'failed');
     assert.match(failed.error!, /attempt 1 of 1 did not finish: its worker stopped/);
+  });
+
+  it('never claims a running job on its last attempt again, even when the statement failing it skipped it', async () => {
+    const lost = await queue({ key: 'last attempt', sleep_ms: 0 });
+    await t.db.owner.execute(sql`UPDATE jobs SET max_attempts = 1 WHERE id = ${lost}`);
+    const worker = { tenantId: null, jobsWorker: true };
+    const [claimed] = await t.db.withTenant(worker, (tx) => claimJobs(tx, ['probe.echo'], 10, 30_000));
+    assert.equal(claimed?.id, lost);
+    // Its worker died: the lease ended.
+    await t.db.owner.execute(sql`UPDATE jobs SET lease_until = now() - interval '1 minute' WHERE id = ${lost}`);
+    // The claim alone, as when failLostJobs skipped the row because another worker held it.
+    assert.deepEqual(await t.db.withTenant(worker, (tx) => claimDueJobs(tx, ['probe.echo'], 10, 30_000)), []);
+    assert.deepEqual([(await row(lost)).status, (await row(lost)).attempts], ['running', 1]);
+    assert.deepEqual(await t.db.withTenant(worker, (tx) => claimJobs(tx, ['probe.echo'], 10, 30_000)), []);
+    assert.deepEqual([(await row(lost)).status, (await row(lost)).attempts], ['failed', 1]);
   });
 
   it('keeps a running job by renewing its lease, and drains running jobs on stop', async () => {
