@@ -62,8 +62,7 @@ export function backlinkSources(catalog: Catalog, resource: Resource, access: Ac
   return sources;
 }
 
-/** The query string of GET {resource}/{id}/related/. */
-/** The query string of related/: text as sent, or numbers where the route's schema read them. */
+/** The query string of GET {resource}/{id}/related/: text as sent, or numbers where the route's schema read them. */
 export function parseRelatedQuery(query: Record<string, unknown>): RelatedQuery {
   const raw: Record<string, string> = {};
   for (const [name, value] of Object.entries(query)) {

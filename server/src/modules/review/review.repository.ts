@@ -26,7 +26,10 @@ export interface ProvenanceInput {
   mentions?: number;
 }
 
-/** Provenance as the API presents it with a suggestion (and the record it became). */
+/**
+ * Provenance as the API presents it with a suggestion. Accepting keeps it on the record the
+ * suggestion became (and a merge moves it), but records are presented without it.
+ */
 export interface Provenance {
   id: string;
   source_kind: string;

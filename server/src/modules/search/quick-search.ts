@@ -26,7 +26,7 @@
  */
 import { sql, type SQL } from 'drizzle-orm';
 import type { Visibility } from '../../resources/fields.ts';
-import { searchMatch, statusCondition } from '../../resources/repository.ts';
+import { searchMatch, visibleCondition } from '../../resources/repository.ts';
 import type { Resource } from '../../resources/resource.ts';
 import { RESOURCES } from '../registry.ts';
 
@@ -61,14 +61,9 @@ function rankedMatches(resource: Resource, q: string, visible: Visibility[], typ
   const columns = sql`id, display_name, search_name,
     ${typeColumn ? sql.identifier(typeColumn) : sql`${resource.type}`}::text AS type,
     ${slugColumn ? sql.identifier(slugColumn) : sql`NULL`}::text AS slug`;
-  const scope = sql.join(
-    [
-      resource.hasVisibility ? sql`visibility IN (${sql.join(visible.map((value) => sql`${value}`), sql`, `)})` : sql`true`,
-      typeColumn ? sql`${sql.identifier(typeColumn)} IN (${sql.join(wanted.map((type) => sql`${type}`), sql`, `)})` : sql`true`,
-      statusCondition(resource),
-    ],
-    sql` AND `,
-  );
+  const scope = typeColumn
+    ? sql`${visibleCondition(resource, visible)} AND ${sql.identifier(typeColumn)} IN (${sql.join(wanted.map((type) => sql`${type}`), sql`, `)})`
+    : visibleCondition(resource, visible);
   const tiers = [
     sql`(SELECT id, display_name, type, slug
           FROM (SELECT ${columns} FROM ${table} WHERE ${scope} AND search_name ~>=~ ${term} AND search_name ~<~ ${pastTerm}
