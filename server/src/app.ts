@@ -18,7 +18,7 @@ import { AuthService } from './auth/auth.service.ts';
 import type { Config } from './config.ts';
 import type { EntityCounts } from './contracts.ts';
 import type { Database } from './db/client.ts';
-import { registerErrorHandling } from './http/errors.ts';
+import { registerErrorHandling } from './http/error-handler.ts';
 import { schemaController } from './http/validation.ts';
 import { registerNulGuard } from './http/nul-guard.ts';
 import multipart from '@fastify/multipart';

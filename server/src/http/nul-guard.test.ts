@@ -8,7 +8,7 @@ import { xlsx } from '../modules/ledger/test-support.ts';
 import type { TenantRow } from '../tenancy/tenants.repository.ts';
 import { multipart } from '../test/multipart.ts';
 import { createTestApp, type TestContext } from '../test/test-app.ts';
-import { NUL_MESSAGE, nulField } from './nul-guard.ts';
+import { NUL_MESSAGE, nulField } from './nul.ts';
 
 describe('NUL characters in input', () => {
   let t: TestContext;

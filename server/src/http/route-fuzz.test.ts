@@ -13,7 +13,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { TenantRow } from '../tenancy/tenants.repository.ts';
 import { createTestApp, type TestContext } from '../test/test-app.ts';
-import { NUL_MESSAGE } from './nul-guard.ts';
+import { NUL_MESSAGE } from './nul.ts';
 
 interface Operation {
   method: string;

@@ -27,7 +27,7 @@ import { readSheet } from 'read-excel-file/node';
 import type { ImportReport } from '../contracts.ts';
 import type { Tx } from '../db/client.ts';
 import { ApiError } from '../http/errors.ts';
-import { NUL_MESSAGE, nulField } from '../http/nul-guard.ts';
+import { NUL_MESSAGE, nulField } from '../http/nul.ts';
 import { responsibleUser, type EngineContext } from './context.ts';
 import type { FieldType } from './fields.ts';
 import { findDuplicates, findRecords, type MatchScope, type Row } from './repository.ts';

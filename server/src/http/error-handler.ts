@@ -1,0 +1,132 @@
+/**
+ * The global handler that maps every thrown error to the API's one error shape (errors.ts):
+ * an ApiError as it says, a schema validation failure as a 400 naming each field and why (in
+ * the engine's words), Fastify's own 4xx with its message. Clients never see stack traces;
+ * anything unexpected is logged with its request id and answered with a 500.
+ */
+import type { FastifyError, FastifyInstance } from 'fastify';
+import type { ErrorBody } from '../contracts.ts';
+import { itemMessage } from '../resources/values.ts';
+import { ApiError, badRequest, type FieldErrors, type ItemErrors } from './errors.ts';
+
+interface AjvIssue {
+  instancePath?: string;
+  message?: string;
+  params?: Record<string, unknown>;
+  keyword?: string;
+}
+
+/**
+ * Turns schema validation issues into {field: [messages]}; an issue with an item of a list
+ * (`/ids/2`) is also an item error of the list's field.
+ */
+function fieldErrorsFromValidation(issues: AjvIssue[], context: string | undefined): { errors: FieldErrors; itemErrors: ItemErrors } {
+  const errors: FieldErrors = {};
+  const itemErrors: ItemErrors = {};
+  // Own keys only: a field named "constructor" or "toString" must not find a built-in of the object.
+  const add = <T>(into: Record<string, T[]>, key: string, value: T) => {
+    if (!Object.hasOwn(into, key)) into[key] = [];
+    into[key]!.push(value);
+  };
+  for (const issue of issues) {
+    let field = (issue.instancePath ?? '').replace(/^\//, '').replace(/\//g, '.');
+    const missing = issue.params?.['requiredProperties'] ?? issue.params?.['missingProperty'];
+    if (issue.keyword === 'required' && missing !== undefined) {
+      field = [field, Array.isArray(missing) ? missing[0] : missing].filter(Boolean).join('.');
+    }
+    const additional = issue.params?.['additionalProperty'] ?? issue.params?.['additionalProperties'];
+    if (issue.keyword === 'additionalProperties' && additional !== undefined) {
+      field = [field, Array.isArray(additional) ? additional[0] : additional].filter(Boolean).join('.');
+      add(errors, field || rootName(context), 'Unknown field.');
+      continue;
+    }
+    let message = issueMessage(issue);
+    const item = /^(.+)\.(\d+)$/.exec(field);
+    if (item) {
+      field = item[1]!;
+      const refused = { index: Number(item[2]), message };
+      add(itemErrors, field, refused);
+      message = itemMessage(refused);
+    }
+    add(errors, field || rootName(context), message);
+  }
+  return { errors, itemErrors };
+}
+
+/** Where an issue with the whole part is reported: a body's as non_field_errors, as the engine does. */
+const rootName = (context: string | undefined) => (context === undefined || context === 'body' ? 'non_field_errors' : context);
+
+const capitalize = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
+
+const TYPE_MESSAGES: Record<string, string> = {
+  integer: 'Must be a whole number.',
+  number: 'Must be a number.',
+  boolean: 'Must be true or false.',
+  string: 'Must be text.',
+  array: 'Must be a list.',
+  object: 'Must be an object.',
+};
+
+/** A schema issue in the words the engine uses for the same problems ("Must be a whole number."). */
+function issueMessage(issue: AjvIssue): string {
+  const params = issue.params ?? {};
+  const limit = params['limit'];
+  switch (issue.keyword) {
+    case 'required':
+      return 'This field is required.';
+    case 'format':
+      return params['format'] === 'uuid' ? 'Must be the id of a record.' : `Must be a valid ${String(params['format'])}.`;
+    case 'type':
+      return TYPE_MESSAGES[String(params['type'])] ?? `Must be ${String(params['type'])}.`;
+    case 'enum':
+      return `Must be one of: ${(params['allowedValues'] as unknown[] | undefined)?.join(', ')}.`;
+    case 'minimum':
+      return `Must be at least ${String(limit)}.`;
+    case 'maximum':
+      return `Must be at most ${String(limit)}.`;
+    case 'minLength':
+      return limit === 1 ? 'This field may not be blank.' : `Ensure this field has at least ${String(limit)} characters.`;
+    case 'maxLength':
+      return `Ensure this field has no more than ${String(limit)} characters.`;
+    case 'minItems':
+      return `Ensure this list has at least ${String(limit)} item${limit === 1 ? '' : 's'}.`;
+    case 'maxItems':
+      return `Ensure this list has no more than ${String(limit)} items.`;
+    default:
+      return `${capitalize(issue.message ?? 'is invalid')}.`;
+  }
+}
+
+export function registerErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError | ApiError, request, reply) => {
+    if (error instanceof ApiError) {
+      if (error.headers) reply.headers(error.headers);
+      return reply.status(error.statusCode).send(error.toBody());
+    }
+    if (error.validation) {
+      const { errors, itemErrors } = fieldErrorsFromValidation(error.validation as AjvIssue[], error.validationContext);
+      const first = Object.entries(errors)[0];
+      return reply.status(400).send(badRequest(first ? `${first[0]}: ${first[1][0]}` : 'Invalid request.', errors, itemErrors).toBody());
+    }
+    const status = error.statusCode ?? 500;
+    if (status >= 400 && status < 500) {
+      const known: Record<number, [string, string]> = {
+        400: ['invalid', 'Malformed request.'],
+        404: ['not_found', 'Not found.'],
+        405: ['method_not_allowed', 'Method not allowed.'],
+        406: ['not_acceptable', 'Not acceptable.'],
+        413: ['payload_too_large', 'Request body is too large.'],
+        415: ['unsupported_media_type', 'Unsupported content type.'],
+      };
+      const [code, fallback] = known[status] ?? ['client_error', 'Bad request.'];
+      // Fastify's own 4xx messages (bad JSON, wrong content type) are safe to show.
+      return reply.status(status).send({ detail: error.message || fallback, code } satisfies ErrorBody);
+    }
+    request.log.error({ err: error }, 'unhandled error');
+    return reply.status(500).send({ detail: 'Internal server error.', code: 'server_error' } satisfies ErrorBody);
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    reply.status(404).send({ detail: `No route for ${request.method} ${request.url.split('?')[0]}.`, code: 'not_found' });
+  });
+}
