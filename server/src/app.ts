@@ -19,7 +19,7 @@ import type { Config } from './config.ts';
 import type { EntityCounts } from './contracts.ts';
 import type { Database } from './db/client.ts';
 import { registerErrorHandling } from './http/error-handler.ts';
-import { schemaController } from './http/validation.ts';
+import { requireParamsSchemas, schemaController } from './http/validation.ts';
 import { registerNulGuard } from './http/nul-guard.ts';
 import multipart from '@fastify/multipart';
 import { clientsRoutes } from './modules/clients/clients.routes.ts';
@@ -80,6 +80,7 @@ export async function buildApp({ config, db, logger }: AppDeps): Promise<Fastify
 
   registerErrorHandling(app);
   registerNulGuard(app);
+  requireParamsSchemas(app, API_PREFIX);
   // Spreadsheet uploads are streamed; one file per request, capped in size.
   await app.register(multipart, { limits: { fileSize: config.uploadLimitBytes, files: 1, fields: 10 } });
   await registerSecurity(app, config);

@@ -87,9 +87,10 @@ export type User = Static<typeof User>;
 /** POST users/. Email unique per tenant (ignoring case); password at least 10 characters. */
 export const UserInput = Type.Object(
   {
-    email: Type.String({ maxLength: 1000 }),
+    // Required, but checked by the service with every other field, so one answer names all that is missing.
+    email: Type.Optional(Type.String({ maxLength: 1000 })),
     alias: Type.Optional(Nullable(Type.String({ maxLength: 1000 }))),
-    password: Type.String({ maxLength: 1024 }),
+    password: Type.Optional(Type.String({ maxLength: 1024 })),
     is_admin: Type.Optional(Type.Boolean()),
     is_research: Type.Optional(Type.Boolean()),
   },

@@ -11,10 +11,39 @@ import { ApiError, badRequest, type FieldErrors, type ItemErrors } from './error
 
 interface AjvIssue {
   instancePath?: string;
+  schemaPath?: string;
   message?: string;
   params?: Record<string, unknown>;
   keyword?: string;
 }
+
+/**
+ * A value refused by every branch of an anyOf (a nullable field: text or null) comes as one
+ * issue per branch, then one for the anyOf. Told as one: the branch's own rule when the value
+ * had a branch's type but broke its rule (too long), else the types it may have ("Must be text
+ * or null.").
+ */
+function mergeAlternatives(issues: AjvIssue[]): AjvIssue[] {
+  const merged: AjvIssue[] = [];
+  for (const issue of issues) {
+    if (issue.keyword !== 'anyOf' || issue.schemaPath === undefined) {
+      merged.push(issue);
+      continue;
+    }
+    const branches: AjvIssue[] = [];
+    while (merged.length > 0 && merged.at(-1)!.schemaPath?.startsWith(`${issue.schemaPath}/`)) branches.unshift(merged.pop()!);
+    const broken = branches.filter((branch) => branch.keyword !== 'type');
+    if (broken.length > 0) merged.push(...broken);
+    else merged.push({ ...issue, keyword: 'type', params: { type: branches.map((branch) => branch.params?.['type']).join(',') } });
+  }
+  return merged;
+}
+
+/**
+ * At most this many problems are told: a form's body (validation.ts, everyProblem) is checked
+ * to the end, and one of thousands of unknown keys would otherwise answer thousands of them.
+ */
+const MAX_ISSUES = 100;
 
 /**
  * Turns schema validation issues into {field: [messages]}; an issue with an item of a list
@@ -28,7 +57,7 @@ function fieldErrorsFromValidation(issues: AjvIssue[], context: string | undefin
     if (!Object.hasOwn(into, key)) into[key] = [];
     into[key]!.push(value);
   };
-  for (const issue of issues) {
+  for (const issue of mergeAlternatives(issues).slice(0, MAX_ISSUES)) {
     let field = (issue.instancePath ?? '').replace(/^\//, '').replace(/\//g, '.');
     const missing = issue.params?.['requiredProperties'] ?? issue.params?.['missingProperty'];
     if (issue.keyword === 'required' && missing !== undefined) {
@@ -37,7 +66,7 @@ function fieldErrorsFromValidation(issues: AjvIssue[], context: string | undefin
     const additional = issue.params?.['additionalProperty'] ?? issue.params?.['additionalProperties'];
     if (issue.keyword === 'additionalProperties' && additional !== undefined) {
       field = [field, Array.isArray(additional) ? additional[0] : additional].filter(Boolean).join('.');
-      add(errors, field || rootName(context), 'Unknown field.');
+      add(errors, field || rootName(context), context === 'querystring' ? 'Unknown parameter.' : 'Unknown field.');
       continue;
     }
     let message = issueMessage(issue);
@@ -58,14 +87,18 @@ const rootName = (context: string | undefined) => (context === undefined || cont
 
 const capitalize = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 
-const TYPE_MESSAGES: Record<string, string> = {
-  integer: 'Must be a whole number.',
-  number: 'Must be a number.',
-  boolean: 'Must be true or false.',
-  string: 'Must be text.',
-  array: 'Must be a list.',
-  object: 'Must be an object.',
+const TYPE_NAMES: Record<string, string> = {
+  integer: 'a whole number',
+  number: 'a number',
+  boolean: 'true or false',
+  string: 'text',
+  array: 'a list',
+  object: 'an object',
+  null: 'null',
 };
+
+/** "Must be a whole number.", or for a value of several allowed types "Must be text or null.". */
+const typeMessage = (types: string) => `Must be ${types.split(',').map((type) => TYPE_NAMES[type] ?? type).join(' or ')}.`;
 
 /** A schema issue in the words the engine uses for the same problems ("Must be a whole number."). */
 function issueMessage(issue: AjvIssue): string {
@@ -77,7 +110,7 @@ function issueMessage(issue: AjvIssue): string {
     case 'format':
       return params['format'] === 'uuid' ? 'Must be the id of a record.' : `Must be a valid ${String(params['format'])}.`;
     case 'type':
-      return TYPE_MESSAGES[String(params['type'])] ?? `Must be ${String(params['type'])}.`;
+      return typeMessage(String(params['type']));
     case 'enum':
       return `Must be one of: ${(params['allowedValues'] as unknown[] | undefined)?.join(', ')}.`;
     case 'minimum':

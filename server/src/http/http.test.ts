@@ -6,12 +6,18 @@ import { createTestApp, type TestContext } from '../test/test-app.ts';
 describe('HTTP conventions', () => {
   let t: TestContext;
   let acme: TenantRow;
+  let undeclared: unknown;
 
   before(async () => {
     t = await createTestApp({ BODY_LIMIT_BYTES: '2048', CORS_ORIGINS: 'https://partner.example.org' }, (app) => {
       app.get('/api/v1/probe/crash/', async () => {
         throw new Error('secret internals at /srv/app.ts:42');
       });
+      try {
+        app.get('/api/v1/probe/:id/', async () => ({}));
+      } catch (error) {
+        undeclared = error;
+      }
     });
     await t.createTenant('default', { isDefault: true, name: 'Main' });
     acme = await t.createTenant('acme', { name: 'Acme Research' });
@@ -40,6 +46,10 @@ describe('HTTP conventions', () => {
     const without = await t.request(acme, { method: 'GET', url: '/api/v1/tenant' });
     assert.equal(withSlash.statusCode, 200);
     assert.equal(without.statusCode, 200);
+  });
+
+  it('an API route with path parameters but no params schema is refused at start', () => {
+    assert.match(String(undeclared), /GET \/api\/v1\/probe\/:id\/ has path parameters but no params schema/);
   });
 
   it('an unexpected error is a 500 without internals, and carries the request id', async () => {

@@ -13,6 +13,12 @@ export class FieldProblems {
     (this.errors[field] ??= []).push(message);
   }
 
+  /** A required field left out of the body (the schema lets it pass, so this answer names it with the rest). */
+  missing(field: string): '' {
+    this.add(field, 'This field is required.');
+    return '';
+  }
+
   /** Throws the 400 when any problem was found. */
   throwIfAny(): void {
     const first = Object.entries(this.errors)[0];

@@ -2,11 +2,12 @@
  * Paging, ordering, search and boolean filters for list routes that are not
  * resource-engine entities (users, tenants): the same parameters and the same
  * `{count, next, previous, results}` answer as the engine's lists (links: pages.ts).
+ * As there, the route's schema (listQuerystring) types each parameter, and
+ * parseListParams checks what depends on the list: its ordering fields and filters.
  */
-import { DEFAULT_LIMIT, MAX_LIMIT } from '../resources/list-query.ts';
+import { Type } from 'typebox';
+import { DEFAULT_LIMIT, MAX_LIMIT, MAX_SEARCH_LENGTH, oneParameter, parseOrdering, type ListParameters } from '../resources/list-query.ts';
 import { fieldError } from './errors.ts';
-
-const MAX_SEARCH_LENGTH = 200;
 
 export interface ListSpec<Field extends string, Filter extends string> {
   /** Fields a client may order by. */
@@ -15,6 +16,8 @@ export interface ListSpec<Field extends string, Filter extends string> {
   defaultOrdering: string;
   /** Boolean columns that can be filtered with ?name=true|false. */
   booleanFilters: readonly Filter[];
+  /** What search looks in, for the API's documentation ("Part of the email or alias"). */
+  searched: string;
 }
 
 export interface ListParams<Field extends string, Filter extends string> {
@@ -25,58 +28,61 @@ export interface ListParams<Field extends string, Filter extends string> {
   filters: Partial<Record<Filter, boolean>>;
 }
 
-type Query = Record<string, string | string[] | undefined>;
+/** A filter's value as a query string brings it: once, or repeated (which the parser names). */
+export const FilterParam = Type.Union([Type.String(), Type.Array(Type.String())]);
 
-function single(query: Query, name: string): string | undefined {
-  const value = query[name];
-  if (Array.isArray(value)) throw fieldError(name, 'Give this parameter once.');
-  return value;
+/** limit, offset, ordering and search, as every list takes them (the engine's too). */
+export function pagingParams(ordering: string, searched?: string) {
+  return {
+    limit: Type.Optional(Type.Integer({ minimum: 1, default: DEFAULT_LIMIT, description: `Rows per page; more than ${MAX_LIMIT} gives ${MAX_LIMIT}` })),
+    offset: Type.Optional(Type.Integer({ minimum: 0 })),
+    ordering: Type.Optional(Type.String({ description: ordering })),
+    search: Type.Optional(Type.String({ maxLength: MAX_SEARCH_LENGTH, ...(searched ? { description: searched } : {}) })),
+  };
 }
 
-function integer(name: string, raw: string | undefined, fallback: number, min: number, max: number): number {
-  if (raw === undefined || raw.trim() === '') return fallback;
-  if (!/^-?\d+$/.test(raw.trim())) throw fieldError(name, 'Must be a whole number.');
-  const value = Number(raw);
-  if (value < min) throw fieldError(name, `Must be at least ${min}.`);
-  return Math.min(value, max);
+/**
+ * The query string of such a list. Filter values and names are left to parseListParams, as
+ * the engine leaves them to parseListQuery: an empty value is no filter, and an unknown name
+ * is answered with the ones there are.
+ */
+export function listQuerystring<Field extends string, Filter extends string>(spec: ListSpec<Field, Filter>) {
+  return Type.Object(
+    {
+      ...pagingParams(`Default ${spec.defaultOrdering}. One of ${spec.ordering.join(', ')}; -field for descending.`, spec.searched),
+      ...Object.fromEntries(spec.booleanFilters.map((name) => [name, Type.Optional(Type.String({ description: 'true or false' }))])),
+    },
+    { additionalProperties: FilterParam },
+  );
 }
 
-/** Reads a list request's query string; anything unknown or malformed is a 400 naming the parameter. */
+const PAGING = ['limit', 'offset', 'ordering', 'search'];
+
+/** Reads a list request's query string, which listQuerystring has typed; what the list does not know is a 400 naming it. */
 export function parseListParams<Field extends string, Filter extends string>(
   spec: ListSpec<Field, Filter>,
-  query: Query,
+  query: ListParameters,
 ): ListParams<Field, Filter> {
-  const limit = integer('limit', single(query, 'limit'), DEFAULT_LIMIT, 1, MAX_LIMIT);
-  const offset = integer('offset', single(query, 'offset'), 0, 0, Number.MAX_SAFE_INTEGER);
-
-  const ordering = (single(query, 'ordering') || spec.defaultOrdering)
-    .split(',')
-    .map((term) => term.trim())
-    .filter(Boolean)
-    .map((term) => {
-      const descending = term.startsWith('-');
-      const field = (descending ? term.slice(1) : term) as Field;
-      if (!spec.ordering.includes(field)) {
-        throw fieldError('ordering', `Unknown field "${field}". Order by one of: ${spec.ordering.join(', ')}.`);
-      }
-      return { field, descending };
-    });
-
-  const search = single(query, 'search')?.trim() ?? '';
-  if (search.length > MAX_SEARCH_LENGTH) throw fieldError('search', `Ensure this has no more than ${MAX_SEARCH_LENGTH} characters.`);
-
+  const single = (name: string) => oneParameter(query, name);
+  const ordering = parseOrdering(single('ordering') || spec.defaultOrdering, spec.ordering);
   const filters: Partial<Record<Filter, boolean>> = {};
-  for (const [name, raw] of Object.entries(query)) {
-    if (['limit', 'offset', 'ordering', 'search'].includes(name) || raw === undefined) continue;
+  for (const name of Object.keys(query)) {
+    if (PAGING.includes(name) || query[name] === undefined) continue;
     if (!spec.booleanFilters.includes(name as Filter)) {
       const known = spec.booleanFilters.length > 0 ? ` Filter by one of: ${spec.booleanFilters.join(', ')}.` : '';
       throw fieldError(name, `Unknown filter.${known}`);
     }
-    const value = single(query, name)!.trim().toLowerCase();
+    const value = single(name)!.trim().toLowerCase();
     if (value === '') continue;
     if (value !== 'true' && value !== 'false') throw fieldError(name, 'Must be true or false.');
     filters[name as Filter] = value === 'true';
   }
 
-  return { limit, offset, ordering, search: search || null, filters };
+  return {
+    limit: Math.min(Number(query['limit'] ?? DEFAULT_LIMIT), MAX_LIMIT),
+    offset: Number(query['offset'] ?? 0),
+    ordering,
+    search: single('search')?.trim() || null,
+    filters,
+  };
 }

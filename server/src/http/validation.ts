@@ -4,18 +4,37 @@
  * field and the reason, errors.ts) — except a record's body (create, edit), which the
  * resource engine parses itself, field by field, with the same rules a spreadsheet import
  * uses. Such a body schema is marked with `engineParsed()`: still in the OpenAPI document,
- * never compiled.
+ * never compiled. A form's body marked with `everyProblem()` is checked with Ajv's
+ * allErrors, so its 400 names every field at fault, not only the first.
  */
 import { AjvCompiler, type Ajv, type RouteDefinition, type ValidatorFactory } from '@fastify/ajv-compiler';
-import type { FastifyServerOptions } from 'fastify';
-import type { TSchema } from 'typebox';
+import type { FastifyInstance, FastifyServerOptions } from 'fastify';
+import { Type, type Static, type TObject, type TSchema } from 'typebox';
 import { isUuid } from '../resources/values.ts';
 
 const ENGINE_PARSED = 'x-engine-parsed';
+const EVERY_PROBLEM = 'x-every-problem';
 
 /** A body schema the resource engine parses itself (documented, not validated by Fastify). */
 export function engineParsed<T extends TSchema>(schema: T): T {
   return { ...schema, [ENGINE_PARSED]: true };
+}
+
+/**
+ * A form's body (users, tenants): its 400 names every problem at once, so the form marks every
+ * field from one answer. Only for small flat bodies: Ajv stops at the first problem elsewhere
+ * (allErrors off), since a body of thousands of bad items would otherwise make thousands of errors.
+ */
+export function everyProblem<T extends TSchema>(schema: T): T {
+  return { ...schema, [EVERY_PROBLEM]: true };
+}
+
+/**
+ * A body that may be left out (a POST with nothing to say), or sent as the object. Fastify
+ * validates a missing body as null, which `nullable` lets through.
+ */
+export function optionalBody<T extends TObject>(schema: T) {
+  return Type.Unsafe<Static<T> | null | undefined>({ ...schema, nullable: true });
 }
 
 const acceptAll = () => true;
@@ -29,16 +48,33 @@ const buildValidator = ((externalSchemas, given) => {
   // A JSON body has its types: 5 is not the text "5" there, as it is in a query string or a path.
   const strict = { ...options, customOptions: { ...given?.customOptions, coerceTypes: false } };
   const compileBody = AjvCompiler()(externalSchemas, strict as typeof options) as unknown as RouteCompiler;
-  const skipEngineParsed: RouteCompiler = (route) => {
+  const reportAll = { ...strict, customOptions: { ...strict.customOptions, allErrors: true } };
+  const compileEveryProblem = AjvCompiler()(externalSchemas, reportAll as typeof options) as unknown as RouteCompiler;
+  const byMarker: RouteCompiler = (route) => {
     if (route.httpPart !== 'body') return compile(route);
-    const schema = route.schema as Record<string, unknown> | undefined;
-    return schema?.[ENGINE_PARSED] === true ? acceptAll : compileBody(route);
+    const { [ENGINE_PARSED]: engine, [EVERY_PROBLEM]: every, ...schema } = (route.schema ?? {}) as Record<string, unknown>;
+    if (engine === true) return acceptAll;
+    // The marker is no JSON Schema keyword: Ajv's strict mode would refuse it.
+    return every === true ? compileEveryProblem({ ...route, schema }) : compileBody(route);
   };
-  return skipEngineParsed;
+  return byMarker;
 }) as ValidatorFactory;
 
 /**
  * Fastify's own Ajv compiler with the app's `ajv` options (types coerced in query strings and
- * paths, not in bodies), skipping the bodies marked engineParsed().
+ * paths, not in bodies), skipping the bodies marked engineParsed() and reporting every problem
+ * of those marked everyProblem().
  */
 export const schemaController: FastifyServerOptions['schemaController'] = { compilersFactory: { buildValidator } };
+
+/**
+ * Refuses, at start, an API route whose path has parameters but whose schema does not declare
+ * them: its ids would reach the handler unchecked (docs/validation.md, "How it was checked").
+ */
+export function requireParamsSchemas(app: FastifyInstance, prefix: string): void {
+  app.addHook('onRoute', (route) => {
+    if (route.url.startsWith(prefix) && route.url.includes('/:') && !route.schema?.params) {
+      throw new Error(`${String(route.method)} ${route.url} has path parameters but no params schema.`);
+    }
+  });
+}

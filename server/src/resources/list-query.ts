@@ -76,12 +76,31 @@ export function integer(name: string, raw: string | undefined, fallback: number,
 /** A list request's parameters: text as sent, or numbers where the route's schema already read them (limit, offset). */
 export type ListParameters = Record<string, string | number | string[] | undefined>;
 
+/** A parameter that may be given once, as text (a number the schema read is given back as text). */
+export function oneParameter(query: ListParameters, name: string): string | undefined {
+  const value = query[name];
+  if (Array.isArray(value)) throw fieldError(name, 'Give this parameter once.');
+  return value === undefined ? undefined : String(value);
+}
+
+/** `name,-created_at` → order terms; a field not allowed is a 400 naming ordering, with the fields there are. */
+export function parseOrdering<Field extends string>(text: string, allowed: readonly Field[]): Array<{ field: Field; descending: boolean }> {
+  return text
+    .split(',')
+    .map((term) => term.trim())
+    .filter(Boolean)
+    .map((term) => {
+      const descending = term.startsWith('-');
+      const field = descending ? term.slice(1) : term;
+      if (!(allowed as readonly string[]).includes(field)) {
+        throw fieldError('ordering', `Unknown field "${field}". Order by one of: ${allowed.join(', ')}.`);
+      }
+      return { field: field as Field, descending };
+    });
+}
+
 export function parseListQuery(resource: Resource, query: ListParameters): ListQuery {
-  const one = (name: string): string | undefined => {
-    const value = query[name];
-    if (Array.isArray(value)) throw fieldError(name, 'Give this parameter once.');
-    return value === undefined ? undefined : String(value);
-  };
+  const one = (name: string) => oneParameter(query, name);
 
   const limit = integer('limit', one('limit'), DEFAULT_LIMIT, 1, MAX_LIMIT);
   const offset = integer('offset', one('offset'), 0, 0, Number.MAX_SAFE_INTEGER);
@@ -92,18 +111,7 @@ export function parseListQuery(resource: Resource, query: ListParameters): ListQ
   const orderingParam = one('ordering');
   const ranked = orderingParam?.trim() === RELEVANCE;
   if (ranked && !searchRaw) throw fieldError('ordering', 'Order by relevance only with a search.');
-  const ordering = ((ranked ? undefined : orderingParam) || resource.defaultOrdering || DEFAULT_ORDERING)
-    .split(',')
-    .map((term) => term.trim())
-    .filter(Boolean)
-    .map((term) => {
-      const descending = term.startsWith('-');
-      const field = descending ? term.slice(1) : term;
-      if (!allowedOrdering.includes(field)) {
-        throw fieldError('ordering', `Unknown field "${field}". Order by one of: ${allowedOrdering.join(', ')}.`);
-      }
-      return { field, descending };
-    });
+  const ordering = parseOrdering((ranked ? undefined : orderingParam) || resource.defaultOrdering || DEFAULT_ORDERING, allowedOrdering);
 
 
   const format = one('format') ?? 'json';

@@ -9,12 +9,13 @@ import { Type, type TSchema } from 'typebox';
 import { AuditHistory, AvailableFilters, BulkRefusedBody, BulkRequest, BulkResult, BulkUndoResult, ErrorBody, ImportFailedBody, ImportReport, MergePreview, MergeRequest, MergeResult, RelatedGroups, resourcePage } from '../contracts.ts';
 import { withContext } from '../http/engine-context.ts';
 import { pageOf } from '../http/pages.ts';
+import { FilterParam, pagingParams } from '../http/list-params.ts';
 import { engineParsed } from '../http/validation.ts';
 import { parseRelatedQuery, RELATED_DEFAULT_LIMIT, relatedGroups } from './backlinks.ts';
 import { BULK_MAX_ROWS, BulkService } from './bulk.ts';
 import { MergeService } from './merge.ts';
 import type { Catalog } from './catalog.ts';
-import { DEFAULT_LIMIT, filterNames, MAX_LIMIT, MAX_SEARCH_LENGTH, parseListQuery, type ListQuery } from './list-query.ts';
+import { filterNames, MAX_LIMIT, parseListQuery, type ListQuery } from './list-query.ts';
 import type { Resource } from './resource.ts';
 import { ResourceService } from './service.ts';
 import { SpreadsheetExport, type ExportFormat } from './spreadsheet-export.ts';
@@ -31,15 +32,19 @@ export const IdParam = Type.Object({ id: Type.String({ format: 'uuid' }) });
  * unknown filters — and caps limit at the maximum.
  */
 export function listQuerystring(resource: Resource) {
-  const filter = Type.Union([Type.String(), Type.Array(Type.String())]);
   return Type.Object({
-    limit: Type.Optional(Type.Integer({ minimum: 1, default: DEFAULT_LIMIT, description: `Rows per page; more than ${MAX_LIMIT} gives ${MAX_LIMIT}` })),
-    offset: Type.Optional(Type.Integer({ minimum: 0 })),
-    ordering: Type.Optional(Type.String({ description: 'Comma-separated fields, -field for descending. Default -updated_at.' })),
-    search: Type.Optional(Type.String({ maxLength: MAX_SEARCH_LENGTH })),
+    ...pagingParams('Comma-separated fields, -field for descending. Default -updated_at.'),
     format: Type.Optional(Type.Enum(['json', 'xlsx'])),
-    ...Object.fromEntries(filterNames(resource).map((name) => [name, Type.Optional(filter)])),
-  }, { additionalProperties: filter });
+    ...Object.fromEntries(filterNames(resource).map((name) => [name, Type.Optional(FilterParam)])),
+  }, { additionalProperties: FilterParam });
+}
+
+/**
+ * A record's body (create, edit): documented, but parsed by the engine itself, so imports and
+ * single requests share one set of rules and messages.
+ */
+export function recordBody(resource: Resource) {
+  return engineParsed(Type.Partial(Type.Object(Object.fromEntries(Object.entries(resource.fields).map(([name, field]) => [name, field.schema])))));
 }
 
 function recordSchema(resource: Resource): TSchema {
@@ -100,8 +105,7 @@ export async function registerResource(instance: FastifyInstance, resource: Reso
   const base = resource.path;
   const tags = [resource.kind];
   const record = recordSchema(resource);
-  // The engine parses a record's body itself, so imports and single requests share one set of rules and messages.
-  const writable = engineParsed(Type.Partial(Type.Object(Object.fromEntries(Object.entries(resource.fields).map(([name, field]) => [name, field.schema])))));
+  const writable = recordBody(resource);
   const read = { config: { access: resource.readAccess ?? 'public' } };
   const write = { config: { access: resource.writeAccess } };
   const idParam = IdParam;

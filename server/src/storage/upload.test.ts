@@ -9,7 +9,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { sql } from 'drizzle-orm';
+import { Type } from 'typebox';
 import { query } from '../db/client.ts';
 import { createTestApp, hostOf, type TestContext } from '../test/test-app.ts';
 import { multipart, multipartForm } from '../test/multipart.ts';
@@ -44,8 +46,9 @@ const storedRows = () =>
 before(async () => {
   dir = await mkdtemp(path.join(os.tmpdir(), 'intelnotes-upload-'));
   ctx = await createTestApp({}, (app) => {
-    app.post(ROUTE, async (request) => {
-      const maxFiles = Number((request.query as { max?: string }).max ?? '1');
+    const querystring = Type.Object({ max: Type.Optional(Type.Integer({ minimum: 1, default: 1 })) }, { additionalProperties: false });
+    app.withTypeProvider<TypeBoxTypeProvider>().post(ROUTE, { schema: { querystring } }, async (request) => {
+      const maxFiles = request.query.max ?? 1;
       return receiveUpload(request, store, {
         tenantId: request.tenant!.id,
         maxFileBytes: LIMIT,

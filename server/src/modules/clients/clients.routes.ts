@@ -8,8 +8,10 @@ import { Type } from 'typebox';
 import { Client, ClientDeletion, ClientInfo, ClientInput, ClientPatch, ErrorBody, resourcePage } from '../../contracts.ts';
 import type { Database } from '../../db/client.ts';
 import { actorOf } from '../../http/engine-context.ts';
-import { parseListParams } from '../../http/list-params.ts';
+import { listQuerystring, parseListParams } from '../../http/list-params.ts';
 import { pageOf } from '../../http/pages.ts';
+import { everyProblem } from '../../http/validation.ts';
+import { IdParam } from '../../resources/routes.ts';
 import type { TenantCache } from '../../tenancy/tenant-cache.ts';
 import type { TenantRow } from '../../tenancy/tenants.repository.ts';
 import { TENANT_CODE_RE } from '../../tenancy/host.ts';
@@ -38,7 +40,7 @@ const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody 
 const managers = { access: 'manage-tenants' as const };
 const tags = ['clients'];
 const security = [{ bearer: [] }];
-const idParam = Type.Object({ id: Type.String() });
+const CLIENTS_LIST = { ordering: CLIENT_ORDERING, defaultOrdering: 'code', booleanFilters: [], searched: 'Part of the code or name' };
 
 export const clientsRoutes: FastifyPluginAsyncTypebox<{ cache: TenantCache; db: Database }> = async (app, { cache, db }) => {
   const clients = new ClientsService(db, cache);
@@ -83,24 +85,11 @@ export const clientsRoutes: FastifyPluginAsyncTypebox<{ cache: TenantCache; db: 
         tags,
         security,
         summary: 'List tenants (tenant managers)',
-        querystring: Type.Object(
-          {
-            limit: Type.Optional(Type.String({ description: '1–100, default 25' })),
-            offset: Type.Optional(Type.String()),
-            ordering: Type.Optional(Type.String({ description: `Default code. One of ${CLIENT_ORDERING.join(', ')}; -field for descending.` })),
-            search: Type.Optional(Type.String({ description: 'Part of the code or name' })),
-          },
-          { additionalProperties: true },
-        ),
+        querystring: listQuerystring(CLIENTS_LIST),
         response: { 200: resourcePage(Client), ...errors },
       },
-      // The list parser checks the parameters and names a bad one in its 400.
-      validatorCompiler: () => () => true,
     },
-    async (request) => {
-      const params = parseListParams({ ordering: CLIENT_ORDERING, defaultOrdering: 'code', booleanFilters: [] }, request.query as Record<string, string | undefined>);
-      return pageOf(request, await clients.list(actorOf(request), params));
-    },
+    async (request) => pageOf(request, await clients.list(actorOf(request), parseListParams(CLIENTS_LIST, request.query))),
   );
 
   app.post(
@@ -114,7 +103,7 @@ export const clientsRoutes: FastifyPluginAsyncTypebox<{ cache: TenantCache; db: 
         description:
           'The code is the subdomain: 1–63 lowercase letters, digits and hyphens, no hyphen first or last, ' +
           `not reserved (${RESERVED_TENANT_CODES.join(', ')}), not taken (409).`,
-        body: ClientInput,
+        body: everyProblem(ClientInput),
         response: { 201: Client, ...errors, 409: ErrorBody },
       },
     },
@@ -123,7 +112,7 @@ export const clientsRoutes: FastifyPluginAsyncTypebox<{ cache: TenantCache; db: 
 
   app.get(
     '/clients/:id/',
-    { config: managers, schema: { tags, security, summary: 'Get a tenant', params: idParam, response: { 200: Client, ...errors } } },
+    { config: managers, schema: { tags, security, summary: 'Get a tenant', params: IdParam, response: { 200: Client, ...errors } } },
     async (request) => clients.get(actorOf(request), request.params.id),
   );
 
@@ -135,8 +124,8 @@ export const clientsRoutes: FastifyPluginAsyncTypebox<{ cache: TenantCache; db: 
         tags,
         security,
         summary: "Change a tenant's name, payment-access link or message",
-        params: idParam,
-        body: ClientPatch,
+        params: IdParam,
+        body: everyProblem(ClientPatch),
         response: { 200: Client, ...errors },
       },
     },
@@ -154,8 +143,8 @@ export const clientsRoutes: FastifyPluginAsyncTypebox<{ cache: TenantCache; db: 
         description:
           'Removes every row of every table with a tenant_id that belongs to the tenant, then the tenant, in one ' +
           'transaction. The default tenant and your own tenant cannot be deleted (409).',
-        params: idParam,
-        querystring: Type.Object({ confirm: Type.Optional(Type.String({ maxLength: 253 })) }),
+        params: IdParam,
+        querystring: Type.Object({ confirm: Type.Optional(Type.String({ maxLength: 253 })) }, { additionalProperties: false }),
         response: { 200: ClientDeletion, ...errors, 409: ErrorBody },
       },
     },

@@ -198,6 +198,8 @@ describe('clients (tenants) API', () => {
       for (const [url, field] of [
         [`${BASE}/?ordering=secret`, 'ordering'],
         [`${BASE}/?limit=x`, 'limit'],
+        [`${BASE}/?offset=-3`, 'offset'],
+        [`${BASE}/?search=${'s'.repeat(201)}`, 'search'],
         [`${BASE}/?is_default=true`, 'is_default'],
       ] as const) {
         const response = await asManager({ method: 'GET', url });
@@ -206,13 +208,17 @@ describe('clients (tenants) API', () => {
       }
     });
 
-    it('gets one tenant; unknown and malformed ids are 404', async () => {
+    it('gets one tenant; an unknown id is a 404, a malformed one a 400 naming it', async () => {
       const response = await asManager({ method: 'GET', url: `${BASE}/${acme.id}/` });
       assert.equal(response.statusCode, 200);
       assert.equal(response.json().code, 'acme');
-      for (const id of ['00000000-0000-4000-8000-000000000000', 'acme']) {
-        assert.equal((await asManager({ method: 'GET', url: `${BASE}/${id}/` })).statusCode, 404, id);
-        assert.equal((await asManager({ method: 'PATCH', url: `${BASE}/${id}/`, payload: { name: 'X' } })).statusCode, 404, id);
+      for (const [id, status] of [['00000000-0000-4000-8000-000000000000', 404], ['acme', 400]] as const) {
+        const got = await asManager({ method: 'GET', url: `${BASE}/${id}/` });
+        const patched = await asManager({ method: 'PATCH', url: `${BASE}/${id}/`, payload: { name: 'X' } });
+        for (const answer of [got, patched]) {
+          assert.equal(answer.statusCode, status, `${id}: ${answer.body}`);
+          if (status === 400) assert.deepEqual(answer.json().errors, { id: ['Must be the id of a record.'] });
+        }
       }
     });
 
@@ -249,6 +255,42 @@ describe('clients (tenants) API', () => {
         assert.deepEqual(Object.keys(response.json().errors), [field]);
       }
       assert.equal((await tenantInfo('acme')).name, 'Acme Intelligence');
+    });
+
+    it('names every field at fault in one 400, whether the schema or the rules refuse it', async () => {
+      const mistyped = await create({ code: 7, name: ['Acme'], payment_access_link: 5, admin_email: true, admin_password: 12, owner: 'me' });
+      assert.equal(mistyped.statusCode, 400);
+      assert.deepEqual(mistyped.json().errors, {
+        code: ['Must be text.'],
+        name: ['Must be text.'],
+        payment_access_link: ['Must be text or null.'],
+        admin_email: ['Must be text or null.'],
+        admin_password: ['Must be text or null.'],
+        owner: ['Unknown field.'],
+      });
+      const patched = await asManager({ method: 'PATCH', url: `${BASE}/${acme.id}/`, payload: { name: 1, payment_access_message: {}, code: 'renamed' } });
+      assert.deepEqual(patched.json().errors, { name: ['Must be text.'], payment_access_message: ['Must be text or null.'], code: ['Unknown field.'] });
+      const tooLong = await asManager({ method: 'PATCH', url: `${BASE}/${acme.id}/`, payload: { name: 'n'.repeat(1001), payment_access_link: 'l'.repeat(4097) } });
+      assert.deepEqual(Object.keys(tooLong.json().errors).sort(), ['name', 'payment_access_link']);
+      assert.equal((await tenantInfo('acme')).name, 'Acme Intelligence', 'nothing was written');
+    });
+
+    it('a NUL character anywhere is a 400 naming where it is', async () => {
+      const nul = 'Must not contain the NUL character (U+0000).';
+      const cases: Array<[Parameters<TestContext['request']>[1], string]> = [
+        [{ method: 'GET', url: `${BASE}/?ordering=co%00de` }, 'ordering'],
+        [{ method: 'GET', url: `${BASE}/ac%00me/` }, 'id'],
+        [{ method: 'POST', url: `${BASE}/`, payload: { code: 'nul-code', name: 'N\u0000L' } }, 'name'],
+        [{ method: 'PATCH', url: `${BASE}/${acme.id}/`, payload: { payment_access_message: 'Pay\u0000' } }, 'payment_access_message'],
+        [{ method: 'DELETE', url: `${BASE}/${acme.id}/?confirm=ac%00me` }, 'confirm'],
+      ];
+      for (const [call, field] of cases) {
+        const response = await asManager(call);
+        assert.equal(response.statusCode, 400, `${String(call.url)} ${response.body}`);
+        assert.deepEqual(response.json().errors, { [field]: [nul] }, String(call.url));
+      }
+      assert.equal((await tenantInfo('nul-code')).exists, false);
+      assert.equal((await tenantInfo('acme')).exists, true);
     });
   });
 
@@ -351,12 +393,17 @@ describe('clients (tenants) API', () => {
       assert.deepEqual(childrenFirst(['a', 'b'], [{ child: 'a', parent: 'b' }, { child: 'b', parent: 'a' }]).sort(), ['a', 'b']);
     });
 
-    it('requires ?confirm= with the tenant code, naming confirm', async () => {
+    it('requires ?confirm= with the tenant code, naming confirm, and no other parameter', async () => {
       for (const url of [`${BASE}/${doomed.id}/`, `${BASE}/${doomed.id}/?confirm=`, `${BASE}/${doomed.id}/?confirm=survivor`, `${BASE}/${doomed.id}/?confirm=DOOMED`]) {
         const response = await asManager({ method: 'DELETE', url });
         assert.equal(response.statusCode, 400, url);
         assert.deepEqual(Object.keys(response.json().errors), ['confirm'], url);
       }
+      const extra = await asManager({ method: 'DELETE', url: `${BASE}/${doomed.id}/?confirm=doomed&force=yes` });
+      assert.equal(extra.statusCode, 400);
+      assert.deepEqual(extra.json().errors, { force: ['Unknown parameter.'] });
+      const twice = await asManager({ method: 'DELETE', url: `${BASE}/${doomed.id}/?confirm=doomed&confirm=doomed` });
+      assert.deepEqual(Object.keys(twice.json().errors), ['confirm']);
       assert.equal((await tenantInfo('doomed')).exists, true, 'nothing was deleted');
       assert.equal((await rowCounts(doomed.id))['organizations'], 3);
     });
@@ -368,10 +415,11 @@ describe('clients (tenants) API', () => {
       assert.equal((await tenantInfo('default')).exists, true);
     });
 
-    it('unknown and malformed ids are 404', async () => {
-      for (const id of ['00000000-0000-4000-8000-000000000000', 'doomed']) {
+    it('an unknown id is a 404, a malformed one a 400 naming it', async () => {
+      for (const [id, status] of [['00000000-0000-4000-8000-000000000000', 404], ['doomed', 400]] as const) {
         const response = await asManager({ method: 'DELETE', url: `${BASE}/${id}/?confirm=doomed` });
-        assert.equal(response.statusCode, 404, id);
+        assert.equal(response.statusCode, status, id);
+        if (status === 400) assert.deepEqual(response.json().errors, { id: ['Must be the id of a record.'] });
       }
     });
 

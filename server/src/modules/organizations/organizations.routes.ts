@@ -2,7 +2,7 @@
  * Organization calls beyond the engine's (SPEC §7): suggested_fields_from_url/?url=
  * (count?status= is review's, modules/review/review.routes.ts).
  */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { Config } from '../../config.ts';
 import { ErrorBody, OrganizationSuggestion } from '../../contracts.ts';
@@ -14,15 +14,14 @@ import { extractOrganizationSuggestion } from './url-suggestions.ts';
 /** Outbound-fetch failures that are the caller's input, not the remote site. */
 const INPUT_REASONS = new Set(['invalid_url', 'blocked_address']);
 
-export async function organizationsRoutes(app: FastifyInstance, { config }: { config: Config }): Promise<void> {
+export const organizationsRoutes: FastifyPluginAsyncTypebox<{ config: Config }> = async (app, { config }) => {
   app.get('/assets/organizations/suggested_fields_from_url/', {
     config: { access: 'research' },
-    validatorCompiler: () => () => true,
     schema: {
       tags: ['organizations'],
       summary: "Fetch a web page and suggest an organization's fields from its meta tags and JSON-LD",
       security: [{ bearer: [] }],
-      querystring: Type.Object({ url: Type.String() }),
+      querystring: Type.Object({ url: Type.String({ description: 'An http(s) address; one without a scheme is read as https' }) }, { additionalProperties: false }),
       response: {
         200: OrganizationSuggestion,
         400: ErrorBody,
@@ -32,9 +31,8 @@ export async function organizationsRoutes(app: FastifyInstance, { config }: { co
       },
     },
   }, async (request) => {
-    const raw = (request.query as { url?: string }).url ?? '';
-    if (raw.trim() === '') throw fieldError('url', 'This field is required.');
-    const url = parseUrl(raw);
+    if (request.query.url.trim() === '') throw fieldError('url', 'This field is required.');
+    const url = parseUrl(request.query.url);
     if (!url.ok) throw fieldError('url', url.message);
     try {
       const page = await safeFetchText(url.value, { ...config.fetch, userAgent: 'intelnotes/1.0 (+suggested fields)' });
@@ -57,4 +55,4 @@ export async function organizationsRoutes(app: FastifyInstance, { config }: { co
       throw new ApiError(422, 'url_unreachable', `url: ${error.message}`, { url: [error.message] });
     }
   });
-}
+};

@@ -287,7 +287,17 @@ describe('organizations API', () => {
       assert.deepEqual(suggested.json(), { count: 0 });
       const active = await t.request(acme, { method: 'GET', url: `${BASE}/count/`, token: tokens['public'] });
       assert.equal(active.json().count, (await list('public')).json().count);
-      assert.equal((await t.request(acme, { method: 'GET', url: `${BASE}/count/?status=weird` })).statusCode, 400);
+      for (const [query, errors] of [
+        ['?status=weird', { status: ['Must be one of: suggested, active, rejected.'] }],
+        ['?status=active&status=rejected', { status: ['Must be one of: suggested, active, rejected.'] }],
+        ['?kind=people', { kind: ['Unknown parameter.'] }],
+        ['?status=act%00ive', { status: ['Must not contain the NUL character (U+0000).'] }],
+      ] as const) {
+        const response = await t.request(acme, { method: 'GET', url: `${BASE}/count/${query}` });
+        assert.equal(response.statusCode, 400, `${query}: ${response.body}`);
+        assert.deepEqual(response.json().errors, errors, query);
+      }
+      assert.deepEqual((await t.request(acme, { method: 'GET', url: `${BASE}/count/?status=suggested` })).json().code, 'not_authenticated', 'suggestions are for research');
     });
   });
 });

@@ -84,6 +84,21 @@ describe('GET assets/organizations/suggested_fields_from_url/', () => {
     }
   });
 
+  it('names a missing, repeated or unknown parameter and a NUL in the 400, fetching nothing', async () => {
+    const get = (query: string) =>
+      open.request(tenants.open, { method: 'GET', url: `/api/v1/assets/organizations/suggested_fields_from_url/${query}`, token: tokens.open });
+    for (const [query, errors] of [
+      ['', { url: ['This field is required.'] }],
+      [`?url=${encodeURIComponent(siteUrl)}&url=${encodeURIComponent(siteUrl)}`, { url: ['Must be text.'] }],
+      [`?url=${encodeURIComponent(siteUrl)}&depth=2`, { depth: ['Unknown parameter.'] }],
+      ['?url=https://initech.example/a%00b', { url: ['Must not contain the NUL character (U+0000).'] }],
+    ] as const) {
+      const response = await get(query);
+      assert.equal(response.statusCode, 400, `${query}: ${response.body}`);
+      assert.deepEqual(response.json().errors, errors, query);
+    }
+  });
+
   it('is for researchers and admins only', async () => {
     assert.equal((await suggest(open, tenants.open, undefined, siteUrl)).statusCode, 401);
     assert.equal((await suggest(open, tenants.open, tokens.reader, siteUrl)).statusCode, 403);

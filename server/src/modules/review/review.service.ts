@@ -6,7 +6,7 @@
  * accepting (the suggestion becomes a record, or is merged into one with link_to) and
  * rejecting (remembered by name and source).
  */
-import { ApiError, badRequest, fieldError } from '../../http/errors.ts';
+import { ApiError, fieldError } from '../../http/errors.ts';
 import type { Catalog } from '../../resources/catalog.ts';
 import { responsibleUser, type EngineContext } from '../../resources/context.ts';
 import { MergeService } from '../../resources/merge.ts';
@@ -88,8 +88,7 @@ export class ReviewService {
    * provenance — or, with `link_to`, is merged into that record (its empty fields filled, its
    * lists joined, the provenance moved; undoable like any merge). Answers the record.
    */
-  async accept(ctx: EngineContext, suggestionId: string, body: unknown): Promise<Record<string, unknown>> {
-    const linkTo = parseAcceptBody(body);
+  async accept(ctx: EngineContext, suggestionId: string, linkTo: string | null): Promise<Record<string, unknown>> {
     const { tx, actor } = ctx;
     const suggestion = await this.suggestions.findVisible(tx, actor.access, suggestionId);
     if (linkTo !== null) {
@@ -102,10 +101,7 @@ export class ReviewService {
   }
 
   /** POST assets/{segment}/{id}/reject_suggestion/: rejected, and its names never suggested again from its sources. */
-  async reject(ctx: EngineContext, suggestionId: string, body: unknown): Promise<void> {
-    if (body !== undefined && body !== null && (typeof body !== 'object' || Array.isArray(body) || Object.keys(body).length > 0)) {
-      throw badRequest('The request body must be empty or an empty JSON object.', { non_field_errors: ['Expected no fields.'] });
-    }
+  async reject(ctx: EngineContext, suggestionId: string): Promise<void> {
     const { tx, actor } = ctx;
     const suggestion = await this.suggestions.findVisible(tx, actor.access, suggestionId);
     const sources = await sourcesOf(tx, this.resource.kind, suggestion.id);
@@ -123,17 +119,4 @@ export class ReviewService {
     }
     await this.records.audit(ctx, 'update', suggestion.id, suggestion['display_name'], { status: { from: 'suggested', to: status } });
   }
-}
-
-/** The accept body: nothing, {}, or { link_to: id }. */
-function parseAcceptBody(body: unknown): string | null {
-  if (body === undefined || body === null) return null;
-  if (typeof body !== 'object' || Array.isArray(body)) {
-    throw badRequest('The request body must be a JSON object.', { non_field_errors: ['Expected a JSON object like {"link_to": "…"}.'] });
-  }
-  for (const key of Object.keys(body)) if (key !== 'link_to') throw fieldError(key, 'Unknown field. Send link_to, or nothing.');
-  const linkTo = (body as { link_to?: unknown }).link_to;
-  if (linkTo === undefined || linkTo === null || linkTo === '') return null;
-  if (typeof linkTo !== 'string' || !isUuid(linkTo.trim())) throw fieldError('link_to', 'Must be the id of a record.');
-  return linkTo.trim().toLowerCase();
 }

@@ -160,6 +160,57 @@ describe('review of suggestions', () => {
     assert.equal(await suggest('PER', { name_given: 'echidna', name_family: 'SMITH' }), null);
   });
 
+  it('validation at the edge: a malformed id, a bad parameter or a bad body is a 400 naming each', async () => {
+    const suggestion = (await suggest('ORG', { name_inc: 'Bandicoot Rail' }))!;
+    const idOnly = { id: ['Must be the id of a record.'] };
+    for (const [method, url] of [
+      ['GET', `${API}/suggested-entities/organizations/not-an-id/`],
+      ['PATCH', `${API}/suggested-entities/organizations/not-an-id/`],
+      ['DELETE', `${API}/suggested-entities/organizations/not-an-id/`],
+      ['POST', `${API}/assets/organizations/not-an-id/accept_suggestion/`],
+      ['POST', `${API}/assets/organizations/not-an-id/reject_suggestion/`],
+    ] as const) {
+      const response = await call(method, url, method === 'PATCH' ? {} : undefined);
+      assert.equal(response.statusCode, 400, `${method} ${url}: ${response.body}`);
+      assert.deepEqual(response.json().errors, idOnly, `${method} ${url}`);
+    }
+    for (const [url, parameter, message] of [
+      [`${API}/suggested-entities/organizations/?limit=many`, 'limit', 'Must be a whole number.'],
+      [`${API}/suggested-entities/organizations/?offset=-1`, 'offset', 'Must be at least 0.'],
+      [`${API}/suggested-entities/organizations/?colour=red`, 'colour', undefined],
+      [`${API}/suggested-entities/organizations/?format=xlsx`, 'format', 'Suggestions are listed as JSON only.'],
+      [`${API}/assets/organizations/count/?status=weird`, 'status', 'Must be one of: suggested, active, rejected.'],
+      [`${API}/assets/organizations/count/?state=active`, 'state', 'Unknown parameter.'],
+    ] as const) {
+      const response = await call('GET', url);
+      assert.equal(response.statusCode, 400, `${url}: ${response.body}`);
+      assert.deepEqual(Object.keys(response.json().errors), [parameter], url);
+      if (message) assert.deepEqual(response.json().errors[parameter], [message], url);
+    }
+    // Every problem of a body in one answer.
+    const accept = await call('POST', `${API}/assets/organizations/${suggestion['id']}/accept_suggestion/`, { link_to: 'nope', merge: true });
+    assert.equal(accept.statusCode, 400, accept.body);
+    assert.deepEqual(accept.json().errors, { link_to: ['Must be the id of a record.'], merge: ['Unknown field.'] });
+    for (const body of [[], 5]) {
+      const response = await call('POST', `${API}/assets/organizations/${suggestion['id']}/accept_suggestion/`, body);
+      assert.equal(response.statusCode, 400, JSON.stringify(body));
+    }
+    const reject = await call('POST', `${API}/assets/organizations/${suggestion['id']}/reject_suggestion/`, { reason: 'dull', again: 1 });
+    assert.deepEqual(reject.json().errors, { reason: ['Unknown field.'], again: ['Unknown field.'] });
+    // A NUL is named wherever it is.
+    const nul = ['Must not contain the NUL character (U+0000).'];
+    assert.deepEqual((await call('GET', `${API}/suggested-entities/organizations/?search=a%00b`)).json().errors, { search: nul });
+    assert.deepEqual((await call('GET', `${API}/suggested-entities/organizations/a%00b/`)).json().errors, { id: nul });
+    assert.deepEqual((await call('GET', `${API}/assets/organizations/count/?status=a%00b`)).json().errors, { status: nul });
+    assert.deepEqual((await call('POST', `${API}/assets/organizations/${suggestion['id']}/accept_suggestion/`, { link_to: 'a\u0000b' })).json().errors, { link_to: nul });
+    assert.deepEqual((await call('PATCH', `${API}/suggested-entities/organizations/${suggestion['id']}/`, { name_dba: 'a\u0000b' })).json().errors, { name_dba: nul });
+    // Nothing of it was written: the suggestion is still there, as it was.
+    const still = await call('GET', `${API}/suggested-entities/organizations/${suggestion['id']}/`);
+    assert.equal(still.statusCode, 200);
+    assert.equal(still.json().name_dba ?? null, null);
+    assert.equal((await call('POST', `${API}/assets/organizations/${suggestion['id']}/reject_suggestion/`, {})).statusCode, 204, 'an empty object is no body at all');
+  });
+
   it('delete: a suggestion goes without a trace in the review memory', async () => {
     const suggestion = (await suggest('PER', { name_legal: 'Platypus Brown' }, [found('Platypus Brown')]))!;
     assert.equal((await call('DELETE', `${API}/suggested-entities/people/${suggestion['id']}/`)).statusCode, 204);

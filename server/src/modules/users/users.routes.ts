@@ -8,8 +8,10 @@ import { Type } from 'typebox';
 import { ErrorBody, PasswordReset, resourcePage, User, UserInput, UserPatch } from '../../contracts.ts';
 import type { Database } from '../../db/client.ts';
 import { actorOf } from '../../http/engine-context.ts';
-import { parseListParams } from '../../http/list-params.ts';
+import { listQuerystring, parseListParams } from '../../http/list-params.ts';
 import { pageOf } from '../../http/pages.ts';
+import { everyProblem } from '../../http/validation.ts';
+import { IdParam } from '../../resources/routes.ts';
 import { USER_FILTERS, USER_ORDERING } from './users.repository.ts';
 import { UsersService } from './users.service.ts';
 
@@ -17,7 +19,7 @@ const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody 
 const admin = { access: 'admin' as const };
 const tags = ['users'];
 const security = [{ bearer: [] }];
-const idParam = Type.Object({ id: Type.String() });
+const USERS_LIST = { ordering: USER_ORDERING, defaultOrdering: 'email', booleanFilters: USER_FILTERS, searched: 'Part of the email or alias' };
 
 export const usersRoutes: FastifyPluginAsyncTypebox<{ db: Database }> = async (app, { db }) => {
   const users = new UsersService(db);
@@ -30,28 +32,11 @@ export const usersRoutes: FastifyPluginAsyncTypebox<{ db: Database }> = async (a
         tags,
         security,
         summary: 'List the users of this tenant',
-        querystring: Type.Object(
-          {
-            limit: Type.Optional(Type.String({ description: '1–100, default 25' })),
-            offset: Type.Optional(Type.String()),
-            ordering: Type.Optional(Type.String({ description: `Default email. One of ${USER_ORDERING.join(', ')}; -field for descending.` })),
-            search: Type.Optional(Type.String({ description: 'Part of the email or alias' })),
-            ...Object.fromEntries(USER_FILTERS.map((name) => [name, Type.Optional(Type.String({ enum: ['true', 'false'] }))])),
-          },
-          { additionalProperties: true },
-        ),
+        querystring: listQuerystring(USERS_LIST),
         response: { 200: resourcePage(User), ...errors },
       },
-      // The list parser checks the parameters and names a bad one in its 400.
-      validatorCompiler: () => () => true,
     },
-    async (request) => {
-      const params = parseListParams(
-        { ordering: USER_ORDERING, defaultOrdering: 'email', booleanFilters: USER_FILTERS },
-        request.query as Record<string, string | undefined>,
-      );
-      return pageOf(request, await users.list(actorOf(request), params));
-    },
+    async (request) => pageOf(request, await users.list(actorOf(request), parseListParams(USERS_LIST, request.query))),
   );
 
   app.post(
@@ -62,7 +47,7 @@ export const usersRoutes: FastifyPluginAsyncTypebox<{ db: Database }> = async (a
         tags,
         security,
         summary: 'Create a user (password at least 10 characters)',
-        body: UserInput,
+        body: everyProblem(UserInput),
         response: { 201: User, ...errors, 409: ErrorBody },
       },
     },
@@ -71,7 +56,7 @@ export const usersRoutes: FastifyPluginAsyncTypebox<{ db: Database }> = async (a
 
   app.get(
     '/users/:id/',
-    { config: admin, schema: { tags, security, summary: 'Get a user', params: idParam, response: { 200: User, ...errors } } },
+    { config: admin, schema: { tags, security, summary: 'Get a user', params: IdParam, response: { 200: User, ...errors } } },
     async (request) => users.get(actorOf(request), request.params.id),
   );
 
@@ -83,8 +68,8 @@ export const usersRoutes: FastifyPluginAsyncTypebox<{ db: Database }> = async (a
         tags,
         security,
         summary: 'Change email, alias, admin and research flags, or disable (revokes the sessions)',
-        params: idParam,
-        body: UserPatch,
+        params: IdParam,
+        body: everyProblem(UserPatch),
         response: { 200: User, ...errors, 409: ErrorBody },
       },
     },
@@ -99,8 +84,8 @@ export const usersRoutes: FastifyPluginAsyncTypebox<{ db: Database }> = async (a
         tags,
         security,
         summary: "Set a new password chosen by the admin; revokes the user's sessions",
-        params: idParam,
-        body: PasswordReset,
+        params: IdParam,
+        body: everyProblem(PasswordReset),
         response: { 204: Type.Null(), ...errors },
       },
     },

@@ -77,9 +77,9 @@ export class UsersService {
 
   async create(actor: Actor, body: UserInput): Promise<User> {
     const problems = new FieldProblems();
-    const email = checkEmail(problems, 'email', body.email);
+    const email = body.email === undefined ? problems.missing('email') : checkEmail(problems, 'email', body.email);
     const alias = optionalText(problems, 'alias', body.alias ?? null, ALIAS_MAX_LENGTH);
-    const password = checkPassword(problems, 'password', body.password);
+    const password = body.password === undefined ? problems.missing('password') : checkPassword(problems, 'password', body.password);
     problems.throwIfAny();
 
     const passwordHash = await hashPassword(password);

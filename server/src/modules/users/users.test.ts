@@ -140,7 +140,11 @@ describe('users API', () => {
     it('names a bad parameter in the 400', async () => {
       for (const [url, field] of [
         [`${BASE}/?limit=abc`, 'limit'],
+        [`${BASE}/?limit=0`, 'limit'],
+        [`${BASE}/?limit=2.5`, 'limit'],
         [`${BASE}/?offset=-1`, 'offset'],
+        [`${BASE}/?ordering=email&ordering=alias`, 'ordering'],
+        [`${BASE}/?disabled=true&disabled=false`, 'disabled'],
         [`${BASE}/?ordering=password_hash`, 'ordering'],
         [`${BASE}/?is_admin=maybe`, 'is_admin'],
         [`${BASE}/?color=red`, 'color'],
@@ -205,17 +209,62 @@ describe('users API', () => {
       const listed = (await asAdmin({ method: 'GET', url: `${BASE}/?search=short` })).json();
       assert.equal(listed.count, 0, 'nothing was written');
     });
+
+    it('names every field at fault in one 400, whether the schema or the rules refuse it', async () => {
+      const mistyped = await create({ email: 5, alias: 7, password: true, is_admin: 'yes', is_research: null, role: 'boss' });
+      assert.equal(mistyped.statusCode, 400);
+      assert.deepEqual(mistyped.json().errors, {
+        email: ['Must be text.'],
+        alias: ['Must be text or null.'],
+        password: ['Must be text.'],
+        is_admin: ['Must be true or false.'],
+        is_research: ['Must be true or false.'],
+        role: ['Unknown field.'],
+      });
+      assert.equal(mistyped.json().code, 'invalid');
+      assert.match(mistyped.json().detail, /^(email|role): /, 'the detail repeats the first problem');
+
+      const missing = await create({});
+      assert.deepEqual(missing.json().errors, { email: ['This field is required.'], password: ['This field is required.'] });
+      const brokenAndMissing = await create({ email: 'nope', alias: 'a'.repeat(101) });
+      assert.deepEqual(Object.keys(brokenAndMissing.json().errors).sort(), ['alias', 'email', 'password']);
+
+      const patched = await patch(ids['reader']!, { email: 1, alias: false, disabled: 'soon', is_admin: 'no', password: 'x' });
+      assert.equal(patched.statusCode, 400);
+      assert.deepEqual(Object.keys(patched.json().errors).sort(), ['alias', 'disabled', 'email', 'is_admin', 'password']);
+      const reset = await asAdmin({ method: 'POST', url: `${BASE}/${ids['reader']}/reset-password/`, payload: { password: 10, again: 'x' } });
+      assert.deepEqual(reset.json().errors, { password: ['Must be text.'], again: ['Unknown field.'] });
+      assert.equal((await asAdmin({ method: 'GET', url: `${BASE}/${ids['reader']}/` })).json().email, 'reader@acme.test', 'nothing was written');
+    });
+
+    it('a NUL character anywhere is a 400 naming where it is', async () => {
+      const nul = 'Must not contain the NUL character (U+0000).';
+      const cases: Array<[Parameters<TestContext['request']>[1], string]> = [
+        [{ method: 'GET', url: `${BASE}/?search=a%00b` }, 'search'],
+        [{ method: 'GET', url: `${BASE}/a%00b/` }, 'id'],
+        [{ method: 'POST', url: `${BASE}/`, payload: { email: 'nul\u0000@acme.test', password: NEW_PASSWORD } }, 'email'],
+        [{ method: 'PATCH', url: `${BASE}/${ids['reader']}/`, payload: { alias: 'Re\u0000der' } }, 'alias'],
+        [{ method: 'POST', url: `${BASE}/${ids['reader']}/reset-password/`, payload: { password: `${NEW_PASSWORD}\u0000` } }, 'password'],
+      ];
+      for (const [call, field] of cases) {
+        const response = await asAdmin(call);
+        assert.equal(response.statusCode, 400, `${String(call.url)} ${response.body}`);
+        assert.deepEqual(response.json().errors, { [field]: [nul] }, String(call.url));
+      }
+      assert.equal(await loginStatus(acme, 'reader@acme.test', TEST_PASSWORD), 200, 'the password is unchanged');
+    });
   });
 
   describe('get and patch', () => {
-    it('a user of another tenant is a 404, and so is a malformed id', async () => {
-      for (const id of [ids['beta'], 'not-a-uuid']) {
+    it('a user of another tenant is a 404; a malformed id is a 400 naming it', async () => {
+      for (const [id, status] of [[ids['beta']!, 404], ['not-a-uuid', 400]] as const) {
         const get = await asAdmin({ method: 'GET', url: `${BASE}/${id}/` });
-        assert.equal(get.statusCode, 404);
-        const changed = await patch(id!, { alias: 'Hijacked' });
-        assert.equal(changed.statusCode, 404);
+        const changed = await patch(id, { alias: 'Hijacked' });
         const reset = await asAdmin({ method: 'POST', url: `${BASE}/${id}/reset-password/`, payload: { password: NEW_PASSWORD } });
-        assert.equal(reset.statusCode, 404);
+        for (const response of [get, changed, reset]) {
+          assert.equal(response.statusCode, status, response.body);
+          if (status === 400) assert.deepEqual(response.json().errors, { id: ['Must be the id of a record.'] });
+        }
       }
       assert.equal(await loginStatus(beta, 'admin@beta.test', TEST_PASSWORD), 200);
     });
