@@ -549,3 +549,6 @@ export type Job = Static<typeof Job>;
 /** The answer to a request that started a job (202): follow it at GET jobs/{id}/. */
 export const JobAccepted = Type.Object({ job_id: Type.String() }, { additionalProperties: false });
 export type JobAccepted = Static<typeof JobAccepted>;
+
+/** Live events: every event's name, channel and payload (events/event-map.ts, docs/events.md). */
+export type { CloseReason, EventChannel, EventName, EventPayload, LiveEvent, ResetPayload, StreamClosedPayload } from './events/event-map.ts';
