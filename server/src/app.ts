@@ -18,6 +18,7 @@ import { AuthService } from './auth/auth.service.ts';
 import type { Config } from './config.ts';
 import type { EntityCounts } from './contracts.ts';
 import type { Database } from './db/client.ts';
+import { eventsRoutes, registerEventHub } from './events/events.routes.ts';
 import { registerErrorHandling } from './http/error-handler.ts';
 import { requireParamsSchemas, schemaController } from './http/validation.ts';
 import { registerNulGuard } from './http/nul-guard.ts';
@@ -91,6 +92,7 @@ export async function buildApp({ config, db, logger }: AppDeps): Promise<Fastify
   await app.register(tenancyPlugin, { db, mainHost: config.mainHost, cache });
   await app.register(authPlugin, { auth });
   const countsCache = await registerCountsCache<EntityCounts>(app, db);
+  const events = await registerEventHub(app, db, config.events);
 
   await app.register(
     async (api) => {
@@ -106,6 +108,7 @@ export async function buildApp({ config, db, logger }: AppDeps): Promise<Fastify
       await api.register(taggingRoutes, { catalog: CATALOG });
       await api.register(metadataRoutes, { catalog: CATALOG });
       await api.register(jobsRoutes);
+      await api.register(eventsRoutes, { hub: events });
       if (config.jobs.probe) await api.register(probeRoutes);
       for (const resource of RESOURCES) await registerResource(api, resource, CATALOG);
     },

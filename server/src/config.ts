@@ -62,10 +62,27 @@ export interface Config {
     pollMs: number;
     /** How long a worker holds a job without renewing its lease (renewed every third of it). */
     leaseMs: number;
-    /** Adds POST jobs/probe/ (admins), which queues a probe job. */
+    /** Adds POST jobs/probe/ and jobs/probe/event/ (admins), which queue probe jobs. */
     probe: boolean;
   };
+  /** The live event stream (server/src/events/, docs/events.md). */
+  events: {
+    /** A comment line this often keeps proxies from closing a quiet stream. */
+    heartbeatMs: number;
+    /** Streams one user may have open on one API process; opening one more closes their oldest. */
+    maxConnectionsPerUser: number;
+    /** Bytes a stream may have waiting for a client that does not read; past it the client is dropped. */
+    maxBufferedBytes: number;
+    /** How often open streams' tokens and users are checked again (sign-outs are also seen as they commit). */
+    accessCheckMs: number;
+  };
 }
+
+/** The event stream's defaults (docs/events.md). */
+export const EVENT_HEARTBEAT_MS = 15_000;
+export const EVENT_MAX_CONNECTIONS_PER_USER = 5;
+export const EVENT_MAX_BUFFERED_BYTES = 256 * 1024;
+export const EVENT_ACCESS_CHECK_MS = 60_000;
 
 export class ConfigError extends Error {}
 
@@ -236,6 +253,12 @@ export function loadConfig(env: Env = process.env): Config {
       pollMs: int(env, 'JOB_POLL_INTERVAL_MS', 5_000, 50, 600_000),
       leaseMs: int(env, 'JOB_LEASE_MS', 30_000, 1_000, 3_600_000),
       probe: bool(env, 'JOBS_PROBE', false),
+    },
+    events: {
+      heartbeatMs: int(env, 'EVENTS_HEARTBEAT_MS', EVENT_HEARTBEAT_MS, 100, 600_000),
+      maxConnectionsPerUser: int(env, 'EVENTS_MAX_CONNECTIONS_PER_USER', EVENT_MAX_CONNECTIONS_PER_USER, 1, 1_000),
+      maxBufferedBytes: int(env, 'EVENTS_MAX_BUFFERED_BYTES', EVENT_MAX_BUFFERED_BYTES, 1024, 64 * 1024 * 1024),
+      accessCheckMs: int(env, 'EVENTS_ACCESS_CHECK_MS', EVENT_ACCESS_CHECK_MS, 100, 3_600_000),
     },
   };
 }

@@ -78,6 +78,9 @@ describe('every route, every method: odd input never answers 500', { skip: proce
           body: Object.keys(operation.requestBody?.content?.['application/json']?.schema?.properties ?? {}),
         })),
     );
+    // The event stream answers for as long as its client stays, so app.inject would wait
+    // forever; its refusals (401, 403, 400) are checked in events/events.test.ts.
+    operations = operations.filter((operation) => operation.path !== '/api/v1/events/');
     // Deletes last, so the other routes still find the real records.
     operations.sort((a, b) => Number(a.method === 'DELETE') - Number(b.method === 'DELETE'));
     for (const operation of operations) {
