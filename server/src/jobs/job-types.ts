@@ -6,6 +6,7 @@
  * these has none.
  */
 import { Type, type Static, type TSchema } from 'typebox';
+import { EVENT_NAMES, EVENTS, type EventName, type EventPayload } from '../events/event-map.ts';
 
 export interface JobTypeOptions<S extends TSchema = TSchema> {
   payload: S;
@@ -18,6 +19,9 @@ export interface JobTypeOptions<S extends TSchema = TSchema> {
 }
 
 const define = <S extends TSchema>(options: JobTypeOptions<S>) => options;
+
+/** Any one event with its payload (the schema is a union built from the event map; this is its type). */
+type AnyEvent = { [N in EventName]: { event: N; payload: EventPayload<N> } }[EventName];
 
 export const JOB_TYPES = {
   /** Does nothing: the queue's own cost (benchmarks, a deployment's check). */
@@ -37,6 +41,20 @@ export const JOB_TYPES = {
     ),
     timeoutMs: 90_000,
     maxAttempts: 5,
+    backoffMs: 1_000,
+  }),
+  /**
+   * Publishes one live event from the worker that runs it (modules/probe/): shows a deployment
+   * that events produced by a worker process reach the streams of every API process.
+   */
+  'probe.event': define({
+    payload: Type.Unsafe<AnyEvent>(
+      Type.Union(
+        EVENT_NAMES.map((name) => Type.Object({ event: Type.Literal(name), payload: EVENTS[name].payload }, { additionalProperties: false })),
+      ),
+    ),
+    timeoutMs: 30_000,
+    maxAttempts: 3,
     backoffMs: 1_000,
   }),
 } satisfies Record<string, JobTypeOptions>;
