@@ -72,7 +72,7 @@ export const eventsRoutes: FastifyPluginAsyncTypebox<{ hub: EventHub }> = async 
           channels: Type.Optional(
             Type.String({ maxLength: 200, description: 'Comma-separated channels: all, research, admin (default: every channel the caller may have)' }),
           ),
-        }),
+        }, { additionalProperties: false }),
         response: { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody },
       },
     },

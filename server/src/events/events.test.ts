@@ -78,6 +78,9 @@ describe('live events: GET /api/v1/events/', () => {
     const unknown = await get(tokens['admin'], '?channels=all,everything');
     assert.equal(unknown.statusCode, 400);
     assert.match(unknown.json().errors.channels[0], /Unknown channel "everything"/);
+    const stray = await get(tokens['admin'], '?channels=all&channel=admin');
+    assert.equal(stray.statusCode, 400);
+    assert.deepEqual(stray.json().errors, { channel: ['Unknown parameter.'] });
     const badId = await get(tokens['admin'], '?channels=all', { 'last-event-id': 'yesterday' });
     assert.equal(badId.statusCode, 400);
     assert.ok(badId.json().errors['Last-Event-ID']);
