@@ -12,7 +12,9 @@
  */
 import { spawn } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
+import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { openPglite, openPostgres, query, type Database } from '../server/src/db/client.ts';
@@ -20,6 +22,8 @@ import { migrate } from '../server/src/db/migrate.ts';
 import { enqueue } from '../server/src/jobs/queue.ts';
 import { Worker } from '../server/src/jobs/worker.ts';
 import { jobRegistry } from '../server/src/modules/jobs.ts';
+import { FileStore } from '../server/src/storage/files.ts';
+import { LocalDriver } from '../server/src/storage/local.ts';
 import { insertTenant } from '../server/src/tenancy/tenants.repository.ts';
 import { stats, type LatencyStats } from './load.ts';
 
@@ -149,12 +153,16 @@ export async function runJobsBench(serverUrl: string, options: JobsBenchOptions 
     await migrate(embedded);
     const tenant = await embedded.withTenant({ tenantId: null, manageTenants: true }, (tx) => insertTenant(tx, { code: 'bench', name: 'Bench', is_default: false }));
     const silent = { info: () => {}, warn: () => {}, error: () => {} };
-    const worker = new Worker({ db: embedded, registry: jobRegistry(), concurrency: options.concurrency, pollMs: 5_000, leaseMs: 30_000, log: silent });
+    // The probe jobs use no files; the worker hands every handler a store all the same.
+    const filesDir = await mkdtemp(path.join(os.tmpdir(), 'intelnotes-bench-files-'));
+    const files = new FileStore(new LocalDriver(filesDir), embedded);
+    const worker = new Worker({ db: embedded, files, registry: jobRegistry(), concurrency: options.concurrency, pollMs: 5_000, leaseMs: 30_000, log: silent });
     await worker.start();
     try {
       results.push(await measure(embedded, tenant.id, 'PGlite, in-process worker (one process)', options));
     } finally {
       await worker.stop();
+      await rm(filesDir, { recursive: true, force: true });
     }
   } finally {
     await embedded.close();

@@ -37,6 +37,7 @@ import { jobsRoutes } from './jobs/jobs.routes.ts';
 import { probeRoutes } from './modules/probe/probe.routes.ts';
 import { metadataRoutes } from './resources/metadata.routes.ts';
 import { registerResource } from './resources/routes.ts';
+import type { FileStore } from './storage/files.ts';
 import { normalizeHost } from './tenancy/host.ts';
 import { TenantCache } from './tenancy/tenant-cache.ts';
 import { tenancyPlugin } from './tenancy/tenancy.plugin.ts';
@@ -47,13 +48,15 @@ export const VERSION = '1.0.0';
 export interface AppDeps {
   config: Config;
   db: Database;
+  /** The file store (docs/storage.md): uploads that import as jobs keep their file there. */
+  files: FileStore;
   /** Overrides the logger (tests pass false). */
   logger?: FastifyServerOptions['logger'];
 }
 
 const REQUEST_ID_RE = /^[A-Za-z0-9._-]{1,100}$/;
 
-export async function buildApp({ config, db, logger }: AppDeps): Promise<FastifyInstance> {
+export async function buildApp({ config, db, files, logger }: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     logger: logger ?? { level: config.logLevel },
     bodyLimit: config.bodyLimitBytes,
@@ -110,7 +113,7 @@ export async function buildApp({ config, db, logger }: AppDeps): Promise<Fastify
       await api.register(jobsRoutes);
       await api.register(eventsRoutes, { hub: events });
       if (config.jobs.probe) await api.register(probeRoutes);
-      for (const resource of RESOURCES) await registerResource(api, resource, CATALOG);
+      for (const resource of RESOURCES) await registerResource(api, resource, CATALOG, { files, importJobRows: config.importJobRows });
     },
     { prefix: API_PREFIX },
   );

@@ -42,6 +42,8 @@ export interface Config {
   trustProxy: boolean;
   /** Largest spreadsheet accepted by an upload. */
   uploadLimitBytes: number;
+  /** A spreadsheet upload with more data rows than this imports as a job (202) instead of in its request. */
+  importJobRows: number;
   storage: StorageSettings;
   /** Largest file accepted by a file upload (server/src/storage/upload.ts). */
   fileUploadLimitBytes: number;
@@ -163,6 +165,12 @@ function storageSettings(env: Env, dataDir: string): StorageSettings {
   };
 }
 
+/**
+ * Uploads with more data rows than this import as a job: a few thousand rows take seconds to
+ * write, longer than a request should hold PGlite's single connection.
+ */
+export const IMPORT_JOB_ROWS = 2_000;
+
 const EMAIL_RE = /^[^\s@]+@[^\s@]+$/;
 const HOST_RE = /^(?=.{1,253}$)[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/;
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -237,6 +245,7 @@ export function loadConfig(env: Env = process.env): Config {
     webDist: path.resolve(repoRoot, str(env, 'WEB_DIST') ?? './web/dist'),
     trustProxy: bool(env, 'TRUST_PROXY', false),
     uploadLimitBytes: int(env, 'UPLOAD_LIMIT_BYTES', 50 * 1024 * 1024, 1024, 2 * 1024 * 1024 * 1024),
+    importJobRows: int(env, 'IMPORT_JOB_ROWS', IMPORT_JOB_ROWS, 1, 1_000_000),
     storage: storageSettings(env, dataDir),
     fileUploadLimitBytes: int(env, 'FILE_UPLOAD_LIMIT_BYTES', 100 * 1024 * 1024, 1, MAX_FILE_BYTES),
     fileSweepGraceSeconds: int(env, 'FILE_SWEEP_GRACE_SECONDS', 3600, 60, 30 * 24 * 3600),

@@ -521,12 +521,16 @@ export type BulkRefusedBody = Static<typeof BulkRefusedBody>;
 export const BulkUndoResult = Type.Object({ operation_id: Type.String(), restored: Type.Array(Type.String()) });
 export type BulkUndoResult = Static<typeof BulkUndoResult>;
 
+/** Where a background job is: waiting, running, or ended one way or the other. */
+export const JobStatus = Type.Union([Type.Literal('queued'), Type.Literal('running'), Type.Literal('succeeded'), Type.Literal('failed')]);
+export type JobStatus = Static<typeof JobStatus>;
+
 /** A background job as its tenant sees it (GET jobs/{id}/): where it is and how it ended. */
 export const Job = Type.Object(
   {
     id: Type.String(),
     name: Type.String(),
-    status: Type.Union([Type.Literal('queued'), Type.Literal('running'), Type.Literal('succeeded'), Type.Literal('failed')]),
+    status: JobStatus,
     /** Attempts started so far, and how many it gets in all. */
     attempts: Type.Integer(),
     max_attempts: Type.Integer(),
@@ -549,6 +553,13 @@ export type Job = Static<typeof Job>;
 /** The answer to a request that started a job (202): follow it at GET jobs/{id}/. */
 export const JobAccepted = Type.Object({ job_id: Type.String() }, { additionalProperties: false });
 export type JobAccepted = Static<typeof JobAccepted>;
+
+/**
+ * The answer to an upload too big to import in its request (202): the import job, to follow
+ * at GET jobs/{id}/, whose result is the ImportReport once it succeeded.
+ */
+export const ImportJobAccepted = Type.Object({ job_id: Type.String(), status: JobStatus }, { additionalProperties: false });
+export type ImportJobAccepted = Static<typeof ImportJobAccepted>;
 
 /** Live events: every event's name, channel and payload (events/event-map.ts, docs/events.md). */
 export type { CloseReason, EventChannel, EventName, EventPayload, LiveEvent, ResetPayload, StreamClosedPayload } from './events/event-map.ts';

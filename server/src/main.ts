@@ -14,7 +14,8 @@ import { seedTenants } from './tenancy/seed.ts';
 async function main(): Promise<void> {
   const config = configOrExit();
   const { db, registry, storage, applied, searchRebuilt } = await openReady(config);
-  const app = await buildApp({ config, db });
+  const files = new FileStore(storage, db);
+  const app = await buildApp({ config, db, files });
   if (applied.length > 0) app.log.info({ applied }, 'migrations applied');
   if (searchRebuilt.length > 0) app.log.info({ tables: searchRebuilt }, 'search columns built from the declarations');
 
@@ -24,7 +25,7 @@ async function main(): Promise<void> {
 
   // Files whose using row never committed (a failed upload, a crash) go after the grace period.
   const graceMs = config.fileSweepGraceSeconds * 1000;
-  const stopSweeping = sweepPeriodically(new FileStore(storage, db), { graceMs, intervalMs: graceMs }, {
+  const stopSweeping = sweepPeriodically(files, { graceMs, intervalMs: graceMs }, {
     swept: (result) => {
       if (result.files + result.staged > 0) app.log.info(result, 'removed stored files no row uses');
     },
@@ -33,7 +34,7 @@ async function main(): Promise<void> {
 
   // Jobs run in this process unless separate worker processes run them (WORKERS=0).
   const { inProcess, concurrency, pollMs, leaseMs } = config.jobs;
-  const worker = inProcess ? new Worker({ db, registry, concurrency, pollMs, leaseMs, log: app.log }) : null;
+  const worker = inProcess ? new Worker({ db, files, registry, concurrency, pollMs, leaseMs, log: app.log }) : null;
   stopOnSignals(config, app.log, async () => {
     // Requests in flight, running jobs and a sweep in progress finish; no new ones start.
     await Promise.all([app.close(), worker?.stop(), stopSweeping()]);

@@ -4,16 +4,23 @@
  * at start, never seen by the other tests, which build the app without it.
  */
 import assert from 'node:assert/strict';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import { describe, it } from 'node:test';
 import { buildApp } from './app.ts';
 import { loadConfig } from './config.ts';
+import { FileStore } from './storage/files.ts';
+import { LocalDriver } from './storage/local.ts';
 import { createTestDatabase } from './test/test-db.ts';
 
 describe('the app in production', () => {
   it('builds with every response serializer compiled, and answers', async () => {
     const testDb = await createTestDatabase();
+    const filesDir = await mkdtemp(path.join(os.tmpdir(), 'intelnotes-production-files-'));
     try {
-      const app = await buildApp({ config: loadConfig({ NODE_ENV: 'production', WEB_DIST: '/nonexistent' }), db: testDb.db, logger: false });
+      const files = new FileStore(new LocalDriver(filesDir), testDb.db);
+      const app = await buildApp({ config: loadConfig({ NODE_ENV: 'production', WEB_DIST: '/nonexistent' }), db: testDb.db, files, logger: false });
       try {
         await app.ready();
         const response = await app.inject({ method: 'GET', url: '/api/v1/tenant/', headers: { host: 'nowhere.localhost' } });
@@ -24,6 +31,7 @@ describe('the app in production', () => {
       }
     } finally {
       await testDb.close();
+      await rm(filesDir, { recursive: true, force: true });
     }
   });
 });

@@ -7,6 +7,7 @@ import { pino } from 'pino';
 import { ConfigError } from './config.ts';
 import { Worker } from './jobs/worker.ts';
 import { configOrExit, openReady, stopOnSignals } from './startup.ts';
+import { FileStore } from './storage/files.ts';
 
 async function main(): Promise<void> {
   const config = configOrExit((settings) => {
@@ -18,7 +19,7 @@ async function main(): Promise<void> {
   const { db, registry, storage, applied } = await openReady(config);
   if (applied.length > 0) log.info({ applied }, 'migrations applied');
   const { concurrency, pollMs, leaseMs } = config.jobs;
-  const worker = new Worker({ db, registry, concurrency, pollMs, leaseMs, log });
+  const worker = new Worker({ db, files: new FileStore(storage, db), registry, concurrency, pollMs, leaseMs, log });
   stopOnSignals(config, log, async () => {
     await worker.stop();
     storage.close();

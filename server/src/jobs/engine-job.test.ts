@@ -9,7 +9,7 @@ import { sql } from 'drizzle-orm';
 import { query } from '../db/client.ts';
 import { CATALOG } from '../modules/registry.ts';
 import { organizations } from '../modules/organizations/organizations.resource.ts';
-import { probeJobs } from '../modules/probe/probe.jobs.ts';
+import { jobRegistry } from '../modules/jobs.ts';
 import { inTenant, systemActor } from '../resources/context.ts';
 import { MergeService } from '../resources/merge.ts';
 import { ResourceService } from '../resources/service.ts';
@@ -34,7 +34,7 @@ describe('a job writing through the engine', () => {
 
     const registry = createJobRegistry([
       {
-        ...probeJobs,
+        ...jobRegistry(),
         // This test's handler for the probe type: the engine's writes, one transaction each.
         'probe.echo': async ({ job, db }) => {
           const onBehalfOf = job.createdBy ? { id: admin!.id, email: admin!.email, access: 'admin' as const } : null;
@@ -49,7 +49,7 @@ describe('a job writing through the engine', () => {
         },
       },
     ]);
-    const worker = new Worker({ db: t.db, registry, concurrency: 1, pollMs: 200, leaseMs: 30_000, log: { info: () => {}, warn: () => {}, error: () => {} } });
+    const worker = new Worker({ db: t.db, files: t.files, registry, concurrency: 1, pollMs: 200, leaseMs: 30_000, log: { info: () => {}, warn: () => {}, error: () => {} } });
     await worker.start();
     try {
       const id = await t.db.withTenant({ tenantId: acme.id }, (tx) => enqueue(tx, { name: 'probe.echo', payload: { key: 'engine', sleep_ms: 0 }, createdBy: admin!.id }));

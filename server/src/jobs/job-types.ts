@@ -57,6 +57,27 @@ export const JOB_TYPES = {
     maxAttempts: 3,
     backoffMs: 1_000,
   }),
+  /**
+   * A spreadsheet upload too big to import in its request (resources/import-job.ts): the file
+   * stays in the file store, held by the job (jobs.file_sha256) until it ends. Imports through
+   * the engine for the uploading user (the job's created_by), in batches when `partial`.
+   */
+  'spreadsheet.import': define({
+    payload: Type.Object(
+      {
+        /** The resource's kind (catalog). */
+        resource: Type.String({ minLength: 1, maxLength: 100 }),
+        sha256: Type.String({ pattern: '^[0-9a-f]{64}$' }),
+        kind: Type.Union([Type.Literal('xlsx'), Type.Literal('csv')]),
+        partial: Type.Boolean(),
+      },
+      { additionalProperties: false },
+    ),
+    // MAX_IMPORT_ROWS rows at a few milliseconds each, with room for a loaded machine.
+    timeoutMs: 30 * 60_000,
+    maxAttempts: 3,
+    backoffMs: 5_000,
+  }),
 } satisfies Record<string, JobTypeOptions>;
 
 export type JobName = keyof typeof JOB_TYPES;

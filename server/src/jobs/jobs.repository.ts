@@ -2,7 +2,9 @@
  * The statements on the jobs table. Claims run across tenants (a worker transaction, see
  * the migration's jobs_worker policy); everything else runs in the job's own tenant, and a
  * running job's row is written only with its claim's lease token, so a worker that lost its
- * lease (it was too slow, another worker took the job) can no longer change it.
+ * lease (it was too slow, another worker took the job) can no longer change it. A job that
+ * ends (succeeded, or failed for good) lets go of the stored file it held (file_sha256), so
+ * the file store's sweep can remove it.
  */
 import { sql } from 'drizzle-orm';
 import { query, type Tx } from '../db/client.ts';
@@ -52,7 +54,7 @@ export async function failLostJobs(tx: Tx): Promise<void> {
   await query(
     tx,
     sql`UPDATE jobs j
-        SET status = 'failed', lease_token = NULL, lease_until = NULL, finished_at = now(), updated_at = now(),
+        SET status = 'failed', lease_token = NULL, lease_until = NULL, finished_at = now(), updated_at = now(), file_sha256 = NULL,
             error = 'attempt ' || j.attempts || ' of ' || j.max_attempts || ' did not finish: its worker stopped (the lease ended)'
         FROM (SELECT tenant_id, id FROM jobs
               WHERE status = 'running' AND lease_until < now() AND attempts >= max_attempts
@@ -104,7 +106,7 @@ export async function markSucceeded(tx: Tx, id: string, token: string, result: u
     tx,
     sql`UPDATE jobs
         SET status = 'succeeded', result = ${result === undefined ? null : JSON.stringify(result)}::jsonb, error = NULL, percent = 100,
-            lease_token = NULL, lease_until = NULL, finished_at = now(), updated_at = now()
+            lease_token = NULL, lease_until = NULL, finished_at = now(), updated_at = now(), file_sha256 = NULL
         WHERE id = ${id} AND lease_token = ${token} RETURNING 1`,
   );
   return rows.length > 0;
@@ -129,6 +131,7 @@ export async function markAttemptFailed(
         SET status = CASE WHEN ${final} THEN 'failed' ELSE 'queued' END,
             run_after = CASE WHEN ${final} THEN run_after ELSE now() + make_interval(secs => ${retryInMs / 1000}) END,
             finished_at = CASE WHEN ${final} THEN now() END,
+            file_sha256 = CASE WHEN ${final} THEN NULL ELSE file_sha256 END,
             error = ${reason}, lease_token = NULL, lease_until = NULL, updated_at = now()
         WHERE id = ${id} AND lease_token = ${token}
         RETURNING status`,

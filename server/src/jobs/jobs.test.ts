@@ -34,8 +34,8 @@ describe('jobs', () => {
   const workers: Worker[] = [];
 
   const startWorker = async (handlers: JobHandlers = {}, leaseMs = 30_000) => {
-    const registry = createJobRegistry([{ ...probeJobs, ...handlers }]);
-    const worker = new Worker({ db: t.db, registry, concurrency: 2, pollMs: 200, leaseMs, log: silent });
+    const registry = createJobRegistry([{ ...jobRegistry(), ...handlers }]);
+    const worker = new Worker({ db: t.db, files: t.files, registry, concurrency: 2, pollMs: 200, leaseMs, log: silent });
     workers.push(worker);
     await worker.start();
     return worker;

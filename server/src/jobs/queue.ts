@@ -13,6 +13,11 @@ export interface NewJob<N extends JobName> {
   payload: JobPayload<N>;
   /** The user whose action causes the job. */
   createdBy?: string | null;
+  /**
+   * The SHA-256 of a stored file the job works on: the job holds it (a foreign key to
+   * stored_files), so the sweep leaves it alone until the job ends.
+   */
+  file?: string | null;
 }
 
 /** A payload that does not match its job type's schema: a bug in the caller, named precisely. */
@@ -34,8 +39,8 @@ export async function enqueue<N extends JobName>(tx: Tx, job: NewJob<N>): Promis
   const type = JOB_TYPES[job.name];
   const [row] = await query<{ id: string }>(
     tx,
-    sql`INSERT INTO jobs (tenant_id, name, payload, max_attempts, timeout_ms, created_by)
-        VALUES (app_tenant_id(), ${job.name}, ${JSON.stringify(payload)}::jsonb, ${type.maxAttempts}, ${type.timeoutMs}, ${job.createdBy ?? null})
+    sql`INSERT INTO jobs (tenant_id, name, payload, max_attempts, timeout_ms, created_by, file_sha256)
+        VALUES (app_tenant_id(), ${job.name}, ${JSON.stringify(payload)}::jsonb, ${type.maxAttempts}, ${type.timeoutMs}, ${job.createdBy ?? null}, ${job.file ?? null})
         RETURNING id`,
   );
   return row!.id;

@@ -4,6 +4,7 @@
  * (job-types.ts) has no handler, or when two modules handle the same one.
  */
 import type { Database } from '../db/client.ts';
+import type { FileStore } from '../storage/files.ts';
 import { JOB_NAMES, type JobName, type JobPayload } from './job-types.ts';
 
 export interface JobInfo {
@@ -25,6 +26,8 @@ export interface JobContext<N extends JobName> {
   job: JobInfo;
   payload: JobPayload<N>;
   db: Database;
+  /** The file store (a job's file: its payload names it, `enqueue`'s `file` holds it). */
+  files: FileStore;
   /** Aborts when the time limit is reached or the lease is lost: stop and throw. */
   signal: AbortSignal;
   /** Records where the job is (0–100), readable through GET jobs/{id}/. */

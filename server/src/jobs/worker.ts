@@ -7,6 +7,7 @@
  * Woken by the jobs_notify notification when a job is committed, and by polling besides.
  */
 import type { Database, Tx } from '../db/client.ts';
+import type { FileStore } from '../storage/files.ts';
 import { JOB_NAMES, JOB_TYPES, type JobName } from './job-types.ts';
 import { claimJobs, markAttemptFailed, markSucceeded, renewLease, writeProgress, type ClaimedJob } from './jobs.repository.ts';
 import { checkPayload, JobPayloadError } from './queue.ts';
@@ -24,6 +25,8 @@ export interface WorkerLog {
 
 export interface WorkerOptions {
   db: Database;
+  /** Handed to handlers (JobContext.files). */
+  files: FileStore;
   registry: JobRegistry;
   /** Jobs this worker runs at once. */
   concurrency: number;
@@ -145,6 +148,7 @@ export class Worker {
         job: { id: job.id, tenantId: job.tenant_id, name: job.name, attempt: job.attempts, maxAttempts: job.max_attempts, createdBy: job.created_by },
         payload,
         db: this.options.db,
+        files: this.options.files,
         signal: controller.signal,
         progress: async (stage, percent) => {
           const clamped = Math.max(0, Math.min(100, Math.round(percent)));

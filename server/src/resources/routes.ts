@@ -6,8 +6,8 @@ import type { MultipartFile } from '@fastify/multipart';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type, type TSchema } from 'typebox';
-import { AuditHistory, AvailableFilters, BulkRefusedBody, BulkRequest, BulkResult, BulkUndoResult, ErrorBody, ImportFailedBody, ImportReport, MergePreview, MergeRequest, MergeResult, RelatedGroups, resourcePage } from '../contracts.ts';
-import { withContext } from '../http/engine-context.ts';
+import { AuditHistory, AvailableFilters, BulkRefusedBody, BulkRequest, BulkResult, BulkUndoResult, ErrorBody, ImportFailedBody, ImportJobAccepted, ImportReport, MergePreview, MergeRequest, MergeResult, RelatedGroups, resourcePage } from '../contracts.ts';
+import { actorOf, withContext } from '../http/engine-context.ts';
 import { pageOf } from '../http/pages.ts';
 import { FilterParam, pagingParams } from '../http/list-params.ts';
 import { engineParsed } from '../http/validation.ts';
@@ -15,6 +15,8 @@ import { parseRelatedQuery, RELATED_DEFAULT_LIMIT, relatedGroups } from './backl
 import { BULK_MAX_ROWS, BulkService } from './bulk.ts';
 import { MergeService } from './merge.ts';
 import type { Catalog } from './catalog.ts';
+import type { FileStore } from '../storage/files.ts';
+import { queueSheetImport, storeSpreadsheet } from './import-job.ts';
 import { filterNames, MAX_LIMIT, parseListQuery, type ListQuery } from './list-query.ts';
 import type { Resource } from './resource.ts';
 import { ResourceService } from './service.ts';
@@ -99,7 +101,13 @@ async function receiveSpreadsheet(request: FastifyRequest, dir: string): Promise
   return saveSpreadsheet({ stream: part.file, filename: part.filename ?? null }, dir);
 }
 
-export async function registerResource(instance: FastifyInstance, resource: Resource, catalog: Catalog): Promise<ResourceService> {
+/** What a resource's routes need besides the resource: the file store and the row count past which an upload imports as a job. */
+export interface ResourceRouteOptions {
+  files: FileStore;
+  importJobRows: number;
+}
+
+export async function registerResource(instance: FastifyInstance, resource: Resource, catalog: Catalog, options: ResourceRouteOptions): Promise<ResourceService> {
   const app = instance.withTypeProvider<TypeBoxTypeProvider>();
   const service = new ResourceService(resource, catalog);
   const base = resource.path;
@@ -133,15 +141,24 @@ export async function registerResource(instance: FastifyInstance, resource: Reso
     config: { access: resource.writeAccess },
     schema: {
       tags,
-      summary: 'Import rows from an xlsx or csv file (multipart field "file"); ?partial=true keeps the good rows',
+      summary:
+        'Import rows from an xlsx or csv file (multipart field "file"); ?partial=true keeps the good rows. ' +
+        `Past ${options.importJobRows.toLocaleString('en')} rows (IMPORT_JOB_ROWS) the import runs as a job: 202, and the report is the job's result (GET jobs/{id}/)`,
       consumes: ['multipart/form-data'],
       querystring: Type.Object({ partial: Type.Optional(Type.Boolean()) }),
-      response: { 200: ImportReport, ...errors, 400: ImportFailedBody, 413: ErrorBody, 415: ErrorBody },
+      response: { 200: ImportReport, 202: ImportJobAccepted, ...errors, 400: ImportFailedBody, 413: ErrorBody, 415: ErrorBody },
     },
-  }, async (request) => {
+  }, async (request, reply) => {
     const partial = request.query.partial === true;
     return withImportFolder(async (dir) => {
-      const sheet = await readImportSheet(service, await receiveSpreadsheet(request, dir));
+      const upload = await receiveSpreadsheet(request, dir);
+      const sheet = await readImportSheet(service, upload);
+      if (sheet.sheet.dataRows > options.importJobRows) {
+        // Stored before the transaction that queues the job (on PGlite a put inside it would wait for it).
+        const sha256 = await storeSpreadsheet(options.files, actorOf(request).tenantId, upload);
+        const jobId = await withContext(request, (ctx) => queueSheetImport(ctx, service, { sha256, kind: upload.kind }, partial));
+        return reply.status(202).send({ job_id: jobId, status: 'queued' as const });
+      }
       const onRowError = (error: unknown, row: number) => request.log.warn({ err: error, row }, 'spreadsheet import: row could not be saved');
       return withContext(request, (ctx) => importSheet(ctx, service, sheet, { partial, onRowError }));
     });

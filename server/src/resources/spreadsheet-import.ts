@@ -1,6 +1,7 @@
 /**
- * Rows of an .xlsx or .csv file become records (POST {resource}/upload/, or
- * a job with a file at hand).
+ * Rows of an .xlsx or .csv file become records (POST {resource}/upload/, or,
+ * past IMPORT_JOB_ROWS rows, the import job of import-job.ts, which reads the
+ * stored file with the same functions and writes in batches with importRows).
  *
  * The file is streamed to a temporary file (never held whole in memory) and
  * checked by extension and content, then read and checked as a sheet, before
@@ -109,16 +110,72 @@ export interface ImportOptions {
 
 /** Writes the sheet's rows through the engine in the context's transaction; all or nothing unless `partial`. */
 export async function importSheet(ctx: EngineContext, service: ResourceService, input: ImportSheet, options: ImportOptions): Promise<ImportReport> {
-  const importer = new RowImporter(ctx, service, options.partial, options.onRowError ?? (() => {}));
-  let rowNumber = 1;
-  for await (const cells of input.sheet.dataRecords()) {
-    rowNumber += 1;
-    const row = rowInput(service.resource, input.columns, cells);
-    if (row) await importer.importRow(rowNumber, row);
-  }
-  const report = importer.report(input.unmatched);
+  const tally = await importRows(ctx, service, sheetRows(service.resource, input), options);
+  const report = importReport(tally, options.partial, input.unmatched);
   if (report.failed > 0 && !options.partial) throw new ImportFailedError(report);
   return report;
+}
+
+/** A row of the sheet with something to import, and its spreadsheet row number (the header is row 1). */
+export interface SheetRow {
+  row: number;
+  input: RowInput;
+}
+
+/** The sheet's rows that hold a value for a matched column, in order (empty rows are skipped, their numbers kept). */
+export async function* sheetRows(resource: Resource, input: ImportSheet): AsyncGenerator<SheetRow> {
+  let row = 1;
+  for await (const cells of input.sheet.dataRecords()) {
+    row += 1;
+    const values = rowInput(resource, input.columns, cells);
+    if (values) yield { row, input: values };
+  }
+}
+
+/**
+ * What an import has done so far. A job importing in batches keeps it with each committed
+ * batch, so a retry carries on from there (import-job.ts); rows are never split across
+ * batches, so the counts of batches add up.
+ */
+export interface ImportTally {
+  created: number;
+  updated: number;
+  failed: number;
+  errors: RowError[];
+}
+
+export const emptyTally = (): ImportTally => ({ created: 0, updated: 0, failed: 0, errors: [] });
+
+/**
+ * Writes `rows` in the context's transaction, adding to `from`. All or nothing unless
+ * `partial`: then the caller rolls the transaction back when the tally has failures.
+ */
+export async function importRows(
+  ctx: EngineContext,
+  service: ResourceService,
+  rows: Iterable<SheetRow> | AsyncIterable<SheetRow>,
+  options: ImportOptions & { afterRow?: (row: number) => Promise<void> },
+  from: ImportTally = emptyTally(),
+): Promise<ImportTally> {
+  const importer = new RowImporter(ctx, service, options.partial, options.onRowError ?? (() => {}), from);
+  for await (const { row, input } of rows) {
+    await importer.importRow(row, input);
+    await options.afterRow?.(row);
+  }
+  return importer.tally();
+}
+
+/** The report of a finished import: nothing counts as written when an all-or-nothing import had failures. */
+export function importReport(tally: ImportTally, partial: boolean, unmatched: string[]): ImportReport {
+  const rolledBack = !partial && tally.failed > 0;
+  return {
+    created: rolledBack ? 0 : tally.created,
+    updated: rolledBack ? 0 : tally.updated,
+    failed: tally.failed,
+    rolled_back: rolledBack,
+    errors: tally.errors,
+    unmatched_columns: unmatched,
+  };
 }
 
 // ---------------------------------------------------------------------------
@@ -351,7 +408,7 @@ function headerText(cell: unknown): string {
 // ---------------------------------------------------------------------------
 // Cells → API input
 
-interface RowInput {
+export interface RowInput {
   values: Record<string, unknown>;
   id: string | null;
 }
@@ -420,10 +477,12 @@ interface MatchKeys {
 }
 
 class RowImporter {
-  private created = 0;
-  private updated = 0;
+  private created: number;
+  private updated: number;
+  /** Rows that failed before this importer started (an earlier batch's). */
+  private readonly failedBefore: number;
   private readonly failedRows = new Set<number>();
-  private readonly errors: RowError[] = [];
+  private readonly errors: RowError[];
   /** A database error aborted the transaction (all-or-nothing mode): later rows are only validated. */
   private aborted = false;
 
@@ -433,7 +492,13 @@ class RowImporter {
     private readonly partial: boolean,
     /** Told about a row that failed for a reason not its own (a database error). */
     private readonly onRowError: (error: unknown, row: number) => void,
-  ) {}
+    from: ImportTally,
+  ) {
+    this.created = from.created;
+    this.updated = from.updated;
+    this.failedBefore = from.failed;
+    this.errors = [...from.errors];
+  }
 
   private get tx(): Tx {
     return this.ctx.tx;
@@ -447,16 +512,8 @@ class RowImporter {
     return this.service.resource;
   }
 
-  report(unmatched: string[]): ImportReport {
-    const rolledBack = !this.partial && this.failedRows.size > 0;
-    return {
-      created: rolledBack ? 0 : this.created,
-      updated: rolledBack ? 0 : this.updated,
-      failed: this.failedRows.size,
-      rolled_back: rolledBack,
-      errors: this.errors,
-      unmatched_columns: unmatched,
-    };
+  tally(): ImportTally {
+    return { created: this.created, updated: this.updated, failed: this.failedBefore + this.failedRows.size, errors: this.errors };
   }
 
   private fail(row: number, field: string | null, message: string): void {

@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { buffer } from 'node:stream/consumers';
 import { after, before, describe, it } from 'node:test';
 import { sql } from 'drizzle-orm';
 import { strToU8, zipSync } from 'fflate';
@@ -10,20 +9,10 @@ import type { TenantRow } from '../tenancy/tenants.repository.ts';
 import { createTestApp, type TestContext } from '../test/test-app.ts';
 import { exportColumns } from './spreadsheet-export.ts';
 import { multipart, type MultipartOptions } from '../test/multipart.ts';
-import { XlsxStreamWriter, type CellValue } from './xlsx-writer.ts';
+import { xlsx } from '../test/xlsx.ts';
 
 const ORGS = '/api/v1/assets/organizations';
 const PEOPLE = '/api/v1/assets/people';
-
-/** An .xlsx written by our own streaming writer; the first row is the header. */
-async function xlsx(rows: CellValue[][]): Promise<Buffer> {
-  const [header = [], ...data] = rows;
-  const writer = new XlsxStreamWriter({ sheetName: 'Sheet 1', columns: header.map((cell) => ({ header: String(cell ?? '') })) });
-  const bytes = buffer(writer.stream);
-  await writer.addRows(data);
-  await writer.finish();
-  return bytes;
-}
 
 /**
  * A minimal .xlsx made by hand, as other tools write them: shared strings,

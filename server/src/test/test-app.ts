@@ -2,6 +2,9 @@
  * Builds the real app on a fresh test database, with helpers to create
  * tenants and users and to sign in. Every test file gets its own database.
  */
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { buildApp } from '../app.ts';
 import { hashPassword } from '../auth/passwords.ts';
@@ -9,6 +12,11 @@ import { insertUser, type UserRow } from '../auth/users.repository.ts';
 import { loadConfig, type Config } from '../config.ts';
 import type { AccessLevel } from '../contracts.ts';
 import type { Database } from '../db/client.ts';
+import type { JobRegistry } from '../jobs/registry.ts';
+import { Worker } from '../jobs/worker.ts';
+import { jobRegistry } from '../modules/jobs.ts';
+import { FileStore } from '../storage/files.ts';
+import { LocalDriver } from '../storage/local.ts';
 import { insertTenant, type TenantRow } from '../tenancy/tenants.repository.ts';
 import { createTestDatabase, type TestDatabase } from './test-db.ts';
 
@@ -21,6 +29,13 @@ export interface TestContext {
   /** On a server: the test database's URL (see TestDatabase). */
   databaseUrl?: string;
   config: Config;
+  /** The app's file store: a local driver in a temporary folder, removed by close(). */
+  files: FileStore;
+  /**
+   * Starts a job worker on the test database (the app's own registry unless given one),
+   * polling every 100 ms; close() stops it.
+   */
+  startWorker(options?: { registry?: JobRegistry }): Promise<Worker>;
   close(): Promise<void>;
   createTenant(code: string, options?: { isDefault?: boolean; name?: string }): Promise<TenantRow>;
   createUser(
@@ -56,7 +71,10 @@ export async function createTestApp(
 ): Promise<TestContext> {
   const testDb = await createTestDatabase();
   const config = loadConfig({ NODE_ENV: 'test', WEB_DIST: '/nonexistent', ...env });
-  const app = await buildApp({ config, db: testDb.db, logger: false });
+  const filesDir = await mkdtemp(path.join(os.tmpdir(), 'intelnotes-test-files-'));
+  const files = new FileStore(new LocalDriver(filesDir), testDb.db);
+  const app = await buildApp({ config, db: testDb.db, files, logger: false });
+  const workers: Worker[] = [];
   await beforeReady?.(app);
   await app.ready();
 
@@ -67,9 +85,19 @@ export async function createTestApp(
     engine: testDb.engine,
     ...(testDb.url ? { databaseUrl: testDb.url } : {}),
     config,
+    files,
+    startWorker: async ({ registry = jobRegistry() } = {}) => {
+      const silent = { info: () => {}, warn: () => {}, error: () => {} };
+      const worker = new Worker({ db: testDb.db, files, registry, concurrency: 1, pollMs: 100, leaseMs: 30_000, log: silent });
+      workers.push(worker);
+      await worker.start();
+      return worker;
+    },
     close: async () => {
+      await Promise.all(workers.map((worker) => worker.stop()));
       await app.close();
       await testDb.close();
+      await rm(filesDir, { recursive: true, force: true });
     },
     createTenant: (code, options = {}) =>
       testDb.db.withTenant({ tenantId: null, manageTenants: true }, (tx) =>

@@ -164,7 +164,7 @@ describe('entity counts served from memory', () => {
     before(async () => {
       if (!t.databaseUrl) return;
       secondDb = await openPostgres(t.databaseUrl, 3);
-      second = await buildApp({ config: t.config, db: secondDb, logger: false });
+      second = await buildApp({ config: t.config, db: secondDb, files: t.files, logger: false });
       await second.ready();
     });
     after(async () => {
