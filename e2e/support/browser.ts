@@ -38,9 +38,10 @@ export interface E2EServer extends TestContext {
   create(tenant: Tenant | string, token: string, path: string, payload: Record<string, unknown>): Promise<string>;
 }
 
-export async function startServer(): Promise<E2EServer> {
+/** Starts the app on a fresh database; `env` adds settings (e.g. IMPORT_JOB_ROWS). */
+export async function startServer(env: Record<string, string> = {}): Promise<E2EServer> {
   // E2E_WEB_DIST serves a build of one's own while others rebuild web/dist in a shared tree.
-  const context = await createTestApp({ WEB_DIST: process.env['E2E_WEB_DIST'] ?? path.join(repoRoot, 'web/dist') });
+  const context = await createTestApp({ ...env, WEB_DIST: process.env['E2E_WEB_DIST'] ?? path.join(repoRoot, 'web/dist') });
   await context.app.listen({ host: '127.0.0.1', port: 0 });
   const address = context.app.server.address();
   const port = typeof address === 'object' && address ? address.port : 0;
@@ -75,13 +76,13 @@ function lateHandle<T extends object>(name: string, current: () => T | undefined
  * returned, which is there by then) and launches the browser; an after() hook closes both. The
  * `server` and `browser` returned are handles filled by that hook, so a suite declares
  * `const { server, browser } = useServerAndBrowser(seed)` once and uses them in its tests and
- * helpers as the objects themselves.
+ * helpers as the objects themselves. `env` adds settings to the server's (startServer).
  */
-export function useServerAndBrowser(seed?: () => Promise<void>): { server: E2EServer; browser: Browser } {
+export function useServerAndBrowser(seed?: () => Promise<void>, env: Record<string, string> = {}): { server: E2EServer; browser: Browser } {
   let server: E2EServer | undefined;
   let browser: Browser | undefined;
   before(async () => {
-    server = await startServer();
+    server = await startServer(env);
     await seed?.();
     browser = await launchBrowser();
   });

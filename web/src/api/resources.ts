@@ -5,13 +5,17 @@ import type {
   BulkRequest,
   BulkResult,
   BulkUndoResult,
+  ImportJobAccepted,
   ImportReport,
+  Job,
   RelatedRef,
   RelationTarget,
   ResourceMeta,
   ResourcePage,
   ResourceRecord,
 } from '@intelnotes/server/contracts';
+import { useCallback } from 'react';
+import { useDispatch } from 'react-redux';
 import { api } from './api';
 
 /**
@@ -184,14 +188,23 @@ export const resourcesApi = api.injectEndpoints({
       query: ({ undo }) => ({ url: undo.replace(/^\/api\/v1\//, ''), method: 'POST' }),
       invalidatesTags: (result, error, { path, list }) => (error || !result ? [] : bulkTouched(path, result.restored, list)),
     }),
-    /** Spreadsheet import; a 400 `import_failed` error carries the report too. */
-    uploadResource: build.mutation<ImportReport, { path: string; file: File; partial: boolean }>({
+    /**
+     * Spreadsheet import; a 400 `import_failed` error carries the report too. A big file is
+     * imported by a job instead (202 `{job_id}`): follow it with `useImportJobQuery`, whose
+     * result is the report, then `useRefreshAfterImport`.
+     */
+    uploadResource: build.mutation<ImportReport | ImportJobAccepted, { path: string; file: File; partial: boolean }>({
       query: ({ path, file, partial }) => {
         const body = new FormData();
         body.append('file', file);
         return { url: `${base(path)}/upload/`, method: 'POST', params: { partial: String(partial) }, body, timeout: 300_000 };
       },
       invalidatesTags: (_report, _error, { path }) => [listTag(path), filtersTag(path), 'Counts'],
+    }),
+    /** An import job's status, progress and (once it succeeded) report: GET jobs/{id}/, polled while it runs. */
+    importJob: build.query<Job, string>({
+      query: (id) => `jobs/${id}/`,
+      keepUnusedDataFor: 0,
     }),
     /**
      * Records of one or more target resources matching a text, for relation pickers:
@@ -264,10 +277,22 @@ export const {
   useBulkExportMutation,
   useBulkUndoMutation,
   useUploadResourceMutation,
+  useImportJobQuery,
   useRelationOptionsQuery,
   useRecordHistoryQuery,
   useRecordNamesQuery,
 } = resourcesApi;
+
+/** Whether an upload's answer is an import job (202) rather than the report. */
+export const isImportJob = (answer: ImportReport | ImportJobAccepted): answer is ImportJobAccepted => 'job_id' in answer;
+
+/** Drops a resource's cached lists, filter values and counts once an import job has written its rows. */
+export function useRefreshAfterImport(): (path: string) => void {
+  const dispatch = useDispatch();
+  return useCallback((path: string) => {
+    dispatch(api.util.invalidateTags([listTag(path), filtersTag(path), 'Counts']));
+  }, [dispatch]);
+}
 
 /** The metadata of one resource kind (e.g. "organizations"), loaded once per session. */
 export function useResourceMeta(kind: string) {

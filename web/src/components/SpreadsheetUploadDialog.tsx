@@ -1,4 +1,5 @@
-import { useId, useState, type ChangeEvent, type FormEvent } from 'react';
+import { useEffect, useId, useState, type ChangeEvent, type FormEvent } from 'react';
+import { skipToken } from '@reduxjs/toolkit/query/react';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -21,9 +22,9 @@ import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
 import useMediaQuery from '@mui/material/useMediaQuery';
 import type { Theme } from '@mui/material/styles';
-import type { ImportFailedBody, ImportReport, ResourceMeta } from '@intelnotes/server/contracts';
+import type { ImportFailedBody, ImportReport, Job, ResourceMeta } from '@intelnotes/server/contracts';
 import { apiErrorMessage, type ApiError } from '../api/api-error';
-import { useUploadResourceMutation } from '../api/resources';
+import { isImportJob, useImportJobQuery, useRefreshAfterImport, useUploadResourceMutation } from '../api/resources';
 import { notify } from './notify';
 import { fieldLabel, type ResourceView } from './resource-view';
 
@@ -41,7 +42,31 @@ function failedImportReport(error: ApiError): ImportReport | null {
   return body.code === 'import_failed' && body.report ? body.report : null;
 }
 
-/** Imports rows from an .xlsx or .csv file and shows what was created, updated and refused. */
+/** How often a running import job is asked where it is. */
+const JOB_POLL_MS = 1_000;
+
+/** What a job's stage means to the person waiting for it. */
+function jobStageText(job: Job | undefined): string {
+  if (!job || job.status === 'queued') return 'Waiting to start';
+  if (job.stage === 'reading') return 'Reading the file';
+  if (job.stage === 'importing') return 'Importing rows';
+  return job.stage ?? 'Starting';
+}
+
+function notifyReport(report: ImportReport) {
+  const summary = `${report.created} created, ${report.updated} updated`;
+  if (report.rolled_back) notify.error(`Import failed: ${report.failed} ${report.failed === 1 ? 'row has' : 'rows have'} errors; nothing was imported.`);
+  else if (report.failed > 0) notify.warning(`Import finished: ${summary}, ${report.failed} failed.`);
+  else notify.success(`Import finished: ${summary}.`);
+}
+
+/**
+ * Imports rows from an .xlsx or .csv file and shows what was created, updated and refused.
+ * A big file is imported by a job on the server (the upload answers 202): the dialog polls
+ * it and shows its stage and percent, then the same report. Closing the dialog leaves the job
+ * running; this component stays mounted with the table, so it still refreshes the table and
+ * tells when the job ends.
+ */
 export function SpreadsheetUploadDialog({ meta, view, open, onClose }: SpreadsheetUploadDialogProps) {
   const inputId = useId();
   const hintId = useId();
@@ -52,6 +77,35 @@ export function SpreadsheetUploadDialog({ meta, view, open, onClose }: Spreadshe
   const [report, setReport] = useState<ImportReport | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
   const [inputKey, setInputKey] = useState(0);
+  const [jobId, setJobId] = useState<string | null>(null);
+  const { data: job, error: jobError } = useImportJobQuery(jobId ?? skipToken, {
+    pollingInterval: jobId ? JOB_POLL_MS : 0,
+    skipPollingIfUnfocused: false,
+  });
+  const refreshAfterImport = useRefreshAfterImport();
+  const jobRunning = jobId !== null;
+
+  useEffect(() => {
+    if (!jobId || !job || job.id !== jobId) return;
+    if (job.status === 'succeeded') {
+      const result = job.result as ImportReport;
+      setJobId(null);
+      setReport(result);
+      refreshAfterImport(meta.path);
+      notifyReport(result);
+    } else if (job.status === 'failed') {
+      setJobId(null);
+      setFailure(`The import stopped: ${job.error ?? 'unknown reason'}. Rows written before it stopped are kept when “Keep good rows” was ticked.`);
+      refreshAfterImport(meta.path);
+      notify.error('Import failed.');
+    }
+  }, [job, jobId, meta.path, refreshAfterImport]);
+
+  useEffect(() => {
+    if (!jobId || !jobError) return;
+    setJobId(null);
+    setFailure(`The import's progress could not be read: ${apiErrorMessage(jobError as ApiError)}`);
+  }, [jobError, jobId]);
 
   const reset = () => {
     setFile(null);
@@ -61,6 +115,12 @@ export function SpreadsheetUploadDialog({ meta, view, open, onClose }: Spreadshe
   };
   const close = () => {
     if (isLoading) return;
+    if (jobRunning) {
+      // The job is the server's: it goes on, and this component (mounted with the table) still follows it.
+      notify.info('The import goes on in the background; the table refreshes when it ends.');
+      onClose();
+      return;
+    }
     reset();
     onClose();
   };
@@ -75,10 +135,12 @@ export function SpreadsheetUploadDialog({ meta, view, open, onClose }: Spreadshe
     setReport(null);
     try {
       const result = await upload({ path: meta.path, file, partial }).unwrap();
+      if (isImportJob(result)) {
+        setJobId(result.job_id);
+        return;
+      }
       setReport(result);
-      const summary = `${result.created} created, ${result.updated} updated`;
-      if (result.failed > 0) notify.warning(`Import finished: ${summary}, ${result.failed} failed.`);
-      else notify.success(`Import finished: ${summary}.`);
+      notifyReport(result);
     } catch (error) {
       const refused = failedImportReport(error as ApiError);
       const message = apiErrorMessage(error as ApiError);
@@ -142,6 +204,7 @@ export function SpreadsheetUploadDialog({ meta, view, open, onClose }: Spreadshe
               label="Keep good rows (import the valid rows even when some rows have errors)"
             />
             {isLoading && <LinearProgress aria-label="Uploading" />}
+            {jobRunning && <ImportJobProgress job={job?.id === jobId ? job : undefined} />}
             {failure && (
               <Alert severity="error" role="alert">
                 {failure}
@@ -152,7 +215,7 @@ export function SpreadsheetUploadDialog({ meta, view, open, onClose }: Spreadshe
         </DialogContent>
         <DialogActions sx={{ flexWrap: 'wrap', gap: 1 }}>
           {report && (
-            <Button onClick={reset} disabled={isLoading}>
+            <Button onClick={reset} disabled={isLoading || jobRunning}>
               Upload another file
             </Button>
           )}
@@ -160,13 +223,31 @@ export function SpreadsheetUploadDialog({ meta, view, open, onClose }: Spreadshe
             Close
           </Button>
           {!report && (
-            <Button type="submit" variant="contained" disabled={isLoading}>
+            <Button type="submit" variant="contained" disabled={isLoading || jobRunning}>
               Upload
             </Button>
           )}
         </DialogActions>
       </Box>
     </Dialog>
+  );
+}
+
+/** A running import job: its stage and percent, and that closing the dialog leaves it running. */
+function ImportJobProgress({ job }: { job: Job | undefined }) {
+  const percent = job?.status === 'running' ? (job.percent ?? 0) : 0;
+  const stage = jobStageText(job);
+  return (
+    <Stack spacing={1} data-testid="import-progress">
+      <Typography variant="body2" role="status">
+        {stage} — {percent}%
+      </Typography>
+      <LinearProgress variant="determinate" value={percent} aria-label={`Import: ${stage}`} />
+      <Typography variant="body2" color="text.secondary">
+        This is a big file, so it is imported in the background. You can close this dialog: the import goes on, and the
+        table refreshes when it ends.
+      </Typography>
+    </Stack>
   );
 }
 
