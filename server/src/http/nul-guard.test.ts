@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { xlsx } from '../modules/ledger/test-support.ts';
+import { xlsx } from '../test/xlsx.ts';
 import type { TenantRow } from '../tenancy/tenants.repository.ts';
 import { multipart } from '../test/multipart.ts';
 import { createTestApp, type TestContext } from '../test/test-app.ts';

@@ -4,7 +4,8 @@ import { sql } from 'drizzle-orm';
 import { readSheet } from 'read-excel-file/node';
 import type { TenantRow } from '../../tenancy/tenants.repository.ts';
 import { createTestApp, type TestContext } from '../../test/test-app.ts';
-import { multipart, xlsx } from './test-support.ts';
+import { xlsx } from '../../test/xlsx.ts';
+import { multipart } from './test-support.ts';
 
 const BASE = '/api/v1/assets/investments';
 const LEDGER = '/api/v1/assets/ledger';

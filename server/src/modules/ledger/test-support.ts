@@ -1,17 +1,5 @@
-/** Spreadsheet helpers for the ledger and investments API tests. */
+/** Upload helpers for the ledger and investments API tests (their files: test/xlsx.ts). */
 import { randomBytes } from 'node:crypto';
-import { buffer } from 'node:stream/consumers';
-import { XlsxStreamWriter, type CellValue } from '../../resources/xlsx-writer.ts';
-
-/** An .xlsx whose first row is the header. */
-export async function xlsx(rows: CellValue[][]): Promise<Buffer> {
-  const [header = [], ...data] = rows;
-  const writer = new XlsxStreamWriter({ sheetName: 'Sheet 1', columns: header.map((cell) => ({ header: String(cell ?? '') })) });
-  const bytes = buffer(writer.stream);
-  await writer.addRows(data);
-  await writer.finish();
-  return bytes;
-}
 
 /** A multipart body with one file in the field "file", as app.inject options. */
 export function multipart(filename: string, content: Buffer) {
