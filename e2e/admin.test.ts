@@ -51,6 +51,15 @@ describe('admin screens: users, tenants and settings', { skip: unavailable ?? fa
 
     await page.getByRole('link', { name: 'New user' }).click();
     await page.getByRole('heading', { name: 'New user' }).waitFor();
+    // One answer of the API names every field at fault, and the form marks each of them.
+    await page.getByLabel('Email').fill('not-an-email');
+    await page.getByLabel(/^Password/).fill('short');
+    const refused = page.waitForResponse((response) => response.request().method() === 'POST' && new URL(response.url()).pathname === '/api/v1/users/');
+    await page.getByRole('button', { name: 'Create user' }).click();
+    assert.deepEqual(Object.keys(((await (await refused).json()) as { errors: object }).errors).sort(), ['email', 'password']);
+    await fieldError(page, 'Enter a valid email address.').waitFor();
+    await fieldError(page, 'Use at least 10 characters.').waitFor();
+    assert.equal(await page.getByTestId('form-errors').getByRole('listitem').count(), 2, 'the summary lists both');
     // An email already in use comes back as an error under the field.
     await page.getByLabel('Email').fill('Admin@demo.test');
     await page.getByLabel(/^Password/).fill('analyst password 1');
@@ -159,11 +168,19 @@ describe('admin screens: users, tenants and settings', { skip: unavailable ?? fa
     await page.getByRole('button', { name: 'Create tenant' }).click();
     // The form asks for the first admin before calling the API.
     await fieldError(page, 'A new tenant needs its first admin to be usable.').waitFor();
+    await page.getByLabel('First admin email').fill('owner');
+    await page.getByLabel('First admin password').fill('short');
+    // The API's one answer names every field at fault, and the form marks them all.
+    const refused = page.waitForResponse((response) => response.request().method() === 'POST' && new URL(response.url()).pathname === '/api/v1/clients/');
+    await page.getByRole('button', { name: 'Create tenant' }).click();
+    assert.deepEqual(Object.keys(((await (await refused).json()) as { errors: object }).errors).sort(), ['admin_email', 'admin_password', 'code']);
+    await fieldError(page, 'This code is reserved.').waitFor();
+    await fieldError(page, 'Enter a valid email address.').waitFor();
+    await fieldError(page, 'Use at least 10 characters.').waitFor();
+    assert.equal(await summary.getByRole('listitem').count(), 3, 'the summary lists all three');
+    await screenshots(page, 'admin-tenant-form-errors', { hideToasts: true });
     await page.getByLabel('First admin email').fill('owner@acme-labs.test');
     await page.getByLabel('First admin password').fill('owner password 1');
-    await page.getByRole('button', { name: 'Create tenant' }).click();
-    await fieldError(page, 'This code is reserved.').waitFor();
-    await screenshots(page, 'admin-tenant-form-errors', { hideToasts: true });
 
     await page.getByLabel('Code').fill('acme-labs');
     await page.getByText(/Address: acme-labs\.localhost:\d+/).waitFor();

@@ -1,9 +1,7 @@
-import Button from '@mui/material/Button';
 import Stack from '@mui/material/Stack';
-import Typography from '@mui/material/Typography';
-import AddIcon from '@mui/icons-material/Add';
-import { Link as RouterLink, useSearchParams } from 'react-router';
+import { useSearchParams } from 'react-router';
 import { DataTable } from './DataTable';
+import { ListPageHeader } from './ListPageHeader';
 import { NotAvailableYet } from './NotAvailableYet';
 import { useCanWrite, type ResourceView } from './resource-view';
 import { ResourceMetaGate } from './ResourceMetaGate';
@@ -22,18 +20,7 @@ interface ResourceListPageProps {
 
 function ListHeader({ meta, view }: { meta: ResourceMeta; view: ResourceView }) {
   const canWrite = useCanWrite(meta);
-  return (
-    <Stack direction="row" useFlexGap sx={{ gap: 2, alignItems: 'center', justifyContent: 'space-between', flexWrap: 'wrap' }}>
-      <Typography variant="h4" component="h1" sx={{ fontWeight: 700 }}>
-        {view.title}
-      </Typography>
-      {canWrite && (
-        <Button variant="contained" startIcon={<AddIcon />} component={RouterLink} to={`${view.basePath}/create`}>
-          New {meta.label.toLowerCase()}
-        </Button>
-      )}
-    </Stack>
-  );
+  return <ListPageHeader title={view.title} create={canWrite ? { label: `New ${meta.label.toLowerCase()}`, to: `${view.basePath}/create` } : undefined} />;
 }
 
 /** A resource's list page: the table for ?tab=1 (or no tab), an honest note for tabs not built yet. */

@@ -16,7 +16,7 @@ interface ListPage<Row> {
   results: Row[];
 }
 
-interface ServerListTableProps<Row extends { id: string }> {
+export interface ServerListTableProps<Row extends { id: string }> {
   /** The grid's accessible name (the page title). */
   title: string;
   /** Where column choice and density are remembered (e.g. "users"). */

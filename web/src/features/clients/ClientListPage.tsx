@@ -1,17 +1,13 @@
-import { useMemo } from 'react';
-import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
 import Link from '@mui/material/Link';
 import Stack from '@mui/material/Stack';
-import Typography from '@mui/material/Typography';
-import AddIcon from '@mui/icons-material/Add';
 import type { GridColDef } from '@mui/x-data-grid';
 import { Link as RouterLink } from 'react-router';
 import type { Client } from '@intelnotes/server/contracts';
 import { useListClientsQuery } from './clients.api';
 import { formatDateTime } from '../../components/field-format';
-import { ServerListTable } from '../../components/ServerListTable';
-import { listParams, useListUrlState, type ListUrlSpec } from '../../components/use-list-url-state';
+import { ServerListPage } from '../../components/ServerListPage';
+import type { ListUrlSpec } from '../../components/use-list-url-state';
 import { clientEditPath, tenantAddress } from './tenant-address';
 
 const CLIENTS_LIST: ListUrlSpec = { ordering: ['code', 'name', 'created_at', 'updated_at'], filters: [] };
@@ -49,35 +45,18 @@ const columns: GridColDef<Client>[] = [
 
 /** /clients: every tenant of the deployment (tenant managers only). */
 export function ClientListPage() {
-  const { state, update } = useListUrlState(CLIENTS_LIST);
-  const params = useMemo(() => listParams(state), [state]);
-  const list = useListClientsQuery(params);
-
   return (
-    <Stack spacing={3}>
-      <Stack direction="row" useFlexGap sx={{ gap: 2, alignItems: 'center', justifyContent: 'space-between', flexWrap: 'wrap' }}>
-        <Stack spacing={0.5}>
-          <Typography variant="h4" component="h1" sx={{ fontWeight: 700 }}>
-            Tenants
-          </Typography>
-          <Typography color="text.secondary">Each tenant is a workspace of its own on its own subdomain, with its own users and data.</Typography>
-        </Stack>
-        <Button variant="contained" startIcon={<AddIcon />} component={RouterLink} to="/clients/create">
-          New tenant
-        </Button>
-      </Stack>
-      <ServerListTable<Client>
-        tableKey="clients"
-        title="Tenants"
-        searchLabel="Search tenants"
-        spec={CLIENTS_LIST}
-        state={state}
-        update={update}
-        columns={columns}
-        list={list}
-        rowPath={(row) => clientEditPath(row.id)}
-        emptyLabel="No tenants yet."
-      />
-    </Stack>
+    <ServerListPage<Client>
+      title="Tenants"
+      description="Each tenant is a workspace of its own on its own subdomain, with its own users and data."
+      create={{ label: 'New tenant', to: '/clients/create' }}
+      tableKey="clients"
+      searchLabel="Search tenants"
+      spec={CLIENTS_LIST}
+      columns={columns}
+      useList={useListClientsQuery}
+      rowPath={(row) => clientEditPath(row.id)}
+      emptyLabel="No tenants yet."
+    />
   );
 }

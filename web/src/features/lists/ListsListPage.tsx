@@ -1,13 +1,11 @@
 import { useMemo } from 'react';
-import Button from '@mui/material/Button';
 import Stack from '@mui/material/Stack';
 import Tab from '@mui/material/Tab';
 import Tabs from '@mui/material/Tabs';
-import Typography from '@mui/material/Typography';
-import AddIcon from '@mui/icons-material/Add';
-import { Link as RouterLink, useSearchParams } from 'react-router';
+import { useSearchParams } from 'react-router';
 import type { ResourceMeta } from '@intelnotes/server/contracts';
 import { DataTable } from '../../components/DataTable';
+import { ListPageHeader } from '../../components/ListPageHeader';
 import { useCanWrite, type ResourceView } from '../../components/resource-view';
 import { ResourceMetaGate } from '../../components/ResourceMetaGate';
 import { isListType, kindByType, LIST_KINDS, listPagePath, type ListType } from './list-kinds';
@@ -45,21 +43,11 @@ function ListsList({ meta }: { meta: ResourceMeta }) {
 
   return (
     <Stack spacing={3}>
-      <Stack direction="row" useFlexGap sx={{ gap: 2, alignItems: 'center', justifyContent: 'space-between', flexWrap: 'wrap' }}>
-        <Stack spacing={0.5}>
-          <Typography variant="h4" component="h1" sx={{ fontWeight: 700 }}>
-            {kind ? kind.plural : 'Lists'}
-          </Typography>
-          <Typography color="text.secondary">
-            {kind ? `Ordered collections of ${kind.items}.` : 'Ordered collections of library entries, ledger entries, organizations and people.'}
-          </Typography>
-        </Stack>
-        {canWrite && (
-          <Button variant="contained" startIcon={<AddIcon />} component={RouterLink} to={type ? `/lists/create?type=${type}` : '/lists/create'}>
-            New {kind ? kind.label.toLowerCase() : 'list'}
-          </Button>
-        )}
-      </Stack>
+      <ListPageHeader
+        title={kind ? kind.plural : 'Lists'}
+        description={kind ? `Ordered collections of ${kind.items}.` : 'Ordered collections of library entries, ledger entries, organizations and people.'}
+        create={canWrite ? { label: `New ${kind ? kind.label.toLowerCase() : 'list'}`, to: type ? `/lists/create?type=${type}` : '/lists/create' } : undefined}
+      />
       <Tabs
         value={type ?? ALL}
         onChange={(_event, next: string) => chooseType(next)}

@@ -1,19 +1,14 @@
-import { useMemo } from 'react';
-import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
 import Link from '@mui/material/Link';
 import MenuItem from '@mui/material/MenuItem';
-import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
-import Typography from '@mui/material/Typography';
-import AddIcon from '@mui/icons-material/Add';
 import type { GridColDef } from '@mui/x-data-grid';
 import { Link as RouterLink } from 'react-router';
 import type { User } from '@intelnotes/server/contracts';
 import { useListUsersQuery } from './users.api';
 import { formatDateTime } from '../../components/field-format';
-import { ServerListTable } from '../../components/ServerListTable';
-import { listParams, useListUrlState, type ListUrlSpec } from '../../components/use-list-url-state';
+import { ServerListPage } from '../../components/ServerListPage';
+import type { ListUrlSpec } from '../../components/use-list-url-state';
 import { roleOf, userEditPath } from './user-labels';
 
 const USERS_LIST: ListUrlSpec = { ordering: ['email', 'alias', 'created_at', 'updated_at', 'last_login_at'], filters: ['disabled'] };
@@ -70,56 +65,36 @@ const columns: GridColDef<User>[] = [
 
 /** /users: the users of this tenant (admins only). */
 export function UserListPage() {
-  const { state, update } = useListUrlState(USERS_LIST);
-  const params = useMemo(() => listParams(state), [state]);
-  const list = useListUsersQuery(params);
-  const status = state.filters['disabled']?.[0] ?? '';
-
   return (
-    <Stack spacing={3}>
-      <Stack direction="row" useFlexGap sx={{ gap: 2, alignItems: 'center', justifyContent: 'space-between', flexWrap: 'wrap' }}>
-        <Stack spacing={0.5}>
-          <Typography variant="h4" component="h1" sx={{ fontWeight: 700 }}>
-            Users
-          </Typography>
-          <Typography color="text.secondary">
-            Everyone who can sign in to this workspace. Users are disabled rather than deleted, so their work stays attributed.
-          </Typography>
-        </Stack>
-        <Button variant="contained" startIcon={<AddIcon />} component={RouterLink} to="/users/create">
-          New user
-        </Button>
-      </Stack>
-      <ServerListTable<User>
-        tableKey="users"
-        title="Users"
-        searchLabel="Search users"
-        spec={USERS_LIST}
-        state={state}
-        update={update}
-        columns={columns}
-        list={list}
-        rowPath={(row) => userEditPath(row.id)}
-        emptyLabel="No users yet."
-        toolbar={
-          <TextField
-            select
-            size="small"
-            label="Status"
-            value={status}
-            onChange={(event) => update({ filters: event.target.value ? { disabled: [event.target.value] } : {} })}
-            sx={{ minWidth: 160 }}
-            // "All users" is the empty value: shown like any other choice.
-            slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true } }}
-          >
-            {STATUS_OPTIONS.map((option) => (
-              <MenuItem key={option.value} value={option.value}>
-                {option.label}
-              </MenuItem>
-            ))}
-          </TextField>
-        }
-      />
-    </Stack>
+    <ServerListPage<User>
+      title="Users"
+      description="Everyone who can sign in to this workspace. Users are disabled rather than deleted, so their work stays attributed."
+      create={{ label: 'New user', to: '/users/create' }}
+      tableKey="users"
+      searchLabel="Search users"
+      spec={USERS_LIST}
+      columns={columns}
+      useList={useListUsersQuery}
+      rowPath={(row) => userEditPath(row.id)}
+      emptyLabel="No users yet."
+      toolbar={(state, update) => (
+        <TextField
+          select
+          size="small"
+          label="Status"
+          value={state.filters['disabled']?.[0] ?? ''}
+          onChange={(event) => update({ filters: event.target.value ? { disabled: [event.target.value] } : {} })}
+          sx={{ minWidth: 160 }}
+          // "All users" is the empty value: shown like any other choice.
+          slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true } }}
+        >
+          {STATUS_OPTIONS.map((option) => (
+            <MenuItem key={option.value} value={option.value}>
+              {option.label}
+            </MenuItem>
+          ))}
+        </TextField>
+      )}
+    />
   );
 }
