@@ -18,14 +18,18 @@ import {
 import storage from 'redux-persist/es/storage';
 import { toast } from 'react-toastify';
 import { api } from '../api/api';
+import { notify } from '../components/notify';
 import { logout, setSession } from '../lib/session';
 import { sessionSlice, userRefreshed } from './session.slice';
+import { liveSlice } from './events/live.slice';
+import { startLiveEvents } from './events/live-events';
 import { pageReloadRequested } from './reload';
 import { router } from './router';
 
 const rootReducer = combineReducers({
   [api.reducerPath]: api.reducer,
   [sessionSlice.reducerPath]: sessionSlice.reducer,
+  [liveSlice.reducerPath]: liveSlice.reducer,
 });
 
 // Stored under "persist:intelnotes" in local storage (redux-persist's "persist:" prefix).
@@ -89,6 +93,9 @@ export const store = configureStore({
 });
 
 export const persistor = persistStore(store);
+
+// The session's live event stream: opens once a session starts or is restored, closes on sign-out.
+startLiveEvents(store, { navigate: (to) => void router.navigate(to), stickyToast: notify.sticky });
 
 export type RootState = ReturnType<typeof store.getState>;
 export type AppDispatch = typeof store.dispatch;

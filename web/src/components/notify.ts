@@ -2,6 +2,17 @@ import { createElement, Fragment } from 'react';
 import Button from '@mui/material/Button';
 import { toast } from 'react-toastify';
 
+/** A toast that stays open until closed or acted on (see `notify.sticky`). */
+export interface StickyToast {
+  /** Shows the toast once: another with the same id while it is open is not shown again. */
+  id: string;
+  message: string;
+  /** The label of its button. */
+  action: string;
+  /** Runs when the toast or its button is clicked; the toast then closes. */
+  onClick: () => void;
+}
+
 /**
  * Toast notifications for the whole app. The one `ToastContainer` (auto-close 5 s) is mounted
  * by the application; screens call these helpers instead of importing react-toastify.
@@ -35,6 +46,29 @@ export const notify = {
             },
           }, action.label)),
       { autoClose: 15_000 },
+    );
+  },
+  /**
+   * An info toast that does not close by itself (SPEC §4: new suggested organizations). The
+   * whole toast is clickable, as SPEC says; the button is there for the keyboard.
+   */
+  sticky({ id, message, action, onClick }: StickyToast): void {
+    toast.info(
+      ({ closeToast }) =>
+        createElement(Fragment, null, message, ' ',
+          createElement(Button, {
+            size: 'small',
+            variant: 'outlined',
+            color: 'inherit',
+            sx: { ml: 1 },
+            onClick: (event: { stopPropagation(): void }) => {
+              // The toast's own onClick would run the action a second time.
+              event.stopPropagation();
+              closeToast();
+              onClick();
+            },
+          }, action)),
+      { toastId: id, autoClose: false, onClick },
     );
   },
 };

@@ -18,6 +18,7 @@ import { Logo, WORDMARK } from '../../components/Logo';
 import { VisuallyHidden } from '../../components/VisuallyHidden';
 import { selectAccessLevel, selectSession, useSessionSelector } from '../../lib/session';
 import { useSignOut } from '../../lib/use-sign-out';
+import { LiveIndicator } from './LiveIndicator';
 import { NavTabs } from './NavTabs';
 
 interface HeaderProps {
@@ -80,6 +81,7 @@ export function Header({ onOpenSearch, onOpenMenu }: HeaderProps) {
               <SearchIcon />
             </IconButton>
           </Tooltip>
+          {session.token !== null && <LiveIndicator />}
           {showAccessLevel && (
             <>
               <VisuallyHidden>Access level:</VisuallyHidden>

@@ -1,0 +1,79 @@
+// What the web app does with each live event (app/events/dispatch.ts): the toast of new
+// suggested organizations (stays open, names cut at 100 characters plus "…", a click goes to
+// /organizations?tab=2), reset refetching the cache, and events without a handler ignored.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { EventPayload } from '@intelnotes/server/contracts';
+import type { StickyToast } from '../../components/notify';
+import { dispatchLiveEvent, suggestedOrganizationsText, type EventContext } from './dispatch';
+
+const id = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
+
+function recorder() {
+  const toasts: StickyToast[] = [];
+  const visited: string[] = [];
+  let refetches = 0;
+  const context: EventContext = {
+    refetchCached: () => void (refetches += 1),
+    stickyToast: (toast) => void toasts.push(toast),
+    navigate: (to) => void visited.push(to),
+  };
+  return { context, toasts, visited, refetches: () => refetches };
+}
+
+describe('live event dispatch', () => {
+  it('cuts organization names in the toast at 100 characters plus an ellipsis', () => {
+    const long = 'A'.repeat(99) + 'BCDEF';
+    const text = suggestedOrganizationsText({ raw_data_id: null, count: 1, items: [{ id: id(1), name: long }] });
+    assert.equal(text, `New suggested organization: ${'A'.repeat(99)}B…`);
+
+    const exact = 'C'.repeat(100);
+    assert.equal(
+      suggestedOrganizationsText({ raw_data_id: null, count: 1, items: [{ id: id(1), name: exact }] }),
+      `New suggested organization: ${exact}`,
+    );
+  });
+
+  it('names the first three of a batch and counts the others', () => {
+    const payload: EventPayload<'new_suggested_organizations'> = {
+      raw_data_id: id(9),
+      count: 12,
+      items: ['Acme', 'Globex', 'Initech', 'Umbrella', 'Hooli'].map((name, n) => ({ id: id(n), name })),
+    };
+    assert.equal(suggestedOrganizationsText(payload), '12 new suggested organizations: Acme, Globex, Initech and 9 more');
+    assert.equal(
+      suggestedOrganizationsText({ ...payload, count: 2, items: payload.items.slice(0, 2) }),
+      '2 new suggested organizations: Acme, Globex',
+    );
+  });
+
+  it('shows new suggested organizations in a toast that stays open and leads to the suggested tab', () => {
+    const { context, toasts, visited } = recorder();
+    const payload = { raw_data_id: null, count: 1, items: [{ id: id(1), name: 'Acme' }] };
+    dispatchLiveEvent({ id: '17', event: 'new_suggested_organizations', data: JSON.stringify(payload) }, context);
+    assert.equal(toasts.length, 1);
+    assert.equal(toasts[0]!.message, 'New suggested organization: Acme');
+    assert.equal(toasts[0]!.id, 'new-suggested-organizations-17');
+    assert.deepEqual(visited, []);
+    toasts[0]!.onClick();
+    assert.deepEqual(visited, ['/organizations?tab=2']);
+  });
+
+  it('refetches cached data on reset', () => {
+    const { context, refetches, toasts } = recorder();
+    dispatchLiveEvent({ id: '99', event: 'reset', data: '{"last_event_id":99}' }, context);
+    assert.equal(refetches(), 1);
+    assert.equal(toasts.length, 0);
+  });
+
+  it('ignores events without a handler, unknown names and payloads that are not JSON', (t) => {
+    const warn = t.mock.method(console, 'warn', () => undefined);
+    const { context, refetches, toasts, visited } = recorder();
+    dispatchLiveEvent({ id: '1', event: 'raw_data_update', data: '{}' }, context);
+    dispatchLiveEvent({ id: '2', event: 'toString', data: '{}' }, context);
+    dispatchLiveEvent({ id: '3', event: 'new_suggested_organizations', data: '{not json' }, context);
+    assert.equal(refetches(), 0);
+    assert.deepEqual([toasts, visited], [[], []]);
+    assert.equal(warn.mock.callCount(), 1);
+  });
+});

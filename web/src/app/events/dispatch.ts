@@ -1,0 +1,70 @@
+import type { EventName, EventPayload } from '@intelnotes/server/contracts';
+import { truncate, type StickyToast } from '../../components/notify';
+import type { StreamMessage } from './stream';
+
+/**
+ * What the web app does with each live event (SPEC §4), in one place: a typed map from the
+ * event's name to its handler. Events of screens that do not exist yet (raw data, email domains,
+ * raw data reports, the suggested entities' lists) have no handler: they come with those screens
+ * (docs/web.md). An event without a handler, or of a newer server, is ignored.
+ */
+
+/** What handlers may do: refetch cached data, show a toast, go to a page. */
+export interface EventContext {
+  /** Refetch what the app caches (RTK Query tags). */
+  refetchCached(): void;
+  /** A toast that stays open until closed or clicked; clicking it runs `onClick`. */
+  stickyToast(toast: StickyToast): void;
+  navigate(to: string): void;
+}
+
+type Handler<N extends EventName> = (payload: EventPayload<N>, context: EventContext, eventId: string) => void;
+type Handlers = { [N in EventName]?: Handler<N> };
+
+/** Where the suggested organizations are reviewed (SPEC §4). */
+export const SUGGESTED_ORGANIZATIONS_PATH = '/organizations?tab=2';
+/** SPEC §9: organization names in toasts are cut at 100 characters, plus an ellipsis. */
+export const TOAST_NAME_LENGTH = 100;
+/** How many of a batch's names the toast lists; it counts the others. */
+export const TOAST_NAMES_SHOWN = 3;
+
+/** The toast's text for a batch of suggested organizations, e.g. "3 new suggested organizations: A, B and 1 more". */
+export function suggestedOrganizationsText({ count, items }: EventPayload<'new_suggested_organizations'>): string {
+  const names = items.slice(0, TOAST_NAMES_SHOWN).map((item) => truncate(item.name, TOAST_NAME_LENGTH));
+  const more = count - names.length;
+  const listed = more > 0 ? `${names.join(', ')} and ${more} more` : names.join(', ');
+  return count === 1 ? `New suggested organization: ${listed}` : `${count} new suggested organizations: ${listed}`;
+}
+
+const handlers: Handlers = {
+  new_suggested_organizations: (payload, { stickyToast, navigate }, eventId) => {
+    stickyToast({
+      // One toast per event: the event is handled once it is shown.
+      id: `new-suggested-organizations-${eventId}`,
+      message: suggestedOrganizationsText(payload),
+      action: 'Review',
+      onClick: () => navigate(SUGGESTED_ORGANIZATIONS_PATH),
+    });
+  },
+};
+
+/** The stream's own `reset`: events this client missed are no longer kept, so refetch what is cached. */
+const RESET_EVENT = 'reset';
+
+export function dispatchLiveEvent(message: StreamMessage, context: EventContext): void {
+  if (message.event === RESET_EVENT) {
+    context.refetchCached();
+    return;
+  }
+  if (!Object.hasOwn(handlers, message.event)) return;
+  const name = message.event as EventName;
+  let payload: unknown;
+  try {
+    payload = JSON.parse(message.data);
+  } catch {
+    console.warn(`Live event ${name} (${message.id}) has a payload that is not JSON; ignored`);
+    return;
+  }
+  // The payload was checked against the event's declaration when it was published (server/src/events/event-map.ts).
+  (handlers[name] as Handler<typeof name>)(payload as EventPayload<typeof name>, context, message.id);
+}
