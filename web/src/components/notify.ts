@@ -1,6 +1,6 @@
 import { createElement, Fragment } from 'react';
 import Button from '@mui/material/Button';
-import { toast } from 'react-toastify';
+import { toast, type ToastContent } from 'react-toastify';
 
 /** A toast that stays open until closed or acted on (see `notify.sticky`). */
 export interface StickyToast {
@@ -11,6 +11,24 @@ export interface StickyToast {
   action: string;
   /** Runs when the toast or its button is clicked; the toast then closes. */
   onClick: () => void;
+}
+
+/** A toast's content: the message and one button that closes the toast and runs `onClick`. */
+function withAction(message: string, label: string, onClick: () => void): ToastContent {
+  return ({ closeToast }) =>
+    createElement(Fragment, null, message, ' ',
+      createElement(Button, {
+        size: 'small',
+        variant: 'outlined',
+        color: 'inherit',
+        sx: { ml: 1, flexShrink: 0, whiteSpace: 'nowrap' },
+        onClick: (event: { stopPropagation(): void }) => {
+          // A toast that is itself clickable (sticky) would run the action a second time.
+          event.stopPropagation();
+          closeToast();
+          onClick();
+        },
+      }, label));
 }
 
 /**
@@ -32,44 +50,14 @@ export const notify = {
   },
   /** A success toast with one action button (e.g. "Undo"), kept open longer so there is time to click it. */
   successWithAction(message: string, action: { label: string; onClick: () => void }): void {
-    toast.success(
-      ({ closeToast }) =>
-        createElement(Fragment, null, message, ' ',
-          createElement(Button, {
-            size: 'small',
-            variant: 'outlined',
-            color: 'inherit',
-            sx: { ml: 1 },
-            onClick: () => {
-              closeToast();
-              action.onClick();
-            },
-          }, action.label)),
-      { autoClose: 15_000 },
-    );
+    toast.success(withAction(message, action.label, action.onClick), { autoClose: 15_000 });
   },
   /**
    * An info toast that does not close by itself (SPEC §4: new suggested organizations). The
    * whole toast is clickable, as SPEC says; the button is there for the keyboard.
    */
   sticky({ id, message, action, onClick }: StickyToast): void {
-    toast.info(
-      ({ closeToast }) =>
-        createElement(Fragment, null, message, ' ',
-          createElement(Button, {
-            size: 'small',
-            variant: 'outlined',
-            color: 'inherit',
-            sx: { ml: 1 },
-            onClick: (event: { stopPropagation(): void }) => {
-              // The toast's own onClick would run the action a second time.
-              event.stopPropagation();
-              closeToast();
-              onClick();
-            },
-          }, action)),
-      { toastId: id, autoClose: false, onClick },
-    );
+    toast.info(withAction(message, action, onClick), { toastId: id, autoClose: false, closeOnClick: true, onClick });
   },
 };
 
