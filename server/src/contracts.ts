@@ -472,28 +472,38 @@ export type MergeRequest = Static<typeof MergeRequest>;
 export const MergeResult = Type.Object({ record: Type.Record(Type.String(), Type.Unknown()), audit_id: Type.String() });
 export type MergeResult = Static<typeof MergeResult>;
 
-/** What POST {resource}/bulk/ can do. */
-export const BULK_ACTIONS = ['delete', 'set_visibility', 'add_to_list', 'add_keywords', 'remove_keywords', 'export'] as const;
-export type BulkAction = (typeof BULK_ACTIONS)[number];
+/** The engine's own bulk actions (resources/bulk.ts): a resource offers those its declaration allows. */
+export const ENGINE_BULK_ACTIONS = ['delete', 'set_visibility', 'add_keywords', 'remove_keywords', 'export'] as const;
+
+/**
+ * The lists extension's bulk action (modules/lists/lists.extension.ts): `list` names the list
+ * the rows are added to. Engine extensions add bulk actions of their own; GET resources/ says
+ * which actions a resource offers (bulk_actions).
+ */
+export const AddToListParameter = Type.Object({ list: Type.String({ format: 'uuid' }) });
+
+/** Every bulk action the API knows: the engine's and the extensions'. */
+export type BulkAction = (typeof ENGINE_BULK_ACTIONS)[number] | 'add_to_list';
 
 /**
  * POST {resource}/bulk/: one action on the rows named by `ids`, or on every row matching
- * `all_matching` (the list's query parameters: search and filters, ordering for an export).
+ * `all_matching` (the list's query parameters: search and filters, ordering for an export),
+ * with the action's parameter. The route's schema adds the parameters of the extensions'
+ * actions the resource offers (e.g. `list`).
  */
 export const BulkRequest = Type.Object({
-  action: Type.Enum(BULK_ACTIONS),
+  action: Type.String({ description: "One of the resource's bulk_actions (GET resources/)" }),
   ids: Type.Optional(Type.Array(Type.String({ format: 'uuid' }))),
   all_matching: Type.Optional(Type.Record(Type.String(), Type.Union([Type.String(), Type.Array(Type.String())]))),
   /** set_visibility: the new visibility. */
   visibility: Type.Optional(Type.String()),
-  /** add_to_list: the list's id. */
-  list: Type.Optional(Type.String({ format: 'uuid' })),
   /** add_keywords, remove_keywords: keyword ids. */
   keywords: Type.Optional(Type.Array(Type.String({ format: 'uuid' }))),
   /** export: the file type (xlsx by default). */
   format: Type.Optional(Type.Enum(['xlsx', 'csv'])),
 });
-export type BulkRequest = Static<typeof BulkRequest>;
+/** The body as the web app sends it: any action, with its parameter. */
+export type BulkRequest = Omit<Static<typeof BulkRequest>, 'action'> & { action: BulkAction } & Partial<Static<typeof AddToListParameter>>;
 
 /** A bulk action done: the rows it was asked for, those it changed, and how to undo it. */
 export const BulkResult = Type.Object({

@@ -61,7 +61,7 @@ describe('bulk actions', () => {
   it('tells each resource which bulk actions it offers, and the cap', async () => {
     const meta = (await call('public', 'GET', '/api/v1/resources/')).json() as Array<{ kind: string; bulk_actions: string[]; bulk_max_rows: number }>;
     const of = (kind: string) => meta.find((entry) => entry.kind === kind)!;
-    assert.deepEqual(of('organizations').bulk_actions, ['delete', 'set_visibility', 'add_to_list', 'add_keywords', 'remove_keywords', 'export']);
+    assert.deepEqual(of('organizations').bulk_actions, ['delete', 'set_visibility', 'add_keywords', 'remove_keywords', 'add_to_list', 'export']);
     assert.deepEqual(of('keyword').bulk_actions, ['delete', 'set_visibility', 'export']);
     assert.deepEqual(of('geos').bulk_actions, ['export'], 'shared, never deleted, no visibility');
     assert.equal(of('organizations').bulk_max_rows, BULK_MAX_ROWS);

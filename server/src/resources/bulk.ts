@@ -1,42 +1,50 @@
 /**
  * Bulk actions on a resource's rows (POST {resource}/bulk/): delete, set
- * visibility, add to a list, add or remove keywords, export. The rows are
+ * visibility, add or remove keywords, export, and the actions engine
+ * extensions add (extensions.ts, `bulkActions`). The rows are
  * named by id or are every row a list query matches (re-evaluated here with
  * the caller's visibility). One request is one transaction and all or
  * nothing: when any row is refused (not found or not visible, not permitted,
  * invalid) nothing is written and the answer lists each refused row with its
  * reason. Every row written goes through the engine's own write or delete
- * (checks, hooks, audit entry naming the operation), and a visibility, keyword
- * or list change can be undone (POST {resource}/bulk/{operation}/undo/), again
- * in one transaction with audit entries.
+ * (checks, hooks, audit entry naming the operation), and a visibility or
+ * keyword change, or an extension's, can be undone
+ * (POST {resource}/bulk/{operation}/undo/), again in one transaction with audit
+ * entries.
  */
 import { randomUUID } from 'node:crypto';
-import { BULK_ACTIONS, type BulkAction, type BulkRefusedBody, type BulkResult, type BulkUndoResult } from '../contracts.ts';
+import { Type, type TSchema } from 'typebox';
+import { BulkRequest, ENGINE_BULK_ACTIONS, type BulkRefusedBody, type BulkResult, type BulkUndoResult } from '../contracts.ts';
 import type { Tx } from '../db/client.ts';
 import { ApiError, badRequest, fieldError, notFound, permissionDenied } from '../http/errors.ts';
 import { insertBulkOperation, lockBulkOperation, markBulkUndone } from './audit.ts';
+import type { Catalog } from './catalog.ts';
 import { responsibleUser, type EngineContext } from './context.ts';
+import type { BulkActionHook, BulkHookContext } from './extensions.ts';
 import { parseListQuery, type ListQuery } from './list-query.ts';
 import { checkRelationIds, idsOf, relatedRefs } from './relations.ts';
 import * as repo from './repository.ts';
 import type { Resource } from './resource.ts';
-import { isUuid, type ParsedInput, type ResourceService } from './service.ts';
+import { isUuid, type ResourceService } from './service.ts';
 import type { ExportFormat } from './spreadsheet-export.ts';
 import { visibleTo } from './visibility.ts';
 
 /** The most rows one bulk request may name or match (400 beyond, naming `ids` or `all_matching`). */
 export const BULK_MAX_ROWS = 1000;
 
-/** Actions whose changes are recorded for an undo. */
-const UNDOABLE: BulkAction[] = ['set_visibility', 'add_to_list', 'add_keywords', 'remove_keywords'];
-const BODY_KEYS = ['action', 'ids', 'all_matching', 'visibility', 'list', 'keywords', 'format'];
-/** The parameter each action needs besides the rows. */
-const PARAMETER: Partial<Record<BulkAction, string>> = {
+type EngineAction = (typeof ENGINE_BULK_ACTIONS)[number];
+
+/** The engine's actions whose changes are recorded for an undo (an extension's always are). */
+const UNDOABLE: string[] = ['set_visibility', 'add_keywords', 'remove_keywords'];
+/** Keys of every request: the action, the rows, and export's format. */
+const COMMON_KEYS = ['action', 'ids', 'all_matching', 'format'];
+/** The parameter each of the engine's actions needs besides the rows. */
+const PARAMETER: Partial<Record<EngineAction, string>> = {
   set_visibility: 'visibility',
-  add_to_list: 'list',
   add_keywords: 'keywords',
   remove_keywords: 'keywords',
 };
+const ENGINE_PARAMETERS = ['visibility', 'keywords'];
 const MAX_KEYWORDS = 100;
 
 const hasKeywords = (resource: Resource) => {
@@ -44,16 +52,14 @@ const hasKeywords = (resource: Resource) => {
   return Boolean(relation?.many && relation.targets.includes('keyword'));
 };
 
-/** The bulk actions a resource offers, from its declaration. */
-export function bulkActions(resource: Resource): BulkAction[] {
-  return BULK_ACTIONS.filter((action) => {
+/** The engine's own bulk actions a resource offers, from its declaration. */
+function engineActions(resource: Resource): EngineAction[] {
+  return ENGINE_BULK_ACTIONS.filter((action) => {
     switch (action) {
       case 'delete':
         return resource.deletable !== false;
       case 'set_visibility':
         return resource.hasVisibility;
-      case 'add_to_list':
-        return resource.listItem !== undefined;
       case 'add_keywords':
       case 'remove_keywords':
         return hasKeywords(resource);
@@ -63,33 +69,46 @@ export function bulkActions(resource: Resource): BulkAction[] {
   });
 }
 
-/** What a row's change needs for its undo. */
+/** The bulk actions the catalog's extensions add to a resource. */
+function extensionActions(resource: Resource, catalog: Catalog): BulkActionHook[] {
+  return catalog.extensions.flatMap((extension) => extension.bulkActions?.(resource) ?? []);
+}
+
+/** The bulk actions a resource offers: the engine's writes, the extensions' actions, then export. */
+export function bulkActions(resource: Resource, catalog: Catalog): string[] {
+  const own = engineActions(resource);
+  const writes = own.filter((action) => action !== 'export');
+  return [...writes, ...extensionActions(resource, catalog).map((hook) => hook.name), ...own.filter((action) => action === 'export')];
+}
+
+/** What a row's change needs for its undo (an extension's action: what its `apply` returned, besides the id). */
 interface UndoRow {
   id: string;
   /** set_visibility: the visibility before. */
   visibility?: string;
-  /** add_keywords: keywords the row did not have; add_to_list: keywords the list's auto-tagging gave it. */
+  /** add_keywords: keywords the row did not have. */
   added?: string[];
   /** remove_keywords: keywords the row had. */
   removed?: string[];
+  [recorded: string]: unknown;
 }
 
 interface UndoRecord {
-  /** set_visibility: the visibility set. */
+  /** set_visibility: the visibility set. An extension's action: its parameter, under the parameter's key. */
   visibility?: string;
-  /** add_to_list: the list. */
-  list?: string;
   rows: UndoRow[];
+  [parameter: string]: unknown;
 }
 
 export interface ParsedBulk {
-  action: BulkAction;
+  action: string;
   ids: string[] | null;
   listQuery: ListQuery;
   visibility?: string;
-  list?: string;
   keywords?: string[];
   format: ExportFormat;
+  /** An extension's action, with its parsed parameter. */
+  hook?: { action: BulkActionHook; parameter: unknown };
 }
 
 export type RowRefusal = BulkRefusedBody['rows'][number];
@@ -127,10 +146,22 @@ function rowRefused(code: string, detail: string): ApiError {
 }
 
 export class BulkService {
-  readonly actions: BulkAction[];
+  readonly actions: string[];
+  private readonly hooks: BulkActionHook[];
 
   constructor(readonly service: ResourceService) {
-    this.actions = bulkActions(service.resource);
+    this.actions = bulkActions(service.resource, service.catalog);
+    this.hooks = extensionActions(service.resource, service.catalog);
+  }
+
+  /** The request body's schema: the engine's keys and the parameters of the extensions' actions offered here. */
+  get requestSchema(): TSchema {
+    const parameters = Object.fromEntries(this.hooks.map((hook) => [hook.parameter, Type.Optional(hook.schema)]));
+    return Type.Object({ ...BulkRequest.properties, ...parameters });
+  }
+
+  private hookContext(parameter: unknown): BulkHookContext {
+    return { service: this.service, parameter };
   }
 
   private get resource(): Resource {
@@ -143,12 +174,16 @@ export class BulkService {
       throw badRequest('The request body must be a JSON object.', { non_field_errors: ['Expected a JSON object.'] });
     }
     const input = body as Record<string, unknown>;
-    for (const key of Object.keys(input)) if (!BODY_KEYS.includes(key)) throw fieldError(key, 'Unknown field.');
+    const parameterKeys = [...ENGINE_PARAMETERS, ...this.hooks.map((hook) => hook.parameter)];
+    for (const key of Object.keys(input)) {
+      if (!COMMON_KEYS.includes(key) && !parameterKeys.includes(key)) throw fieldError(key, 'Unknown field.');
+    }
     const action = input['action'];
-    if (typeof action !== 'string' || !this.actions.includes(action as BulkAction)) {
+    if (typeof action !== 'string' || !this.actions.includes(action)) {
       throw fieldError('action', `Must be one of: ${this.actions.join(', ')}.`);
     }
-    const parsed: ParsedBulk = { action: action as BulkAction, ids: null, listQuery: parseListQuery(this.resource, {}), format: 'xlsx' };
+    const parsed: ParsedBulk = { action, ids: null, listQuery: parseListQuery(this.resource, {}), format: 'xlsx' };
+    const hook = this.hooks.find((candidate) => candidate.name === action);
 
     const { ids, all_matching: allMatching } = input;
     if ((ids === undefined) === (allMatching === undefined)) {
@@ -164,21 +199,22 @@ export class BulkService {
       parsed.listQuery = this.parseAllMatching(allMatching);
     }
 
-    const needed = PARAMETER[parsed.action];
-    for (const key of ['visibility', 'list', 'keywords']) {
+    const needed = hook ? hook.parameter : PARAMETER[action as EngineAction];
+    for (const key of parameterKeys) {
       if (input[key] !== undefined && key !== needed) throw fieldError(key, `Not used by ${parsed.action}.`);
     }
     if (input['format'] !== undefined && parsed.action !== 'export') throw fieldError('format', `Not used by ${parsed.action}.`);
     if (needed && (input[needed] === undefined || input[needed] === null)) throw fieldError(needed, `Required by ${parsed.action}.`);
 
-    if (parsed.action === 'set_visibility') {
+    if (hook) {
+      const result = hook.parse(input[hook.parameter]);
+      if (!result.ok) throw fieldError(hook.parameter, result.message);
+      parsed.hook = { action: hook, parameter: result.value };
+    } else if (parsed.action === 'set_visibility') {
       const field = this.resource.fields['visibility']!;
       const result = field.parse(input['visibility'], 'visibility');
       if (!result.ok) throw fieldError('visibility', result.message);
       parsed.visibility = result.value['visibility'] as string;
-    } else if (parsed.action === 'add_to_list') {
-      if (typeof input['list'] !== 'string' || !isUuid(input['list'])) throw fieldError('list', 'Must be the id of a list.');
-      parsed.list = input['list'].toLowerCase();
     } else if (needed === 'keywords') {
       const keywords = input['keywords'];
       if (!Array.isArray(keywords) || keywords.length === 0 || keywords.some((value) => typeof value !== 'string' || !isUuid(value))) {
@@ -235,16 +271,11 @@ export class BulkService {
     return ids.map((rowId) => found.get(rowId)!);
   }
 
-  /** The list or keywords an action names must exist and be visible to the writer (400 naming the field otherwise). */
-  private async checkParameters({ tx, actor }: EngineContext, parsed: ParsedBulk): Promise<void> {
+  /** What an action names must exist and be visible to the writer (400 naming the field otherwise). */
+  private async checkParameters(ctx: EngineContext, parsed: ParsedBulk): Promise<void> {
+    const { tx, actor } = ctx;
     const visible = visibleTo(actor.access);
-    if (parsed.list) {
-      const lists = this.service.catalog.get('lists');
-      const [list] = await repo.lockRows(tx, lists, visible, [parsed.list]);
-      if (!list || list['kind'] !== this.resource.listItem!.listKind) {
-        throw fieldError('list', `Unknown ${this.resource.listItem!.listKind} id ${parsed.list}.`);
-      }
-    }
+    if (parsed.hook) await parsed.hook.action.check?.(ctx, this.hookContext(parsed.hook.parameter));
     if (parsed.keywords) {
       const errors = await checkRelationIds(tx, this.service.catalog, this.resource, { keywords: parsed.keywords }, visible, null);
       if (errors['keywords']) throw badRequest(`keywords: ${errors['keywords'][0]}`, { keywords: errors['keywords'] });
@@ -263,9 +294,10 @@ export class BulkService {
     await this.checkParameters(ctx, parsed);
     const rows = await this.targetRows(ctx, parsed);
     const undoRows = await eachRow(ctx, rows, (savepoint, row) => this.apply(savepoint, row, parsed));
-    const undoable = UNDOABLE.includes(parsed.action);
+    const undoable = parsed.hook !== undefined || UNDOABLE.includes(parsed.action);
     if (undoRows.length > 0) {
-      const undo: UndoRecord = { visibility: parsed.visibility, list: parsed.list, rows: undoable ? undoRows : [] };
+      const undo: UndoRecord = { visibility: parsed.visibility, rows: undoable ? undoRows : [] };
+      if (parsed.hook) undo[parsed.hook.action.parameter] = parsed.hook.parameter;
       await insertBulkOperation(tx, actor.tenantId, {
         id: ctx.bulkOperationId!, resource: this.resource.kind, action: parsed.action, user_id: responsibleUser(actor)?.id ?? null, undo,
       });
@@ -282,9 +314,13 @@ export class BulkService {
 
   /** One row's change through the engine's write (or delete); what its undo needs, or null when the row already is as asked. */
   private async apply(ctx: EngineContext, row: repo.Row, parsed: ParsedBulk): Promise<UndoRow | null> {
+    if (parsed.hook) {
+      const recorded = await parsed.hook.action.apply(ctx, this.hookContext(parsed.hook.parameter), row);
+      return recorded === null ? null : { ...recorded, id: row.id };
+    }
     const access = ctx.actor.access;
     const keywords = idsOf(row['keywords']);
-    switch (parsed.action) {
+    switch (parsed.action as EngineAction) {
       case 'delete':
         if (!(await this.service.removeRow(ctx, row))) throw notFound(`${this.resource.label} not found.`);
         return { id: row.id };
@@ -305,28 +341,15 @@ export class BulkService {
         await this.service.write(ctx, row, this.service.parseInput({ keywords: kept }, row, access));
         return { id: row.id, removed };
       }
-      case 'add_to_list': {
-        const lists = await this.allLists(ctx.tx, row);
-        if (lists.includes(parsed.list!)) return null;
-        const after = await this.service.write(ctx, row, { values: {}, extra: { lists: [...lists, parsed.list!] } });
-        // The list's auto-tagging may have given the row keywords: the undo takes them away again.
-        return { id: row.id, added: idsOf(after['keywords']).filter((keyword) => !keywords.includes(keyword)) };
-      }
       case 'export':
         return null;
     }
   }
 
-  /** Every list the row is in, whoever may see it (a write keeps the ones the writer cannot see). */
-  private async allLists(tx: Tx, row: repo.Row): Promise<string[]> {
-    const [presented] = await this.service.presentRows(tx, 'admin', [row]);
-    return (presented!['lists'] as string[] | undefined) ?? [];
-  }
-
   /**
-   * POST {resource}/bulk/{operation}/undo/: puts back what a visibility, keyword or list
-   * change did, by whoever did it or an admin, once. A row deleted since, or whose
-   * visibility was changed again since, refuses the undo (nothing written).
+   * POST {resource}/bulk/{operation}/undo/: puts back what a visibility or keyword change
+   * (or an extension's action) did, by whoever did it or an admin, once. A row deleted
+   * since, or whose visibility was changed again since, refuses the undo (nothing written).
    */
   async undo(base: EngineContext, operationId: string): Promise<BulkUndoResult> {
     const { tx, actor } = base;
@@ -335,7 +358,8 @@ export class BulkService {
     if (operation.user_id !== (responsibleUser(actor)?.id ?? null) && actor.access !== 'admin') {
       throw permissionDenied('Only the user who made a bulk change, or an admin, may undo it.');
     }
-    if (!UNDOABLE.includes(operation.action as BulkAction)) throw new ApiError(409, 'conflict', `A bulk ${operation.action} cannot be undone.`);
+    const hook = this.hooks.find((candidate) => candidate.name === operation.action);
+    if (!hook && !UNDOABLE.includes(operation.action)) throw new ApiError(409, 'conflict', `A bulk ${operation.action} cannot be undone.`);
     if (operation.undone_at) throw new ApiError(409, 'conflict', 'This bulk change has already been undone.');
     const record = operation.undo as UndoRecord;
     const ctx: EngineContext = { ...base, bulkOperationId: operation.id };
@@ -355,23 +379,17 @@ export class BulkService {
     const undoOf = new Map(record.rows.map((entry) => [entry.id, entry]));
     const restored = await eachRow(ctx, record.rows.map((entry) => byId.get(entry.id)!), async (savepoint, row) => {
       const entry = undoOf.get(row.id)!;
+      if (hook) return (await hook.undo(savepoint, this.hookContext(record[hook.parameter]), row, entry)) ? row.id : null;
       const keywords = idsOf(row['keywords']);
       switch (operation.action) {
         case 'set_visibility':
           if (row['visibility'] !== record.visibility) throw rowRefused('changed', 'Its visibility was changed again since.');
           await this.service.write(savepoint, row, this.service.parseInput({ visibility: entry.visibility }, row, access));
           break;
-        case 'add_keywords':
-        case 'add_to_list': {
-          const added = entry.added ?? [];
-          const input: ParsedInput = keywords.some((keyword) => added.includes(keyword))
-            ? this.service.parseInput({ keywords: keywords.filter((keyword) => !added.includes(keyword)) }, row, access)
-            : { values: {} };
-          if (operation.action === 'add_keywords' && Object.keys(input.values).length === 0) return null;
-          if (operation.action === 'add_to_list') {
-            input.extra = { lists: (await this.allLists(savepoint.tx, row)).filter((listId) => listId !== record.list) };
-          }
-          await this.service.write(savepoint, row, input);
+        case 'add_keywords': {
+          const added = (entry.added ?? []).filter((keyword) => keywords.includes(keyword));
+          if (added.length === 0) return null;
+          await this.service.write(savepoint, row, this.service.parseInput({ keywords: keywords.filter((keyword) => !added.includes(keyword)) }, row, access));
           break;
         }
         case 'remove_keywords': {

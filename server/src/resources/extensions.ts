@@ -1,16 +1,18 @@
 /**
  * Engine extensions: capabilities kept out of the engine's core (lists, review) that take
- * part in presenting, writing and merging the records of any resource through hooks. They
- * are registered once, with the catalog (modules/registry.ts); the engine calls every
- * extension's hook at its point and knows nothing of what the extension does.
+ * part in presenting, writing, merging and bulk-changing the records of any resource through
+ * hooks. They are registered once, with the catalog (modules/registry.ts); the engine calls
+ * every extension's hook at its point and knows nothing of what the extension does.
  */
 import type { SQL } from 'drizzle-orm';
+import type { TSchema } from 'typebox';
 import type { AccessLevel } from '../contracts.ts';
 import type { Tx } from '../db/client.ts';
 import type { EngineContext } from './context.ts';
 import type { Visibility } from './fields.ts';
 import type { Row } from './repository.ts';
 import type { Resource } from './resource.ts';
+import type { ResourceService } from './service.ts';
 
 /** A value parsed from a write's input, or why it is refused (a field error). */
 export type ParsedValue = { ok: true; value: unknown } | { ok: false; message: string };
@@ -67,6 +69,41 @@ export interface BacklinkGroup {
   page: (tx: Tx, visible: Visibility[], rowId: string, page: { limit: number; offset: number }) => Promise<{ rows: Row[]; count: number }>;
 }
 
+/** What an extension's bulk action is given besides the transaction and actor. */
+export interface BulkHookContext {
+  /** The service of the resource whose rows the action changes: write through it (checks, hooks, audit). */
+  service: ResourceService;
+  /** The action's parameter, as `parse` returned it. */
+  parameter: unknown;
+}
+
+/**
+ * A bulk action an extension adds to POST {resource}/bulk/. The engine does the rest as for
+ * its own actions: the rows (ids, or all_matching with the writer's visibility, locked), one
+ * transaction and all or nothing with each refused row's reason, the operation record with
+ * what `apply` returned, and the undo (POST {resource}/bulk/{operation}/undo/) by whoever did
+ * it or an admin, once.
+ */
+export interface BulkActionHook {
+  /** The action's name (`action` in the request). */
+  name: string;
+  /** The body key of the action's one parameter (required); the operation record keeps it under this key. */
+  parameter: string;
+  /** The parameter's schema, for the route's documentation and validation. */
+  schema: TSchema;
+  /** Checks the parameter's value (a refusal is a 400 naming `parameter`). */
+  parse: (value: unknown) => ParsedValue;
+  /** Before any row is written: the parameter checked against what the writer sees (throw a field error naming it). */
+  check?: (ctx: EngineContext, bulk: BulkHookContext) => Promise<void>;
+  /**
+   * One row's change, in the row's savepoint of the bulk transaction, through the service's
+   * write: what its undo needs (a JSON object), or null when the row already is as asked.
+   */
+  apply: (ctx: EngineContext, bulk: BulkHookContext, row: Row) => Promise<Record<string, unknown> | null>;
+  /** Takes one row's change back from what `apply` returned (with the row's `id`); false when there was nothing to put back. */
+  undo: (ctx: EngineContext, bulk: BulkHookContext, row: Row, recorded: Record<string, unknown>) => Promise<boolean>;
+}
+
 export interface EngineExtension {
   /** Names the extension's part of a merge record (what onMerge returned, for undoMerge). */
   name: string;
@@ -94,4 +131,6 @@ export interface EngineExtension {
   onMerge?: (ctx: EngineContext, merge: MergeHookContext) => Promise<unknown>;
   /** Puts back what onMerge moved, after the other record is restored. */
   undoMerge?: (ctx: EngineContext, merge: MergeHookContext, recorded: unknown) => Promise<void>;
+  /** Bulk actions on records of `resource` (after the engine's own writes, before export). */
+  bulkActions?: (resource: Resource) => BulkActionHook[];
 }

@@ -58,7 +58,7 @@ export function resourceMeta(resource: Resource, catalog: Catalog): ResourceMeta
     deletable: resource.deletable !== false,
     mergeable: resource.mergeable ?? false,
     shared: resource.shared,
-    bulk_actions: bulkActions(resource),
+    bulk_actions: bulkActions(resource, catalog),
     bulk_max_rows: BULK_MAX_ROWS,
   };
 }

@@ -6,7 +6,7 @@ import type { MultipartFile } from '@fastify/multipart';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type, type TSchema } from 'typebox';
-import { AuditHistory, AvailableFilters, BulkRefusedBody, BulkRequest, BulkResult, BulkUndoResult, ErrorBody, ImportFailedBody, ImportJobAccepted, ImportReport, MergePreview, MergeRequest, MergeResult, RelatedGroups, resourcePage } from '../contracts.ts';
+import { AuditHistory, AvailableFilters, BulkRefusedBody, BulkResult, BulkUndoResult, ErrorBody, ImportFailedBody, ImportJobAccepted, ImportReport, MergePreview, MergeRequest, MergeResult, RelatedGroups, resourcePage } from '../contracts.ts';
 import { actorOf, withContext } from '../http/engine-context.ts';
 import { pageOf } from '../http/pages.ts';
 import { FilterParam, pagingParams } from '../http/list-params.ts';
@@ -213,7 +213,7 @@ export async function registerResource(instance: FastifyInstance, resource: Reso
     schema: {
       tags,
       summary: `One action (${bulk.actions.join(', ')}) on the rows named by ids or matching all_matching (at most ${BULK_MAX_ROWS}), in one transaction: all or nothing, refused rows listed (409 bulk_refused)`,
-      body: BulkRequest,
+      body: bulk.requestSchema,
       response: { 200: BulkResult, ...errors, 409: BulkRefusedBody },
     },
   }, async (request, reply) => {
@@ -227,7 +227,7 @@ export async function registerResource(instance: FastifyInstance, resource: Reso
     ...write,
     schema: {
       tags,
-      summary: 'Undo a bulk visibility, keyword or list change (by the user who made it, or an admin), in one transaction',
+      summary: 'Undo a bulk change other than a delete or an export (by the user who made it, or an admin), in one transaction',
       params: Type.Object({ operationId: Type.String({ format: 'uuid' }) }),
       response: { 200: BulkUndoResult, ...errors, 409: Type.Union([BulkRefusedBody, ErrorBody]) },
     },

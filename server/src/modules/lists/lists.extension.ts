@@ -2,12 +2,15 @@
  * Lists as an engine extension (resources/extensions.ts): records of a resource declaring
  * `listItem` can be items of lists of its kind. The engine knows nothing of lists; through
  * these hooks a record presents the lists holding it (`lists`, `lists_as_item`), a write
- * may set them (`lists`), and a merge moves the other record's memberships to the survivor.
+ * may set them (`lists`), a merge moves the other record's memberships to the survivor, and
+ * the bulk action `add_to_list` adds rows to a list (undoably).
  */
-import type { AccessLevel } from '../../contracts.ts';
+import { AddToListParameter, type AccessLevel } from '../../contracts.ts';
 import type { Tx } from '../../db/client.ts';
-import { badRequest } from '../../http/errors.ts';
-import type { EngineExtension, ParsedValue } from '../../resources/extensions.ts';
+import { badRequest, fieldError } from '../../http/errors.ts';
+import type { BulkActionHook, EngineExtension, ParsedValue } from '../../resources/extensions.ts';
+import { idsOf } from '../../resources/relations.ts';
+import { lockRows, type Row } from '../../resources/repository.ts';
 import type { Resource } from '../../resources/resource.ts';
 import { isUuid } from '../../resources/values.ts';
 import { visibleTo } from '../../resources/visibility.ts';
@@ -83,7 +86,56 @@ export const listsExtension: EngineExtension = {
       if (!item.survivorWasIn) await repo.deleteItem(tx, item.list_id, survivorId);
     }
   },
+
+  bulkActions: (resource) => (resource.listItem ? [addToList] : []),
 };
+
+/**
+ * POST {resource}/bulk/ {action: "add_to_list", list}: each row joins the list through the
+ * engine's write (so `afterWrite` above applies it, with the list's auto-tagging, history and
+ * audit). The undo takes the row out of the list again, with the keywords auto-tagging gave it.
+ * The operation record keeps `{list, rows: [{id, added}]}`.
+ */
+const addToList: BulkActionHook = {
+  name: 'add_to_list',
+  parameter: 'list',
+  schema: AddToListParameter.properties.list,
+  parse: (value) =>
+    typeof value === 'string' && isUuid(value) ? { ok: true, value: value.toLowerCase() } : { ok: false, message: 'Must be the id of a list.' },
+
+  // The list must be one of the rows' kind that the writer sees; locked, so it is not deleted meanwhile.
+  check: async ({ tx, actor }, { service, parameter }) => {
+    const listKind = service.resource.listItem!.listKind;
+    const [list] = await lockRows(tx, service.catalog.get('lists'), visibleTo(actor.access), [parameter as string]);
+    if (!list || list['kind'] !== listKind) throw fieldError('list', `Unknown ${listKind} id ${String(parameter)}.`);
+  },
+
+  apply: async (ctx, { service, parameter }, row) => {
+    const listId = parameter as string;
+    const lists = await allLists(ctx.tx, service.resource, row);
+    if (lists.includes(listId)) return null;
+    const keywords = idsOf(row['keywords']);
+    const after = await service.write(ctx, row, { values: {}, extra: { lists: [...lists, listId] } });
+    // The list's auto-tagging may have given the row keywords: the undo takes them away again.
+    return { added: idsOf(after['keywords']).filter((keyword) => !keywords.includes(keyword)) };
+  },
+
+  undo: async (ctx, { service, parameter }, row, recorded) => {
+    const added = (recorded['added'] as string[] | undefined) ?? [];
+    const keywords = idsOf(row['keywords']);
+    const input = keywords.some((keyword) => added.includes(keyword))
+      ? service.parseInput({ keywords: keywords.filter((keyword) => !added.includes(keyword)) }, row, ctx.actor.access)
+      : { values: {} };
+    input.extra = { lists: (await allLists(ctx.tx, service.resource, row)).filter((listId) => listId !== parameter) };
+    await service.write(ctx, row, input);
+    return true;
+  },
+};
+
+/** Every list a row is in, whoever may see it (the write keeps the ones the writer cannot see). */
+async function allLists(tx: Tx, resource: Resource, row: Row): Promise<string[]> {
+  return ((await repo.listsOfItems(tx, resource, visibleTo('admin'), [row.id])).get(row.id) ?? []).map((entry) => entry.id);
+}
 
 /** A membership of the other record at a merge, and whether the survivor was in the list already. */
 interface MergedMembership {
@@ -102,7 +154,6 @@ function parseListIds(input: unknown): ParsedValue {
 
 /** Ids of the lists a row is in that a reader at `access` does not see. */
 async function unseenLists(tx: Tx, resource: Resource, access: AccessLevel, rowId: string): Promise<string[]> {
-  const all = (await repo.listsOfItems(tx, resource, visibleTo('admin'), [rowId])).get(rowId) ?? [];
   const seen = new Set(((await repo.listsOfItems(tx, resource, visibleTo(access), [rowId])).get(rowId) ?? []).map((entry) => entry.id));
-  return all.map((entry) => entry.id).filter((listId) => !seen.has(listId));
+  return (await allLists(tx, resource, { id: rowId })).filter((listId) => !seen.has(listId));
 }
