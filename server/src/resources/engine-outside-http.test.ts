@@ -3,13 +3,15 @@
  * merges records through the same services the routes use, in a transaction
  * it opens itself. Validation, visibility and tenant isolation apply as for a
  * person, and the audit log records the writes as the system's, on behalf of
- * the user who caused them.
+ * the user who caused them. Services beyond the engine's CRUD apply the same
+ * write rule: a job acting for a reader cannot change a list's items.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { UserRow } from '../auth/users.repository.ts';
 import type { AuditEntry } from '../contracts.ts';
 import { ApiError } from '../http/errors.ts';
+import { ListsService } from '../modules/lists/lists.service.ts';
 import { CATALOG } from '../modules/registry.ts';
 import type { TenantRow } from '../tenancy/tenants.repository.ts';
 import { createTestApp, type TestContext } from '../test/test-app.ts';
@@ -142,6 +144,36 @@ describe('the engine outside HTTP', () => {
 
     // Another tenant's job finds nothing of this one.
     await assert.rejects(inTenant(t.db, systemActor(beta.id), (ctx) => organizations.get(ctx, String(shown['id']))), refusal(404));
+  });
+
+  it("changes a list's items only for a user who may write lists, as the routes do", async () => {
+    const listItems = new ListsService(CATALOG);
+    const lists = new ResourceService(CATALOG.get('lists'), CATALOG);
+    const system = systemActor(acme.id);
+    const list = await inTenant(t.db, system, (ctx) => lists.create(ctx, { name: 'Job Watchlist', kind: 'OrganizationsList', visibility: 'public' }));
+    const listId = String(list['id']);
+    const [first, second] = await Promise.all(['Watched One Ltd', 'Watched Two Ltd'].map((name) =>
+      inTenant(t.db, system, (ctx) => organizations.create(ctx, { name_inc: name, visibility: 'public' })).then((row) => String(row['id']))));
+    const items = async () =>
+      (await inTenant(t.db, system, (ctx) => listItems.listItems(ctx, listId, { limit: 10, offset: 0 }))).results.map((row) => row['id']);
+
+    // A reader sees the public list and its items, but a job acting for them changes nothing.
+    const forReader = systemActor(acme.id, actingUser(reader));
+    await assert.rejects(inTenant(t.db, forReader, (ctx) => listItems.addItem(ctx, listId, { id: first })), refusal(403));
+    assert.deepEqual(await items(), []);
+
+    const forAnalyst = systemActor(acme.id, actingUser(analyst));
+    for (const id of [first, second]) {
+      const { added } = await inTenant(t.db, forAnalyst, (ctx) => listItems.addItem(ctx, listId, { id }));
+      assert.equal(added, true);
+    }
+    await assert.rejects(inTenant(t.db, forReader, (ctx) => listItems.reorder(ctx, listId, { ids: [second, first] })), refusal(403));
+    await assert.rejects(inTenant(t.db, forReader, (ctx) => listItems.removeItem(ctx, listId, first!)), refusal(403));
+    assert.deepEqual(await items(), [first, second]);
+
+    await inTenant(t.db, forAnalyst, (ctx) => listItems.reorder(ctx, listId, { ids: [second, first] }));
+    await inTenant(t.db, forAnalyst, (ctx) => listItems.removeItem(ctx, listId, first!));
+    assert.deepEqual(await items(), [second]);
   });
 });
 

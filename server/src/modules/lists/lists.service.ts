@@ -2,6 +2,9 @@
  * Lists beyond the engine's CRUD: a list by its kind and slug (earlier slugs
  * redirect), and its ordered items — each presented by its own resource's
  * service, so what a reader sees of an item is what they see on its page.
+ * Adding, removing and reordering items are writes of the list and of the
+ * item: the engine's write rule (assertMayWrite) applies to both, whoever
+ * calls — a route, a job or a script.
  */
 import type { AccessLevel, RelatedRef } from '../../contracts.ts';
 import type { Tx } from '../../db/client.ts';
@@ -80,11 +83,13 @@ export class ListsService {
    */
   async addItem(ctx: EngineContext, listId: string, body: unknown): Promise<{ added: boolean; item: Record<string, unknown> }> {
     const { tx, actor: writer } = ctx;
+    this.lists.assertMayWrite(writer);
     const itemId = parseItemId(body);
     const list = await this.findList(tx, writer.access, listId);
     await repo.lockList(tx, list.id);
     const kind = String(list['kind']);
     const service = this.itemService(kind);
+    service.assertMayWrite(writer);
     const item = await this.findItem(tx, writer.access, service, kind, itemId);
     const before = (await service.presentRows(tx, 'admin', [item]))[0]!;
     const added = await repo.addListItem(tx, service.resource, writer.tenantId, list.id, item.id);
@@ -100,10 +105,12 @@ export class ListsService {
   /** DELETE lists/{id}/items/{itemId}/: the record leaves the list (its keywords stay). */
   async removeItem(ctx: EngineContext, listId: string, itemId: string): Promise<void> {
     const { tx, actor: writer } = ctx;
+    this.lists.assertMayWrite(writer);
     const list = await this.findList(tx, writer.access, listId);
     const service = this.items.get(String(list['kind']));
     const item = service && isUuid(itemId) ? await findOrNull(service, tx, writer.access, itemId) : null;
     if (!service || !item) throw notFound('That record is not an item of this list.');
+    service.assertMayWrite(writer);
     const before = (await service.presentRows(tx, 'admin', [item]))[0]!;
     if (!(await repo.deleteItem(tx, list.id, item.id))) throw notFound('That record is not an item of this list.');
     const after = (await service.presentRows(tx, 'admin', [item]))[0]!;
@@ -118,6 +125,7 @@ export class ListsService {
    */
   async reorder(ctx: EngineContext, listId: string, body: unknown): Promise<void> {
     const { tx, actor: writer } = ctx;
+    this.lists.assertMayWrite(writer);
     const ids = parseIds(body);
     const list = await this.findList(tx, writer.access, listId);
     await repo.lockList(tx, list.id);
