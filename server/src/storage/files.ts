@@ -68,11 +68,17 @@ export interface SweepResult {
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const SHA256_RE = /^[0-9a-f]{64}$/;
 
+/** The key prefix (first segment) of every file of a tenant. */
+export function tenantPrefix(tenantId: string): string {
+  if (!UUID_RE.test(tenantId)) throw new StorageError(`Invalid tenant id: ${JSON.stringify(tenantId)}`);
+  return tenantId.toLowerCase();
+}
+
 /** The storage key of a tenant's file. */
 export function fileKey(tenantId: string, sha256: string): string {
-  if (!UUID_RE.test(tenantId)) throw new StorageError(`Invalid tenant id: ${JSON.stringify(tenantId)}`);
+  const prefix = tenantPrefix(tenantId);
   if (!SHA256_RE.test(sha256)) throw new StorageError(`Invalid SHA-256: ${JSON.stringify(sha256)}`);
-  return `${tenantId.toLowerCase()}/${sha256.slice(0, 2)}/${sha256}`;
+  return `${prefix}/${sha256.slice(0, 2)}/${sha256}`;
 }
 
 /** Passes bytes through while hashing, counting and keeping the first SNIFF_BYTES of them. */
@@ -149,7 +155,7 @@ export class FileStore {
 
   /** Streams `body` into the tenant's files; see the module comment. */
   async put(tenantId: string, body: Readable, options: PutOptions = {}): Promise<StoredFile> {
-    fileKey(tenantId, '0'.repeat(64)); // validates the tenant id before any byte is read
+    tenantPrefix(tenantId); // validates the tenant id before any byte is read
     const staged = await this.stage(body, options);
     const { inspector } = staged;
     const sha256 = inspector.hash.digest('hex');
@@ -230,8 +236,21 @@ export class FileStore {
     return { files, staged };
   }
 
+  /**
+   * Removes a deleted tenant's files from the store: its `stored_files` rows went with it, so
+   * its key prefix is what is left to find them by. Refused while the tenant exists (its files
+   * may be in use). Running it again removes what is left, if anything; returns how many
+   * objects it removed.
+   */
+  async removeDeletedTenant(tenantId: string): Promise<number> {
+    const prefix = tenantPrefix(tenantId);
+    const [tenant] = await query(this.db.owner, sql`SELECT 1 FROM tenants WHERE id = ${prefix}`);
+    if (tenant) throw new StorageError(`Tenant ${prefix} still exists: its files are kept.`);
+    return this.driver.deleteUnder(prefix);
+  }
+
   private async sweepTenant(tenantId: string, olderThanMs: number, only: string[] | undefined): Promise<number> {
-    fileKey(tenantId, '0'.repeat(64));
+    tenantPrefix(tenantId);
     const skipped: string[] = [];
     let removed = 0;
     for (;;) {

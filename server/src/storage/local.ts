@@ -6,26 +6,24 @@
  * staged file is flushed to disk before the rename, so a crash never leaves a
  * short file under a final name.
  */
-import { randomUUID } from 'node:crypto';
 import { constants, createWriteStream } from 'node:fs';
-import { access, mkdir, open, readdir, rename, stat, unlink, type FileHandle } from 'node:fs/promises';
+import { access, mkdir, open, readdir, rename, rm, stat, unlink, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import {
   assertValidKey,
-  assertValidRange,
+  BaseDriver,
   FileNotFoundError,
   RangeNotSatisfiableError,
   StorageError,
   type ByteRange,
   type ObjectInfo,
+  type StagedEntry,
   type StagedObject,
-  type StorageDriver,
 } from './storage.ts';
 
 const STAGING = '.staging';
-const STAGED_ID_RE = /^[0-9a-f-]{36}$/;
 
 const isMissing = (error: unknown) => {
   const code = (error as NodeJS.ErrnoException).code;
@@ -40,11 +38,12 @@ async function unlinkIfThere(file: string): Promise<void> {
   }
 }
 
-export class LocalDriver implements StorageDriver {
+export class LocalDriver extends BaseDriver {
   readonly kind = 'local' as const;
   private readonly staging: string;
 
   constructor(private readonly root: string) {
+    super();
     this.staging = path.join(root, STAGING);
   }
 
@@ -54,13 +53,12 @@ export class LocalDriver implements StorageDriver {
   }
 
   private stagedPath(staged: StagedObject): string {
-    if (!STAGED_ID_RE.test(staged.id)) throw new StorageError(`Invalid staged object: ${JSON.stringify(staged.id)}`);
-    return path.join(this.staging, staged.id);
+    return path.join(this.staging, this.stagedId(staged));
   }
 
   async stage(body: Readable): Promise<StagedObject> {
     await mkdir(this.staging, { recursive: true });
-    const staged = { id: randomUUID() };
+    const staged = this.newStaged();
     const file = this.stagedPath(staged);
     try {
       // flush: the bytes reach the disk (fsync) before the file is closed, so before any rename.
@@ -88,8 +86,7 @@ export class LocalDriver implements StorageDriver {
     await unlinkIfThere(this.stagedPath(staged));
   }
 
-  async get(key: string, range?: ByteRange): Promise<Readable> {
-    assertValidRange(range);
+  protected async read(key: string, range: ByteRange | undefined): Promise<Readable> {
     let handle: FileHandle;
     try {
       // Opened before it is measured: a delete in between cannot turn into a failed read.
@@ -109,7 +106,7 @@ export class LocalDriver implements StorageDriver {
     }
   }
 
-  async stat(key: string): Promise<ObjectInfo | null> {
+  protected async info(key: string): Promise<ObjectInfo | null> {
     try {
       const info = await stat(this.pathOf(key));
       return info.isFile() ? { size: info.size, modifiedAt: info.mtime } : null;
@@ -119,37 +116,41 @@ export class LocalDriver implements StorageDriver {
     }
   }
 
-  async exists(key: string): Promise<boolean> {
-    return (await this.stat(key)) !== null;
-  }
-
-  async delete(key: string): Promise<void> {
+  protected async remove(key: string): Promise<void> {
     await unlinkIfThere(this.pathOf(key));
   }
 
-  async sweepStaged(olderThanMs: number): Promise<number> {
-    let names: string[];
+  protected async removeUnder(prefix: string): Promise<number> {
+    const folder = this.pathOf(prefix);
+    let entries;
     try {
-      names = await readdir(this.staging);
+      entries = await readdir(folder, { recursive: true, withFileTypes: true });
     } catch (error) {
       if (isMissing(error)) return 0;
       throw error;
     }
-    // A file still being written has a fresh mtime: only abandoned ones are this old.
-    const cutoff = Date.now() - olderThanMs;
-    let removed = 0;
-    for (const name of names) {
-      if (!STAGED_ID_RE.test(name)) continue;
-      const file = path.join(this.staging, name);
+    await rm(folder, { recursive: true, force: true });
+    return entries.filter((entry) => entry.isFile()).length;
+  }
+
+  protected async listStaged(): Promise<StagedEntry[]> {
+    let names: string[];
+    try {
+      names = await readdir(this.staging);
+    } catch (error) {
+      if (isMissing(error)) return [];
+      throw error;
+    }
+    const entries: StagedEntry[] = [];
+    for (const id of names.filter((name) => this.isStagedId(name))) {
       try {
-        if ((await stat(file)).mtimeMs >= cutoff) continue;
-        await unlink(file);
-        removed += 1;
+        entries.push({ id, modifiedAt: (await stat(path.join(this.staging, id))).mtime });
       } catch (error) {
+        // Committed or discarded since it was listed.
         if (!isMissing(error)) throw error;
       }
     }
-    return removed;
+    return entries;
   }
 
   async check(): Promise<void> {

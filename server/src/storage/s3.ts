@@ -11,7 +11,6 @@
  * shows completed writes. CopyObject copies at most 5 GiB, which is why the
  * upload limit (config.ts) stops there.
  */
-import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import {
   CopyObjectCommand,
@@ -25,20 +24,9 @@ import {
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import type { S3Settings } from '../config.ts';
-import {
-  assertValidKey,
-  assertValidRange,
-  FileNotFoundError,
-  RangeNotSatisfiableError,
-  StorageError,
-  type ByteRange,
-  type ObjectInfo,
-  type StagedObject,
-  type StorageDriver,
-} from './storage.ts';
+import { assertValidKey, BaseDriver, FileNotFoundError, RangeNotSatisfiableError, StorageError, type ByteRange, type ObjectInfo, type StagedEntry, type StagedObject } from './storage.ts';
 
 const STAGING_PREFIX = '.staging/';
-const STAGED_KEY_RE = /^\.staging\/[0-9a-f-]{36}$/;
 /** The smallest part S3 accepts (except the last); also the unit lib-storage buffers. */
 const PART_SIZE = 5 * 1024 * 1024;
 /** Parts uploaded at once, and so held in memory at once, per file. */
@@ -46,12 +34,13 @@ const QUEUE_SIZE = 2;
 
 const statusOf = (error: unknown) => (error instanceof S3ServiceException ? error.$metadata.httpStatusCode : undefined);
 
-export class S3Driver implements StorageDriver {
+export class S3Driver extends BaseDriver {
   readonly kind = 's3' as const;
   private readonly client: S3Client;
   private readonly bucket: string;
 
   constructor(private readonly settings: S3Settings) {
+    super();
     this.bucket = settings.bucket;
     this.client = new S3Client({
       region: settings.region,
@@ -69,13 +58,26 @@ export class S3Driver implements StorageDriver {
   }
 
   private stagedKey(staged: StagedObject): string {
-    const key = `${STAGING_PREFIX}${staged.id}`;
-    if (!STAGED_KEY_RE.test(key)) throw new StorageError(`Invalid staged object: ${JSON.stringify(staged.id)}`);
-    return key;
+    return `${STAGING_PREFIX}${this.stagedId(staged)}`;
+  }
+
+  /** Every object whose key starts with `prefix`, with when it was written. */
+  private async list(prefix: string): Promise<Array<{ key: string; modifiedAt: Date }>> {
+    const objects: Array<{ key: string; modifiedAt: Date }> = [];
+    for await (const page of paginateListObjectsV2({ client: this.client }, { Bucket: this.bucket, Prefix: prefix })) {
+      for (const object of page.Contents ?? []) {
+        if (object.Key) objects.push({ key: object.Key, modifiedAt: object.LastModified ?? new Date(0) });
+      }
+    }
+    return objects;
+  }
+
+  private async deleteObject(key: string): Promise<void> {
+    await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: key }));
   }
 
   async stage(body: Readable): Promise<StagedObject> {
-    const staged = { id: randomUUID() };
+    const staged = this.newStaged();
     // The body's own failure is the one to report: after it, lib-storage's clean-up
     // (aborting the multipart upload) may fail too and would hide it.
     let bodyError: unknown;
@@ -107,17 +109,15 @@ export class S3Driver implements StorageDriver {
       // Keys are plain path segments (assertValidKey), so the copy source needs no escaping.
       await this.client.send(new CopyObjectCommand({ Bucket: this.bucket, Key: key, CopySource: `${this.bucket}/${from}` }));
     } finally {
-      await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: from }));
+      await this.deleteObject(from);
     }
   }
 
   async discard(staged: StagedObject): Promise<void> {
-    await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: this.stagedKey(staged) }));
+    await this.deleteObject(this.stagedKey(staged));
   }
 
-  async get(key: string, range?: ByteRange): Promise<Readable> {
-    assertValidKey(key);
-    assertValidRange(range);
+  protected async read(key: string, range: ByteRange | undefined): Promise<Readable> {
     try {
       const result = await this.client.send(
         new GetObjectCommand({
@@ -140,8 +140,7 @@ export class S3Driver implements StorageDriver {
     }
   }
 
-  async stat(key: string): Promise<ObjectInfo | null> {
-    assertValidKey(key);
+  protected async info(key: string): Promise<ObjectInfo | null> {
     try {
       const head = await this.client.send(new HeadObjectCommand({ Bucket: this.bucket, Key: key }));
       return { size: head.ContentLength ?? 0, modifiedAt: head.LastModified ?? new Date(0) };
@@ -151,25 +150,21 @@ export class S3Driver implements StorageDriver {
     }
   }
 
-  async exists(key: string): Promise<boolean> {
-    return (await this.stat(key)) !== null;
+  protected async remove(key: string): Promise<void> {
+    await this.deleteObject(key);
   }
 
-  async delete(key: string): Promise<void> {
-    assertValidKey(key);
-    await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: key }));
+  // Listed whole, then deleted: deleting while paging through a listing could skip keys.
+  protected async removeUnder(prefix: string): Promise<number> {
+    const objects = await this.list(`${prefix}/`);
+    for (const { key } of objects) await this.deleteObject(key);
+    return objects.length;
   }
 
-  async sweepStaged(olderThanMs: number): Promise<number> {
-    const cutoff = Date.now() - olderThanMs;
-    const abandoned: string[] = [];
-    for await (const page of paginateListObjectsV2({ client: this.client }, { Bucket: this.bucket, Prefix: STAGING_PREFIX })) {
-      for (const object of page.Contents ?? []) {
-        if (object.Key && STAGED_KEY_RE.test(object.Key) && (object.LastModified?.getTime() ?? 0) < cutoff) abandoned.push(object.Key);
-      }
-    }
-    for (const key of abandoned) await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: key }));
-    return abandoned.length;
+  protected async listStaged(): Promise<StagedEntry[]> {
+    return (await this.list(STAGING_PREFIX))
+      .map(({ key, modifiedAt }) => ({ id: key.slice(STAGING_PREFIX.length), modifiedAt }))
+      .filter((entry) => this.isStagedId(entry.id));
   }
 
   async check(): Promise<void> {

@@ -6,19 +6,14 @@
  */
 import assert from 'node:assert/strict';
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import { Readable } from 'node:stream';
 import { after, before, describe, it } from 'node:test';
 import { sql } from 'drizzle-orm';
 import { APP_ROLE, query } from '../db/client.ts';
-import { startS3Server, type TestS3Server } from '../test/s3-server.ts';
+import { testDrivers } from '../test/storage-drivers.ts';
 import { createTestDatabase, type TestDatabase } from '../test/test-db.ts';
 import { insertTenant } from '../tenancy/tenants.repository.ts';
 import { fileKey, FileStore, sweepPeriodically, type SweepResult } from './files.ts';
-import { LocalDriver } from './local.ts';
-import { S3Driver } from './s3.ts';
 import { FileNotFoundError, FileTooLargeError, RangeNotSatisfiableError, StorageError, type StorageDriver } from './storage.ts';
 
 const MiB = 1024 * 1024;
@@ -75,13 +70,10 @@ const stagedLeft = (driver: StorageDriver) => driver.sweepStaged(-60_000);
 const PDF = Buffer.from('%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n');
 
 let testDb: TestDatabase;
-let s3: TestS3Server;
-let localDir: string;
+const drivers = testDrivers();
 
 before(async () => {
   testDb = await createTestDatabase();
-  s3 = await startS3Server();
-  localDir = await mkdtemp(path.join(os.tmpdir(), 'intelnotes-files-'));
   // A table that uses files, as raw data items will: a foreign key to stored_files.
   for (const statement of [
     `CREATE TABLE file_users (
@@ -99,15 +91,8 @@ before(async () => {
 });
 
 after(async () => {
-  await s3?.close();
   await testDb?.close();
-  if (localDir) await rm(localDir, { recursive: true, force: true });
 });
-
-const drivers: Array<[string, () => StorageDriver]> = [
-  ['local', () => new LocalDriver(path.join(localDir, 'files'))],
-  ['s3', () => new S3Driver(s3.settings)],
-];
 
 for (const [kind, makeDriver] of drivers) {
   describe(`storage driver: ${kind}`, () => {
@@ -165,6 +150,19 @@ for (const [kind, makeDriver] of drivers) {
     it('leaves nothing behind when the incoming stream fails', async () => {
       await assert.rejects(driver.stage(failing(randomBytes(256 * 1024))), /client went away/);
       assert.equal(await stagedLeft(driver), 0);
+    });
+
+    it('deletes every object under a prefix, and nothing beside it', async () => {
+      await put('purge/a/one', Buffer.from('one'));
+      await put('purge/b/two', Buffer.from('two'));
+      await put('purged/a/kept', Buffer.from('a sibling whose name starts the same'));
+      assert.equal(await driver.deleteUnder('purge'), 2);
+      assert.equal(await driver.exists('purge/a/one'), false);
+      assert.equal(await driver.exists('purge/b/two'), false);
+      assert.equal(await driver.exists('purged/a/kept'), true);
+      assert.equal(await driver.deleteUnder('purge'), 0, 'again: nothing left, no error');
+      for (const prefix of ['..', '', '.staging', 'a/../b']) await assert.rejects(driver.deleteUnder(prefix), StorageError, prefix);
+      await driver.delete('purged/a/kept');
     });
 
     it('sweeps staged objects only once they are old enough', async () => {
@@ -292,6 +290,22 @@ for (const [kind, makeDriver] of drivers) {
       const back = await store.put(tenantB, Readable.from([Buffer.from(`used ${kind}`)]));
       assert.equal(back.created, true);
       assert.equal((await readAll(await store.get(back.key))).toString(), `used ${kind}`);
+    });
+
+    it("removes a deleted tenant's files, and refuses while the tenant exists", async () => {
+      const gone = (await testDb.db.withTenant({ tenantId: null, manageTenants: true }, (tx) => insertTenant(tx, { code: `${kind}-gone`, name: 'Gone' }))).id;
+      const files = [await store.put(gone, Readable.from([Buffer.from(`gone one ${kind}`)])), await store.put(gone, Readable.from([PDF]))];
+      const other = await store.put(tenantA, Readable.from([PDF]));
+      await assert.rejects(store.removeDeletedTenant(gone), /still exists/);
+      assert.equal(await store.exists(files[0]!.key), true);
+
+      await testDb.db.owner.execute(sql`DELETE FROM stored_files WHERE tenant_id = ${gone}`);
+      await testDb.db.owner.execute(sql`DELETE FROM tenants WHERE id = ${gone}`);
+      assert.equal(await store.removeDeletedTenant(gone), 2);
+      for (const file of files) assert.equal(await store.exists(file.key), false);
+      assert.equal(await store.exists(other.key), true, 'the same bytes of another tenant stay');
+      assert.equal(await store.removeDeletedTenant(gone), 0);
+      await assert.rejects(store.removeDeletedTenant('not-a-tenant'), StorageError);
     });
 
     it('sweeps at once and on an interval when started, and stops cleanly', async () => {

@@ -9,6 +9,7 @@
  * visible under its final key in one atomic step (a rename, or a server-side
  * copy). Bytes always flow as streams; no driver holds a whole file in memory.
  */
+import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import type { StorageSettings } from '../config.ts';
 
@@ -47,6 +48,8 @@ export interface StorageDriver {
   exists(key: string): Promise<boolean>;
   /** Removes the object; removing a missing object is not an error. */
   delete(key: string): Promise<void>;
+  /** Removes every object whose key starts with `prefix/` (a deleted tenant's files); returns how many. */
+  deleteUnder(prefix: string): Promise<number>;
   /** Removes staged objects older than `olderThanMs` (left by a process that died mid-write); returns how many. */
   sweepStaged(olderThanMs: number): Promise<number>;
   /** Verifies the store is reachable and writable enough to start (the folder exists, the bucket answers). */
@@ -96,6 +99,88 @@ export function assertValidRange(range: ByteRange | undefined): void {
   const { start, end } = range;
   if (!Number.isSafeInteger(start) || start < 0 || (end !== undefined && (!Number.isSafeInteger(end) || end < start))) {
     throw new StorageError(`Invalid byte range ${JSON.stringify(range)}.`);
+  }
+}
+
+/** A staged object and when its bytes were last written (what a sweep of abandoned ones looks at). */
+export interface StagedEntry {
+  id: string;
+  modifiedAt: Date;
+}
+
+const STAGED_ID_RE = /^[0-9a-f-]{36}$/;
+
+/**
+ * What every driver does the same way, whatever the store: keys and ranges checked before
+ * any file system or network call, staged objects named by a random UUID (and nothing else
+ * accepted as one), `exists` from `stat`, and the sweep of abandoned staged objects by age.
+ * A driver supplies the operations on its own store.
+ */
+export abstract class BaseDriver implements StorageDriver {
+  abstract readonly kind: StorageSettings['driver'];
+  abstract stage(body: Readable): Promise<StagedObject>;
+  abstract commit(staged: StagedObject, key: string): Promise<void>;
+  abstract discard(staged: StagedObject): Promise<void>;
+  abstract check(): Promise<void>;
+  abstract close(): void;
+  /** The object's bytes, or the range of them (key and range checked). */
+  protected abstract read(key: string, range: ByteRange | undefined): Promise<Readable>;
+  /** Size and modification time, or null (key checked). */
+  protected abstract info(key: string): Promise<ObjectInfo | null>;
+  /** Removes the object, a missing one being no error (key checked). */
+  protected abstract remove(key: string): Promise<void>;
+  /** Removes every object under `prefix/` (checked as a key); how many. */
+  protected abstract removeUnder(prefix: string): Promise<number>;
+  /** The staged objects there are now. */
+  protected abstract listStaged(): Promise<StagedEntry[]>;
+
+  /** A new staged object's handle. */
+  protected newStaged(): StagedObject {
+    return { id: randomUUID() };
+  }
+
+  /** A staged object's id, which the driver turns into a file name or key: a UUID, nothing else. */
+  protected stagedId(staged: StagedObject): string {
+    if (!STAGED_ID_RE.test(staged.id)) throw new StorageError(`Invalid staged object: ${JSON.stringify(staged.id)}`);
+    return staged.id;
+  }
+
+  protected isStagedId(id: string): boolean {
+    return STAGED_ID_RE.test(id);
+  }
+
+  // Async, so a bad key or range is a rejection like any other failure, not a throw.
+  async get(key: string, range?: ByteRange): Promise<Readable> {
+    assertValidKey(key);
+    assertValidRange(range);
+    return this.read(key, range);
+  }
+
+  async stat(key: string): Promise<ObjectInfo | null> {
+    assertValidKey(key);
+    return this.info(key);
+  }
+
+  async exists(key: string): Promise<boolean> {
+    return (await this.stat(key)) !== null;
+  }
+
+  async delete(key: string): Promise<void> {
+    assertValidKey(key);
+    return this.remove(key);
+  }
+
+  async deleteUnder(prefix: string): Promise<number> {
+    assertValidKey(prefix);
+    return this.removeUnder(prefix);
+  }
+
+  async sweepStaged(olderThanMs: number): Promise<number> {
+    // A staged object still being written has a fresh modification time: only abandoned ones are this old.
+    const cutoff = Date.now() - olderThanMs;
+    const abandoned = (await this.listStaged()).filter((entry) => entry.modifiedAt.getTime() < cutoff);
+    for (const entry of abandoned) await this.discard({ id: entry.id });
+    return abandoned.length;
   }
 }
 
