@@ -78,6 +78,20 @@ export const JOB_TYPES = {
     maxAttempts: 3,
     backoffMs: 5_000,
   }),
+  /**
+   * Removes a deleted tenant's stored files from the file store (modules/clients/clients.jobs.ts).
+   * Queued, in the tenant manager's tenant, by the transaction that deletes the tenant: it exists
+   * exactly when the deletion commits, and outlives the deleted tenant's rows.
+   */
+  'clients.remove_files': define({
+    payload: Type.Object(
+      { tenant_id: Type.String({ pattern: '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$' }) },
+      { additionalProperties: false },
+    ),
+    timeoutMs: 30 * 60_000,
+    maxAttempts: 10,
+    backoffMs: 30_000,
+  }),
 } satisfies Record<string, JobTypeOptions>;
 
 export type JobName = keyof typeof JOB_TYPES;

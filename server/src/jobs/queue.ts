@@ -45,3 +45,16 @@ export async function enqueue<N extends JobName>(tx: Tx, job: NewJob<N>): Promis
   );
   return row!.id;
 }
+
+/**
+ * Queues a job for another tenant than the transaction's, then scopes the transaction back to
+ * its own tenant. For work that must outlive the transaction's tenant: a deleted tenant's
+ * clean-up belongs to the tenant manager's tenant, since the deleted tenant's jobs go with it.
+ */
+export async function enqueueFor<N extends JobName>(tx: Tx, tenantId: string, job: NewJob<N>): Promise<string> {
+  const [scope] = await query<{ tenant_id: string }>(tx, sql`SELECT current_setting('app.tenant_id', true) AS tenant_id`);
+  await query(tx, sql`SELECT set_config('app.tenant_id', ${tenantId}, true)`);
+  const id = await enqueue(tx, job);
+  await query(tx, sql`SELECT set_config('app.tenant_id', ${scope?.tenant_id ?? ''}, true)`);
+  return id;
+}

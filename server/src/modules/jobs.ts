@@ -1,7 +1,8 @@
 /** The job handlers of every module (each in its `<area>.jobs.ts`) and of the engine; jobs/registry.ts checks that every job type has one. */
 import { createJobRegistry, type JobRegistry } from '../jobs/registry.ts';
 import { spreadsheetImportJobs } from '../resources/import-job.ts';
+import { clientsJobs } from './clients/clients.jobs.ts';
 import { probeJobs } from './probe/probe.jobs.ts';
 import { CATALOG } from './registry.ts';
 
-export const jobRegistry = (): JobRegistry => createJobRegistry([probeJobs, spreadsheetImportJobs(CATALOG)]);
+export const jobRegistry = (): JobRegistry => createJobRegistry([probeJobs, clientsJobs, spreadsheetImportJobs(CATALOG)]);

@@ -2,7 +2,8 @@
  * Tenant management for tenant managers (admins of the default tenant):
  * codes are DNS labels that are neither reserved nor taken; a new tenant can
  * get its first admin in the same transaction; deleting a tenant needs its
- * code as confirmation and removes all of its data in one transaction.
+ * code as confirmation and removes all of its data in one transaction, which
+ * queues the removal of its stored files (clients.jobs.ts).
  */
 import { randomUUID } from 'node:crypto';
 import { hashPassword } from '../../auth/passwords.ts';
@@ -11,7 +12,8 @@ import type { Client, ClientDeletion, ClientInput, ClientPatch } from '../../con
 import type { Database, Tx } from '../../db/client.ts';
 import { ApiError, conflict, fieldError, notFound } from '../../http/errors.ts';
 import { FieldProblems, isUniqueViolation, optionalText, optionalUrl, requiredText } from '../../http/input.ts';
-import { inTenant, type Actor } from '../../resources/context.ts';
+import { enqueueFor } from '../../jobs/queue.ts';
+import { inTenant, responsibleUser, type Actor } from '../../resources/context.ts';
 import type { ResultPage } from '../../resources/list-query.ts';
 import { isUuid } from '../../resources/service.ts';
 import type { TenantCache } from '../../tenancy/tenant-cache.ts';
@@ -150,6 +152,9 @@ export class ClientsService {
    * Removes the tenant and every row of every tenant-scoped table that belongs
    * to it, in one transaction scoped to that tenant (row-level security lets
    * the deletes touch nothing else). `confirm` must repeat the tenant's code.
+   * The same transaction queues the job that removes the tenant's files from
+   * the store once the deletion has committed; the job belongs to the
+   * manager's tenant, as the deleted tenant's jobs are deleted with it.
    */
   async remove(actor: Actor, tenantId: string, confirm: string | undefined): Promise<ClientDeletion> {
     const target = await inTenant(this.db, actor, ({ tx }) => this.find(tx, tenantId));
@@ -177,6 +182,7 @@ export class ClientsService {
           if (removed === 0) break;
         }
         if (!(await repo.deleteTenantRow(tx, target.id))) throw notFound('Tenant not found.');
+        await enqueueFor(tx, actor.tenantId, { name: 'clients.remove_files', payload: { tenant_id: target.id }, createdBy: responsibleUser(actor)?.id ?? null });
       });
     } catch (error) {
       if ((error as { cause?: { code?: string } }).cause?.code === '23503' || (error as { code?: string }).code === '23503') {
