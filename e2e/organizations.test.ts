@@ -1,53 +1,34 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { after, before, describe, it } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
-import { browserUnavailable, launchBrowser, startServer, type E2EServer, signInAt, DESKTOP, screenshots } from './support/browser.ts';
+import { after, describe, it } from 'node:test';
+import type { Page } from 'playwright-core';
+import { useServerAndBrowser, browserUnavailable, signInAt, DESKTOP, screenshots } from './support/browser.ts';
 
 const unavailable = browserUnavailable();
 
 describe('organizations: list, form, detail, export and upload', { skip: unavailable ?? false }, () => {
-  let server: E2EServer;
-  let browser: Browser;
   const workDir = mkdtempSync(path.join(tmpdir(), 'intelnotes-e2e-'));
 
-  before(async () => {
-    server = await startServer();
+  const { server, browser } = useServerAndBrowser(async () => {
     const demo = await server.createTenant('demo', { name: 'Demo Research' });
     await server.createUser(demo, 'admin@demo.test', { is_admin: true });
     await server.createUser(demo, 'reader@demo.test');
     const token = await server.login(demo, 'admin@demo.test');
     // Older than the named ones below, so they fill the second page of the default ordering.
     for (let index = 1; index <= 27; index += 1) {
-      const response = await server.request(demo, {
-        method: 'POST',
-        url: '/api/v1/assets/organizations/',
-        token,
-        payload: { name_inc: `Bulk Org ${String(index).padStart(2, '0')}`, visibility: 'public' },
-      });
-      assert.equal(response.statusCode, 201, response.body);
+      await server.create(demo, token, 'assets/organizations', { name_inc: `Bulk Org ${String(index).padStart(2, '0')}`, visibility: 'public' });
     }
     for (const [name, visibility] of [
       ['Seeded Public Org', 'public'],
       ['Seeded Paywalled Org', 'paywalled'],
       ['Seeded Hidden Org', 'hidden'],
     ] as const) {
-      const response = await server.request(demo, {
-        method: 'POST',
-        url: '/api/v1/assets/organizations/',
-        token,
-        payload: { name_inc: name, visibility, hq_city: 'Porto' },
-      });
-      assert.equal(response.statusCode, 201, response.body);
+      await server.create(demo, token, 'assets/organizations', { name_inc: name, visibility, hq_city: 'Porto' });
     }
-    browser = await launchBrowser();
   });
-  after(async () => {
-    await browser?.close();
-    await server?.close();
-  });
+  after(() => rmSync(workDir, { recursive: true, force: true }));
 
   const signIn = (page: Page, email: string, level: string) => signInAt(page, server.url('demo', '/login'), email, level);
 

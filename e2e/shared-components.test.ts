@@ -5,58 +5,33 @@
  * write-restricted fields and resources that cannot be deleted.
  */
 import assert from 'node:assert/strict';
-import path from 'node:path';
-import { after, before, describe, it } from 'node:test';
-import type { Browser, Page, Route } from 'playwright-core';
+import { describe, it } from 'node:test';
+import type { Page, Route } from 'playwright-core';
 import type { FieldMeta, ResourceMeta } from '@intelnotes/server/contracts';
-import { ARTIFACTS_DIR, browserUnavailable, launchBrowser, screenshot, startServer, type E2EServer, signInAt, DESKTOP, screenshots } from './support/browser.ts';
+import { useServerAndBrowser, browserUnavailable, screenshot, signInAt, DESKTOP, screenshots } from './support/browser.ts';
 
 const unavailable = browserUnavailable();
 
 describe('shared components: relations, lists, history, numbers', { skip: unavailable ?? false }, () => {
-  let server: E2EServer;
-  let browser: Browser;
   let adminToken: string;
   const keywordIds: Record<string, string> = {};
   const listIds: Record<string, string> = {};
   let orgId = '';
 
-  before(async () => {
-    server = await startServer();
+  const { server, browser } = useServerAndBrowser(async () => {
     const demo = await server.createTenant('demo', { name: 'Demo Research' });
     await server.createUser(demo, 'admin@demo.test', { is_admin: true });
     await server.createUser(demo, 'research@demo.test', { is_research: true });
     adminToken = await server.login(demo, 'admin@demo.test');
     for (const name of ['Fintech', 'Payments', 'Open Banking', 'Insurtech']) {
-      const response = await server.request(demo, { method: 'POST', url: '/api/v1/keywords/', token: adminToken, payload: { name } });
-      assert.equal(response.statusCode, 201, response.body);
-      keywordIds[name] = response.json().id;
+      keywordIds[name] = await server.create(demo, adminToken, 'keywords', { name });
     }
     for (const name of ['Watchlist', 'Portfolio companies']) {
-      const response = await server.request(demo, {
-        method: 'POST',
-        url: '/api/v1/lists/',
-        token: adminToken,
-        payload: { name, kind: 'OrganizationsList', visibility: 'public', auto_tagging: false },
-      });
-      assert.equal(response.statusCode, 201, response.body);
-      listIds[name] = response.json().id;
+      listIds[name] = await server.create(demo, adminToken, 'lists', { name, kind: 'OrganizationsList', visibility: 'public', auto_tagging: false });
     }
     // A people list must never be offered for an organization.
-    const people = await server.request(demo, { method: 'POST', url: '/api/v1/lists/', token: adminToken, payload: { name: 'Watch people', kind: 'PeopleList' } });
-    assert.equal(people.statusCode, 201, people.body);
-    const other = await server.request(demo, {
-      method: 'POST',
-      url: '/api/v1/assets/organizations/',
-      token: adminToken,
-      payload: { name_inc: 'Untagged Org', visibility: 'public' },
-    });
-    assert.equal(other.statusCode, 201, other.body);
-    browser = await launchBrowser();
-  });
-  after(async () => {
-    await browser?.close();
-    await server?.close();
+    await server.create(demo, adminToken, 'lists', { name: 'Watch people', kind: 'PeopleList' });
+    await server.create(demo, adminToken, 'assets/organizations', { name_inc: 'Untagged Org', visibility: 'public' });
   });
 
   const signIn = (page: Page, email: string, level: string) => signInAt(page, server.url('demo', '/login'), email, level);
@@ -112,7 +87,7 @@ describe('shared components: relations, lists, history, numbers', { skip: unavai
     const picker = page.getByRole('combobox', { name: 'Keywords' });
     await picker.fill('tech');
     await page.getByRole('listbox').getByRole('option', { name: 'Insurtech' }).waitFor();
-    await page.screenshot({ path: path.join(ARTIFACTS_DIR, 'relation-picker-1280.png') });
+    await screenshot(page, 'relation-picker-1280', { fullPage: false });
     await picker.press('Escape');
 
     const posts: string[] = [];

@@ -1,15 +1,13 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
-import { browserUnavailable, launchBrowser, screenshot, startServer, type E2EServer, signInAt } from './support/browser.ts';
+import { describe, it } from 'node:test';
+import type { Page } from 'playwright-core';
+import { useServerAndBrowser, browserUnavailable, screenshot, type E2EServer, signInAt } from './support/browser.ts';
 
 const unavailable = browserUnavailable();
 
 type Tenant = Awaited<ReturnType<E2EServer['createTenant']>>;
 
 describe('the application shell', { skip: unavailable ?? false }, () => {
-  let server: E2EServer;
-  let browser: Browser;
   let acme: Tenant;
   const organizationIds: Record<string, string> = {};
 
@@ -22,19 +20,7 @@ describe('the application shell', { skip: unavailable ?? false }, () => {
     await page.evaluate(() => Promise.allSettled(document.getAnimations().map((animation) => animation.finished)));
   }
 
-  async function createOrganization(token: string, name: string, visibility: string): Promise<void> {
-    const response = await server.request(acme, {
-      method: 'POST',
-      url: '/api/v1/assets/organizations/',
-      token,
-      payload: { name_dba: name, visibility },
-    });
-    assert.equal(response.statusCode, 201, response.body);
-    organizationIds[name] = (response.json() as { id: string }).id;
-  }
-
-  before(async () => {
-    server = await startServer();
+  const { server, browser } = useServerAndBrowser(async () => {
     acme = await server.createTenant('acme', { name: 'Acme Research' });
     const main = await server.createTenant('default', { isDefault: true, name: 'intelnotes' });
     await server.createUser(acme, 'admin@acme.test', { is_admin: true });
@@ -42,15 +28,14 @@ describe('the application shell', { skip: unavailable ?? false }, () => {
     await server.createUser(acme, 'reader@acme.test');
     await server.createUser(main, 'admin@main.test', { is_admin: true });
     const token = await server.login(acme, 'researcher@acme.test');
-    await createOrganization(token, 'Zephyr Analytics', 'public');
-    await createOrganization(token, 'Borealis Capital', 'public');
-    await createOrganization(token, 'Paywalled Holdings', 'paywalled');
-    await createOrganization(token, 'Hidden Ventures', 'hidden');
-    browser = await launchBrowser();
-  });
-  after(async () => {
-    await browser?.close();
-    await server?.close();
+    for (const [name, visibility] of [
+      ['Zephyr Analytics', 'public'],
+      ['Borealis Capital', 'public'],
+      ['Paywalled Holdings', 'paywalled'],
+      ['Hidden Ventures', 'hidden'],
+    ] as const) {
+      organizationIds[name] = await server.create(acme, token, 'assets/organizations', { name_dba: name, visibility });
+    }
   });
 
   it('a visitor sees public counts with the paywalled ones behind a lock', async () => {

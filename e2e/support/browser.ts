@@ -39,7 +39,7 @@ export interface E2EServer extends TestContext {
 }
 
 /** Starts the app on a fresh database; `env` adds settings (e.g. IMPORT_JOB_ROWS). */
-export async function startServer(env: Record<string, string> = {}): Promise<E2EServer> {
+async function startServer(env: Record<string, string> = {}): Promise<E2EServer> {
   // E2E_WEB_DIST serves a build of one's own while others rebuild web/dist in a shared tree.
   const context = await createTestApp({ ...env, WEB_DIST: process.env['E2E_WEB_DIST'] ?? path.join(repoRoot, 'web/dist') });
   await context.app.listen({ host: '127.0.0.1', port: 0 });
@@ -94,7 +94,7 @@ export function useServerAndBrowser(seed?: () => Promise<void>, env: Record<stri
 }
 
 /** Playwright gives every launch a fresh temporary profile (user data dir). */
-export async function launchBrowser(): Promise<Browser> {
+async function launchBrowser(): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM_PATH,
     headless: true,

@@ -1,22 +1,15 @@
 /**
- * The taxonomy browser tests' shared fixture (one server and browser per test file): tenants
- * `main` (default, with a tenant manager) and `demo` (admin, research, paywall reader), the
- * countries and regions, and the keywords Fintech and Payments.
+ * The taxonomy browser tests' shared fixture (one server and browser per test file, through
+ * useServerAndBrowser): tenants `main` (default, with a tenant manager) and `demo` (admin,
+ * research, paywall reader), the countries and regions, and the keywords Fintech and Payments.
  */
-import assert from 'node:assert/strict';
-import { after, before } from 'node:test';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { seedGeography } from '../../server/src/modules/geos/geo-seed.ts';
-import { DESKTOP, launchBrowser, signInAt, startServer, type E2EServer } from './browser.ts';
+import { DESKTOP, signInAt, useServerAndBrowser } from './browser.ts';
 
 /** Registers the fixture's before/after hooks in the calling suite and returns its helpers. */
 export function taxonomyFixture() {
-  let server!: E2EServer;
-  let browser!: Browser;
-  const contexts: BrowserContext[] = [];
-
-  before(async () => {
-    server = await startServer();
+  const { server, browser } = useServerAndBrowser(async () => {
     const main = await server.createTenant('main', { isDefault: true, name: 'Main' });
     const demo = await server.createTenant('demo', { name: 'Demo Research' });
     await server.createUser(main, 'manager@main.test', { is_admin: true });
@@ -26,24 +19,15 @@ export function taxonomyFixture() {
     // Countries and regions; the cities take seconds and are not needed here.
     await seedGeography(server.db, { cities: false });
     const token = await server.login(demo, 'research@demo.test');
-    for (const name of ['Fintech', 'Payments']) {
-      const response = await server.request(demo, { method: 'POST', url: '/api/v1/keywords/', token, payload: { name } });
-      assert.equal(response.statusCode, 201, response.body);
-    }
-    browser = await launchBrowser();
-  });
-  after(async () => {
-    for (const context of contexts) await context.close();
-    await browser?.close();
-    await server?.close();
+    for (const name of ['Fintech', 'Payments']) await server.create(demo, token, 'keywords', { name });
   });
 
   return {
     url: (tenant: string | null, pathname?: string) => server.url(tenant, pathname),
 
+    /** A page in a context of its own (closed with the browser by the fixture's after hook). */
     async newPage(): Promise<Page> {
       const context = await browser.newContext({ viewport: DESKTOP });
-      contexts.push(context);
       return context.newPage();
     },
 
