@@ -25,7 +25,15 @@ function* testFiles(entry) {
   }
 }
 
-const files = roots.flatMap((entry) => [...testFiles(entry)]);
+// Longest first: two workers share a queue, so a long file started last leaves the other
+// worker idle until it ends. The browser tests take the longest (a server and Chromium each),
+// then the route fuzz shards; the rest take seconds.
+const rank = (file) => (file.startsWith('e2e') ? 0 : /route-fuzz\.\d+\.test\.ts$/.test(file) ? 1 : 2);
+const files = roots
+  .flatMap((entry) => [...testFiles(entry)])
+  .map((file, index) => ({ file, index }))
+  .sort((a, b) => rank(a.file) - rank(b.file) || a.index - b.index)
+  .map(({ file }) => file);
 if (files.length === 0) {
   console.error(`no test files under ${roots.join(', ')}`);
   process.exit(1);
