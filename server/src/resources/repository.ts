@@ -321,14 +321,24 @@ function castOf(resource: Resource, column: string): string | undefined {
   return resource.fields[column]?.columnCast;
 }
 
-export async function updateRow(tx: Tx, resource: Resource, rowId: string, values: Record<string, unknown>): Promise<void> {
+/**
+ * Updates a row the resource serves; false when none matched. The status condition is checked
+ * again on the row as it is when the write gets its lock: a suggestion accepted or rejected by
+ * a transaction that committed meanwhile is no longer one, and is left alone.
+ */
+export async function updateRow(tx: Tx, resource: Resource, rowId: string, values: Record<string, unknown>): Promise<boolean> {
   const assignments = Object.entries(values).map(([name, value]) => sql`${id(name)} = ${columnValue(value, castOf(resource, name))}`);
   assignments.push(sql`updated_at = now()`);
-  await tx.execute(sql`UPDATE ${id(resource.table)} SET ${sql.join(assignments, sql`, `)} WHERE id = ${rowId}`);
+  const rows = await query<{ id: string }>(
+    tx,
+    sql`UPDATE ${id(resource.table)} SET ${sql.join(assignments, sql`, `)} WHERE id = ${rowId} AND ${statusCondition(resource)} RETURNING id`,
+  );
+  return rows.length > 0;
 }
 
+/** Deletes a row the resource serves (as updateRow: a suggestion accepted meanwhile stays); false when none matched. */
 export async function deleteRow(tx: Tx, resource: Resource, rowId: string): Promise<boolean> {
-  const rows = await query<{ id: string }>(tx, sql`DELETE FROM ${id(resource.table)} WHERE id = ${rowId} RETURNING id`);
+  const rows = await query<{ id: string }>(tx, sql`DELETE FROM ${id(resource.table)} WHERE id = ${rowId} AND ${statusCondition(resource)} RETURNING id`);
   return rows.length > 0;
 }
 

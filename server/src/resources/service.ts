@@ -262,9 +262,15 @@ export class ResourceService {
     const userId = responsibleUser(actor)?.id ?? null;
     let rowId: string;
     try {
-      rowId = current
-        ? (await repo.updateRow(tx, this.resource, current.id, { ...values, updated_by: userId }), current.id)
-        : await repo.insertRow(tx, this.resource, this.resource.shared ? null : actor.tenantId, { ...values, created_by: userId, updated_by: userId });
+      if (current) {
+        // Read without a lock: the row may have been deleted, or (a suggestion) reviewed, since.
+        if (!(await repo.updateRow(tx, this.resource, current.id, { ...values, updated_by: userId }))) {
+          throw conflict(`This ${this.resource.label.toLowerCase()} was just deleted or reviewed by someone else; reload.`);
+        }
+        rowId = current.id;
+      } else {
+        rowId = await repo.insertRow(tx, this.resource, this.resource.shared ? null : actor.tenantId, { ...values, created_by: userId, updated_by: userId });
+      }
     } catch (error) {
       // Hooks check unique values with a clear field error; a concurrent write can still win the race.
       if (isUniqueViolation(error)) throw conflict(`Another ${this.resource.label.toLowerCase()} was just saved with the same values; reload and try again.`);
@@ -311,7 +317,8 @@ export class ResourceService {
     const { tx, actor } = ctx;
     const before = (await this.presentRows(tx, 'admin', [row]))[0]!;
     // Deleted first: a concurrent delete of the same row waits here for this one to commit,
-    // then deletes nothing (its caller rolls back: no second audit entry, no references touched).
+    // then deletes nothing (its caller rolls back: no second audit entry, no references touched);
+    // so does the delete of a suggestion accepted or rejected meanwhile (repository.ts deleteRow).
     if (!(await repo.deleteRow(tx, this.resource, row.id))) return false;
     const { cascaded } = await removeReferences(tx, this.catalog, this.resource.kind, row.id);
     await this.audit(ctx, 'delete', row.id, before['display_name'], diff(before, null));

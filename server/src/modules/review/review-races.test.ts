@@ -1,0 +1,60 @@
+/**
+ * Review and merges racing one another on a PostgreSQL server (docs/review.md, docs/engine.md
+ * "Merging"): a transaction holds a suggestion or a record — accepting or merging it — while
+ * a request edits, deletes, accepts or merges the same row (test/races.ts makes the second
+ * wait for the first's lock every time). The second gets a 409 or a 404, never a 500, and
+ * never undoes what the first committed.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { sql } from 'drizzle-orm';
+import { query } from '../../db/client.ts';
+import { inTenant, systemActor, type EngineContext } from '../../resources/context.ts';
+import type { TenantRow } from '../../tenancy/tenants.repository.ts';
+import { serverOnly, whileHeld } from '../../test/races.ts';
+import { createTestApp, type TestContext } from '../../test/test-app.ts';
+import { CATALOG } from '../registry.ts';
+import { reviewedResourceOf, ReviewService } from './review.service.ts';
+
+const API = '/api/v1';
+
+describe('review and merges racing', { skip: serverOnly }, () => {
+  let t: TestContext;
+  let acme: TenantRow;
+  let tokens: Record<string, string | undefined>;
+  const organizations = new ReviewService(reviewedResourceOf(CATALOG, 'ORG'), CATALOG);
+
+  const call = (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, payload?: object) =>
+    t.request(acme, { method, url: `${API}${url}`, token: tokens['research'], ...(payload ? { payload } : {}) });
+  const suggest = async (name: string) =>
+    String((await inTenant(t.db, systemActor(acme.id), (ctx) => organizations.suggest(ctx, { name_inc: name })))!['id']);
+  /** `first` in a transaction held open until `second` (a request) waits for its lock. */
+  const race = <A, B>(first: (ctx: EngineContext) => Promise<A>, second: () => Promise<B>) =>
+    whileHeld(t.db, { tenantId: acme.id }, (tx) => first({ tx, actor: systemActor(acme.id) }), second);
+  const status = async (rowId: string) =>
+    (await query<{ status: string }>(t.db.owner, sql`SELECT status FROM organizations WHERE id = ${rowId}`))[0]?.status ?? 'gone';
+
+  before(async () => {
+    t = await createTestApp();
+    ({ acme, tokens } = await t.signInTwoTenants());
+  });
+  after(() => t.close());
+
+  it('deleting a suggestion while it is accepted: 404, and the record stays', async () => {
+    const suggestion = await suggest('Racing Delete Ltd');
+    const { second } = await race((ctx) => organizations.accept(ctx, suggestion, {}), () => call('DELETE', `/suggested-entities/organizations/${suggestion}/`));
+    assert.equal(second.statusCode, 404, second.body);
+    assert.equal(await status(suggestion), 'active');
+  });
+
+  it('editing a suggestion while it is accepted: 409, and the record keeps its values', async () => {
+    const suggestion = await suggest('Racing Edit Ltd');
+    const { second } = await race(
+      (ctx) => organizations.accept(ctx, suggestion, {}),
+      () => call('PATCH', `/suggested-entities/organizations/${suggestion}/`, { hq_city: 'Hobart' }),
+    );
+    assert.equal(second.statusCode, 409, second.body);
+    const accepted = await call('GET', `/assets/organizations/${suggestion}/`);
+    assert.equal(accepted.json().hq_city, null);
+  });
+});
