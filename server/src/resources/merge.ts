@@ -52,6 +52,10 @@ async function restorableColumns(tx: Tx, table: string): Promise<string[]> {
 
 const columnList = (columns: string[]): SQL => sql.join(columns.map(id), sql`, `);
 
+/** A record of the pair was deleted, merged or reviewed by a concurrent transaction. */
+const gone = (label: string) =>
+  new ApiError(409, 'conflict', `The ${label.toLowerCase()} was just deleted, merged or reviewed by someone else; reload.`);
+
 export class MergeService {
   constructor(readonly service: ResourceService) {}
 
@@ -63,15 +67,35 @@ export class MergeService {
     return this.service.catalog.extensions;
   }
 
-  /** `others` finds the other record: another view of the resource (a suggestion folded into a record). */
-  private async pair({ tx, actor }: EngineContext, survivorId: string, otherId: unknown, others: ResourceService = this.service): Promise<[Row, Row]> {
+  /**
+   * The two records, as the caller may see them (404 otherwise). `others` finds the other
+   * record: another view of the resource (a suggestion folded into a record). With `lock`
+   * (a merge) both rows are locked for the rest of the transaction, in id order so that two
+   * merges of overlapping pairs cannot deadlock; a row that a concurrent transaction deleted,
+   * merged away or reviewed meanwhile is no longer there to lock: 409.
+   */
+  private async pair(
+    { tx, actor }: EngineContext,
+    survivorId: string,
+    otherId: unknown,
+    { others = this.service, lock = false }: { others?: ResourceService; lock?: boolean } = {},
+  ): Promise<[Row, Row]> {
     if (typeof otherId !== 'string' || !isUuid(otherId)) throw badRequest('other: Must be the id of a record.', { other: ['Must be the id of a record.'] });
     if (otherId.toLowerCase() === survivorId.toLowerCase()) {
       throw badRequest('other: A record cannot be merged with itself.', { other: ['A record cannot be merged with itself.'] });
     }
     const survivor = await this.service.findVisible(tx, actor.access, survivorId);
     const other = await others.findVisible(tx, actor.access, otherId);
-    return [survivor, other];
+    if (!lock) return [survivor, other];
+    const visible = visibleTo(actor.access);
+    const locked = new Map<string, Row>();
+    const views: Array<[Row, ResourceService]> = [[survivor, this.service], [other, others]];
+    for (const [row, view] of views.sort(([a], [b]) => (a.id < b.id ? -1 : 1))) {
+      const [current] = await repo.lockRows(tx, view.resource, visible, [row.id]);
+      if (!current) throw gone(view.resource.label);
+      locked.set(row.id, current);
+    }
+    return [locked.get(survivor.id)!, locked.get(other.id)!];
   }
 
   /** The fields a merge chooses between: the writable ones the writer may read. */
@@ -121,7 +145,7 @@ export class MergeService {
       }
     }
     const { tx, actor } = ctx;
-    const [survivorRow, otherRow] = await this.pair(ctx, survivorId, input.other, options.others);
+    const [survivorRow, otherRow] = await this.pair(ctx, survivorId, input.other, { ...options, lock: true });
     const [before, otherPresented] = await this.service.presentRows(tx, 'admin', [survivorRow, otherRow]);
     const record: MergeRecord = {
       other: { id: otherRow.id, row: await snapshot(tx, this.resource.table, otherRow.id) },
@@ -149,8 +173,10 @@ export class MergeService {
     for (const extension of this.extensions) {
       if (extension.onMerge) record.extensions![extension.name] = await extension.onMerge(ctx, pair);
     }
-    await repo.deleteRow(tx, this.resource, otherRow.id);
-    await repo.updateRow(tx, this.resource, survivorRow.id, { ...parsed.values, updated_by: responsibleUser(actor)?.id ?? null });
+    // Both rows are locked (pair): these only fail if that guarantee is ever lost.
+    const others = options.others?.resource ?? this.resource;
+    if (!(await repo.deleteRow(tx, others, otherRow.id))) throw gone(others.label);
+    if (!(await repo.updateRow(tx, this.resource, survivorRow.id, { ...parsed.values, updated_by: responsibleUser(actor)?.id ?? null }))) throw gone(this.resource.label);
 
     const survivor = (await repo.selectOne(tx, this.resource, visibleTo('admin'), survivorRow.id))!;
     const after = (await this.service.presentRows(tx, 'admin', [survivor]))[0]!;

@@ -60,7 +60,7 @@ export const reviewRoutes: FastifyPluginAsyncTypebox<{ catalog: Catalog }> = asy
 
     app.patch(`${base}/:id/`, {
       ...research,
-      schema: { tags, summary: `Change the fields sent of a ${noun}`, params: IdParam, body: recordBody(suggestions.resource), response: { 200: Row, ...errors } },
+      schema: { tags, summary: `Change the fields sent of a ${noun}`, params: IdParam, body: recordBody(suggestions.resource), response: { 200: Row, ...errors, 409: ErrorBody } },
     }, async (request) => withContext(request, (ctx) => suggestions.update(ctx, request.params.id, request.body)));
 
     app.delete(`${base}/:id/`, { ...research, schema: { tags, summary: `Delete a ${noun} (not remembered: it may be suggested again)`, params: IdParam, response: { 204: Type.Null(), ...errors } } },
