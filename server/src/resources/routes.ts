@@ -238,8 +238,8 @@ export async function registerResource(instance: FastifyInstance, resource: Reso
     schema: { tags, summary: 'Who created, changed, deleted or merged the record, and what changed (admins)', params: idParam, response: { 200: AuditHistory, ...errors } },
   }, async (request) => withContext(request, (ctx) => service.history(ctx, request.params.id)));
 
+  const merges = new MergeService(service);
   if (resource.mergeable) {
-    const merges = new MergeService(service);
     app.get(`${base}/:id/merge-preview/`, {
       ...write,
       schema: {
@@ -261,7 +261,9 @@ export async function registerResource(instance: FastifyInstance, resource: Reso
         response: { 200: MergeResult, ...errors },
       },
     }, async (request) => withContext(request, (ctx) => merges.merge(ctx, request.params.id, request.body)));
-
+  }
+  // A reviewed resource merges too, without being mergeable: accepting a suggestion with link_to.
+  if (resource.mergeable || resource.review) {
     app.post(`${base}/merge/:auditId/undo/`, {
       ...write,
       schema: {

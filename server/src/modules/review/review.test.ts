@@ -30,6 +30,21 @@ describe('review of suggestions', () => {
     inTenant(t.db, systemActor(acme.id), (ctx) => new ReviewService(reviewedResourceOf(CATALOG, typeCode), CATALOG).suggest(ctx, values, provenance));
   const found = (snippet: string, source = rawItem): ProvenanceInput => ({ source: { kind: 'raw_data', id: source }, snippet, start: 10, end: 20, mentions: 2 });
 
+  /**
+   * Undoes the merge that folded a suggestion (provenance from otherItem) into a record, found in
+   * the record's history: the suggestion is back with its provenance. Returns the merge's id.
+   */
+  const undoFold = async (segment: string, recordId: string, suggestionId: string): Promise<string> => {
+    const history = (await call('GET', `${API}/assets/${segment}/${recordId}/history/`, undefined, 'admin')).json().results;
+    const merge = history.find((entry: { action: string }) => entry.action === 'merge');
+    const undone = await call('POST', `${API}/assets/${segment}/merge/${merge.id}/undo/`);
+    assert.equal(undone.statusCode, 200, undone.body);
+    const back = await call('GET', `${API}/suggested-entities/${segment}/${suggestionId}/`);
+    assert.equal(back.statusCode, 200, back.body);
+    assert.deepEqual(back.json().provenance.map((entry: { source_id: string }) => entry.source_id), [otherItem]);
+    return merge.id;
+  };
+
   before(async () => {
     t = await createTestApp();
     ({ acme, tokens } = await t.signInTwoTenants());
@@ -125,13 +140,7 @@ describe('review of suggestions', () => {
     const moved = await inTenant(t.db, systemActor(acme.id), (ctx) => provenanceOf(ctx.tx, 'organizations', [record.json().id, String(suggestion['id'])]));
     assert.deepEqual(moved.get(record.json().id)?.map((entry) => entry.source_id), [otherItem]);
     // The merge is undone like any other: the suggestion is back, with its provenance.
-    const history = (await call('GET', `${API}/assets/organizations/${record.json().id}/history/`, undefined, 'admin')).json().results;
-    const merge = history.find((entry: { action: string }) => entry.action === 'merge');
-    const undone = await call('POST', `${API}/assets/organizations/merge/${merge.id}/undo/`);
-    assert.equal(undone.statusCode, 200, undone.body);
-    const back = await call('GET', `${API}/suggested-entities/organizations/${suggestion['id']}/`);
-    assert.equal(back.statusCode, 200, back.body);
-    assert.deepEqual(back.json().provenance.map((entry: { source_id: string }) => entry.source_id), [otherItem]);
+    await undoFold('organizations', record.json().id, String(suggestion['id']));
     assert.equal((await call('GET', `${API}/assets/organizations/${record.json().id}/`)).json().hq_city, null);
   });
 
@@ -216,5 +225,18 @@ describe('review of suggestions', () => {
     assert.equal((await call('DELETE', `${API}/suggested-entities/people/${suggestion['id']}/`)).statusCode, 204);
     assert.equal((await call('GET', `${API}/suggested-entities/people/${suggestion['id']}/`)).statusCode, 404);
     assert.ok(await suggest('PER', { name_legal: 'Platypus Brown' }, [found('Platypus Brown')]));
+  });
+
+  it('accept with link_to is undoable for a resource that is not mergeable otherwise (ledger entries)', async () => {
+    const entry = await call('POST', `${API}/assets/ledger/`, { caption: 'Quoll Capital raises $2m', visibility: 'public' });
+    assert.equal(entry.statusCode, 201, entry.body);
+    const suggestion = (await suggest('MONEY', { caption: 'Quoll raises $2m', symbol: 'QUOL' }, [found('Quoll raises $2m', otherItem)]))!;
+    const linked = await call('POST', `${API}/assets/ledger/${suggestion['id']}/accept_suggestion/`, { link_to: entry.json().id });
+    assert.equal(linked.statusCode, 200, linked.body);
+    assert.equal(linked.json().symbol, 'QUOL');
+    const mergeId = await undoFold('ledger', entry.json().id, String(suggestion['id']));
+    assert.equal((await call('GET', `${API}/assets/ledger/${entry.json().id}/`)).json().symbol, null);
+    assert.equal((await call('POST', `${API}/assets/ledger/merge/${mergeId}/undo/`)).statusCode, 409, 'undone once');
+    assert.equal((await call('DELETE', `${API}/suggested-entities/ledger/${suggestion['id']}/`)).statusCode, 204);
   });
 });
