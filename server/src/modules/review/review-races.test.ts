@@ -50,7 +50,7 @@ describe('review and merges racing', { skip: serverOnly }, () => {
 
   it('deleting a suggestion while it is accepted: 404, and the record stays', async () => {
     const suggestion = await suggest('Racing Delete Ltd');
-    const { second } = await race((ctx) => organizations.accept(ctx, suggestion, {}), () => call('DELETE', `/suggested-entities/organizations/${suggestion}/`));
+    const { second } = await race((ctx) => organizations.accept(ctx, suggestion, null), () => call('DELETE', `/suggested-entities/organizations/${suggestion}/`));
     assert.equal(second.statusCode, 404, second.body);
     assert.equal(await status(suggestion), 'active');
   });
@@ -58,7 +58,7 @@ describe('review and merges racing', { skip: serverOnly }, () => {
   it('editing a suggestion while it is accepted: 409, and the record keeps its values', async () => {
     const suggestion = await suggest('Racing Edit Ltd');
     const { second } = await race(
-      (ctx) => organizations.accept(ctx, suggestion, {}),
+      (ctx) => organizations.accept(ctx, suggestion, null),
       () => call('PATCH', `/suggested-entities/organizations/${suggestion}/`, { hq_city: 'Hobart' }),
     );
     assert.equal(second.statusCode, 409, second.body);
@@ -70,7 +70,7 @@ describe('review and merges racing', { skip: serverOnly }, () => {
     const target = await record('Racing Target Ltd');
     const suggestion = await suggest('Racing Accept Ltd');
     const { second } = await race(
-      (ctx) => organizations.accept(ctx, suggestion, {}),
+      (ctx) => organizations.accept(ctx, suggestion, null),
       () => call('POST', `/assets/organizations/${suggestion}/accept_suggestion/`, { link_to: target }),
     );
     assert.equal(second.statusCode, 409, second.body);
@@ -81,7 +81,7 @@ describe('review and merges racing', { skip: serverOnly }, () => {
     const target = await record('Racing Fold Ltd');
     const suggestion = await suggest('Racing Fold Pty');
     const { second } = await race(
-      (ctx) => organizations.accept(ctx, suggestion, { link_to: target }),
+      (ctx) => organizations.accept(ctx, suggestion, target),
       () => call('POST', `/assets/organizations/${suggestion}/accept_suggestion/`, {}),
     );
     assert.equal(second.statusCode, 409, second.body);
