@@ -41,14 +41,15 @@ export interface Provenance {
   created_at: string;
 }
 
+/** Inserts a suggestion's provenance, in one statement (checked first: review.service.ts checkedProvenance). */
 export async function insertProvenance(tx: Tx, tenantId: string, kind: string, recordId: string, sources: ProvenanceInput[]): Promise<void> {
-  for (const source of sources) {
-    await tx.execute(
-      sql`INSERT INTO suggestion_provenance (tenant_id, resource, record_id, source_kind, source_id, snippet, start_offset, end_offset, mention_count)
-          VALUES (${tenantId}, ${kind}, ${recordId}, ${source.source.kind}, ${source.source.id}, ${source.snippet ?? ''},
-                  ${source.start ?? null}, ${source.end ?? null}, ${source.mentions ?? 1})`,
-    );
-  }
+  if (sources.length === 0) return;
+  const rows = sources.map((source) => sql`(${tenantId}::uuid, ${kind}, ${recordId}::uuid, ${source.source.kind}, ${source.source.id}::uuid, ${source.snippet ?? ''},
+                  ${source.start ?? null}::integer, ${source.end ?? null}::integer, ${source.mentions ?? 1}::integer)`);
+  await tx.execute(
+    sql`INSERT INTO suggestion_provenance (tenant_id, resource, record_id, source_kind, source_id, snippet, start_offset, end_offset, mention_count)
+        VALUES ${sql.join(rows, sql`, `)}`,
+  );
 }
 
 /** Each record's provenance, oldest first. */

@@ -41,6 +41,35 @@ function reviewNames(resource: Resource, values: Record<string, unknown>): strin
   return key ? [key] : [];
 }
 
+/** Limits of suggestion_provenance (migration 0083's checks). */
+export const SNIPPET_MAX = 2_000;
+export const SOURCE_KIND_MAX = 50;
+const INT_MAX = 2_147_483_647;
+
+const offset = (value: unknown): number | null =>
+  typeof value === 'number' && Number.isInteger(value) && value >= 0 && value <= INT_MAX ? value : null;
+
+/**
+ * Provenance as the table holds it, so that one odd mention never aborts the suggestion: the
+ * snippet cut to SNIPPET_MAX characters (whole code points, as length() counts them), offsets
+ * that are not a valid range dropped, mentions at least 1. A source the table cannot name (an
+ * empty or over-long kind, an id that is no uuid) is the suggester's mistake: a 400 naming it.
+ */
+export function checkedProvenance(found: ProvenanceInput): ProvenanceInput {
+  const kind = typeof found.source?.kind === 'string' ? found.source.kind.trim() : '';
+  if (kind === '' || kind.length > SOURCE_KIND_MAX) {
+    throw fieldError('provenance', `source kind must be 1 to ${SOURCE_KIND_MAX} characters, got ${JSON.stringify(found.source?.kind ?? null)}.`);
+  }
+  const id = found.source.id ?? null;
+  if (id !== null && !isUuid(id)) throw fieldError('provenance', `source id must be a uuid, got ${JSON.stringify(id)}.`);
+  const text = typeof found.snippet === 'string' ? found.snippet : '';
+  const snippet = text.length <= SNIPPET_MAX ? text : Array.from(text).slice(0, SNIPPET_MAX).join('');
+  const [start, end] = [offset(found.start), offset(found.end)];
+  const range = start !== null && (end === null || end >= start) ? { start, end } : { start: null, end: null };
+  const mentions = typeof found.mentions === 'number' && Number.isFinite(found.mentions) ? Math.min(Math.max(Math.floor(found.mentions), 1), INT_MAX) : 1;
+  return { source: { kind, id }, snippet, ...range, mentions };
+}
+
 /** Whether `name` was rejected as a suggestion of `resource` from `source` (null: suggested without a source). */
 export async function isRejected(ctx: EngineContext, resource: Resource, name: string, source: SuggestionSource | null): Promise<boolean> {
   const key = normalizeName(name);
@@ -76,7 +105,7 @@ export class ReviewService {
     const input = this.suggestions.parseInput(body, null, ctx.actor.access);
     const names = reviewNames(this.resource, input.values);
     const kept: ProvenanceInput[] = [];
-    for (const found of provenance) if (!(await wasRejected(ctx.tx, this.resource.kind, names, found.source))) kept.push(found);
+    for (const found of provenance.map(checkedProvenance)) if (!(await wasRejected(ctx.tx, this.resource.kind, names, found.source))) kept.push(found);
     if (provenance.length > 0 ? kept.length === 0 : await wasRejected(ctx.tx, this.resource.kind, names, null)) return null;
     const row = await this.suggestions.write(ctx, null, input);
     await insertProvenance(ctx.tx, ctx.actor.tenantId, this.resource.kind, row.id, kept);

@@ -239,4 +239,21 @@ describe('review of suggestions', () => {
     assert.equal((await call('POST', `${API}/assets/ledger/merge/${mergeId}/undo/`)).statusCode, 409, 'undone once');
     assert.equal((await call('DELETE', `${API}/suggested-entities/ledger/${suggestion['id']}/`)).statusCode, 204);
   });
+
+  it('provenance the table cannot hold is fitted to it, and a source it cannot name is a 400', async () => {
+    const long = `${'a'.repeat(1_999)}😀${'b'.repeat(600)}`;
+    const suggestion = (await suggest('ORG', { name_inc: 'Bandicoot Metals' }, [
+      { source: { kind: 'raw_data', id: rawItem }, snippet: long, start: 30, end: 10, mentions: 0 },
+      { source: { kind: 'raw_data', id: otherItem }, snippet: 'short', start: -1, end: 5, mentions: 2.5 },
+    ]))!;
+    const entries = (suggestion['provenance'] as Array<Record<string, unknown>>).map((entry) => [
+      [...String(entry['snippet'])].length, String(entry['snippet']).endsWith('😀'), entry['start_offset'], entry['end_offset'], entry['mention_count'],
+    ]).sort((a, b) => Number(b[0]) - Number(a[0]));
+    assert.deepEqual(entries, [[2_000, true, null, null, 1], [5, false, null, null, 2]]);
+    for (const source of [{ kind: '', id: rawItem }, { kind: 'k'.repeat(51), id: rawItem }, { kind: 'raw_data', id: 'nope' }]) {
+      await assert.rejects(suggest('ORG', { name_inc: 'Bandicoot Metals Two' }, [{ source, snippet: 'x' }]), (error: Error & { statusCode?: number }) =>
+        error.statusCode === 400 && /provenance/.test((error as Error & { detail?: string }).detail ?? error.message), JSON.stringify(source));
+    }
+    assert.equal((await call('GET', `${API}/suggested-entities/organizations/?search=bandicoot`)).json().count, 1, 'nothing half written');
+  });
 });
