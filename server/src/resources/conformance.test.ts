@@ -138,6 +138,17 @@ describe('the catalog and the database agree', () => {
       );
     });
 
+    it('a permissive policy besides tenant_isolation is a finding (permissive policies are ORed)', async () => {
+      await run(`CREATE POLICY conformance_open ON conformance_probes FOR SELECT USING (true)`);
+      assert.deepEqual((await conformanceProblems(test.db.owner, [probe])).rowLevelSecurity, [
+        'conformance_probes: permissive policy conformance_open besides tenant_isolation (permissive policies are ORed: it widens tenant isolation)',
+      ]);
+      await run(`DROP POLICY conformance_open ON conformance_probes;
+                 CREATE POLICY conformance_narrow ON conformance_probes AS RESTRICTIVE FOR SELECT USING (true)`);
+      assert.deepEqual((await conformanceProblems(test.db.owner, [probe])).rowLevelSecurity, [], 'a restrictive policy only narrows');
+      await run(`DROP POLICY conformance_narrow ON conformance_probes`);
+    });
+
     it('a shared table (no tenant_id) is read by everyone and written by tenant managers', async () => {
       await run(`CREATE TABLE conformance_shared_probes (id uuid PRIMARY KEY, updated_at timestamptz NOT NULL DEFAULT now());
                  SELECT setup_entity_table('conformance_shared_probes');`);

@@ -76,7 +76,7 @@ function engineColumns(resource: Resource): Record<string, string> {
 interface ColumnRow { table: string; column: string; type: string }
 interface CheckRow { table: string; column: string; definition: string }
 interface TableRow { table: string; enabled: boolean; forced: boolean; tenant: boolean }
-interface PolicyRow { table: string; name: string; command: string; using: string | null; check: string | null }
+interface PolicyRow { table: string; name: string; command: string; using: string | null; check: string | null; permissive: string }
 interface TriggerRow { table: string; definition: string }
 interface IndexRow { table: string; name: string; columns: string[]; unique: boolean }
 interface ForeignKeyRow { table: string; name: string; columns: string[]; target: string; target_columns: string[]; target_tenant: boolean }
@@ -106,7 +106,7 @@ async function readSchema(executor: Executor) {
   );
   const policies = await query<PolicyRow>(
     executor,
-    sql`SELECT tablename AS table, policyname AS name, cmd AS command, qual AS using, with_check AS check
+    sql`SELECT tablename AS table, policyname AS name, cmd AS command, qual AS using, with_check AS check, permissive
         FROM pg_policies WHERE schemaname = 'public'`,
   );
   const triggers = await query<TriggerRow>(
@@ -216,6 +216,16 @@ const SHARED_POLICIES: Record<string, { command: string; using: string | null; c
   shared_delete: { command: 'DELETE', using: 'app_manages_tenants()', check: null },
 };
 
+/**
+ * Permissive policies a tenant table may have besides tenant_isolation. PostgreSQL ORs
+ * permissive policies, so any other one widens what tenant isolation allows; each here is
+ * reviewed for that.
+ */
+const EXTRA_PERMISSIVE_POLICIES: Record<string, string[]> = {
+  // Job workers claim and settle every tenant's jobs, only with app.jobs_worker set (migration 0090).
+  jobs: ['jobs_worker'],
+};
+
 /** Every table with tenant_id, and every shared resource's table. */
 function rowLevelSecurityProblems(schema: Schema, resources: Resource[], out: string[]): void {
   const shared = new Set(resources.filter((resource) => resource.shared).map((resource) => resource.table));
@@ -227,6 +237,10 @@ function rowLevelSecurityProblems(schema: Schema, resources: Resource[], out: st
       const isolation = policies.find((row) => row.name === 'tenant_isolation');
       if (!isolation || isolation.command !== 'ALL' || isolation.using !== TENANT_CONDITION || isolation.check !== TENANT_CONDITION) {
         out.push(`${table.table}: no tenant_isolation policy FOR ALL USING and WITH CHECK ${TENANT_CONDITION}`);
+      }
+      for (const policy of policies) {
+        if (policy.permissive !== 'PERMISSIVE' || policy.name === 'tenant_isolation' || EXTRA_PERMISSIVE_POLICIES[table.table]?.includes(policy.name)) continue;
+        out.push(`${table.table}: permissive policy ${policy.name} besides tenant_isolation (permissive policies are ORed: it widens tenant isolation)`);
       }
     } else {
       for (const [name, expected] of Object.entries(SHARED_POLICIES)) {
