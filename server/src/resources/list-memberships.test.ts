@@ -61,5 +61,9 @@ describe('list memberships written through a record (PATCH {lists})', () => {
     const unknown = await call('research', 'PATCH', `${ORGS}/${org.json().id}/`, { lists: ['00000000-0000-4000-8000-000000000000'] });
     assert.equal(unknown.statusCode, 400, unknown.body);
     assert.ok(unknown.json().errors.lists, unknown.body);
+    // An id is an id whatever its case.
+    const upper = await call('research', 'PATCH', `${ORGS}/${org.json().id}/`, { lists: [ids['secret']!.toUpperCase()] });
+    assert.equal(upper.statusCode, 200, upper.body);
+    assert.deepEqual(upper.json().lists, [ids['secret']]);
   });
 });

@@ -149,7 +149,8 @@ function parseListIds(input: unknown): ParsedValue {
   if (!Array.isArray(input) || input.some((item) => typeof item !== 'string' || !isUuid(item))) {
     return { ok: false, message: 'Must be a list of list ids.' };
   }
-  return { ok: true, value: [...new Set(input as string[])] };
+  // Ids are compared with the database's lower-case ones.
+  return { ok: true, value: [...new Set((input as string[]).map((id) => id.toLowerCase()))] };
 }
 
 /** Ids of the lists a row is in that a reader at `access` does not see. */
