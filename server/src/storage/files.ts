@@ -14,13 +14,15 @@
  * The grace period must be longer than the time between a put and the commit
  * of the row that uses the file.
  *
- * Why the row lock: put upserts the row and makes the bytes visible in one
- * transaction, and the sweep deletes the row and the bytes in one transaction,
- * taking the row with FOR UPDATE SKIP LOCKED. So a sweep never deletes bytes
- * that a put has just found already there (and so did not write again), and a
- * put after a sweep writes them again. The foreign key does the rest: a using
- * row cannot commit once its file is swept, nor a file be swept while a using
- * row is committing.
+ * Why the order: put first upserts the row (last_stored_at = now) and commits, and
+ * only then moves the bytes into place or finds them already there; the sweep
+ * deletes the row and the bytes in one transaction, taking the row with FOR
+ * UPDATE SKIP LOCKED and only past the grace period. So a sweep that holds the
+ * row makes put's upsert wait and then finds nothing there (put writes the bytes
+ * again), and a sweep after the upsert leaves the file alone for the grace
+ * period — no transaction stays open while bytes are copied. The foreign key
+ * does the rest: a using row cannot commit once its file is swept, nor a file be
+ * swept while a using row is committing.
  *
  * Call `put` outside the transaction that writes the using row: on PGlite
  * (one connection) a put inside another transaction would wait for it forever.
@@ -40,7 +42,7 @@ export interface StoredFile {
   type: string;
   /** The usual extension of that type, without a dot. */
   ext: string;
-  /** False when the tenant already had these bytes, so nothing new was written. */
+  /** False when the tenant already had these bytes (another put stored them first). */
   created: boolean;
 }
 
@@ -162,20 +164,25 @@ export class FileStore {
     const key = fileKey(tenantId, sha256);
     try {
       const type = await sniffType(inspector.head, inspector.headLength === inspector.byteCount);
-      const created = await this.db.withTenant({ tenantId }, async (tx) => {
-        await query(
+      // The row first, in a transaction of its own: from its commit the sweep leaves the file
+      // alone for the grace period (last_stored_at), so the bytes are moved into place after it
+      // without a transaction held open during the copy (on S3 a server-side copy of up to
+      // 5 GiB, which on PGlite would block every other request). Moving the same content into
+      // place twice is harmless: the key is its hash.
+      const [row] = await this.db.withTenant({ tenantId }, (tx) =>
+        query<{ inserted: boolean }>(
           tx,
           sql`INSERT INTO stored_files (tenant_id, sha256, size, content_type)
               VALUES (${tenantId}, ${sha256}, ${inspector.byteCount}, ${type.mime})
-              ON CONFLICT (tenant_id, sha256) DO UPDATE SET last_stored_at = now(), content_type = EXCLUDED.content_type`,
-        );
-        if (await this.driver.exists(key)) {
-          await this.driver.discard(staged.object);
-          return false;
-        }
-        await this.driver.commit(staged.object, key);
-        return true;
-      });
+              ON CONFLICT (tenant_id, sha256) DO UPDATE SET last_stored_at = now(), content_type = EXCLUDED.content_type
+              RETURNING (xmax = 0) AS inserted`,
+        ),
+      );
+      // Concurrent puts of one content may each find the bytes missing and move theirs into
+      // place (the same bytes under the same key); the row says which put stored it first.
+      if (await this.driver.exists(key)) await this.driver.discard(staged.object);
+      else await this.driver.commit(staged.object, key);
+      const created = row?.inserted === true;
       return { key, sha256, size: inspector.byteCount, type: type.mime, ext: type.ext, created };
     } catch (error) {
       await this.driver.discard(staged.object).catch(() => undefined);
