@@ -47,7 +47,19 @@ if (files.some((file) => file.startsWith('e2e'))) {
 console.log(`intelnotes: ${files.length} test files on ${process.env.TEST_DATABASE_URL ? 'PostgreSQL server' : 'PGlite'}`);
 const result = spawnSync(
   process.execPath,
-  ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-timeout=300000', ...files],
+  [
+    '--import',
+    'tsx',
+    '--test',
+    '--test-concurrency=2',
+    '--test-timeout=300000',
+    // The usual output, then a summary of the failures last, where a CI log's tail shows it.
+    `--test-reporter=${process.stdout.isTTY ? 'spec' : 'tap'}`,
+    '--test-reporter-destination=stdout',
+    `--test-reporter=${path.join(root, 'scripts/test-failures-reporter.mjs')}`,
+    '--test-reporter-destination=stdout',
+    ...files,
+  ],
   { cwd: root, stdio: 'inherit', env: { ...process.env, NODE_ENV: 'test' } },
 );
 process.exit(result.status ?? 1);
