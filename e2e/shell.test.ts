@@ -77,6 +77,9 @@ describe('the application shell', { skip: unavailable ?? false }, () => {
 
   it('Cmd+F and Ctrl+F open the search dialog; typing finds a public organization; Enter searches', async () => {
     const page = await browser.newPage();
+    // The page's timers run on Playwright's clock (flowing like real time until paused), so
+    // the typing pause below is exact however slow the machine is.
+    await page.clock.install();
     await page.goto(server.url('acme'));
     await page.getByTestId('home-card-organizations').getByTestId('entity-count').waitFor();
     const searchCalls: string[] = [];
@@ -102,10 +105,16 @@ describe('the application shell', { skip: unavailable ?? false }, () => {
     await settled(page);
     await screenshot(page, 'shell-search-dialog');
 
-    // Typing in bursts sends one request, after the pause.
-    await input.pressSequentially('zeph', { delay: 60 });
-    await page.waitForTimeout(300);
-    await input.pressSequentially('yr', { delay: 60 });
+    // Typing in bursts sends one request, after the pause. The clock stands still while keys
+    // are pressed and moves only as the test says: 300 ms between the bursts (under the
+    // 500 ms search pause), then past the pause.
+    await page.clock.pauseAt((await page.evaluate(() => Date.now())) + 1000);
+    await input.pressSequentially('zeph');
+    await page.clock.runFor(300);
+    await input.pressSequentially('yr');
+    assert.equal(searchCalls.length, 0, 'nothing is sent while typing');
+    await page.clock.runFor(600);
+    await page.clock.resume();
     const hit = dialog.getByRole('option', { name: /Zephyr Analytics/ });
     await hit.waitFor();
     assert.equal(searchCalls.length, 1, searchCalls.join('\n'));
