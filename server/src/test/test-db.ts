@@ -34,10 +34,7 @@ export async function createTestDatabase(): Promise<TestDatabase> {
  */
 async function createPgliteDatabase(): Promise<TestDatabase> {
   const migrations = await loadMigrations();
-  const key = createHash('sha256')
-    .update([...migrations.map((migration) => migration.checksum), searchSchemaFingerprint(RESOURCES)].join(','))
-    .digest('hex')
-    .slice(0, 16);
+  const key = schemaKey(migrations);
   const templatePath = path.join(os.tmpdir(), `intelnotes-pglite-template-${key}.tar`);
 
   let template: Blob | undefined;
@@ -58,14 +55,28 @@ async function createPgliteDatabase(): Promise<TestDatabase> {
   return { db, engine: 'pglite', close: () => db.close() };
 }
 
+/** The schema a test database gets: the migrations and the search indexes the catalog declares. */
+function schemaKey(migrations: Awaited<ReturnType<typeof loadMigrations>>): string {
+  return createHash('sha256')
+    .update([...migrations.map((migration) => migration.checksum), searchSchemaFingerprint(RESOURCES)].join(','))
+    .digest('hex')
+    .slice(0, 16);
+}
+
+/**
+ * On the server each test file's database is a copy of a migrated template database
+ * (`CREATE DATABASE … TEMPLATE`), made once per schema: copying takes a fraction of
+ * migrating. The template is built under another name and renamed when complete, so a
+ * test process killed halfway never leaves a half-migrated template behind.
+ */
 async function createServerDatabase(serverUrl: string): Promise<TestDatabase> {
+  const template = await serverTemplate(serverUrl);
   const name = `intelnotes_test_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
-  await runOnServer(serverUrl, `CREATE DATABASE ${name}`);
+  // Copying needs the template free of connections: one copy at a time across processes.
+  await runOnServer(serverUrl, `CREATE DATABASE ${name} TEMPLATE ${template}`, TEMPLATE_LOCK);
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
   const db = await openPostgres(url.toString(), 5);
-  await migrate(db);
-  await applySearchIndexes(db, RESOURCES);
   return {
     db,
     engine: 'postgres',
@@ -77,12 +88,55 @@ async function createServerDatabase(serverUrl: string): Promise<TestDatabase> {
   };
 }
 
-async function runOnServer(serverUrl: string, statement: string): Promise<void> {
+/** An advisory lock key (on the server's maintenance database) serializing template work. */
+const TEMPLATE_LOCK = 0x696e_746e;
+
+async function serverTemplate(serverUrl: string): Promise<string> {
+  const template = `intelnotes_template_${schemaKey(await loadMigrations())}`;
+  const exists = async () =>
+    (await queryServer(serverUrl, 'SELECT 1 FROM pg_database WHERE datname = $1', [template])).length > 0;
+  if (await exists()) return template;
   const client = new pg.Client({ connectionString: serverUrl });
   await client.connect();
   try {
-    await client.query(statement);
+    await client.query('SELECT pg_advisory_lock($1)', [TEMPLATE_LOCK]);
+    if (await exists()) return template; // another test process built it meanwhile
+    const building = `${template}_building`;
+    await client.query(`DROP DATABASE IF EXISTS ${building} WITH (FORCE)`);
+    await client.query(`CREATE DATABASE ${building}`);
+    const url = new URL(serverUrl);
+    url.pathname = `/${building}`;
+    const db = await openPostgres(url.toString(), 1);
+    try {
+      await migrate(db);
+      await applySearchIndexes(db, RESOURCES);
+    } finally {
+      await db.close();
+    }
+    await client.query(`ALTER DATABASE ${building} RENAME TO ${template}`);
+    return template;
   } finally {
     await client.end();
+  }
+}
+
+async function queryServer(serverUrl: string, statement: string, values: unknown[] = []): Promise<unknown[]> {
+  const client = new pg.Client({ connectionString: serverUrl });
+  await client.connect();
+  try {
+    return (await client.query(statement, values)).rows;
+  } finally {
+    await client.end();
+  }
+}
+
+async function runOnServer(serverUrl: string, statement: string, lock?: number): Promise<void> {
+  const client = new pg.Client({ connectionString: serverUrl });
+  await client.connect();
+  try {
+    if (lock !== undefined) await client.query('SELECT pg_advisory_lock($1)', [lock]);
+    await client.query(statement);
+  } finally {
+    await client.end(); // ends the session, releasing its advisory lock
   }
 }
