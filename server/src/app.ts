@@ -26,6 +26,7 @@ import multipart from '@fastify/multipart';
 import { clientsRoutes } from './modules/clients/clients.routes.ts';
 import { listsRoutes } from './modules/lists/lists.routes.ts';
 import { organizationsRoutes } from './modules/organizations/organizations.routes.ts';
+import { rawdataRoutes } from './modules/rawdata/rawdata.routes.ts';
 import { reviewRoutes } from './modules/review/review.routes.ts';
 import { CATALOG, RESOURCES } from './modules/registry.ts';
 import { searchRoutes } from './modules/search/search.routes.ts';
@@ -108,6 +109,7 @@ export async function buildApp({ config, db, files, logger }: AppDeps): Promise<
       await api.register(organizationsRoutes, { config });
       await api.register(listsRoutes);
       await api.register(reviewRoutes, { catalog: CATALOG });
+      await api.register(rawdataRoutes, { catalog: CATALOG, files, config });
       await api.register(taggingRoutes, { catalog: CATALOG });
       await api.register(metadataRoutes, { catalog: CATALOG });
       await api.register(jobsRoutes);

@@ -52,6 +52,8 @@ export interface Config {
    * removes it (and how often the sweep runs): longer than any upload takes.
    */
   fileSweepGraceSeconds: number;
+  /** Raw data collection (docs/rawdata.md): files per upload request, and how long a direct-upload URL holds. */
+  rawData: { maxFilesPerRequest: number; directUploadSeconds: number };
   /** Outbound fetches (suggested fields from a URL). */
   fetch: { allowPrivate: boolean; timeoutMs: number; maxBytes: number; maxRedirects: number };
   shutdownTimeoutMs: number;
@@ -249,6 +251,10 @@ export function loadConfig(env: Env = process.env): Config {
     storage: storageSettings(env, dataDir),
     fileUploadLimitBytes: int(env, 'FILE_UPLOAD_LIMIT_BYTES', 100 * 1024 * 1024, 1, MAX_FILE_BYTES),
     fileSweepGraceSeconds: int(env, 'FILE_SWEEP_GRACE_SECONDS', 3600, 60, 30 * 24 * 3600),
+    rawData: {
+      maxFilesPerRequest: int(env, 'RAW_DATA_MAX_FILES', 200, 1, 10_000),
+      directUploadSeconds: int(env, 'RAW_DATA_DIRECT_UPLOAD_SECONDS', 3600, 1, 7 * 24 * 3600),
+    },
     fetch: {
       allowPrivate: bool(env, 'FETCH_ALLOW_PRIVATE', false),
       timeoutMs: int(env, 'FETCH_TIMEOUT_MS', 8000, 100, 120_000),

@@ -8,7 +8,7 @@ import { buildApp } from './app.ts';
 import { Worker } from './jobs/worker.ts';
 import { seedGeography } from './modules/geos/geo-seed.ts';
 import { configOrExit, openReady, stopOnSignals } from './startup.ts';
-import { FileStore, sweepPeriodically } from './storage/files.ts';
+import { FileStore, recoverAtStart, sweepPeriodically } from './storage/files.ts';
 import { seedTenants } from './tenancy/seed.ts';
 
 async function main(): Promise<void> {
@@ -23,8 +23,11 @@ async function main(): Promise<void> {
   const geography = await seedGeography(db);
   if (geography.geos + geography.cities > 0) app.log.info(geography, 'seeded countries, regions and cities');
 
-  // Files whose using row never committed (a failed upload, a crash) go after the grace period.
+  // Files a process that died mid-upload stored or staged go before this one serves; other
+  // files whose using row never committed go after the grace period.
   const graceMs = config.fileSweepGraceSeconds * 1000;
+  const recovered = await recoverAtStart(files, graceMs);
+  if (recovered.files + recovered.staged > 0) app.log.info(recovered, 'removed files an interrupted upload left');
   const stopSweeping = sweepPeriodically(files, { graceMs, intervalMs: graceMs }, {
     swept: (result) => {
       if (result.files + result.staged > 0) app.log.info(result, 'removed stored files no row uses');

@@ -13,6 +13,7 @@ import { listsExtension } from './lists/lists.extension.ts';
 import { lists } from './lists/lists.resource.ts';
 import { organizations } from './organizations/organizations.resource.ts';
 import { people } from './people/people.resource.ts';
+import { buckets, rawData } from './rawdata/rawdata.resource.ts';
 import { reviewExtension } from './review/review.extension.ts';
 import { withTaggingRules } from './tagging/apply-tagging-rules.ts';
 import { taggingRules } from './tagging/tagging-rules.resource.ts';
@@ -23,7 +24,7 @@ import type { Resource } from '../resources/resource.ts';
 
 export const RESOURCES: Resource[] = withTaggingRules([
   organizations, people, keywords, library, ledgerEntries, investments,
-  terminology, geos, cities, sourceUrls, taggingRules, lists,
+  terminology, geos, cities, sourceUrls, taggingRules, lists, buckets, rawData,
 ]);
 
 /** The resources by kind, with who references whom (relations, merges, deletes), and the engine's extensions. */

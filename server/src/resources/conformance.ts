@@ -41,7 +41,7 @@ export function expectedColumnTypes(field: FieldType, name: string): Record<stri
       types[main!] = 'jsonb';
       break;
     case 'integer':
-      types[main!] = 'integer';
+      types[main!] = field.columnCast ?? 'integer';
       break;
     case 'decimal':
       types[main!] = 'numeric';

@@ -314,9 +314,10 @@ export function object(maxBytes = 65_536): FieldType {
   };
 }
 
-/** A whole number between min and max. */
-export function integer(options: { min?: number; max?: number; default?: number | null } = {}): FieldType {
-  return number('integer', { ...options, scale: 0 });
+/** A whole number between min and max; `big`: a bigint column (e.g. a file's size in bytes). */
+export function integer(options: { min?: number; max?: number; default?: number | null; big?: boolean } = {}): FieldType {
+  const field = number('integer', { ...options, scale: 0 });
+  return options.big ? { ...field, columnCast: 'bigint' } : field;
 }
 
 /** A decimal number between min and max with at most `scale` decimal places (e.g. a percentage). */

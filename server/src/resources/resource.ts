@@ -82,6 +82,11 @@ export interface ResourceDeclaration {
    * engine derives the search column and index from this (search-index.ts).
    */
   search?: { fields: Record<string, SearchWeight> };
+  /**
+   * Routes the module serves itself instead of the engine's (e.g. raw data's create and edit,
+   * which take multipart bodies with files, and its upload of many files).
+   */
+  ownRoutes?: Array<'create' | 'update' | 'delete' | 'upload'>;
   /** Whether DELETE is offered (default true). */
   deletable?: boolean;
   /** Whether duplicates can be merged (organizations, people). */

@@ -57,7 +57,7 @@ function recordSchema(resource: Resource): TSchema {
 }
 
 /** Streams a spreadsheet of the rows the list query (or a bulk export's ids) names, read in one transaction. */
-async function sendSpreadsheet(
+export async function sendSpreadsheet(
   request: FastifyRequest,
   reply: FastifyReply,
   service: ResourceService,
@@ -132,12 +132,13 @@ export async function registerResource(instance: FastifyInstance, resource: Reso
     return pageOf(request, await withContext(request, (ctx) => service.list(ctx, listQuery)));
   });
 
-  app.post(`${base}/`, {
+  const own = new Set(resource.ownRoutes ?? []);
+  if (!own.has('create')) app.post(`${base}/`, {
     ...write,
     schema: { tags, summary: `Create a ${resource.label.toLowerCase()}`, body: writable, response: { 201: record, ...errors } },
   }, async (request, reply) => reply.status(201).send(await withContext(request, (ctx) => service.create(ctx, request.body))));
 
-  app.post(`${base}/upload/`, {
+  if (!own.has('upload')) app.post(`${base}/upload/`, {
     config: { access: resource.writeAccess },
     schema: {
       tags,
@@ -176,12 +177,12 @@ export async function registerResource(instance: FastifyInstance, resource: Reso
   app.get(`${base}/:id/`, { ...read, schema: { tags, summary: `Get a ${resource.label.toLowerCase()}`, params: idParam, response: { 200: record, ...errors } } },
     async (request) => withContext(request, (ctx) => service.get(ctx, request.params.id)));
 
-  app.patch(`${base}/:id/`, {
+  if (!own.has('update')) app.patch(`${base}/:id/`, {
     ...write,
     schema: { tags, summary: `Change the fields sent`, params: idParam, body: writable, response: { 200: record, ...errors } },
   }, async (request) => withContext(request, (ctx) => service.update(ctx, request.params.id, request.body)));
 
-  if (resource.deletable !== false) {
+  if (resource.deletable !== false && !own.has('delete')) {
     app.delete(`${base}/:id/`, { ...write, schema: { tags, summary: `Delete (hard delete)`, params: idParam, response: { 204: Type.Null(), ...errors } } },
       async (request, reply) => {
         await withContext(request, (ctx) => service.remove(ctx, request.params.id));

@@ -27,7 +27,7 @@
  * Call `put` outside the transaction that writes the using row: on PGlite
  * (one connection) a put inside another transaction would wait for it forever.
  */
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { pipeline, Transform, type Readable, type TransformCallback } from 'node:stream';
 import { sql, type SQL } from 'drizzle-orm';
 import { query, type Database, type Executor } from '../db/client.ts';
@@ -44,11 +44,19 @@ export interface StoredFile {
   ext: string;
   /** False when the tenant already had these bytes (another put stored them first). */
   created: boolean;
+  /** With `hold`: the hold that keeps the file until the using row's transaction releases it. */
+  hold?: string;
 }
 
 export interface PutOptions {
   /** Bytes past this fail the put with FileTooLargeError; nothing is stored. */
   maxBytes?: number;
+  /**
+   * Hold the file for the row that will use it (stored_file_holds): the sweep leaves it alone
+   * until `release` (in the using row's transaction) or `discard` (the upload failed), or the
+   * process dies and its holds are released at the next start.
+   */
+  hold?: boolean;
 }
 
 export interface SweepOptions {
@@ -133,7 +141,11 @@ export function sweepPeriodically(
     // A sweep still going when the next is due: the next is skipped.
     if (running) return;
     running = store
-      .sweep({ olderThanMs: options.graceMs })
+      .releaseAbandonedHolds(options.graceMs)
+      .then(async (released) => {
+        const result = await store.sweep({ olderThanMs: options.graceMs });
+        return { ...result, files: result.files + released };
+      })
       .then(report.swept, report.failed)
       .finally(() => (running = null));
   };
@@ -149,11 +161,30 @@ export function sweepPeriodically(
 const isForeignKeyViolation = (error: unknown) =>
   [error, (error as { cause?: unknown } | null)?.cause].some((candidate) => (candidate as { code?: unknown } | null)?.code === '23503');
 
+/**
+ * What a process that died mid-upload left, removed before this one serves: the files its
+ * holds kept (stored, their rows never committed) and — on PGlite, where no other process can
+ * be writing — its staged objects of any age. Run before the server listens.
+ */
+export async function recoverAtStart(store: FileStore, graceMs: number): Promise<SweepResult> {
+  const files = await store.releaseAbandonedHolds(graceMs);
+  const staged = await store.driver.sweepStaged(store.singleProcess ? 0 : graceMs);
+  return { files, staged };
+}
+
 export class FileStore {
+  /** Names this process's holds: a hold of another holder is abandoned once its process is gone. */
+  readonly holder = `${process.pid}:${randomUUID()}`;
+
   constructor(
     readonly driver: StorageDriver,
     private readonly db: Database,
   ) {}
+
+  /** Whether this process is the only one using the database and the store (PGlite). */
+  get singleProcess(): boolean {
+    return this.db.engine === 'pglite';
+  }
 
   /** Streams `body` into the tenant's files; see the module comment. */
   async put(tenantId: string, body: Readable, options: PutOptions = {}): Promise<StoredFile> {
@@ -169,21 +200,30 @@ export class FileStore {
       // without a transaction held open during the copy (on S3 a server-side copy of up to
       // 5 GiB, which on PGlite would block every other request). Moving the same content into
       // place twice is harmless: the key is its hash.
-      const [row] = await this.db.withTenant({ tenantId }, (tx) =>
-        query<{ inserted: boolean }>(
+      const putId = randomUUID();
+      const [row] = await this.db.withTenant({ tenantId }, async (tx) => {
+        const rows = await query<{ inserted: boolean }>(
           tx,
-          sql`INSERT INTO stored_files (tenant_id, sha256, size, content_type)
-              VALUES (${tenantId}, ${sha256}, ${inspector.byteCount}, ${type.mime})
-              ON CONFLICT (tenant_id, sha256) DO UPDATE SET last_stored_at = now(), content_type = EXCLUDED.content_type
+          sql`INSERT INTO stored_files (tenant_id, sha256, size, content_type, last_put)
+              VALUES (${tenantId}, ${sha256}, ${inspector.byteCount}, ${type.mime}, ${putId})
+              ON CONFLICT (tenant_id, sha256) DO UPDATE SET last_stored_at = now(), content_type = EXCLUDED.content_type, last_put = EXCLUDED.last_put
               RETURNING (xmax = 0) AS inserted`,
-        ),
-      );
+        );
+        if (options.hold) {
+          await query(
+            tx,
+            sql`INSERT INTO stored_file_holds (tenant_id, id, sha256, holder, created_file)
+                VALUES (${tenantId}, ${putId}, ${sha256}, ${this.holder}, ${rows[0]?.inserted === true})`,
+          );
+        }
+        return rows;
+      });
       // Concurrent puts of one content may each find the bytes missing and move theirs into
       // place (the same bytes under the same key); the row says which put stored it first.
       if (await this.driver.exists(key)) await this.driver.discard(staged.object);
       else await this.driver.commit(staged.object, key);
       const created = row?.inserted === true;
-      return { key, sha256, size: inspector.byteCount, type: type.mime, ext: type.ext, created };
+      return { key, sha256, size: inspector.byteCount, type: type.mime, ext: type.ext, created, ...(options.hold ? { hold: putId } : {}) };
     } catch (error) {
       await this.driver.discard(staged.object).catch(() => undefined);
       throw error;
@@ -228,6 +268,66 @@ export class FileStore {
 
   exists(key: string): Promise<boolean> {
     return this.driver.exists(key);
+  }
+
+  /**
+   * Ends holds in the transaction that writes the rows using their files (from then on those
+   * rows' foreign keys keep the files).
+   */
+  async release(tx: Executor, holds: string[]): Promise<void> {
+    if (holds.length === 0) return;
+    await query(tx, sql`DELETE FROM stored_file_holds WHERE id = ANY(${uuidArray(holds)})`);
+  }
+
+  /**
+   * An upload that failed after storing files: ends its holds and removes each file at once
+   * when nothing uses it and no put came after this one's — otherwise it is another upload's
+   * too (or was already), and stays for its users or the sweep.
+   */
+  async discard(tenantId: string, holds: string[]): Promise<number> {
+    if (holds.length === 0) return 0;
+    const released = await this.db.withTenant({ tenantId }, (tx) =>
+      query<{ sha256: string }>(
+        tx,
+        sql`WITH released AS (DELETE FROM stored_file_holds WHERE id = ANY(${uuidArray(holds)}) RETURNING id, sha256, created_file)
+            SELECT r.sha256 FROM released r JOIN stored_files f ON f.tenant_id = ${tenantId} AND f.sha256 = r.sha256
+            WHERE r.created_file AND f.last_put = r.id`,
+      ),
+    );
+    return this.removeUnused(tenantId, released.map((row) => row.sha256));
+  }
+
+  /**
+   * Removes these files of the tenant now if no row uses them (e.g. after the last row using
+   * one was deleted): files a live upload holds stay, by their hold's foreign key.
+   */
+  async removeUnused(tenantId: string, sha256: string[]): Promise<number> {
+    const only = [...new Set(sha256)];
+    if (only.length === 0) return 0;
+    return this.sweepTenant(tenantId, 0, only);
+  }
+
+  /**
+   * Releases the holds of processes that are gone, and removes what they held when nothing
+   * else uses it. On PGlite one process uses the database: every other holder is gone. On a
+   * PostgreSQL server other processes may be uploading now: their holds are released once
+   * older than `olderThanMs` (the sweep's grace period). Returns how many files were removed.
+   */
+  async releaseAbandonedHolds(olderThanMs: number): Promise<number> {
+    const everyOther = this.singleProcess;
+    const tenants = await query<{ id: string }>(this.db.owner, sql`SELECT id FROM tenants ORDER BY id`);
+    let removed = 0;
+    for (const { id: tenantId } of tenants) {
+      const holds = await this.db.withTenant({ tenantId }, (tx) =>
+        query<{ id: string }>(
+          tx,
+          sql`SELECT id FROM stored_file_holds WHERE holder <> ${this.holder}
+              ${everyOther ? sql`` : sql`AND created_at < now() - make_interval(secs => ${olderThanMs / 1000})`}`,
+        ),
+      );
+      removed += await this.discard(tenantId, holds.map((hold) => hold.id));
+    }
+    return removed;
   }
 
   /** Removes unreferenced files past the grace period and abandoned staged objects. */
@@ -295,6 +395,9 @@ export class FileStore {
     }
   }
 }
+
+/** A uuid[] parameter built the same way on both drivers. */
+const uuidArray = (ids: string[]): SQL => sql`string_to_array(${ids.join(',')}, ',')::uuid[]`;
 
 /**
  * "No row uses this file": a NOT EXISTS for every foreign key that points at

@@ -39,6 +39,12 @@ export interface UploadOptions {
   maxFieldBytes?: number;
   /** Whether an empty file is accepted (default false: a 400 naming the field). */
   allowEmpty?: boolean;
+  /**
+   * Hold each file for the row that will use it (FileStore put's `hold`): the caller releases
+   * the holds in that row's transaction, or discards them when it fails. When the upload itself
+   * fails, the files stored so far are discarded here.
+   */
+  hold?: boolean;
 }
 
 export interface ReceivedUpload {
@@ -101,6 +107,25 @@ export async function receiveUpload(request: FastifyRequest, store: FileStore, o
   });
   const files: UploadedFile[] = [];
   const fields: Record<string, string> = {};
+  try {
+    await readAll(parts, primary, maxFiles, files, fields, store, options, fileFields);
+  } catch (error) {
+    if (options.hold) await store.discard(options.tenantId, files.flatMap((file) => (file.hold ? [file.hold] : [])));
+    throw error;
+  }
+  return { files, fields };
+}
+
+async function readAll(
+  parts: AsyncIterable<Multipart>,
+  primary: string,
+  maxFiles: number,
+  files: UploadedFile[],
+  fields: Record<string, string>,
+  store: FileStore,
+  options: UploadOptions,
+  fileFields: string[],
+): Promise<void> {
   for await (const part of readParts(parts, primary, maxFiles)) {
     if (part.fieldname.includes('\u0000')) throw fieldError(part.fieldname.split('\u0000').join('\\u0000'), NUL_MESSAGE);
     if (part.type === 'field') {
@@ -116,7 +141,6 @@ export async function receiveUpload(request: FastifyRequest, store: FileStore, o
     }
     files.push(await receiveFile(part, store, options, fileFields));
   }
-  return { files, fields };
 }
 
 /**
@@ -141,17 +165,18 @@ async function receiveFile(part: MultipartFile, store: FileStore, options: Uploa
   const filename = sanitizeFilename(part.filename);
   let stored: StoredFile;
   try {
-    stored = await store.put(options.tenantId, part.file, { maxBytes: options.maxFileBytes });
+    stored = await store.put(options.tenantId, part.file, { maxBytes: options.maxFileBytes, hold: options.hold === true });
   } catch (error) {
     if (error instanceof FileTooLargeError) throw fileTooLarge(field, filename, options.maxFileBytes);
     // The request's body failed under the file (cut short, malformed): the client's doing.
     if (part.file.errored) throw uploadError(part.file.errored, field, 1);
     throw error;
   }
-  if (stored.size === 0) {
+  if (stored.size === 0 && (part.filename === '' || !options.allowEmpty)) {
+    if (stored.hold) await store.discard(options.tenantId, [stored.hold]);
     // A nameless empty part is what a browser sends for a file input left empty.
     if (part.filename === '') throw fieldError(field, 'No file was chosen.');
-    if (!options.allowEmpty) throw fieldError(field, `The file "${filename}" is empty.`);
+    throw fieldError(field, `The file "${filename}" is empty.`);
   }
   return { ...stored, field, filename };
 }

@@ -1,0 +1,79 @@
+/**
+ * Raw data (SPEC §3, docs/rawdata.md): buckets, and the items collected into them. An item
+ * holds pasted text, a stored file, or both; its file's name, type, size and hash, its
+ * processing status and the item it duplicates are set by the server (rawdata.service.ts),
+ * never taken from a client's edit.
+ */
+import { sql } from 'drizzle-orm';
+import { choice, integer, readOnly, relation, text, visibility } from '../../resources/fields.ts';
+import { defineResource } from '../../resources/resource.ts';
+import { unique } from '../keywords/unique.ts';
+
+export const PROCESSING_STATUSES = ['pending', 'processing', 'completed', 'error'] as const;
+export type ProcessingStatus = (typeof PROCESSING_STATUSES)[number];
+
+/** What an item is (the content_kind column, from the sniffed file type; pasted text is text). */
+export const CONTENT_KINDS = ['text', 'pdf', 'image', 'html', 'email', 'spreadsheet', 'presentation', 'document', 'archive', 'audio', 'video', 'other'] as const;
+
+/** Pasted text is searched whole, so it is bounded; longer material is uploaded as a file. */
+export const MAX_TEXT_CHARS = 100_000;
+
+export const buckets = defineResource({
+  kind: 'buckets',
+  type: 'Bucket',
+  path: '/raw-data/buckets',
+  table: 'raw_data_buckets',
+  label: 'Bucket',
+  readAccess: 'research',
+  writeAccess: 'research',
+  search: { fields: { name: 'A' } },
+  fields: {
+    name: text({ max: 200, required: true }),
+  },
+  ordering: ['name'],
+  defaultOrdering: 'name',
+  filters: [],
+  identity: { names: ['name'] },
+  beforeSave: [
+    unique({
+      field: 'name',
+      value: (record) => (typeof record['name'] === 'string' ? record['name'] : null),
+      // The same expression as the unique index raw_data_buckets_name_key.
+      matches: (name) => sql`lower(name) = lower(${name})`,
+      message: 'A bucket with this name already exists (names are compared ignoring case).',
+    }),
+  ],
+});
+
+export const rawData = defineResource({
+  kind: 'raw_data',
+  type: 'RawData',
+  path: '/raw-data',
+  table: 'raw_data',
+  label: 'Raw data item',
+  plural: 'Raw data',
+  writeAccess: 'research',
+  // Multipart bodies (a file with the fields), many files at once, and deletes that remove
+  // files no longer used after commit: rawdata.routes.ts.
+  ownRoutes: ['create', 'update', 'delete', 'upload'],
+  search: { fields: { title: 'A', file_name: 'A', text: 'C' } },
+  summary: ['content_kind', 'processing_status'],
+  fields: {
+    bucket: relation('buckets', { many: false, inverseLabel: 'Raw data' }),
+    title: text({ max: 500 }),
+    text: text({ max: MAX_TEXT_CHARS, multiline: true }),
+    file_name: readOnly(text({ max: 255 })),
+    file_type: readOnly(text({ max: 255 })),
+    file_size: readOnly(integer({ min: 0, big: true })),
+    file_sha256: readOnly(text({ max: 64 })),
+    content_kind: readOnly(choice(CONTENT_KINDS)),
+    source: relation('source', { many: false, inverseLabel: 'Raw data' }),
+    duplicate_of: readOnly(relation('raw_data', { many: false, inverseLabel: 'Duplicates' })),
+    processing_status: readOnly(choice(PROCESSING_STATUSES, { default: 'pending' })),
+    processing_stage: readOnly(text({ max: 100 })),
+    processing_error: readOnly(text({ max: 2000, multiline: true })),
+    visibility: visibility('hidden'),
+  },
+  ordering: ['title', 'file_name', 'file_size', 'content_kind', 'processing_status'],
+  filters: ['bucket', 'content_kind', 'processing_status', 'source'],
+});
