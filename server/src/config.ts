@@ -73,8 +73,10 @@ export interface Config {
   events: {
     /** A comment line this often keeps proxies from closing a quiet stream. */
     heartbeatMs: number;
-    /** Streams one user may have open on one API process; opening one more closes their oldest. */
+    /** Streams one user may have open, over all API processes; opening one more closes their oldest. */
     maxConnectionsPerUser: number;
+    /** How long a stream's registration lasts unrenewed (renewed every third of it); a dead process's streams stop counting after it. */
+    streamLeaseMs: number;
     /** Bytes a stream may have waiting for a client that does not read; past it the client is dropped. */
     maxBufferedBytes: number;
     /** How often open streams' tokens and users are checked again (sign-outs are also seen as they commit). */
@@ -87,6 +89,7 @@ export const EVENT_HEARTBEAT_MS = 15_000;
 export const EVENT_MAX_CONNECTIONS_PER_USER = 5;
 export const EVENT_MAX_BUFFERED_BYTES = 256 * 1024;
 export const EVENT_ACCESS_CHECK_MS = 60_000;
+export const EVENT_STREAM_LEASE_MS = 60_000;
 
 export class ConfigError extends Error {}
 
@@ -272,6 +275,7 @@ export function loadConfig(env: Env = process.env): Config {
     events: {
       heartbeatMs: int(env, 'EVENTS_HEARTBEAT_MS', EVENT_HEARTBEAT_MS, 100, 600_000),
       maxConnectionsPerUser: int(env, 'EVENTS_MAX_CONNECTIONS_PER_USER', EVENT_MAX_CONNECTIONS_PER_USER, 1, 1_000),
+      streamLeaseMs: int(env, 'EVENTS_STREAM_LEASE_MS', EVENT_STREAM_LEASE_MS, 1_000, 3_600_000),
       maxBufferedBytes: int(env, 'EVENTS_MAX_BUFFERED_BYTES', EVENT_MAX_BUFFERED_BYTES, 1024, 64 * 1024 * 1024),
       accessCheckMs: int(env, 'EVENTS_ACCESS_CHECK_MS', EVENT_ACCESS_CHECK_MS, 100, 3_600_000),
     },

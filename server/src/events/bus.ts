@@ -17,9 +17,14 @@ import { query } from '../db/client.ts';
 import type { EngineContext } from '../resources/context.ts';
 import { EVENTS, type EventName, type EventPayload } from './event-map.ts';
 
-/** The notification channel: a tenant id (new events) or `access:<tenant id>` (sessions or users changed, migration 0100). */
+/**
+ * The notification channel: a tenant id (new events), `access:<tenant id>` (sessions or users
+ * changed, migration 0100) or `evict:<stream id>` (a stream beyond its user's limit, to be
+ * closed by the process holding it: events.repository.ts registerStream).
+ */
 export const EVENTS_NOTIFY_CHANNEL = 'intelnotes_events';
 export const ACCESS_NOTIFICATION_PREFIX = 'access:';
+export const EVICT_NOTIFICATION_PREFIX = 'evict:';
 
 /**
  * What a reconnecting client can get back: each tenant's events are kept for at least ten

@@ -81,7 +81,8 @@ export const eventsRoutes: FastifyPluginAsyncTypebox<{ hub: EventHub }> = async 
       const channels = requestedChannels(request.query.channels, access);
       const lastEventId = lastEventIdOf(request.headers['last-event-id']);
       const tenantId = request.tenant!.id;
-      const start = await hub.startOf(tenantId, lastEventId);
+      const identity = { tenantId, userId: user!.id, sessionId: sessionId!, channels };
+      const start = await hub.register(identity, lastEventId);
 
       reply.hijack();
       // Headers set so far (CORS) go out with the stream's own; onSend hooks do not run for a
@@ -99,7 +100,7 @@ export const eventsRoutes: FastifyPluginAsyncTypebox<{ hub: EventHub }> = async 
         connection: 'close',
         'x-request-id': request.id,
       });
-      hub.attach({ tenantId, userId: user!.id, sessionId: sessionId!, channels }, reply.raw, start);
+      hub.attach(identity, reply.raw, start);
     },
   );
 };

@@ -303,3 +303,64 @@ describe('live events: shutdown', () => {
     assert.equal(t.app.eventHub.count().open, 0);
   });
 });
+
+describe('live events: stream registrations (the per-user limit across processes)', () => {
+  let t: TestContext;
+  let port: number;
+  let acme: TenantRow;
+  let tokens: Record<string, string | undefined>;
+  const { open, live, closeAll } = streamsFor(() => t, () => port);
+  const registered = (tenant: TenantRow) =>
+    t.db.withTenant({ tenantId: tenant.id }, (tx) => query<{ id: string; evicted: boolean }>(tx, sql`SELECT id::text AS id, evicted FROM event_streams`));
+
+  before(async () => {
+    // Renewed every second: what another process decided is seen within that.
+    t = await createTestApp({ EVENTS_STREAM_LEASE_MS: '3000', EVENTS_MAX_CONNECTIONS_PER_USER: '2' });
+    ({ acme, tokens } = await t.signInTwoTenants());
+    port = await listen(t);
+  });
+  after(() => t?.close());
+
+  it('registers each open stream and removes its registration when it closes', async () => {
+    const streams = [await open(acme, { token: tokens['admin'] }), await open(acme, { token: tokens['research'] })];
+    await live(acme, 2);
+    assert.equal((await registered(acme)).length, 2);
+    await closeAll(acme, ...streams);
+    await until(async () => (await registered(acme)).length === 0);
+  });
+
+  it('closes a stream evicted by another process whose notification it missed, at the next renewal', async () => {
+    const stream = await open(acme, { token: tokens['research'] });
+    await live(acme, 1);
+    // What a registration in another process does to this user's oldest stream, without the notification.
+    await t.db.withTenant({ tenantId: acme.id }, (tx) => tx.execute(sql`UPDATE event_streams SET evicted = true`));
+    assert.deepEqual(await stream.next(), { id: null, event: 'stream_closed', data: { reason: 'connection_limit' } });
+    await closeAll(acme, stream);
+  });
+
+  it('cuts a stream whose registration expired (its process was cut off from the database longer than the lease), so its client registers again', async () => {
+    const stream = await open(acme, { token: tokens['research'] });
+    await live(acme, 1);
+    await t.db.withTenant({ tenantId: acme.id }, (tx) => tx.execute(sql`DELETE FROM event_streams`));
+    await stream.ended;
+    assert.equal(events(stream).length, 0, 'cut, not closed for a reason the client would act on');
+    await until(() => t.app.eventHub.count(acme.id).open === 0);
+  });
+
+  it('does not count the registrations of a process that died, once their lease has passed', async () => {
+    const first = await open(acme, { token: tokens['research'] });
+    await live(acme, 1);
+    // Then two more streams of the user in a process that has died since: registered after
+    // `first`, never renewed. Were they counted, the next stream would close `first`.
+    const userId = (await t.db.withTenant({ tenantId: acme.id }, (tx) => query<{ id: string }>(tx, sql`SELECT id::text AS id FROM users WHERE email = 'research@acme.test'`)))[0]!.id;
+    await t.db.withTenant({ tenantId: acme.id }, (tx) =>
+      tx.execute(sql`INSERT INTO event_streams (tenant_id, id, user_id, renewed_at)
+                     SELECT app_tenant_id(), gen_random_uuid(), ${userId}::uuid, now() - interval '4 seconds' FROM generate_series(1, 2)`),
+    );
+    const second = await open(acme, { token: tokens['research'] });
+    assert.deepEqual((await registered(acme)).map((row) => row.evicted), [false, false], 'the dead process’s rows are gone');
+    assert.equal(t.app.eventHub.count(acme.id).open, 2);
+    assert.equal(events(first).length, 0);
+    await closeAll(acme, first, second);
+  });
+});

@@ -10,17 +10,20 @@
  * with the feed's cursor, checked in the same tick as the feed moves, so no event falls
  * between the two and none is sent twice.
  *
- * Also here: a heartbeat for every stream, at most N streams per user (the oldest closed),
- * sessions and users checked again on an interval and whenever they change (migration 0100),
- * and closing every stream on shutdown.
+ * Also here: a heartbeat for every stream; at most N streams per user over all processes
+ * (registered in event_streams, migration 0101: opening one marks the user's oldest beyond N
+ * evicted, and the process holding it, told by a notification, closes it); sessions and users
+ * checked again on an interval and whenever they change (migration 0100); and closing every
+ * stream on shutdown.
  */
+import { randomUUID } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import { accessLevelOf } from '../auth/access.ts';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/client.ts';
 import { CHANNELS_OF_ACCESS, type EventChannel } from './event-map.ts';
-import { ACCESS_NOTIFICATION_PREFIX, EVENTS_NOTIFY_CHANNEL } from './bus.ts';
-import { eventsAfter, lastEventId, liveSessions } from './events.repository.ts';
+import { ACCESS_NOTIFICATION_PREFIX, EVENTS_NOTIFY_CHANNEL, EVICT_NOTIFICATION_PREFIX } from './bus.ts';
+import { eventsAfter, forgetStreams, lastEventId, liveSessions, registerStream, renewStreams } from './events.repository.ts';
 import { EventStream, eventFrame, retryFrame, RETRY_MS, type OutgoingEvent, type StreamIdentity } from './sse.ts';
 
 /** Events read per query, by a feed or a replaying stream. */
@@ -94,6 +97,31 @@ class TenantFeed {
     }
   });
 
+  /**
+   * Renews the registrations of this process's streams of the tenant. One evicted meanwhile
+   * (its eviction notification was missed) is closed now; one whose registration is gone
+   * (this process could not reach the database for longer than the lease, and it expired) is
+   * cut — its client reconnects with Last-Event-ID and registers again.
+   */
+  readonly renew = oneAtATime(async () => {
+    const renewed = [...this.streams].filter((stream) => !stream.closed);
+    if (this.closed || renewed.length === 0) return false;
+    try {
+      const rows = await this.hub.db.withTenant({ tenantId: this.tenantId }, (tx) =>
+        renewStreams(tx, renewed.map((stream) => stream.id), this.hub.settings.streamLeaseMs),
+      );
+      const evicted = new Map(rows.map((row) => [row.id, row.evicted]));
+      for (const stream of renewed) {
+        const isEvicted = evicted.get(stream.id);
+        if (isEvicted === undefined) stream.drop();
+        else if (isEvicted) stream.end('connection_limit');
+      }
+    } catch (error) {
+      this.hub.log.error({ err: error, tenantId: this.tenantId }, 'renewing event streams’ registrations failed; trying at the next renewal');
+    }
+    return false;
+  });
+
   /** Ends the streams whose session is no longer live, or whose user may no longer have their channels. */
   readonly checkAccess = oneAtATime(async () => {
     if (this.closed) return false;
@@ -120,18 +148,41 @@ const outgoing = (row: { id: number; name: string; channel: EventChannel; payloa
   frame: eventFrame(row.id, row.name, row.payload),
 });
 
-/** Where a new stream starts: after `after`, with a `reset` first when the client's place is gone. */
+/**
+ * A registered stream, not yet attached: where it starts (after `after`, with a `reset` first
+ * when the client's place is gone) and the user's streams its registration pushed over the limit.
+ */
 export interface StreamStart {
+  streamId: string;
   after: number;
   reset: boolean;
+  evicted: string[];
 }
 
 export type EventStreamSettings = Config['events'];
 
 export class EventHub {
   private readonly feeds = new Map<string, TenantFeed>();
-  /** Each user's streams, oldest first. */
-  private readonly byUser = new Map<string, EventStream[]>();
+  /** This process's open streams by id, for evictions named by any process. */
+  private readonly streams = new Map<string, EventStream>();
+  /** Streams registered here but not attached yet, and those of them evicted meanwhile. */
+  private readonly registering = new Set<string>();
+  private readonly evictedBeforeAttach = new Set<string>();
+  /** Closed streams whose registrations are still to be removed, per tenant (removed in batches). */
+  private readonly closedRegistrations = new Map<string, string[]>();
+  private readonly forgetClosed = oneAtATime(async () => {
+    const batches = [...this.closedRegistrations];
+    this.closedRegistrations.clear();
+    for (const [tenantId, ids] of batches) {
+      try {
+        await this.db.withTenant({ tenantId }, (tx) => forgetStreams(tx, ids));
+      } catch (error) {
+        // They stop counting anyway once their lease passes unrenewed.
+        this.log.error({ err: error, tenantId }, 'removing closed event streams’ registrations failed; they expire with their lease');
+      }
+    }
+    return this.closedRegistrations.size > 0;
+  });
   private listening = false;
   private closing = false;
   private readonly timers: NodeJS.Timeout[] = [];
@@ -139,7 +190,7 @@ export class EventHub {
 
   private constructor(
     readonly db: Database,
-    private readonly settings: EventStreamSettings,
+    readonly settings: EventStreamSettings,
     readonly log: Log,
   ) {}
 
@@ -154,6 +205,9 @@ export class EventHub {
       setInterval(() => {
         for (const feed of hub.feeds.values()) void feed.checkAccess();
       }, settings.accessCheckMs),
+      setInterval(() => {
+        for (const feed of hub.feeds.values()) void feed.renew();
+      }, settings.streamLeaseMs / 3),
     );
     for (const timer of hub.timers) timer.unref();
     return hub;
@@ -167,15 +221,30 @@ export class EventHub {
   }
 
   /**
-   * Where a stream for the tenant starts, from the client's Last-Event-ID: after it when the
-   * tenant has had that event, otherwise (a future or foreign id) a reset to the last one.
-   * Called before the stream answers, so a failing read is an ordinary error response.
+   * Registers a stream of the user (counted against their limit in every process) and says
+   * where it starts, from the client's Last-Event-ID: after it when the tenant has had that
+   * event, otherwise (a future or foreign id) a reset to the last one. Called before the
+   * stream answers, so a failure is an ordinary error response; `attach` must follow.
    */
-  async startOf(tenantId: string, lastEventIdHeader: number | null): Promise<StreamStart> {
-    const last = await this.db.withTenant({ tenantId }, lastEventId);
-    if (lastEventIdHeader === null) return { after: last, reset: false };
-    if (lastEventIdHeader > last) return { after: last, reset: true };
-    return { after: lastEventIdHeader, reset: false };
+  async register(identity: Pick<StreamIdentity, 'tenantId' | 'userId'>, lastEventIdHeader: number | null): Promise<StreamStart> {
+    const streamId = randomUUID();
+    this.registering.add(streamId);
+    try {
+      const { last, evicted } = await this.db.withTenant({ tenantId: identity.tenantId }, async (tx) => ({
+        last: await lastEventId(tx),
+        evicted: await registerStream(tx, { id: streamId, userId: identity.userId }, {
+          perUser: this.settings.maxConnectionsPerUser,
+          leaseMs: this.settings.streamLeaseMs,
+          notifyChannel: EVENTS_NOTIFY_CHANNEL,
+        }),
+      }));
+      if (lastEventIdHeader === null) return { streamId, after: last, reset: false, evicted };
+      if (lastEventIdHeader > last) return { streamId, after: last, reset: true, evicted };
+      return { streamId, after: lastEventIdHeader, reset: false, evicted };
+    } catch (error) {
+      this.registering.delete(streamId);
+      throw error;
+    }
   }
 
   /**
@@ -183,10 +252,13 @@ export class EventHub {
    * replays from `start`, then follows its tenant's feed until either side ends it.
    */
   attach(identity: StreamIdentity, response: ServerResponse, start: StreamStart): EventStream {
-    const stream = new EventStream(identity, response, this.settings.maxBufferedBytes, start.after);
+    const stream = new EventStream(start.streamId, identity, response, this.settings.maxBufferedBytes, start.after);
+    this.registering.delete(stream.id);
+    const evictedAlready = this.evictedBeforeAttach.delete(stream.id);
     response.write(retryFrame(RETRY_MS));
     if (this.closing) {
       stream.end('shutdown');
+      this.forget(identity.tenantId, stream.id);
       return stream;
     }
     if (start.reset) stream.reset(start.after);
@@ -197,30 +269,52 @@ export class EventHub {
       this.feeds.set(identity.tenantId, feed);
     }
     feed.streams.add(stream);
-    const userKey = `${identity.tenantId}:${identity.userId}`;
-    const mine = this.byUser.get(userKey) ?? [];
-    mine.push(stream);
-    this.byUser.set(userKey, mine);
+    this.streams.set(stream.id, stream);
     const owner = feed;
-    void stream.gone.then(() => this.detach(owner, stream, userKey));
+    void stream.gone.then(() => this.detach(owner, stream));
 
-    while (mine.length > this.settings.maxConnectionsPerUser) mine.shift()!.end('connection_limit');
+    // The user's oldest streams beyond the limit: those in this process are closed here, the
+    // others by their processes (notified at commit; this process hears its own, too late).
+    for (const id of start.evicted) this.streams.get(id)?.end('connection_limit');
+    if (evictedAlready) stream.end('connection_limit');
     void this.catchUp(feed, stream);
     return stream;
   }
 
-  private detach(feed: TenantFeed, stream: EventStream, userKey: string): void {
+  private detach(feed: TenantFeed, stream: EventStream): void {
     feed.streams.delete(stream);
     if (feed.streams.size === 0 && this.feeds.get(feed.tenantId) === feed) {
       feed.closed = true;
       this.feeds.delete(feed.tenantId);
     }
-    const mine = this.byUser.get(userKey);
-    if (mine) {
-      const rest = mine.filter((other) => other !== stream);
-      if (rest.length > 0) this.byUser.set(userKey, rest);
-      else this.byUser.delete(userKey);
+    this.streams.delete(stream.id);
+    // On shutdown, close() removes all the registrations at once.
+    if (!this.closing) this.forget(feed.tenantId, stream.id);
+  }
+
+  /** On shutdown: removes the registrations of the streams, one statement per tenant. */
+  private async forgetAll(streams: EventStream[]): Promise<void> {
+    const byTenant = new Map<string, string[]>();
+    for (const stream of streams) {
+      const ids = byTenant.get(stream.identity.tenantId) ?? [];
+      ids.push(stream.id);
+      byTenant.set(stream.identity.tenantId, ids);
     }
+    await Promise.all(
+      [...byTenant].map(([tenantId, ids]) =>
+        this.db.withTenant({ tenantId }, (tx) => forgetStreams(tx, ids)).catch((error: unknown) => {
+          this.log.error({ err: error, tenantId }, 'removing event streams’ registrations on shutdown failed; they expire with their lease');
+        }),
+      ),
+    );
+  }
+
+  /** Removes a closed stream's registration, batched with others closed in the same moment. */
+  private forget(tenantId: string, streamId: string): void {
+    const ids = this.closedRegistrations.get(tenantId) ?? [];
+    ids.push(streamId);
+    this.closedRegistrations.set(tenantId, ids);
+    if (ids.length === 1) setImmediate(() => void this.forgetClosed());
   }
 
   /** Replays from the database until the stream has caught up with its feed, then makes it live. */
@@ -255,6 +349,10 @@ export class EventHub {
   private notified(payload: string): void {
     if (payload.startsWith(ACCESS_NOTIFICATION_PREFIX)) {
       void this.feeds.get(payload.slice(ACCESS_NOTIFICATION_PREFIX.length))?.checkAccess();
+    } else if (payload.startsWith(EVICT_NOTIFICATION_PREFIX)) {
+      const id = payload.slice(EVICT_NOTIFICATION_PREFIX.length);
+      if (this.registering.has(id)) this.evictedBeforeAttach.add(id);
+      else this.streams.get(id)?.end('connection_limit');
     } else {
       void this.feeds.get(payload)?.read();
     }
@@ -267,6 +365,7 @@ export class EventHub {
       for (const feed of this.feeds.values()) {
         void feed.read();
         void feed.checkAccess();
+        void feed.renew();
       }
     }
   }
@@ -286,6 +385,7 @@ export class EventHub {
     for (const timer of this.timers) clearInterval(timer);
     const streams = [...this.feeds.values()].flatMap((feed) => [...feed.streams]);
     for (const stream of streams) stream.end('shutdown');
+    const forgotten = this.forgetAll(streams);
     const flushed = Promise.all(streams.map((stream) => stream.gone));
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([flushed, new Promise<void>((resolve) => (timer = setTimeout(resolve, CLOSE_GRACE_MS)))]);
@@ -293,7 +393,8 @@ export class EventHub {
     for (const stream of streams) if (!stream.finished) stream.drop();
     for (const feed of this.feeds.values()) feed.closed = true;
     this.feeds.clear();
-    this.byUser.clear();
+    this.streams.clear();
+    await forgotten;
     await this.stopListening?.();
   }
 }

@@ -2,7 +2,9 @@
  * Live events across processes on one PostgreSQL server (skipped on PGlite, which is one
  * process): two API processes (WORKERS=0) and one worker process. An event the worker
  * publishes (a probe.event job) reaches the streams of its tenant on both API processes, and
- * never a stream of another tenant, on either.
+ * never a stream of another tenant, on either. The per-user stream limit counts a user's
+ * streams on every process, closes the oldest wherever it is, and forgets the streams of a
+ * process that died once their lease has passed.
  */
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
@@ -20,6 +22,11 @@ describe('live events across processes on a PostgreSQL server', { skip: onServer
   let beta: TenantRow;
   const apis: { port: string; tokens: Record<string, string> }[] = [];
   const streams: EventStreamClient[] = [];
+  /** The per-user limit, and the streams' lease, of every API process here. */
+  const limit = 2;
+  const leaseMs = 4_500;
+  let env: Record<string, string>;
+  let researchToken: string;
 
   before(async () => {
     t = await createTestApp();
@@ -27,7 +34,14 @@ describe('live events across processes on a PostgreSQL server', { skip: onServer
     beta = await t.createTenant('beta');
     await t.createUser(acme, 'admin@acme.test', { is_admin: true });
     await t.createUser(beta, 'admin@beta.test', { is_admin: true });
-    const env = { DATABASE_URL: t.databaseUrl!, JOBS_PROBE: 'on', LOG_LEVEL: 'warn' };
+    await t.createUser(acme, 'research@acme.test', { is_research: true });
+    env = {
+      DATABASE_URL: t.databaseUrl!,
+      JOBS_PROBE: 'on',
+      LOG_LEVEL: 'warn',
+      EVENTS_MAX_CONNECTIONS_PER_USER: String(limit),
+      EVENTS_STREAM_LEASE_MS: String(leaseMs),
+    };
     const servers = [start({ ...env, WORKERS: '0', PORT: '0' }), start({ ...env, WORKERS: '0', PORT: '0' })];
     const worker = start({ ...env, JOB_POLL_INTERVAL_MS: '500' }, 'src/worker.ts');
     for (const server of servers) {
@@ -40,6 +54,10 @@ describe('live events across processes on a PostgreSQL server', { skip: onServer
       }
       apis.push({ port: port!, tokens });
     }
+    // Tokens are the database's: one works on every process.
+    const login = await call(apis[0]!.port, `acme.localhost:${apis[0]!.port}`, 'POST', '/api/v1/auth/login/', { email: 'research@acme.test', password: TEST_PASSWORD });
+    assert.equal(login.status, 200);
+    researchToken = login.json.token;
     await worker.waitFor(/worker running up to/);
   });
   after(async () => {
@@ -78,5 +96,52 @@ describe('live events across processes on a PostgreSQL server', { skip: onServer
     const forBetaAgain = { task_id: randomUUID() };
     await queueEvent(apis[0]!, beta, { event: 'generate_raw_data_report_start', payload: forBetaAgain });
     for (const stream of betaStreams) assert.deepEqual(await stream.next(), { id: '2', event: 'generate_raw_data_report_start', data: forBetaAgain });
+  });
+  it('limits a user’s streams over all API processes: the oldest is closed wherever it is, and a dead process’s streams stop counting', async () => {
+    const openResearch = async (port: string) => {
+      const stream = await openEventStream(Number(port), hostOf(acme), { token: researchToken });
+      assert.equal(stream.status, 200, JSON.stringify(stream.error));
+      streams.push(stream);
+      return stream;
+    };
+    const closedForLimit = { id: null, event: 'stream_closed', data: { reason: 'connection_limit' } };
+    /** Each stream's next event is the one queued now (so none of them was closed before it). */
+    const allGet = async (...clients: EventStreamClient[]) => {
+      const payload = { task_id: randomUUID() };
+      await queueEvent(apis[0]!, acme, { event: 'generate_raw_data_report_start', payload });
+      for (const client of clients) {
+        const next = await client.next();
+        assert.equal(next.event, 'generate_raw_data_report_start', JSON.stringify(next));
+        assert.deepEqual(next.data, payload);
+      }
+    };
+
+    // limit + 1 streams of one user, split over the two processes: the oldest, on the other
+    // process than the one that opened the newest, is closed.
+    const first = await openResearch(apis[0]!.port);
+    const second = await openResearch(apis[1]!.port);
+    const third = await openResearch(apis[1]!.port);
+    assert.deepEqual(await first.next(), closedForLimit);
+    await first.ended;
+    const fourth = await openResearch(apis[0]!.port);
+    assert.deepEqual(await second.next(), closedForLimit);
+    await second.ended;
+    await allGet(third, fourth);
+    third.close();
+    fourth.close();
+    await Promise.all([third.ended, fourth.ended]);
+
+    // A third API process holds one of the user's streams, and dies without closing it.
+    const doomed = start({ ...env, WORKERS: '0', PORT: '0' });
+    const [, doomedPort] = await doomed.waitFor(/serving on http:\/\/localhost:(\d+)/);
+    const kept = await openResearch(apis[0]!.port);
+    await openResearch(doomedPort!);
+    doomed.child.kill('SIGKILL');
+    await doomed.exited;
+    // Its stream is still registered, and newer than `kept`: counted, one more stream would
+    // close `kept`. Once its lease has passed unrenewed, it no longer counts.
+    await new Promise((resolve) => setTimeout(resolve, leaseMs + 1_500));
+    const fresh = await openResearch(apis[1]!.port);
+    await allGet(kept, fresh);
   });
 });

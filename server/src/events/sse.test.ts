@@ -23,7 +23,7 @@ const text = (socket: PassThrough) => (socket.read() as Buffer | null)?.toString
 describe('event stream writer', () => {
   it('drops a live client that does not read once more than the bound is waiting', () => {
     const socket = unread();
-    const stream = new EventStream(identity(['research']), socket as unknown as ServerResponse, 4096, 0);
+    const stream = new EventStream('stream', identity(['research']), socket as unknown as ServerResponse, 4096, 0);
     stream.live = true;
     let id = 0;
     while (!stream.closed && id < 1000) stream.deliver(event(++id));
@@ -36,7 +36,7 @@ describe('event stream writer', () => {
 
   it('while replaying, waits for the client rather than dropping it', async () => {
     const socket = unread();
-    const stream = new EventStream(identity(['research']), socket as unknown as ServerResponse, 1024, 0);
+    const stream = new EventStream('stream', identity(['research']), socket as unknown as ServerResponse, 1024, 0);
     for (let id = 1; id <= 10; id++) stream.deliver(event(id));
     assert.ok(!stream.closed);
     let drained = false;
@@ -50,7 +50,7 @@ describe('event stream writer', () => {
 
   it('sends only its channels, moves on past the others, and says reset over a hole', () => {
     const socket = unread();
-    const stream = new EventStream(identity(['all']), socket as unknown as ServerResponse, 1 << 20, 4);
+    const stream = new EventStream('stream', identity(['all']), socket as unknown as ServerResponse, 1 << 20, 4);
     stream.live = true;
     stream.deliver(event(3));
     stream.deliver(event(5, 'research'));

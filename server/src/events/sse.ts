@@ -50,19 +50,24 @@ export class EventStream {
   private waiting = false;
 
   constructor(
+    /** The stream's registration (event_streams, migration 0101): how other processes name it. */
+    readonly id: string,
     readonly identity: StreamIdentity,
     private readonly response: ServerResponse,
     private readonly maxBufferedBytes: number,
     startAfter: number,
   ) {
     this.lastSent = startAfter;
-    this.gone = new Promise((resolve) =>
-      response.once('close', () => {
+    this.gone = new Promise((resolve) => {
+      const gone = () => {
         this.closed = true;
         this.disconnected = true;
         resolve();
-      }),
-    );
+      };
+      // The client may have left while the stream was being registered.
+      if (response.destroyed) gone();
+      else response.once('close', gone);
+    });
     // A write racing the client's disconnect fails; 'close' follows and ends the stream.
     response.on('error', () => {});
   }
