@@ -17,6 +17,7 @@ import { Worker } from '../jobs/worker.ts';
 import { jobRegistry } from '../modules/jobs.ts';
 import { FileStore } from '../storage/files.ts';
 import { LocalDriver } from '../storage/local.ts';
+import type { StorageDriver } from '../storage/storage.ts';
 import { insertTenant, type TenantRow } from '../tenancy/tenants.repository.ts';
 import { createTestDatabase, type TestDatabase } from './test-db.ts';
 
@@ -68,11 +69,13 @@ export const hostOf = (tenant: TenantRow | string) => {
 export async function createTestApp(
   env: Record<string, string> = {},
   beforeReady?: (app: FastifyInstance) => void | Promise<void>,
+  /** The store's driver (e.g. S3 against s3rver, test/storage-drivers.ts); a local folder by default. */
+  driver?: StorageDriver,
 ): Promise<TestContext> {
   const testDb = await createTestDatabase();
   const config = loadConfig({ NODE_ENV: 'test', WEB_DIST: '/nonexistent', ...env });
   const filesDir = await mkdtemp(path.join(os.tmpdir(), 'intelnotes-test-files-'));
-  const files = new FileStore(new LocalDriver(filesDir), testDb.db);
+  const files = new FileStore(driver ?? new LocalDriver(filesDir), testDb.db);
   const app = await buildApp({ config, db: testDb.db, files, logger: false });
   const workers: Worker[] = [];
   await beforeReady?.(app);

@@ -1,17 +1,23 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
+import net from 'node:net';
 import { after, before, describe, it } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { sql } from 'drizzle-orm';
 import { strFromU8, unzipSync } from 'fflate';
 import { query } from '../../db/client.ts';
 import type { TenantRow } from '../../tenancy/tenants.repository.ts';
 import { multipart, multipartForm, type FormPart } from '../../test/multipart.ts';
-import { createTestApp, type TestContext } from '../../test/test-app.ts';
+import { testDrivers } from '../../test/storage-drivers.ts';
+import { createTestApp, hostOf, type TestContext } from '../../test/test-app.ts';
 
 const BASE = '/api/v1/raw-data';
 const sha256 = (content: Buffer | string) => createHash('sha256').update(content).digest('hex');
+const eventually = async (check: () => Promise<boolean>) => {
+  while (!(await check())) await sleep(20);
+};
 
-describe('raw data API', () => {
+for (const [driverKind, makeDriver] of testDrivers()) describe(`raw data API (${driverKind} store)`, () => {
   let t: TestContext;
   let acme: TenantRow;
   let beta: TenantRow;
@@ -19,7 +25,7 @@ describe('raw data API', () => {
 
   before(async () => {
     // A small per-file limit, so the 413 needs no big body.
-    t = await createTestApp({ FILE_UPLOAD_LIMIT_BYTES: String(64 * 1024) });
+    t = await createTestApp({ FILE_UPLOAD_LIMIT_BYTES: String(64 * 1024) }, undefined, makeDriver());
     ({ acme, beta, tokens } = await t.signInTwoTenants());
   });
   after(() => t.close());
@@ -142,6 +148,27 @@ describe('raw data API', () => {
       assert.equal(refused.statusCode, 400, refused.body);
       assert.equal((await storedFiles()).length, files, 'nothing stored');
       assert.equal((await holds()).length, 0);
+    });
+
+    it('a client gone mid-upload leaves no item, no hold and no file (the whole files it sent included)', async () => {
+      const files = (await storedFiles()).length;
+      const items = (await json('GET', `${BASE}/?limit=1`)).json().count;
+      const address = await t.app.listen({ host: '127.0.0.1', port: 0 });
+      const boundary = 'rawdata-abort';
+      const part = (name: string) => `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${name}"\r\nContent-Type: text/plain\r\n\r\n`;
+      const socket = net.connect(Number(new URL(address).port), '127.0.0.1');
+      await new Promise((resolve) => socket.once('connect', resolve));
+      socket.write(
+        `POST ${BASE}/upload/ HTTP/1.1\r\nHost: ${hostOf(acme)}\r\nAuthorization: Bearer ${tokens['research']}\r\n` +
+          `Content-Type: multipart/form-data; boundary=${boundary}\r\nContent-Length: 1000000\r\n\r\n` +
+          `${part('whole.txt')}a whole file before the cut\r\n${part('half.txt')}only half of`,
+      );
+      // The first file is stored (and held) once the second one starts arriving.
+      await eventually(async () => (await holds()).length > 0);
+      socket.destroy();
+      // The holds end first, then the files go (after the holds' transaction commits).
+      await eventually(async () => (await holds()).length === 0 && (await storedFiles()).length === files);
+      assert.equal((await json('GET', `${BASE}/?limit=1`)).json().count, items);
     });
 
     it('takes 200 files in one request, each its own item with its own result', async () => {
