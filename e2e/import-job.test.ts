@@ -42,8 +42,7 @@ describe('a big spreadsheet import runs as a job', { skip: unavailable ?? false 
     await page.getByRole('button', { name: 'Upload' }).click();
     const dialog = page.getByRole('dialog');
     await dialog.getByLabel('Spreadsheet file').setInputFiles(file);
-    // Kept good rows are written in batches, each reporting its percent (all or nothing is one transaction).
-    await dialog.getByLabel(/Keep good rows/).check();
+    // All or nothing (the default): written in staged batches, each reporting its percent.
     await dialog.getByRole('button', { name: 'Upload', exact: true }).click();
 
     // No worker runs yet: the job waits, and the dialog says so.

@@ -34,6 +34,12 @@ export interface TenantContext {
   manageTenants?: boolean;
   /** Job workers claim and settle jobs of every tenant (the jobs table's second policy). */
   jobsWorker?: boolean;
+  /**
+   * Stages the transaction's writes under this id (an all-or-nothing import job's id): rows it
+   * inserts into engine tables are hidden from every other transaction until the stage is
+   * published (migration 0115, resources/staging.ts).
+   */
+  importStage?: string;
 }
 
 /** A single owner connection that can run multi-statement scripts. */
@@ -113,10 +119,13 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export function contextStatement(context: TenantContext): string {
   const tenantId = context.tenantId ?? '';
   if (tenantId !== '' && !UUID.test(tenantId)) throw new Error(`tenant id is not a uuid: ${tenantId}`);
+  const stage = context.importStage ?? '';
+  if (stage !== '' && !UUID.test(stage)) throw new Error(`import stage is not a uuid: ${stage}`);
   return `SELECT set_config('role', '${APP_ROLE}', true),
                  set_config('app.tenant_id', '${tenantId}', true),
                  set_config('app.manage_tenants', '${context.manageTenants ? 'on' : 'off'}', true),
-                 set_config('app.jobs_worker', '${context.jobsWorker ? 'on' : 'off'}', true)`;
+                 set_config('app.jobs_worker', '${context.jobsWorker ? 'on' : 'off'}', true),
+                 set_config('app.import_stage', '${stage}', true)`;
 }
 
 /** PGlite: drizzle's transaction, then the context (in process, so a second statement costs nothing). */

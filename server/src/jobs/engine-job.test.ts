@@ -1,7 +1,9 @@
 /**
  * A job writes through the engine like a person does: a handler run by the worker creates,
- * edits and merges organizations with a system actor acting for the user who queued the job,
- * and the records' history shows each write, attributed to that user.
+ * edits and merges organizations through the engine context the worker gives it
+ * (`context.inTenant`: the job's tenant, a system actor acting for the user who queued the
+ * job), and the records' history shows each write, attributed to that user. A job whose user
+ * is disabled before it runs fails without running.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -10,7 +12,6 @@ import { query } from '../db/client.ts';
 import { CATALOG } from '../modules/registry.ts';
 import { organizations } from '../modules/organizations/organizations.resource.ts';
 import { jobRegistry } from '../modules/jobs.ts';
-import { inTenant, systemActor } from '../resources/context.ts';
 import { MergeService } from '../resources/merge.ts';
 import { ResourceService } from '../resources/service.ts';
 import { createTestApp, type TestContext } from '../test/test-app.ts';
@@ -36,13 +37,13 @@ describe('a job writing through the engine', () => {
       {
         ...jobRegistry(),
         // This test's handler for the probe type: the engine's writes, one transaction each.
-        'probe.echo': async ({ job, db }) => {
-          const onBehalfOf = job.createdBy ? { id: admin!.id, email: admin!.email, access: 'admin' as const } : null;
-          const actor = systemActor(job.tenantId, onBehalfOf);
-          const survivor = await inTenant(db, actor, (ctx) => service.create(ctx, { name_inc: 'Northwind Trading', hq_city: 'Oslo', visibility: 'paywalled' }));
-          const other = await inTenant(db, actor, (ctx) => service.create(ctx, { name_inc: 'Northwind Trading AS', notes: 'found by a job', visibility: 'paywalled' }));
-          await inTenant(db, actor, (ctx) => service.update(ctx, String(survivor['id']), { hq_city: 'Bergen' }));
-          await inTenant(db, actor, (ctx) => merges.merge(ctx, String(survivor['id']), { other: other['id'] }));
+        'probe.echo': async ({ job, actor, inTenant }) => {
+          if (job.createdBy !== admin!.id) throw new Error('queued by someone else');
+          assert.deepEqual(actor, { kind: 'system', tenantId: acme.id, access: 'admin', onBehalfOf: { id: admin!.id, email: admin!.email } });
+          const survivor = await inTenant((ctx) => service.create(ctx, { name_inc: 'Northwind Trading', hq_city: 'Oslo', visibility: 'paywalled' }));
+          const other = await inTenant((ctx) => service.create(ctx, { name_inc: 'Northwind Trading AS', notes: 'found by a job', visibility: 'paywalled' }));
+          await inTenant((ctx) => service.update(ctx, String(survivor['id']), { hq_city: 'Bergen' }));
+          await inTenant((ctx) => merges.merge(ctx, String(survivor['id']), { other: other['id'] }));
           ids.survivor = String(survivor['id']);
           ids.other = String(other['id']);
           return { survivor: survivor['id'] };
@@ -57,6 +58,24 @@ describe('a job writing through the engine', () => {
         const job = await t.request(acme, { method: 'GET', url: `/api/v1/jobs/${id}/`, token: tokens.admin });
         if (job.json().status === 'succeeded') break;
         assert.notEqual(job.json().status, 'failed', job.body);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+
+      // Queued by a user who is disabled before it runs: failed at its first claim, not run.
+      const [research] = await query<{ id: string }>(t.db.owner, sql`SELECT id FROM users WHERE email = 'research@acme.test'`);
+      const refused = await t.db.withTenant({ tenantId: acme.id }, async (tx) => {
+        const jobId = await enqueue(tx, { name: 'probe.echo', payload: { key: 'disabled', sleep_ms: 0 }, createdBy: research!.id });
+        await tx.execute(sql`UPDATE users SET disabled = true WHERE id = ${research!.id}`);
+        return jobId;
+      });
+      for (;;) {
+        const job = (await t.request(acme, { method: 'GET', url: `/api/v1/jobs/${refused}/`, token: tokens.admin })).json();
+        if (job.status === 'failed') {
+          assert.equal(job.attempts, 1, 'no retries: no attempt could run it');
+          assert.match(job.error, /no longer has an account/);
+          break;
+        }
+        assert.notEqual(job.status, 'succeeded');
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
     } finally {

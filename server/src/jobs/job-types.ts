@@ -16,6 +16,13 @@ export interface JobTypeOptions<S extends TSchema = TSchema> {
   maxAttempts: number;
   /** The wait before the second attempt; it doubles for each further one (capped at an hour). */
   backoffMs: number;
+  /**
+   * Whom the job's writes are for (JobContext.actor). 'creator': the user who queued it
+   * (created_by), with the access they have at each attempt — a job whose user is gone or
+   * disabled fails without running, never writing with more rights than theirs. Otherwise
+   * (the default) the system on its own, an admin of the job's tenant.
+   */
+  actsFor?: 'creator' | 'system';
 }
 
 const define = <S extends TSchema>(options: JobTypeOptions<S>) => options;
@@ -42,6 +49,7 @@ export const JOB_TYPES = {
     timeoutMs: 90_000,
     maxAttempts: 5,
     backoffMs: 1_000,
+    actsFor: 'creator',
   }),
   /**
    * Publishes one live event from the worker that runs it (modules/probe/): shows a deployment
@@ -77,6 +85,7 @@ export const JOB_TYPES = {
     timeoutMs: 30 * 60_000,
     maxAttempts: 3,
     backoffMs: 5_000,
+    actsFor: 'creator',
   }),
   /**
    * Removes a deleted tenant's stored files from the file store (modules/clients/clients.jobs.ts).

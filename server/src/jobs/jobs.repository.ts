@@ -93,6 +93,30 @@ export async function renewLease(tx: Tx, id: string, token: string, leaseMs: num
   return rows.length > 0;
 }
 
+/**
+ * Whether the attempt still holds its lease, keeping it held until the transaction ends: the
+ * row is locked FOR SHARE, so another worker cannot claim the job while a handler's
+ * transaction writes, and a transaction of an attempt that lost its lease writes nothing.
+ */
+export async function holdLease(tx: Tx, id: string, token: string): Promise<boolean> {
+  const rows = await query(tx, sql`SELECT 1 FROM jobs WHERE id = ${id} AND lease_token = ${token} AND status = 'running' FOR SHARE`);
+  return rows.length > 0;
+}
+
+export interface JobUser {
+  id: string;
+  email: string;
+  is_admin: boolean;
+  is_research: boolean;
+  disabled: boolean;
+}
+
+/** The user a job works for, as they are now (null when gone). */
+export async function findJobUser(tx: Tx, userId: string): Promise<JobUser | null> {
+  const [user] = await query<JobUser>(tx, sql`SELECT id, email, is_admin, is_research, disabled FROM users WHERE id = ${userId}`);
+  return user ?? null;
+}
+
 export async function writeProgress(tx: Tx, id: string, token: string, stage: string, percent: number): Promise<boolean> {
   const rows = await query(
     tx,

@@ -3,7 +3,7 @@
  * `modules/jobs.ts` lists them; `createJobRegistry` refuses to start when a declared job type
  * (job-types.ts) has no handler, or when two modules handle the same one.
  */
-import type { Database } from '../db/client.ts';
+import type { EngineContext, SystemActor, TransactionOptions } from '../resources/context.ts';
 import type { FileStore } from '../storage/files.ts';
 import { JOB_NAMES, type JobName, type JobPayload } from './job-types.ts';
 
@@ -21,16 +21,35 @@ export interface JobInfo {
  * What a handler gets. A handler may run more than once for one job (a retry, or another
  * worker after this one's process died); it must leave the same result however many times it
  * runs: docs/jobs.md ("Idempotent handlers") shows how, keyed by `job.id`.
+ *
+ * Handlers reach the database only through `inTenant`: the engine's context for the job's
+ * tenant and actor, built by the worker, so no handler builds its own (or forgets row-level
+ * security, or the audit log's "system, on behalf of").
  */
 export interface JobContext<N extends JobName> {
   job: JobInfo;
   payload: JobPayload<N>;
-  db: Database;
+  /**
+   * `systemActor(job.tenantId, onBehalfOf)`: on behalf of the user who queued the job when its
+   * type acts for them (job-types.ts `actsFor`), read again at each attempt; the audit log
+   * records the job's writes as the system's, on that user's behalf.
+   */
+  actor: SystemActor;
+  /**
+   * Runs `fn` in one short transaction of the job's tenant (row-level security) with the
+   * job's actor — an engine context any service takes. The transaction first checks that the
+   * attempt still holds its lease and keeps it held until it ends (jobs.repository.ts
+   * `holdLease`): an attempt that lost its lease writes nothing, and throws.
+   */
+  inTenant<T>(fn: (ctx: EngineContext) => Promise<T>, options?: TransactionOptions): Promise<T>;
   /** The file store (a job's file: its payload names it, `enqueue`'s `file` holds it). */
   files: FileStore;
   /** Aborts when the time limit is reached or the lease is lost: stop and throw. */
   signal: AbortSignal;
-  /** Records where the job is (0–100), readable through GET jobs/{id}/. */
+  /**
+   * Records where the job is (0–100), readable through GET jobs/{id}/. Call it between
+   * transactions, never inside `inTenant`: it writes the job row, which that transaction holds.
+   */
   progress(stage: string, percent: number): Promise<void>;
 }
 

@@ -7,9 +7,10 @@
  * Woken by the jobs_notify notification when a job is committed, and by polling besides.
  */
 import type { Database, Tx } from '../db/client.ts';
+import { actingUser, inTenant, systemActor, type SystemActor } from '../resources/context.ts';
 import type { FileStore } from '../storage/files.ts';
-import { JOB_NAMES, JOB_TYPES, type JobName } from './job-types.ts';
-import { claimJobs, markAttemptFailed, markSucceeded, renewLease, writeProgress, type ClaimedJob } from './jobs.repository.ts';
+import { JOB_NAMES, JOB_TYPES, type JobName, type JobTypeOptions } from './job-types.ts';
+import { claimJobs, findJobUser, holdLease, markAttemptFailed, markSucceeded, renewLease, writeProgress, type ClaimedJob } from './jobs.repository.ts';
 import { checkPayload, JobPayloadError } from './queue.ts';
 import type { JobContext, JobHandler, JobRegistry } from './registry.ts';
 
@@ -39,6 +40,11 @@ export interface WorkerOptions {
 
 /** Why an attempt was stopped from outside the handler. */
 class AttemptStopped extends Error {}
+
+/** A job that no attempt can run (its user is gone): failed at once, without retries. */
+class JobCannotRun extends Error {}
+
+const LEASE_LOST = 'its lease was lost: another worker took the job';
 
 export const backoffMs = (name: JobName, attempt: number) =>
   Math.min(JOB_TYPES[name].backoffMs * 2 ** (attempt - 1), MAX_BACKOFF_MS);
@@ -122,6 +128,17 @@ export class Worker {
     return this.options.db.withTenant({ tenantId: job.tenant_id }, fn);
   }
 
+  /**
+   * The job's actor: the system, for the user who queued it when its type acts for them —
+   * with that user's access as it is now; a user gone or disabled means the job cannot run.
+   */
+  private async actorOf(job: ClaimedJob): Promise<SystemActor> {
+    if ((JOB_TYPES[job.name] as JobTypeOptions).actsFor !== 'creator' || job.created_by === null) return systemActor(job.tenant_id);
+    const user = await this.inTenant(job, (tx) => findJobUser(tx, job.created_by!));
+    if (!user || user.disabled) throw new JobCannotRun('The user who queued this job no longer has an account here: it is not run.');
+    return systemActor(job.tenant_id, actingUser(user));
+  }
+
   private async run(job: ClaimedJob): Promise<void> {
     const { log, leaseMs } = this.options;
     const details = { job: job.id, name: job.name, tenant: job.tenant_id, attempt: job.attempts };
@@ -131,32 +148,40 @@ export class Worker {
     const renewal = setInterval(() => {
       this.inTenant(job, (tx) => renewLease(tx, job.id, job.lease_token, leaseMs))
         .then((held) => {
-          if (!held) stop('its lease was lost: another worker took the job');
+          if (!held) stop(LEASE_LOST);
         })
         .catch((error: unknown) => log.warn({ ...details, err: error }, 'jobs: could not renew a lease'));
     }, Math.max(100, Math.floor(leaseMs / 3)));
     try {
       let payload;
+      let actor: SystemActor;
       try {
         payload = checkPayload(job.name, job.payload);
+        actor = await this.actorOf(job);
       } catch (error) {
-        // A payload that no attempt can accept: failed at once, without retries.
-        if (error instanceof JobPayloadError) return await this.settleFailure(job, error.message, true);
+        // A payload that no attempt can accept, a user who is gone: failed at once, without retries.
+        if (error instanceof JobPayloadError || error instanceof JobCannotRun) return await this.settleFailure(job, error.message, true);
         throw error;
       }
+      const leaseLost = () => {
+        stop(LEASE_LOST);
+        return controller.signal.reason as Error;
+      };
       const context: JobContext<JobName> = {
         job: { id: job.id, tenantId: job.tenant_id, name: job.name, attempt: job.attempts, maxAttempts: job.max_attempts, createdBy: job.created_by },
         payload,
-        db: this.options.db,
+        actor,
+        inTenant: (fn, options) =>
+          inTenant(this.options.db, actor, async (ctx) => {
+            if (!(await holdLease(ctx.tx, job.id, job.lease_token))) throw leaseLost();
+            return fn(ctx);
+          }, options),
         files: this.options.files,
         signal: controller.signal,
         progress: async (stage, percent) => {
           const clamped = Math.max(0, Math.min(100, Math.round(percent)));
           const held = await this.inTenant(job, (tx) => writeProgress(tx, job.id, job.lease_token, stage.slice(0, 200), clamped));
-          if (!held) {
-            stop('its lease was lost: another worker took the job');
-            throw controller.signal.reason;
-          }
+          if (!held) throw leaseLost();
         },
       };
       const handler = this.options.registry[job.name] as JobHandler<JobName>;

@@ -89,11 +89,15 @@ describe('the catalog and the database agree', () => {
 
     it('the check names every rule the table breaks', async () => {
       const found = await conformanceProblems(test.db.owner, [probe]);
-      assert.deepEqual(found.columns, ['conformance_probes.score: double precision, but its field stores numeric']);
+      assert.deepEqual(found.columns, [
+        'conformance_probes.staged_by: missing (uuid expected)',
+        'conformance_probes.score: double precision, but its field stores numeric',
+      ]);
       assert.deepEqual(found.choices, ['conformance_probes.stage: CHECK differs from the declared choices (not allowed: final; not declared: -)']);
       assert.deepEqual(found.rowLevelSecurity, [
         'conformance_probes: row-level security not enabled',
         'conformance_probes: no tenant_isolation policy FOR ALL USING and WITH CHECK (tenant_id = app_tenant_id())',
+        "conformance_probes: no restrictive staged_rows policy FOR ALL USING ((staged_by IS NULL) OR (staged_by = app_import_stage())) (SELECT enable_staged_writes('conformance_probes'))",
       ]);
       assert.equal(found.counters.length, 1);
       assert.match(found.counters[0]!, /expected one counter trigger .*maintain_entity_counter\('probes'\), found none/);
@@ -132,6 +136,7 @@ describe('the catalog and the database agree', () => {
           'CREATE INDEX conformance_probes_owner ON conformance_probes USING btree (tenant_id, owner)',
           'CREATE INDEX conformance_probes_recent ON conformance_probes USING btree (tenant_id, updated_at DESC, id DESC)',
           'CREATE INDEX conformance_probes_stage ON conformance_probes USING btree (tenant_id, stage)',
+          'CREATE INDEX conformance_probes_staged ON conformance_probes USING btree (staged_by) WHERE (staged_by IS NOT NULL)',
           'CREATE INDEX conformance_probes_tags ON conformance_probes USING gin (tags)',
           'CREATE INDEX conformance_probes_visibility ON conformance_probes USING btree (tenant_id, visibility)',
         ],
@@ -161,6 +166,7 @@ describe('the catalog and the database agree', () => {
         { policyname: 'shared_insert', cmd: 'INSERT' },
         { policyname: 'shared_read', cmd: 'SELECT' },
         { policyname: 'shared_update', cmd: 'UPDATE' },
+        { policyname: 'staged_rows', cmd: 'ALL' },
       ]);
     });
   });

@@ -7,7 +7,8 @@
  * - every declared field has its columns, each of the type the field type stores;
  * - every choice list equals the CHECK constraint of its column;
  * - every tenant table has row-level security enabled and forced with the
- *   tenant_isolation policy (shared tables: read by all, written by tenant managers);
+ *   tenant_isolation policy (shared tables: read by all, written by tenant managers), and
+ *   every engine table the staged_rows policy hiding an import's staged rows (migration 0115);
  * - the counter trigger exists exactly where the entity counts read counters;
  * - every relation column and every filter column has an index that starts with it
  *   (after tenant_id, on tenant tables);
@@ -67,6 +68,8 @@ function engineColumns(resource: Resource): Record<string, string> {
     updated_at: 'timestamp with time zone',
     created_by: 'uuid',
     updated_by: 'uuid',
+    // Staged writes of an all-or-nothing import job (migration 0115, staging.ts).
+    staged_by: 'uuid',
     ...(resource.identity ? { name_keys: 'text[]' } : {}),
     ...(resource.search ? { search_vector: 'tsvector' } : {}),
     ...(resource.quickSearch ? { search_name: 'text' } : {}),
@@ -168,6 +171,7 @@ export async function conformanceProblems(executor: Executor, resources: Resourc
     indexProblems(schema, resource, problems.indexes);
   }
   rowLevelSecurityProblems(schema, resources, problems.rowLevelSecurity);
+  for (const resource of resources) stagedRowsProblems(schema, resource, problems.rowLevelSecurity);
   tenantKeyProblems(schema, problems.tenantKeys);
   return problems;
 }
@@ -250,6 +254,16 @@ function rowLevelSecurityProblems(schema: Schema, resources: Resource[], out: st
         }
       }
     }
+  }
+}
+
+const STAGED_CONDITION = '((staged_by IS NULL) OR (staged_by = app_import_stage()))';
+
+/** An import's staged rows are hidden from everyone else (enable_staged_writes, migration 0115). */
+function stagedRowsProblems(schema: Schema, resource: Resource, out: string[]): void {
+  const policy = schema.policies.find((row) => row.table === resource.table && row.name === 'staged_rows');
+  if (!policy || policy.permissive !== 'RESTRICTIVE' || policy.command !== 'ALL' || policy.using !== STAGED_CONDITION) {
+    out.push(`${resource.table}: no restrictive staged_rows policy FOR ALL USING ${STAGED_CONDITION} (SELECT enable_staged_writes('${resource.table}'))`);
   }
 }
 

@@ -74,7 +74,12 @@ export function responsibleUser(actor: Actor): UserRef | null {
   return actor.kind === 'user' ? actor.user : actor.onBehalfOf;
 }
 
+export interface TransactionOptions {
+  /** Stage the transaction's writes under this id, hidden until published (resources/staging.ts). */
+  importStage?: string;
+}
+
 /** Runs `fn` in a transaction scoped to the actor's tenant (row-level security), without any request. */
-export function inTenant<T>(db: Database, actor: Actor, fn: (ctx: EngineContext) => Promise<T>): Promise<T> {
-  return db.withTenant({ tenantId: actor.tenantId, manageTenants: actor.manageTenants ?? false }, (tx) => fn({ tx, actor }));
+export function inTenant<T>(db: Database, actor: Actor, fn: (ctx: EngineContext) => Promise<T>, options: TransactionOptions = {}): Promise<T> {
+  return db.withTenant({ tenantId: actor.tenantId, manageTenants: actor.manageTenants ?? false, ...options }, (tx) => fn({ tx, actor }));
 }

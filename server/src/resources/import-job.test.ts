@@ -5,6 +5,13 @@
  * the stored file is held while the job waits and let go when it ends, and another tenant
  * cannot read the job. The threshold is 5 rows here and batches are 3 rows, so small files
  * take every path.
+ *
+ * All or nothing works in short staged transactions (staging.ts): while such a job waits
+ * between batches the app answers (on PGlite too, whose single connection the job does not
+ * hold) and shows nothing of the import — no new row, no edit, no count, no history; an
+ * error in the last batch leaves nothing; an attempt that dies between batches (its lease
+ * taken away, so not even its own clean-up runs) leaves hidden rows that the retry discards
+ * before writing each row once.
  */
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
@@ -45,6 +52,11 @@ describe('spreadsheet imports as jobs', () => {
   let syncToken: string;
   /** Files (by SHA-256) whose job's first attempt dies after its first batch. */
   const crashAfterFirstBatch = new Set<string>();
+  /** Files whose job's first attempt loses its lease after this many batches, as when its worker is killed: it cleans up nothing. */
+  const killAfterBatches = new Map<string, number>();
+  /** Files whose job waits after its first batch until the test lets it go on. */
+  const pauseAfterFirstBatch = new Map<string, { reached: () => void; release: Promise<void> }>();
+  const batchesDone = new Map<string, number>();
 
   before(async () => {
     t = await createTestApp({ IMPORT_JOB_ROWS: '5' });
@@ -66,6 +78,21 @@ describe('spreadsheet imports as jobs', () => {
         batchRows: 3,
         afterBatch: async ({ job, payload }) => {
           if (job.attempt === 1 && crashAfterFirstBatch.delete(payload.sha256)) throw new Error('the worker died after the first batch');
+          const attempt = `${job.id}/${job.attempt}`;
+          batchesDone.set(attempt, (batchesDone.get(attempt) ?? 0) + 1);
+          const pause = pauseAfterFirstBatch.get(payload.sha256);
+          if (pause && batchesDone.get(attempt) === 1) {
+            pauseAfterFirstBatch.delete(payload.sha256);
+            pause.reached();
+            await pause.release;
+          }
+          if (job.attempt === 1 && killAfterBatches.get(payload.sha256) === batchesDone.get(attempt)) {
+            killAfterBatches.delete(payload.sha256);
+            assert.ok((await stagedLeft(job.id)).rows > 0, 'the batches so far are staged');
+            // Another worker takes the job at once; this attempt can no longer write anything, its clean-up included.
+            await t.db.owner.execute(sql`UPDATE jobs SET lease_token = gen_random_uuid(), lease_until = now() WHERE id = ${job.id}`);
+            throw new Error('the worker was killed');
+          }
         },
       }),
     });
@@ -100,6 +127,38 @@ describe('spreadsheet imports as jobs', () => {
         query<{ name_inc: string }>(tx, sql`SELECT name_inc FROM organizations WHERE name_inc LIKE ${`${prefix} %`} ORDER BY name_inc`),
       )
     ).map((row) => row.name_inc);
+
+  /** The organizations' total as the list reports it (from the counters). */
+  const total = async () => {
+    const response = await t.request(acme, { method: 'GET', url: `${ORGS}/?limit=1`, token: tokens['admin'] });
+    assert.equal(response.statusCode, 200, response.body);
+    return response.json().count as number;
+  };
+
+  const createOrg = async (values: Record<string, unknown>) => {
+    const response = await t.request(acme, { method: 'POST', url: `${ORGS}/`, token: tokens['research'], payload: { visibility: 'public', ...values } });
+    assert.equal(response.statusCode, 201, response.body);
+    return response.json().id as string;
+  };
+
+  const getOrg = async (id: string) => (await t.request(acme, { method: 'GET', url: `${ORGS}/${id}/`, token: tokens['admin'] })).json();
+
+  const historyOf = async (id: string) =>
+    ((await t.request(acme, { method: 'GET', url: `${ORGS}/${id}/history/`, token: tokens['admin'] })).json().results as Array<{ action: string }>).map(
+      (entry) => entry.action,
+    );
+
+  /** What a job's stage holds, seen by the database owner (row-level security does not hide it there). */
+  const stagedLeft = async (jobId?: string) => {
+    const [row] = await query<{ rows: number; audit: number; edits: number; stages: number }>(
+      t.db.owner,
+      sql`SELECT (SELECT count(*)::int FROM organizations WHERE staged_by IS NOT NULL AND (${jobId ?? null}::uuid IS NULL OR staged_by = ${jobId ?? null}::uuid)) AS rows,
+                 (SELECT count(*)::int FROM audit_entries WHERE staged_by IS NOT NULL) AS audit,
+                 (SELECT count(*)::int FROM import_staged_updates) AS edits,
+                 (SELECT count(*)::int FROM import_stages) AS stages`,
+    );
+    return row!;
+  };
 
   const heldFile = async (jobId: string) =>
     (await t.db.withTenant({ tenantId: acme.id }, (tx) => query<{ file_sha256: string | null }>(tx, sql`SELECT file_sha256 FROM jobs WHERE id = ${jobId}`)))[0]!
@@ -200,5 +259,94 @@ describe('spreadsheet imports as jobs', () => {
     assert.equal((await t.request('beta', { method: 'GET', url: `/api/v1/jobs/${id}/`, token: tokens['beta'] })).statusCode, 404);
     assert.equal((await job(id, tokens['paywall'])).statusCode, 403);
     assert.equal((await finished(id)).status, 'succeeded');
+  });
+
+  it('all or nothing in short transactions: the app answers while the job runs, and shows nothing of the import until it is all written', async () => {
+    const existing = await createOrg({ name_inc: 'Staged Org 02', notes: 'there before' });
+    const before = await total();
+    const bytes = await xlsx(orgRows('Staged Org', 10));
+    let reached!: () => void;
+    const paused = new Promise<void>((resolve) => (reached = resolve));
+    let release!: () => void;
+    pauseAfterFirstBatch.set(sha256(bytes), { reached, release: new Promise<void>((resolve) => (release = resolve)) });
+    const response = await upload(t, acme, tokens['research'], 'staged.xlsx', bytes, false);
+    assert.equal(response.statusCode, 202, response.body);
+    const id = response.json().job_id as string;
+
+    await paused;
+    // The job has written its first batch (a new record, and an edit of the existing one) and
+    // waits: requests answer now, not after it, and none of it shows.
+    const running = (await job(id)).json() as Job;
+    assert.equal(running.status, 'running');
+    assert.ok((running.percent ?? 0) > 0, 'the percent moves on PGlite too');
+    const list = await t.request(acme, { method: 'GET', url: `${ORGS}/?search=Staged&limit=50`, token: tokens['admin'] });
+    assert.equal(list.statusCode, 200, list.body);
+    assert.deepEqual(list.json().results.map((row: { name_inc: string }) => row.name_inc), ['Staged Org 02']);
+    assert.equal(await total(), before, 'staged rows are not counted');
+    const shown = await getOrg(existing);
+    assert.deepEqual(shown.emails, [], 'the edit is not seen');
+    assert.equal(shown.hq_city, null);
+    assert.deepEqual(await historyOf(existing), ['create'], 'nor its audit entry');
+    assert.ok((await stagedLeft(id)).rows >= 2, 'the first batch is written, staged');
+    release();
+
+    const done = await finished(id);
+    assert.equal(done.status, 'succeeded', done.error ?? '');
+    const report = done.result as ImportReport;
+    assert.equal(report.created, 9);
+    assert.equal(report.updated, 1);
+    assert.equal(await total(), before + 9);
+    assert.equal((await namesLike('Staged Org')).length, 10);
+    const edited = await getOrg(existing);
+    assert.deepEqual(edited.emails, ['info2@stagedorg.test']);
+    assert.equal(edited.notes, 'there before');
+    assert.deepEqual(await historyOf(existing), ['update', 'create']);
+    assert.deepEqual(await stagedLeft(), { rows: 0, audit: 0, edits: 0, stages: 0 });
+  });
+
+  it('all or nothing: an error in the last batch leaves no row, no edit, and the counts as they were', async () => {
+    const existing = await createOrg({ name_inc: 'Lastbatch Org 01', notes: 'untouched' });
+    const before = await total();
+    const bytes = await xlsx(orgRows('Lastbatch Org', 9, 9));
+    const response = await upload(t, acme, tokens['research'], 'lastbatch.xlsx', bytes, false);
+    assert.equal(response.statusCode, 202, response.body);
+    const done = await finished(response.json().job_id);
+    assert.equal(done.status, 'succeeded', done.error ?? '');
+    const report = done.result as ImportReport;
+    assert.equal(report.rolled_back, true);
+    assert.deepEqual(report.errors.map((error) => [error.row, error.field]), [[10, 'emails']], 'the last row, in the last of three batches');
+    assert.deepEqual(await namesLike('Lastbatch Org'), ['Lastbatch Org 01']);
+    assert.equal(await total(), before);
+    const shown = await getOrg(existing);
+    assert.deepEqual(shown.emails, []);
+    assert.equal(shown.hq_city, null);
+    assert.deepEqual(await historyOf(existing), ['create']);
+    assert.deepEqual(await stagedLeft(), { rows: 0, audit: 0, edits: 0, stages: 0 });
+  });
+
+  it('all or nothing: an attempt killed after its second batch leaves only hidden rows, which the retry discards before writing each row once', async () => {
+    const existing = await createOrg({ name_inc: 'Killed Org 05', emails: ['old@killed.test'] });
+    const before = await total();
+    // The last row edits the record the first row created, two batches earlier.
+    const rows = [...orgRows('Killed Org', 10), ['Killed Org 01', 'extra@killedorg.test', '', '', '']];
+    const bytes = Buffer.from(rows.map((row) => row.join(',')).join('\n') + '\n');
+    killAfterBatches.set(sha256(bytes), 2);
+    const response = await upload(t, acme, tokens['research'], 'killed.csv', bytes, false);
+    assert.equal(response.statusCode, 202, response.body);
+    const done = await finished(response.json().job_id);
+    assert.equal(done.status, 'succeeded', done.error ?? '');
+    assert.equal(done.attempts, 2, 'the first attempt was killed');
+    const report = done.result as ImportReport;
+    assert.equal(report.created, 9);
+    assert.equal(report.updated, 2);
+    const names = await namesLike('Killed Org');
+    assert.equal(names.length, 10);
+    assert.equal(new Set(names).size, 10, 'each row once');
+    assert.equal(await total(), before + 9);
+    assert.deepEqual((await getOrg(existing)).emails, ['old@killed.test', 'info5@killedorg.test'], 'the edit applied once');
+    const [first] = await t.db.withTenant({ tenantId: acme.id }, (tx) => query<{ emails: string[] }>(tx, sql`SELECT emails FROM organizations WHERE name_inc = 'Killed Org 01'`));
+    assert.deepEqual(first!.emails, ['info1@killedorg.test', 'extra@killedorg.test']);
+    assert.deepEqual(await historyOf(existing), ['update', 'create']);
+    assert.deepEqual(await stagedLeft(), { rows: 0, audit: 0, edits: 0, stages: 0 });
   });
 });

@@ -11,27 +11,27 @@
  * single connection is free between batches and a retried job carries on after the last
  * committed batch instead of writing a row twice.
  *
- * All or nothing: one transaction, as in the request. A rollback cannot reach back into
- * batches already committed, and checking every row first cannot stand in for it: rows of a
- * file depend on earlier rows (a later row updates the record an earlier one created, or
- * names it in a relation), and a row that passed a check can still fail when written because
- * the data changed in between, which would leave half a file. So the job frees the request
- * (and reads the file outside any transaction) but, on PGlite, holds the connection while it
- * writes; its progress is written from another connection, so it moves only on a PostgreSQL
- * server (docs/jobs.md). The transaction also records the import as done, so a retry after
- * a commit whose job was not yet settled returns the report instead of importing again.
+ * All or nothing: batches too, but staged (staging.ts): each batch's transaction writes its
+ * rows through the engine as the request would — later rows find what earlier ones created
+ * or edited — yet nobody else sees them, and the counters do not move. When every row is
+ * written without an error, one short transaction publishes the stage (and records the
+ * import as done, so a retry after a commit whose job was not yet settled returns the report
+ * instead of importing again); when any row failed, the stage is discarded and the report
+ * says which rows, as the request's would. An attempt starts by discarding whatever an
+ * earlier attempt of the job staged, so a retried job writes each row once.
  */
 import { createReadStream } from 'node:fs';
 import { sql } from 'drizzle-orm';
 import { atLeast } from '../auth/access.ts';
 import type { ImportReport } from '../contracts.ts';
-import { query, type Database, type Tx } from '../db/client.ts';
+import { query, type Tx } from '../db/client.ts';
 import { enqueue } from '../jobs/queue.ts';
-import type { JobContext, JobHandlers, JobInfo } from '../jobs/registry.ts';
+import type { JobContext, JobHandlers } from '../jobs/registry.ts';
 import { fileKey, type FileStore } from '../storage/files.ts';
 import type { Catalog } from './catalog.ts';
-import { actingUser, inTenant, responsibleUser, systemActor, type ActingUser, type EngineContext, type SystemActor } from './context.ts';
+import { responsibleUser, type EngineContext } from './context.ts';
 import { ResourceService } from './service.ts';
+import { discardStage, openStage, parkStaged, publishStage, sweepEndedStages } from './staging.ts';
 import {
   emptyTally,
   importReport,
@@ -63,13 +63,6 @@ export function queueSheetImport(ctx: EngineContext, service: ResourceService, f
   });
 }
 
-/** An all-or-nothing import with failed rows: thrown to roll its transaction back, carrying the tally. */
-class RolledBack extends Error {
-  constructor(readonly tally: ImportTally) {
-    super('rows failed: nothing is kept');
-  }
-}
-
 interface SavedProgress {
   last_row: number;
   tally: ImportTally;
@@ -87,26 +80,17 @@ const saveProgress = (tx: Tx, jobId: string, lastRow: number, tally: ImportTally
   );
 
 /**
- * The user the job works for: the one who uploaded the file, with the access they have now.
- * Never more than theirs: a job whose user is gone, disabled or no longer allowed to write
- * the resource fails instead of writing as an admin.
+ * The job works for the uploader (its type acts for its creator: the worker reads the user
+ * again at each attempt and fails a job whose user is gone or disabled). Never with more
+ * rights than theirs: one no longer allowed to write the resource fails the job too.
  */
-async function uploader(db: Database, job: JobInfo, service: ResourceService): Promise<ActingUser> {
-  const [user] = job.createdBy
-    ? await db.withTenant({ tenantId: job.tenantId }, (tx) =>
-        query<{ id: string; email: string; is_admin: boolean; is_research: boolean; disabled: boolean }>(
-          tx,
-          sql`SELECT id, email, is_admin, is_research, disabled FROM users WHERE id = ${job.createdBy}`,
-        ),
-      )
-    : [];
-  if (!user || user.disabled) throw new Error('The user who uploaded the file no longer has an account here: nothing more is imported.');
-  const acting = actingUser(user);
+function checkUploaderMayWrite(context: ImportJobContext, service: ResourceService): void {
+  const { actor } = context;
   const writeAccess = service.resource.writeAccess;
-  if (writeAccess === 'manage-tenants' || !atLeast(acting.access, writeAccess)) {
-    throw new Error(`${user.email} may no longer edit ${service.resource.label.toLowerCase()} records: nothing more is imported.`);
+  if (writeAccess === 'manage-tenants' || !atLeast(actor.access, writeAccess)) {
+    const who = actor.onBehalfOf?.email ?? 'The job';
+    throw new Error(`${who} may no longer edit ${service.resource.label.toLowerCase()} records: nothing more is imported.`);
   }
-  return acting;
 }
 
 const percentOf = (done: number, total: number) => (total > 0 ? Math.min(99, Math.floor((done / total) * 100)) : 0);
@@ -116,19 +100,19 @@ export function spreadsheetImportJobs(catalog: Catalog, options: { batchRows?: n
   const batchRows = options.batchRows ?? IMPORT_BATCH_ROWS;
   return {
     'spreadsheet.import': async (context) => {
-      const { job, payload, db, files, progress } = context;
+      const { job, payload, files, progress, inTenant } = context;
       const service = new ResourceService(catalog.get(payload.resource), catalog);
-      const actor = systemActor(job.tenantId, await uploader(db, job, service));
+      checkUploaderMayWrite(context, service);
       await progress('reading', 0);
       return withImportFolder(async (dir) => {
         const stream = await files.get(fileKey(job.tenantId, payload.sha256));
         const upload = await saveSpreadsheet({ stream, filename: `upload.${payload.kind}` }, dir);
         const sheet = await readImportSheet(service, upload);
-        const saved = await db.withTenant({ tenantId: job.tenantId }, (tx) => readProgress(tx, job.id));
+        const saved = await inTenant(({ tx }) => readProgress(tx, job.id));
         const run = { service, rows: sheetRows(service.resource, sheet), total: sheet.sheet.dataRows, batchRows };
         const tally = payload.partial
-          ? await importInBatches(context, actor, run, saved)
-          : (saved?.tally ?? (await importAllOrNothing(context, actor, run)));
+          ? await importInBatches(context, run, saved)
+          : (saved?.tally ?? (await importAllOrNothing(context, run)));
         return importReport(tally, payload.partial, sheet.unmatched) satisfies ImportReport;
       });
     },
@@ -146,63 +130,82 @@ interface ImportRun {
 type ImportJobContext = JobContext<'spreadsheet.import'>;
 
 /** Keep good rows: a transaction per batch, which also records how far the import got. */
-async function importInBatches(context: ImportJobContext, actor: SystemActor, run: ImportRun, saved: SavedProgress | null): Promise<ImportTally> {
-  const { job, db, signal, progress } = context;
+async function importInBatches(context: ImportJobContext, run: ImportRun, saved: SavedProgress | null): Promise<ImportTally> {
+  const { job, progress } = context;
   let tally = saved?.tally ?? emptyTally();
   const lastDone = saved?.last_row ?? 1;
+  const write = (rows: SheetRow[]) =>
+    context.inTenant(async (ctx) => {
+      tally = await importRows(ctx, run.service, rows, { partial: true }, tally);
+      await saveProgress(ctx.tx, job.id, rows.at(-1)!.row, tally);
+    });
+  await progress('importing', 0);
+  // Rows of batches an earlier attempt committed are skipped.
+  await inBatches(context, run, (row) => row.row > lastDone, write);
+  return tally;
+}
+
+/**
+ * All or nothing: the rows written in batches staged under the job's id (see the module
+ * comment), then published in one short transaction, or discarded when any row failed.
+ */
+async function importAllOrNothing(context: ImportJobContext, run: ImportRun): Promise<ImportTally> {
+  const { job, progress } = context;
+  const stage = job.id;
+  // What an earlier attempt of this job staged, and stages of jobs that ended without
+  // publishing or discarding theirs (a worker that died on the last attempt).
+  await context.inTenant(async ({ tx }) => {
+    await discardStage(tx, stage);
+    await sweepEndedStages(tx);
+  });
+  let tally = emptyTally();
+  let lastRow = 1;
+  const write = (rows: SheetRow[]) =>
+    context.inTenant(async (ctx) => {
+      await openStage(ctx.tx, stage);
+      tally = await importRows(ctx, run.service, rows, { partial: false, stage }, tally);
+      await parkStaged(ctx.tx, stage);
+      lastRow = rows.at(-1)!.row;
+    }, { importStage: stage });
+  await progress('importing', 0);
+  try {
+    await inBatches(context, run, () => true, write);
+    await context.inTenant(async ({ tx }) => {
+      if (tally.failed > 0) return discardStage(tx, stage);
+      await publishStage(tx, stage);
+      // Done: a retry after this commit returns the report instead of importing again.
+      await saveProgress(tx, job.id, lastRow, tally);
+    });
+  } catch (error) {
+    // Nothing of a failed or stopped attempt stays staged (a lost lease or a dead worker
+    // leaves it to the next attempt, which discards it first).
+    await context.inTenant(({ tx }) => discardStage(tx, stage)).catch(() => {});
+    throw error;
+  }
+  return tally;
+}
+
+/** Hands the rows `wanted` keeps to `write` in batches of run.batchRows, with the percent after each (rows skipped count as done). */
+async function inBatches(context: ImportJobContext, run: ImportRun, wanted: (row: SheetRow) => boolean, write: (rows: SheetRow[]) => Promise<void>): Promise<void> {
+  const { signal, progress } = context;
   let done = 0;
   let batch: SheetRow[] = [];
-  const write = async () => {
+  const flush = async () => {
     const rows = batch;
     batch = [];
     if (rows.length === 0) return;
     signal.throwIfAborted();
-    tally = await inTenant(db, actor, async (ctx) => {
-      const next = await importRows(ctx, run.service, rows, { partial: true }, tally);
-      await saveProgress(ctx.tx, job.id, rows.at(-1)!.row, next);
-      return next;
-    });
+    await write(rows);
     done += rows.length;
     await progress('importing', percentOf(done, run.total));
   };
-  await progress('importing', 0);
   for await (const row of run.rows) {
-    // Rows of batches an earlier attempt committed.
-    if (row.row <= lastDone) {
+    if (!wanted(row)) {
       done += 1;
       continue;
     }
     batch.push(row);
-    if (batch.length >= run.batchRows) await write();
+    if (batch.length >= run.batchRows) await flush();
   }
-  await write();
-  return tally;
-}
-
-/** All or nothing: one transaction (see the module comment), recording the import as done when it commits. */
-async function importAllOrNothing(context: ImportJobContext, actor: SystemActor, run: ImportRun): Promise<ImportTally> {
-  const { job, db, signal, progress } = context;
-  // On PGlite the transaction below is the only connection: progress written from another
-  // one would wait for it to end.
-  const reportsProgress = db.engine !== 'pglite';
-  let done = 0;
-  let lastRow = 1;
-  await progress('importing', 0);
-  try {
-    return await inTenant(db, actor, async (ctx) => {
-      const afterRow = async (row: number) => {
-        lastRow = row;
-        done += 1;
-        signal.throwIfAborted();
-        if (reportsProgress && done % run.batchRows === 0) await progress('importing', percentOf(done, run.total));
-      };
-      const tally = await importRows(ctx, run.service, run.rows, { partial: false, afterRow });
-      if (tally.failed > 0) throw new RolledBack(tally);
-      await saveProgress(ctx.tx, job.id, lastRow, tally);
-      return tally;
-    });
-  } catch (error) {
-    if (error instanceof RolledBack) return error.tally;
-    throw error;
-  }
+  await flush();
 }

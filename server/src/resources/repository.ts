@@ -402,19 +402,33 @@ export async function ownTenantUsers(tx: Tx, userIds: unknown[]): Promise<Set<st
 export interface MatchScope {
   visible: Visibility[];
   userId: string | null;
+  /** An import's stage (staging.ts): its own writes count as this transaction's, and its versions of records it edited replace theirs. */
+  stage?: string;
 }
 
 /**
  * Current records the caller may see, plus those written in this transaction
  * by this user (now() is the transaction's start, which every row written in
  * it carries as updated_at): an import by a research user creates hidden
- * records by default, and later rows of the file must still find them.
+ * records by default, and later rows of the file must still find them. In a
+ * stage, "this transaction" is the whole stage: rows it staged, and the
+ * stage's versions of records it edited in earlier transactions (kept aside
+ * in import_staged_updates) in place of the records as others see them.
  */
 export async function findRecords(tx: Tx, resource: Resource, scope: MatchScope, condition: SQL, limit = 1): Promise<Row[]> {
-  const ownWrites = scope.userId ? sql` OR (updated_at = now() AND updated_by = ${scope.userId})` : sql``;
+  const table = id(resource.table);
+  const written = scope.stage ? sql`(updated_at = now() OR staged_by = ${scope.stage}::uuid)` : sql`updated_at = now()`;
+  const ownWrites = scope.userId ? sql` OR (${written} AND updated_by = ${scope.userId})` : sql``;
+  const parked = (stage: string) => sql`s.job_id = ${stage}::uuid AND s.tbl = ${resource.table} AND NOT s.applied`;
+  const source = scope.stage
+    ? sql`(SELECT * FROM ${table} live WHERE NOT EXISTS (SELECT 1 FROM import_staged_updates s WHERE ${parked(scope.stage)} AND s.record_id = live.id)
+           UNION ALL
+           SELECT version.* FROM import_staged_updates s CROSS JOIN LATERAL jsonb_populate_record(NULL::${table}, s.after) version
+           WHERE ${parked(scope.stage)}) ${table}`
+    : table;
   return query<Row>(
     tx,
-    sql`SELECT ${selectColumns(resource)} FROM ${id(resource.table)}
+    sql`SELECT ${selectColumns(resource)} FROM ${source}
         WHERE (${whereClause(resource, scope.visible)}${ownWrites}) AND ${statusCondition(resource)} AND (${condition})
         ORDER BY created_at, id
         LIMIT ${limit}`,

@@ -31,9 +31,10 @@ import { ApiError } from '../http/errors.ts';
 import { NUL_MESSAGE, nulField } from '../http/nul.ts';
 import { responsibleUser, type EngineContext } from './context.ts';
 import type { FieldType } from './fields.ts';
-import { findDuplicates, findRecords, type MatchScope, type Row } from './repository.ts';
+import { findDuplicates, findRecords, selectOne, type MatchScope, type Row } from './repository.ts';
 import type { Resource } from './resource.ts';
 import { isUuid, type ResourceService } from './service.ts';
+import { touchStaged } from './staging.ts';
 import { normalizeUrlForMatch } from './values.ts';
 import { visibleTo } from './visibility.ts';
 
@@ -106,6 +107,13 @@ export interface ImportOptions {
   partial: boolean;
   /** Told about a row that failed for a reason not its own (a database error). */
   onRowError?: (error: unknown, row: number) => void;
+  /**
+   * All or nothing in staged transactions (an import job, staging.ts): the transaction is one
+   * of this stage. Each row is written in a savepoint (a failed one leaves the transaction
+   * usable, so the batch still ends by parking the stage), a record that existed before the
+   * import is touched before it is edited, and matching sees the stage's versions of records.
+   */
+  stage?: string;
 }
 
 /** Writes the sheet's rows through the engine in the context's transaction; all or nothing unless `partial`. */
@@ -142,6 +150,8 @@ export interface ImportTally {
   updated: number;
   failed: number;
   errors: RowError[];
+  /** All or nothing: a write failed, so later rows are only validated (as in one transaction, which that failure aborts). */
+  stopped?: boolean;
 }
 
 export const emptyTally = (): ImportTally => ({ created: 0, updated: 0, failed: 0, errors: [] });
@@ -157,7 +167,7 @@ export async function importRows(
   options: ImportOptions & { afterRow?: (row: number) => Promise<void> },
   from: ImportTally = emptyTally(),
 ): Promise<ImportTally> {
-  const importer = new RowImporter(ctx, service, options.partial, options.onRowError ?? (() => {}), from);
+  const importer = new RowImporter(ctx, service, options, from);
   for await (const { row, input } of rows) {
     await importer.importRow(row, input);
     await options.afterRow?.(row);
@@ -486,18 +496,25 @@ class RowImporter {
   /** A database error aborted the transaction (all-or-nothing mode): later rows are only validated. */
   private aborted = false;
 
+  private readonly partial: boolean;
+  private readonly stage: string | undefined;
+  /** Told about a row that failed for a reason not its own (a database error). */
+  private readonly onRowError: (error: unknown, row: number) => void;
+
   constructor(
     private readonly ctx: EngineContext,
     private readonly service: ResourceService,
-    private readonly partial: boolean,
-    /** Told about a row that failed for a reason not its own (a database error). */
-    private readonly onRowError: (error: unknown, row: number) => void,
+    options: ImportOptions,
     from: ImportTally,
   ) {
+    this.partial = options.partial;
+    this.stage = options.stage;
+    this.onRowError = options.onRowError ?? (() => {});
     this.created = from.created;
     this.updated = from.updated;
     this.failedBefore = from.failed;
     this.errors = [...from.errors];
+    this.aborted = from.stopped === true;
   }
 
   private get tx(): Tx {
@@ -513,7 +530,8 @@ class RowImporter {
   }
 
   tally(): ImportTally {
-    return { created: this.created, updated: this.updated, failed: this.failedBefore + this.failedRows.size, errors: this.errors };
+    const tally: ImportTally = { created: this.created, updated: this.updated, failed: this.failedBefore + this.failedRows.size, errors: this.errors };
+    return this.aborted ? { ...tally, stopped: true } : tally;
   }
 
   private fail(row: number, field: string | null, message: string): void {
@@ -554,6 +572,11 @@ class RowImporter {
       this.fail(row, null, error.message);
       return;
     }
+    if (current && this.stage) {
+      // The import's version of the record (an earlier transaction of the stage may have edited it).
+      await touchStaged(this.tx, this.stage, this.resource.table, current.id);
+      current = (await selectOne(this.tx, this.resource, visibleTo('admin'), current.id)) ?? current;
+    }
     const resolved = await this.service.resolveRelationNames(this.tx, this.access, input.values);
     if (Object.keys(resolved.errors).length > 0) {
       for (const [field, messages] of Object.entries(resolved.errors)) for (const message of messages) this.fail(row, field, message);
@@ -564,8 +587,9 @@ class RowImporter {
 
     const write = (executor: Tx) => this.service.write({ ...this.ctx, tx: executor }, current, parsed);
     try {
-      // A savepoint per row lets a failed write leave the rest of a partial import intact.
-      if (this.partial) await this.tx.transaction(write);
+      // A savepoint per row lets a failed write leave the rest of a partial import intact,
+      // and a staged batch's transaction usable.
+      if (this.partial || this.stage) await this.tx.transaction(write);
       else await write(this.tx);
     } catch (error) {
       if (error instanceof ApiError && error.statusCode === 400) {
@@ -589,7 +613,7 @@ class RowImporter {
    * wrote, so later rows of the file find what earlier rows created.
    */
   private async findMatch(input: RowInput): Promise<Row | null> {
-    const scope: MatchScope = { visible: visibleTo(this.access), userId: responsibleUser(this.ctx.actor)?.id ?? null };
+    const scope: MatchScope = { visible: visibleTo(this.access), userId: responsibleUser(this.ctx.actor)?.id ?? null, stage: this.stage };
     if (input.id) {
       const [byId] = await findRecords(this.tx, this.resource, scope, sql`id = ${input.id}`);
       if (byId) return byId;
