@@ -60,6 +60,32 @@ export function filterNames(resource: Resource): string[] {
   return [...COMMON_FILTERS.filter((name) => name in resource.fields), ...resource.filters];
 }
 
+/** The range filters of a resource's timestamps: `<name>_after` and `<name>_before`, with their column and comparison. */
+export interface RangeFilter {
+  column: string;
+  operator: '>=' | '<';
+}
+
+export function rangeFilters(resource: Resource): Map<string, RangeFilter> {
+  const ranges = new Map<string, RangeFilter>();
+  for (const column of resource.dateRanges ?? []) {
+    ranges.set(`${column}_after`, { column, operator: '>=' });
+    ranges.set(`${column}_before`, { column, operator: '<' });
+  }
+  return ranges;
+}
+
+const DATE_OR_TIME_RE = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?(Z|[+-]\d{2}:\d{2})?)?$/;
+
+/** A range filter's value as an ISO date-time, or a 400 naming the parameter. */
+function rangeValue(name: string, values: string[]): string {
+  if (values.length !== 1) throw fieldError(name, 'Give one date or date-time.');
+  const value = values[0]!;
+  const time = DATE_OR_TIME_RE.test(value) ? Date.parse(value.length === 10 ? `${value}T00:00:00Z` : value) : NaN;
+  if (!Number.isFinite(time)) throw fieldError(name, 'Must be a date (YYYY-MM-DD) or an ISO 8601 date-time.');
+  return new Date(time).toISOString();
+}
+
 export function orderingNames(resource: Resource): string[] {
   return [...COMMON_ORDERING, ...resource.ordering];
 }
@@ -117,7 +143,8 @@ export function parseListQuery(resource: Resource, query: ListParameters): ListQ
   const format = one('format') ?? 'json';
   if (format !== 'json' && format !== 'xlsx') throw fieldError('format', 'Must be json or xlsx.');
 
-  const allowedFilters = filterNames(resource);
+  const ranges = rangeFilters(resource);
+  const allowedFilters = [...filterNames(resource), ...ranges.keys()];
   const filters: Record<string, string[]> = {};
   for (const [name, raw] of Object.entries(query)) {
     if (RESERVED.includes(name) || raw === undefined) continue;
@@ -129,6 +156,10 @@ export function parseListQuery(resource: Resource, query: ListParameters): ListQ
       .map((value) => value.trim())
       .filter((value) => value !== '');
     if (values.length === 0) continue;
+    if (ranges.has(name)) {
+      filters[name] = [rangeValue(name, values)];
+      continue;
+    }
     const field = resource.fields[name]!;
     if (field.filter === 'boolean') {
       const booleans = values.map((value) => value.toLowerCase());

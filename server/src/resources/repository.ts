@@ -7,7 +7,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import { query, type Tx } from '../db/client.ts';
 import { relationTargets } from './catalog.ts';
 import type { Visibility } from './fields.ts';
-import type { ListQuery } from './list-query.ts';
+import { rangeFilters, type ListQuery } from './list-query.ts';
 import type { PageColumn, PageReads } from './extensions.ts';
 import type { Resource } from './resource.ts';
 
@@ -48,7 +48,13 @@ export type MatchQuery = Pick<ListQuery, 'filters' | 'search' | 'searchBy'>;
 /** Conditions for what a caller may see, and what the list query asks for. */
 export function whereClause(resource: Resource, visible: Visibility[], listQuery?: MatchQuery): SQL {
   const conditions: SQL[] = [visibleCondition(resource, visible)];
+  const ranges = rangeFilters(resource);
   for (const [name, values] of Object.entries(listQuery?.filters ?? {})) {
+    const range = ranges.get(name);
+    if (range) {
+      conditions.push(sql`${id(range.column)} ${sql.raw(range.operator)} ${values[0]}::timestamptz`);
+      continue;
+    }
     const field = resource.fields[name]!;
     if (field.relation) {
       // Only through targets the caller may see: a hidden target's id matches nothing, as an

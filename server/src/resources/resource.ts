@@ -35,6 +35,12 @@ export interface ResourceDeclaration {
   defaultOrdering?: string;
   /** Fields offered as filters (besides visibility and show_on_dashboard, always on). */
   filters: string[];
+  /**
+   * Timestamps filtered by range (e.g. created_at): `<name>_after` (from, inclusive) and
+   * `<name>_before` (until, exclusive), each a date (YYYY-MM-DD, the day's start in UTC) or an
+   * ISO 8601 date-time (list-query.ts).
+   */
+  dateRanges?: Array<'created_at' | 'updated_at'>;
   /** Minimum audience that may create, edit and delete. */
   writeAccess: WriteAccess;
   /** The kind of list this entity can be an item of, and its column in list_items. */

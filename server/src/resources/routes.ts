@@ -17,7 +17,7 @@ import { MergeService } from './merge.ts';
 import type { Catalog } from './catalog.ts';
 import type { FileStore } from '../storage/files.ts';
 import { queueSheetImport, storeSpreadsheet } from './import-job.ts';
-import { filterNames, MAX_LIMIT, parseListQuery, type ListQuery } from './list-query.ts';
+import { filterNames, MAX_LIMIT, parseListQuery, rangeFilters, type ListQuery } from './list-query.ts';
 import type { Resource } from './resource.ts';
 import { ResourceService } from './service.ts';
 import { SpreadsheetExport, type ExportFormat } from './spreadsheet-export.ts';
@@ -38,6 +38,7 @@ export function listQuerystring(resource: Resource) {
     ...pagingParams('Comma-separated fields, -field for descending. Default -updated_at.'),
     format: Type.Optional(Type.Enum(['json', 'xlsx'])),
     ...Object.fromEntries(filterNames(resource).map((name) => [name, Type.Optional(FilterParam)])),
+    ...Object.fromEntries([...rangeFilters(resource).keys()].map((name) => [name, Type.Optional(Type.String({ description: 'A date (YYYY-MM-DD) or an ISO 8601 date-time; _after from (inclusive), _before until (exclusive)' }))])),
   }, { additionalProperties: FilterParam });
 }
 

@@ -76,4 +76,5 @@ export const rawData = defineResource({
   },
   ordering: ['title', 'file_name', 'file_size', 'content_kind', 'processing_status'],
   filters: ['bucket', 'content_kind', 'processing_status', 'source'],
+  dateRanges: ['created_at', 'updated_at'],
 });

@@ -216,6 +216,26 @@ for (const [driverKind, makeDriver] of testDrivers()) describe(`raw data API (${
     });
   });
 
+  describe('dates', () => {
+    it('filters by created_at and updated_at ranges (a date or a date-time), a bad value a 400 naming it', async () => {
+      const all = (await json('GET', `${BASE}/?limit=1`)).json().count;
+      const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
+      const count = async (query: string) => {
+        const response = await json('GET', `${BASE}/?limit=1&${query}`);
+        assert.equal(response.statusCode, 200, response.body);
+        return response.json().count;
+      };
+      assert.equal(await count(`created_at_before=${tomorrow}`), all);
+      assert.equal(await count(`created_at_after=${tomorrow}`), 0);
+      assert.equal(await count(`updated_at_after=2000-01-01T00:00:00Z&updated_at_before=${tomorrow}`), all);
+      const bad = await json('GET', `${BASE}/?created_at_after=yesterday`);
+      assert.equal(bad.statusCode, 400);
+      assert.ok(bad.json().errors.created_at_after);
+      const twice = await json('GET', `${BASE}/?created_at_after=2026-01-01,2026-02-01`);
+      assert.equal(twice.statusCode, 400);
+    });
+  });
+
   describe('remove-batch', () => {
     it('deletes all or nothing, and removes files no longer used after commit', async () => {
       const a = (await upload([{ field: 'file', filename: 'batch-a.txt', content: 'batch a\n' }])).json();
