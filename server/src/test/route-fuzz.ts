@@ -32,6 +32,8 @@ export interface Operation {
   path: string;
   query: string[];
   body: string[];
+  /** The body is bytes (application/octet-stream only), not JSON fields. */
+  bytes?: boolean;
 }
 
 interface Probe {
@@ -70,6 +72,8 @@ export function operationsOf(app: FastifyInstance): Operation[] {
         path,
         query: (operation.parameters ?? []).filter((parameter) => parameter.in === 'query').map((parameter) => parameter.name),
         body: Object.keys(operation.requestBody?.content?.['application/json']?.schema?.properties ?? {}),
+        // A body of bytes (raw-data's direct upload PUT): a NUL there is content, not a field name.
+        bytes: Object.keys(operation.requestBody?.content ?? {}).join() === 'application/octet-stream',
       })),
   );
   return operations
@@ -106,7 +110,7 @@ export function probesOf(operation: Operation, realIds: ReadonlyMap<string, stri
       probes.push({ params: real, body: { [name]: ODD_VALUES[(index + 3) % ODD_VALUES.length] } });
     }
     for (const value of ODD_VALUES) probes.push({ params: real, body: Object.fromEntries(operation.body.map((name) => [name, value])) });
-    probes.push({ params: real, body: { [`key${NUL}`]: 1 }, nulField: 'key\\u0000' });
+    if (!operation.bytes) probes.push({ params: real, body: { [`key${NUL}`]: 1 }, nulField: 'key\\u0000' });
     for (const raw of RAW_BODIES) probes.push({ params: real, raw });
   }
   return probes;
@@ -178,7 +182,9 @@ export function fuzzRouteShard(shard: number): void {
       for (const operation of all) {
         if (operation.method !== 'GET' || operation.path.includes('{') || !collections.has(operation.path)) continue;
         const listed = await t.request(acme, { method: 'GET', url: operation.path, token: tokens['admin'] });
-        const first = listed.statusCode === 200 ? (listed.json() as { results?: Array<{ id?: unknown }> }).results?.[0]?.id : undefined;
+        // A download (e.g. raw-data/export/) is no list to take an id from.
+        const isJson = String(listed.headers['content-type'] ?? '').startsWith('application/json');
+        const first = listed.statusCode === 200 && isJson ? (listed.json() as { results?: Array<{ id?: unknown }> }).results?.[0]?.id : undefined;
         if (typeof first === 'string') realIds.set(operation.path, first);
       }
     });

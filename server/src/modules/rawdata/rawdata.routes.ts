@@ -242,7 +242,9 @@ export async function rawdataRoutes(instance: FastifyInstance, options: { catalo
       config: { access: 'public' },
       schema: {
         tags,
-        summary: 'The bytes of a direct upload (the URL initiate/ returned)',
+        summary: 'The bytes of a direct upload (the URL initiate/ returned): any content, stored as sent',
+        consumes: ['application/octet-stream'],
+        body: Type.Unknown({ description: 'The file\'s bytes' }),
         params: IdParam,
         querystring: Type.Object({ token: Type.String({ minLength: 1, maxLength: 200 }) }),
         response: { 204: Type.Null(), ...errors, 409: ErrorBody, 413: ErrorBody },
