@@ -66,6 +66,9 @@ const recordTag = (path: string, id: string) => ({ type: 'Resource' as const, id
 const filtersTag = (path: string) => ({ type: 'ResourceFilters' as const, id: path });
 const historyTag = (path: string, id: string) => ({ type: 'Resource' as const, id: `${path}|${id}|HISTORY` });
 
+/** The cache tags of a resource's lists, records and filter values, for features' own calls that write it. */
+export const resourceTags = { list: listTag, record: recordTag, filters: filtersTag };
+
 /** What a bulk action (or its undo) makes stale: the lists, filters and counts, the rows written, and a list that rows were added to. */
 const bulkTouched = (path: string, ids: string[], list?: string) => [
   listTag(path),
@@ -92,7 +95,7 @@ function downloadName(response: Response, fallback: string): string {
 }
 
 /** Hands a response body to the browser as a file download. */
-async function saveAsFile(response: Response, fallbackName: string): Promise<{ filename: string }> {
+export async function saveAsFile(response: Response, fallbackName: string): Promise<{ filename: string }> {
   const filename = downloadName(response, fallbackName);
   const url = URL.createObjectURL(await response.blob());
   const link = document.createElement('a');

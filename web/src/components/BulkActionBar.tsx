@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
 import Button from '@mui/material/Button';
 import Dialog from '@mui/material/Dialog';
 import DialogActions from '@mui/material/DialogActions';
@@ -40,6 +40,15 @@ import { recordName } from './resource-view';
 export interface RowSelection {
   ids: Set<string>;
   allMatching: boolean;
+}
+
+/**
+ * What a feature changes in the selection bar of its table: engine actions it leaves out (e.g.
+ * a delete that must go through its own call) and buttons of its own, given the selection.
+ */
+export interface BulkExtension {
+  omit?: BulkAction[];
+  actions: (selected: { selection: RowSelection; pageRows: ResourceRecord[]; query: ListParams; clear: () => void }) => ReactNode;
 }
 
 const EMPTY: RowSelection = { ids: new Set(), allMatching: false };
@@ -94,6 +103,7 @@ interface BulkActionBarProps {
   query: ListParams;
   onSelectAllMatching: () => void;
   onClear: () => void;
+  extension?: BulkExtension;
 }
 
 const VISIBILITIES: Array<[string, string]> = [
@@ -109,7 +119,7 @@ const count = (n: number, noun: string, plural: string) => `${n.toLocaleString('
  * add to a list, add or remove keywords, export, delete (after a confirmation). Visibility,
  * keyword and list changes end in a toast with Undo. Shown to writers while rows are selected.
  */
-export function BulkActionBar({ meta, selection, pageRows, total, totalIsEstimate, query, onSelectAllMatching, onClear }: BulkActionBarProps) {
+export function BulkActionBar({ meta, selection, pageRows, total, totalIsEstimate, query, onSelectAllMatching, onClear, extension }: BulkActionBarProps) {
   const [runBulk, bulkState] = useBulkResourceMutation();
   const [runExport, exportState] = useBulkExportMutation();
   const [undo] = useBulkUndoMutation();
@@ -125,7 +135,7 @@ export function BulkActionBar({ meta, selection, pageRows, total, totalIsEstimat
   const tooMany = selected > meta.bulk_max_rows;
   const names = useMemo(() => new Map(pageRows.map((row) => [row.id, recordName(meta, row)])), [pageRows, meta]);
   const pageSelected = !selection.allMatching && pageRows.length > 0 && pageRows.every((row) => selection.ids.has(row.id));
-  const offers = (action: BulkAction) => meta.bulk_actions.includes(action);
+  const offers = (action: BulkAction) => meta.bulk_actions.includes(action) && !extension?.omit?.includes(action);
   const keywordField = meta.fields.find((field) => field.name === 'keywords');
   const listTargets = useMemo(
     () => [{ kind: 'lists', type: listsMeta?.type ?? 'List', label: listsMeta?.label ?? 'List', path: listsMeta?.path ?? '/lists' }],
@@ -251,6 +261,7 @@ export function BulkActionBar({ meta, selection, pageRows, total, totalIsEstimat
               Delete
             </Button>
           )}
+          {extension?.actions({ selection, pageRows, query, clear: onClear })}
           <Button size="small" startIcon={<CloseIcon />} onClick={onClear} disabled={busy}>
             Clear selection
           </Button>

@@ -17,7 +17,7 @@ import {
   type ListParams,
   type ResourceRecord,
 } from '../api/resources';
-import { BulkActionBar, useRowSelection } from './BulkActionBar';
+import { BulkActionBar, useRowSelection, type BulkExtension } from './BulkActionBar';
 import { choiceText, formatDateTime, formatItem, formatScalar, formatTotal } from './field-format';
 import { relationValue } from './form-values';
 import { refName } from './RelationField';
@@ -43,6 +43,12 @@ interface DataTableProps {
   toolbar?: ReactNode;
   /** Where a row leads (default: the record's page under the view's basePath). */
   rowPath?: (row: ResourceRecord) => string;
+  /** Replaces the Export button (e.g. a menu of the resource's own export formats). */
+  exportControl?: ReactNode;
+  /** Whether writers get the spreadsheet Upload button (false where upload/ takes other files). */
+  spreadsheetUpload?: boolean;
+  /** Engine bulk actions the selection bar leaves out, and the feature's own actions it adds. */
+  bulk?: BulkExtension;
 }
 
 /** Columns a cell cannot show (objects) are never offered. */
@@ -69,7 +75,7 @@ function cellText(field: FieldMeta | undefined, name: string, value: unknown): s
  * columns shown and the density are the user's, remembered per table. A row opens the
  * record's page.
  */
-export function DataTable({ meta, view, fixedParams, tableKey, toolbar, rowPath }: DataTableProps) {
+export function DataTable({ meta, view, fixedParams, tableKey, toolbar, rowPath, exportControl, spreadsheetUpload = true, bulk }: DataTableProps) {
   const pathOf = useCallback((row: ResourceRecord) => (rowPath ? rowPath(row) : recordPath(view, row.id)), [rowPath, view]);
   const canWrite = useCanWrite(meta);
   const access = useAccessLevel();
@@ -170,15 +176,17 @@ export function DataTable({ meta, view, fixedParams, tableKey, toolbar, rowPath 
         />
         <Stack direction="row" spacing={1} sx={{ ml: { sm: 'auto' } }}>
           <TableSettings prefs={prefs} available={available} always={ALWAYS_SHOWN} label={(name) => fieldLabel(view, name)} />
-          <Button
-            variant="outlined"
-            startIcon={<FileDownloadIcon />}
-            onClick={runExport}
-            disabled={exportState.isLoading}
-          >
-            {exportState.isLoading ? 'Exporting…' : 'Export'}
-          </Button>
-          {canWrite && (
+          {exportControl ?? (
+            <Button
+              variant="outlined"
+              startIcon={<FileDownloadIcon />}
+              onClick={runExport}
+              disabled={exportState.isLoading}
+            >
+              {exportState.isLoading ? 'Exporting…' : 'Export'}
+            </Button>
+          )}
+          {canWrite && spreadsheetUpload && (
             <Button variant="outlined" startIcon={<FileUploadIcon />} onClick={() => setUploadOpen(true)}>
               Upload
             </Button>
@@ -209,6 +217,7 @@ export function DataTable({ meta, view, fixedParams, tableKey, toolbar, rowPath 
           query={query}
           onSelectAllMatching={rowSelection.selectAllMatching}
           onClear={rowSelection.clear}
+          extension={bulk}
         />
       )}
 
@@ -240,7 +249,7 @@ export function DataTable({ meta, view, fixedParams, tableKey, toolbar, rowPath 
         />
       </Box>
 
-      {canWrite && <SpreadsheetUploadDialog meta={meta} view={view} open={uploadOpen} onClose={() => setUploadOpen(false)} />}
+      {canWrite && spreadsheetUpload && <SpreadsheetUploadDialog meta={meta} view={view} open={uploadOpen} onClose={() => setUploadOpen(false)} />}
     </Stack>
   );
 }
