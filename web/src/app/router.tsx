@@ -14,6 +14,7 @@ import { MenuPage } from '../features/menu/MenuPage';
 import { clientsTenantAdminRoutes } from '../features/clients/routes';
 import { organizationsPublicRoutes, organizationsResearchRoutes } from '../features/organizations/routes';
 import { peoplePublicRoutes, peopleResearchRoutes } from '../features/people/routes';
+import { rawDataResearchRoutes } from '../features/rawdata/routes';
 import { SearchPage } from '../features/search/SearchPage';
 import { taggingRulesResearchRoutes } from '../features/taggingrules/routes';
 import { terminologyPublicRoutes, terminologyResearchRoutes } from '../features/terminology/routes';
@@ -63,13 +64,7 @@ const researchRoutes: RouteObject[] = [
   ...ledgerResearchRoutes,
   ...libraryResearchRoutes,
   ...listsResearchRoutes,
-  notYet('rawdata', 'Raw data'),
-  notYet('rawdata/create', 'New raw data'),
-  notYet('rawdata/quick-create', 'Quick collection'),
-  notYet('rawdata/:id/edit', 'Edit raw data'),
-  notYet('rawdata/buckets/create', 'New bucket'),
-  notYet('rawdata/buckets/:id/edit', 'Edit bucket'),
-  notYet('shortcuts', 'Quick collection shortcuts'),
+  ...rawDataResearchRoutes,
   ...urlsResearchRoutes,
   notYet('suggested-entities/organizations/:id/edit', 'Review suggested organization'),
   notYet('suggested-entities/people/:id/edit', 'Review suggested person'),

@@ -1,0 +1,202 @@
+import { useState } from 'react';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Chip from '@mui/material/Chip';
+import Menu from '@mui/material/Menu';
+import MenuItem from '@mui/material/MenuItem';
+import Stack from '@mui/material/Stack';
+import Tab from '@mui/material/Tab';
+import Tabs from '@mui/material/Tabs';
+import Typography from '@mui/material/Typography';
+import AddIcon from '@mui/icons-material/Add';
+import ArrowDropDownIcon from '@mui/icons-material/ArrowDropDown';
+import BoltIcon from '@mui/icons-material/Bolt';
+import DeleteIcon from '@mui/icons-material/Delete';
+import FileDownloadIcon from '@mui/icons-material/FileDownload';
+import { Link as RouterLink, useSearchParams } from 'react-router';
+import type { ResourceMeta } from '@intelnotes/server/contracts';
+import { apiErrorMessage, type ApiError } from '../../api/api-error';
+import type { ResourceRecord } from '../../api/resources';
+import type { BulkExtension, RowSelection } from '../../components/BulkActionBar';
+import { ConfirmDialog } from '../../components/ConfirmDialog';
+import { DataTable } from '../../components/DataTable';
+import { notify } from '../../components/notify';
+import { useCanWrite } from '../../components/resource-view';
+import { ResourceMetaGate } from '../../components/ResourceMetaGate';
+import { listParams, useListUrlState } from '../../components/use-list-url-state';
+import { useExportRawDataMutation, useRemoveRawDataBatchMutation, useTypeCountsQuery } from './rawdata.api';
+import { bucketEditPath, bucketsView, itemEditPath, rawDataView } from './rawdata.view';
+
+const TABS = [
+  { value: '1', label: 'Raw data' },
+  { value: '2', label: 'Buckets' },
+] as const;
+
+const TYPE_LABELS: Record<string, string> = { pdf: 'PDF', html: 'HTML' };
+const typeLabel = (type: string) => TYPE_LABELS[type] ?? type.charAt(0).toUpperCase() + type.slice(1);
+const items = (n: number) => `${n.toLocaleString('en-GB')} ${n === 1 ? 'item' : 'items'}`;
+
+/** The list's own export (GET raw-data/export/ with the list's search and filters): the rows, or the rows and their files. */
+function ExportMenu({ meta }: { meta: ResourceMeta }) {
+  const { state } = useListUrlState(meta);
+  const [runExport, exportState] = useExportRawDataMutation();
+  const [anchor, setAnchor] = useState<HTMLElement | null>(null);
+  const exportAs = async (withFiles: boolean) => {
+    setAnchor(null);
+    try {
+      const { filename } = await runExport({ params: listParams(state, false), withFiles }).unwrap();
+      notify.success(`Downloaded ${filename}.`);
+    } catch (error) {
+      notify.error(`Export failed: ${apiErrorMessage(error as ApiError)}`);
+    }
+  };
+  return (
+    <>
+      <Button variant="outlined" startIcon={<FileDownloadIcon />} endIcon={<ArrowDropDownIcon />} disabled={exportState.isLoading}
+        onClick={(event) => setAnchor(event.currentTarget)}>
+        {exportState.isLoading ? 'Exporting…' : 'Export'}
+      </Button>
+      <Menu anchorEl={anchor} open={anchor !== null} onClose={() => setAnchor(null)}>
+        <MenuItem onClick={() => void exportAs(false)}>Spreadsheet (.xlsx)</MenuItem>
+        <MenuItem onClick={() => void exportAs(true)}>Spreadsheet and files (.zip)</MenuItem>
+      </Menu>
+    </>
+  );
+}
+
+/**
+ * Deleting selected items goes through DELETE raw-data/remove-batch/ (all or none, and the files
+ * no other item uses leave the store), not the engine's bulk delete.
+ */
+function DeleteSelected({ selection, pageRows, clear }: { selection: RowSelection; pageRows: ResourceRecord[]; clear: () => void }) {
+  const [remove, removeState] = useRemoveRawDataBatchMutation();
+  const [open, setOpen] = useState(false);
+  const ids = [...selection.ids];
+  const only = ids.length === 1 ? pageRows.find((row) => row.id === ids[0])?.display_name : undefined;
+  const confirm = async () => {
+    try {
+      const { deleted } = await remove(ids).unwrap();
+      setOpen(false);
+      clear();
+      notify.success(`Deleted ${items(deleted)}.`);
+    } catch (error) {
+      notify.error(`Deleting failed: ${apiErrorMessage(error as ApiError)}`);
+    }
+  };
+  return (
+    <>
+      <Button size="small" variant="outlined" color="error" startIcon={<DeleteIcon />}
+        // remove-batch takes ids; "all matching" would first have to list them.
+        disabled={selection.allMatching || ids.length === 0 || ids.length > 1000 || removeState.isLoading}
+        title={selection.allMatching ? 'Select the rows to delete (at most 1,000)' : undefined}
+        onClick={() => setOpen(true)}>
+        Delete
+      </Button>
+      <ConfirmDialog
+        open={open}
+        title={`Delete ${only ? `“${only}”` : items(ids.length)}?`}
+        confirmLabel="Delete"
+        danger
+        busy={removeState.isLoading}
+        onCancel={() => setOpen(false)}
+        onConfirm={() => void confirm()}
+      >
+        The selected raw data will be deleted for good, with their files unless another item shares them. This cannot be undone.
+      </ConfirmDialog>
+    </>
+  );
+}
+
+const itemsBulk: BulkExtension = {
+  omit: ['delete'],
+  actions: ({ selection, pageRows, clear }) => <DeleteSelected selection={selection} pageRows={pageRows} clear={clear} />,
+};
+
+function TypeCounts() {
+  const counts = useTypeCountsQuery();
+  const shown = (counts.data?.results ?? []).filter((entry) => entry.count > 0);
+  if (shown.length === 0) return null;
+  return (
+    <Stack direction="row" useFlexGap sx={{ gap: 1, flexWrap: 'wrap' }} aria-label="Items by type" data-testid="type-counts">
+      {shown.map((entry) => (
+        <Chip key={entry.type} size="small" variant="outlined" label={`${typeLabel(entry.type)} ${entry.count.toLocaleString('en-GB')}`} />
+      ))}
+    </Stack>
+  );
+}
+
+function ItemsTab({ meta }: { meta: ResourceMeta }) {
+  const canWrite = useCanWrite(meta);
+  return (
+    <Stack spacing={2}>
+      {canWrite && (
+        <Stack direction="row" spacing={1}>
+          <Button variant="contained" startIcon={<BoltIcon />} component={RouterLink} to="/rawdata/quick-create">
+            Quick collection
+          </Button>
+          <Button variant="outlined" startIcon={<AddIcon />} component={RouterLink} to="/rawdata/create">
+            New raw data item
+          </Button>
+        </Stack>
+      )}
+      <TypeCounts />
+      <DataTable
+        meta={meta}
+        view={rawDataView}
+        rowPath={(row) => itemEditPath(row.id)}
+        exportControl={<ExportMenu meta={meta} />}
+        spreadsheetUpload={false}
+        bulk={itemsBulk}
+      />
+    </Stack>
+  );
+}
+
+function BucketsTab({ meta }: { meta: ResourceMeta }) {
+  const canWrite = useCanWrite(meta);
+  return (
+    <Stack spacing={2}>
+      {canWrite && (
+        <Box>
+          <Button variant="contained" startIcon={<AddIcon />} component={RouterLink} to="/rawdata/buckets/create">
+            New bucket
+          </Button>
+        </Box>
+      )}
+      <DataTable meta={meta} view={bucketsView} rowPath={(row) => bucketEditPath(row.id)} />
+    </Stack>
+  );
+}
+
+/** /rawdata (SPEC §2): ?tab=1 the items (the navigation's and launcher's "Raw data"), ?tab=2 the buckets. */
+export function RawDataListPage() {
+  const [params, setParams] = useSearchParams();
+  const tab = params.get('tab') === '2' ? '2' : '1';
+  // A tab starts from its own first page: the other tab's search, filters and paging are dropped.
+  const selectTab = (next: string) => setParams({ tab: next });
+  return (
+    <Stack spacing={2}>
+      <Typography variant="h4" component="h1" sx={{ fontWeight: 700 }}>
+        {tab === '2' ? 'Buckets' : 'Raw data'}
+      </Typography>
+      <Tabs
+        value={tab}
+        onChange={(_event, next: string) => selectTab(next)}
+        aria-label="Raw data and buckets"
+        textColor="inherit"
+        sx={{ borderBottom: 1, borderColor: 'divider', '& .Mui-selected': { color: 'primary.dark' } }}
+      >
+        {TABS.map((entry) => (
+          <Tab key={entry.value} value={entry.value} label={entry.label} id={`rawdata-tab-${entry.value}`} aria-controls={`rawdata-panel-${entry.value}`} />
+        ))}
+      </Tabs>
+      <Box role="tabpanel" id={`rawdata-panel-${tab}`} aria-labelledby={`rawdata-tab-${tab}`}>
+        {tab === '2' ? (
+          <ResourceMetaGate kind={bucketsView.kind}>{(meta) => <BucketsTab meta={meta} />}</ResourceMetaGate>
+        ) : (
+          <ResourceMetaGate kind={rawDataView.kind}>{(meta) => <ItemsTab meta={meta} />}</ResourceMetaGate>
+        )}
+      </Box>
+    </Stack>
+  );
+}
