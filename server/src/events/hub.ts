@@ -87,7 +87,7 @@ class TenantFeed {
       const events = rows.map(outgoing);
       this.cursor = events.at(-1)!.id;
       for (const stream of this.streams) {
-        if (stream.live) for (const event of events) stream.deliver(event);
+        if (stream.live) stream.deliverAll(events);
       }
       return rows.length === PAGE_SIZE;
     } catch (error) {

@@ -63,4 +63,18 @@ describe('event stream writer', () => {
     assert.match(written, /^id: 6\nevent: raw_data_update\n/);
     assert.match(written, /id: 8\nevent: reset\ndata: \{"last_event_id":8\}\n\nid: 9\n/);
   });
+
+  it('writes what one read found in one write, with the same rules', () => {
+    const socket = unread();
+    const writes: string[] = [];
+    const write = socket.write.bind(socket);
+    socket.write = ((chunk: string) => (writes.push(chunk), write(chunk))) as typeof socket.write;
+    const stream = new EventStream('stream', identity(['all']), socket as unknown as ServerResponse, 1 << 20, 4);
+    stream.live = true;
+    stream.deliverAll([event(3), event(5, 'research'), event(6, 'all'), event(9, 'all')]);
+    assert.equal(writes.length, 1);
+    assert.equal(stream.lastSent, 9);
+    assert.match(writes[0]!, /^id: 6\nevent: raw_data_update\n.*\n\nid: 8\nevent: reset\ndata: \{"last_event_id":8\}\n\nid: 9\n/s);
+    assert.doesNotMatch(writes[0]!, /id: [35]\n/);
+  });
 });

@@ -77,17 +77,35 @@ export class EventStream {
    * window before this client got them) is said with a `reset` first.
    */
   deliver(event: OutgoingEvent): void {
-    if (this.closed || event.id <= this.lastSent) return;
-    if (event.id !== this.lastSent + 1) this.reset(event.id - 1);
-    this.lastSent = event.id;
-    if (this.identity.channels.has(event.channel)) this.write(event.frame);
+    this.deliverAll([event]);
+  }
+
+  /**
+   * Gives the client those of `events` (in id order) it has not had, in one write: a feed
+   * hands out what one read found, often several events, and each write to a socket is a
+   * system call per stream.
+   */
+  deliverAll(events: readonly OutgoingEvent[]): void {
+    if (this.closed) return;
+    let chunk = '';
+    for (const event of events) {
+      if (event.id <= this.lastSent) continue;
+      if (event.id !== this.lastSent + 1) chunk += this.resetFrame(event.id - 1);
+      this.lastSent = event.id;
+      if (this.identity.channels.has(event.channel)) chunk += event.frame;
+    }
+    if (chunk !== '') this.write(chunk);
   }
 
   /** Tells the client that events up to `lastId` are lost to it; the stream goes on after it. */
   reset(lastId: number): void {
+    this.write(this.resetFrame(lastId));
+  }
+
+  private resetFrame(lastId: number): string {
     const payload: ResetPayload = { last_event_id: lastId };
     this.lastSent = lastId;
-    this.write(eventFrame(lastId, STREAM_EVENTS.reset, JSON.stringify(payload)));
+    return eventFrame(lastId, STREAM_EVENTS.reset, JSON.stringify(payload));
   }
 
   heartbeat(): void {
