@@ -58,7 +58,8 @@ interface Measured {
 
 const DATABASE = 'intelnotes_bench_jobs';
 
-async function onServer(serverUrl: string, statement: string): Promise<void> {
+/** Runs one statement on the PostgreSQL server (creating and dropping a benchmark's own database). */
+export async function onServer(serverUrl: string, statement: string): Promise<void> {
   const client = new pg.Client({ connectionString: serverUrl });
   await client.connect();
   try {
