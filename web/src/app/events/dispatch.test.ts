@@ -13,12 +13,14 @@ function recorder() {
   const toasts: StickyToast[] = [];
   const visited: string[] = [];
   let refetches = 0;
+  const records: string[] = [];
   const context: EventContext = {
     refetchCached: () => void (refetches += 1),
+    refetchRecord: (path, recordId) => void records.push(`${path} ${recordId}`),
     stickyToast: (toast) => void toasts.push(toast),
     navigate: (to) => void visited.push(to),
   };
-  return { context, toasts, visited, refetches: () => refetches };
+  return { context, toasts, visited, records, refetches: () => refetches };
 }
 
 describe('live event dispatch', () => {
@@ -45,6 +47,16 @@ describe('live event dispatch', () => {
       suggestedOrganizationsText({ ...payload, count: 2, items: payload.items.slice(0, 2) }),
       '2 new suggested organizations: Acme, Globex',
     );
+  });
+
+  it('refetches a raw data row and its lists on its update, completion and error events', () => {
+    const { context, records, toasts } = recorder();
+    const at = '2026-11-25T23:00:00.000Z';
+    dispatchLiveEvent({ id: '1', event: 'raw_data_update', data: JSON.stringify({ id: id(1), processing_status: 'processing', updated_at: at }) }, context);
+    dispatchLiveEvent({ id: '2', event: 'raw_data_process_complete', data: JSON.stringify({ id: id(2), processing_status: 'completed', updated_at: at }) }, context);
+    dispatchLiveEvent({ id: '3', event: 'raw_data_error', data: JSON.stringify({ id: id(3), reason: 'The PDF is encrypted.', updated_at: at }) }, context);
+    assert.deepEqual(records, [`/raw-data ${id(1)}`, `/raw-data ${id(2)}`, `/raw-data ${id(3)}`]);
+    assert.equal(toasts.length, 0);
   });
 
   it('shows new suggested organizations in a toast that stays open and leads to the suggested tab', () => {

@@ -1,11 +1,12 @@
 import type { EventName, EventPayload } from '@intelnotes/server/contracts';
 import { truncate, type StickyToast } from '../../components/notify';
+import { RAW_DATA_PATH } from '../../features/rawdata/rawdata.api';
 import type { StreamMessage } from './stream';
 
 /**
  * What the web app does with each live event (SPEC §4), in one place: a typed map from the
- * event's name to its handler. Events of screens that do not exist yet (raw data, email domains,
- * raw data reports, the suggested entities' lists) have no handler: they come with those screens
+ * event's name to its handler. Events of screens that do not exist yet (email domains, raw data
+ * reports, the suggested entities' lists) have no handler: they come with those screens
  * (docs/web.md). An event without a handler, or of a newer server, is ignored.
  */
 
@@ -13,6 +14,8 @@ import type { StreamMessage } from './stream';
 export interface EventContext {
   /** Refetch what the app caches (RTK Query tags). */
   refetchCached(): void;
+  /** Refetch one record of a resource and the cached lists it may be in (or newly belong to). */
+  refetchRecord(path: string, id: string): void;
   /** A toast that stays open until closed or clicked; clicking it runs `onClick`. */
   stickyToast(toast: StickyToast): void;
   navigate(to: string): void;
@@ -36,7 +39,18 @@ export function suggestedOrganizationsText({ count, items }: EventPayload<'new_s
   return count === 1 ? `New suggested organization: ${listed}` : `${count} new suggested organizations: ${listed}`;
 }
 
+/**
+ * SPEC §4: a processing or update event upserts the raw data row in cached lists. Refetching
+ * the row and the lists does it with the server's whole row (status, stage, error, source),
+ * not just the payload's few fields; an error event likewise shows the row's `error` status and
+ * its reason where SPEC's client set "completed" — either way the row stops looking busy.
+ */
+const refetchRawData = ({ id }: { id: string }, { refetchRecord }: EventContext) => refetchRecord(RAW_DATA_PATH, id);
+
 const handlers: Handlers = {
+  raw_data_update: refetchRawData,
+  raw_data_process_complete: refetchRawData,
+  raw_data_error: refetchRawData,
   new_suggested_organizations: (payload, { stickyToast, navigate }, eventId) => {
     stickyToast({
       // One toast per event: the event is handled once it is shown.

@@ -1,5 +1,6 @@
 import type { ThunkDispatch, UnknownAction } from '@reduxjs/toolkit';
 import { api } from '../../api/api';
+import { resourceTags } from '../../api/resources';
 import { logout, selectAccessLevel, selectToken, type StateWithSession } from '../../lib/session';
 import { dispatchLiveEvent, type EventContext } from './dispatch';
 import { liveStatusChanged } from './live.slice';
@@ -38,6 +39,8 @@ export function startLiveEvents(store: LiveStore, options: LiveEventsOptions): (
 
   const context: EventContext = {
     refetchCached: () => store.dispatch(api.util.invalidateTags([...LIVE_TAGS])),
+    refetchRecord: (path, id) =>
+      store.dispatch(api.util.invalidateTags([resourceTags.list(path), resourceTags.record(path, id), resourceTags.filters(path), 'Counts'])),
     stickyToast: options.stickyToast,
     navigate: options.navigate,
   };
