@@ -1,9 +1,11 @@
 // Live events in the browser (docs/events.md, docs/web.md): a signed-in user's header shows the
 // stream connected, a visitor's shows no indicator, and an event the server publishes —
-// new suggested organizations — appears as a toast that stays open and leads to the suggested tab.
+// new suggested organizations — appears as a toast that stays open and leads to the suggested tab;
+// an open raw data table follows a row's processing as the worker announces it.
 import assert from 'node:assert/strict';
 import { describe, it, type TestContext } from 'node:test';
 import type { Page } from 'playwright-core';
+import { sql } from 'drizzle-orm';
 import { publish } from '../server/src/events/bus.ts';
 import { inTenant, systemActor } from '../server/src/resources/context.ts';
 import { useServerAndBrowser, browserUnavailable, DESKTOP, screenshots, signInAt, type E2EServer } from './support/browser.ts';
@@ -16,6 +18,7 @@ describe('live events: the header indicator and the suggested organizations toas
   const { server, browser } = useServerAndBrowser(async () => {
     acme = await server.createTenant('acme', { name: 'Acme Research' });
     await server.createUser(acme, 'research@acme.test', { is_research: true });
+    await server.createUser(acme, 'admin@acme.test', { is_admin: true });
   });
 
   /** A page of its own (a fresh browser context, so no session carries over), closed after the test. */
@@ -74,5 +77,28 @@ describe('live events: the header indicator and the suggested organizations toas
     await page.keyboard.press('Enter');
     await page.waitForURL((url) => url.pathname === '/organizations' && url.search === '?tab=2');
     await second.waitFor({ state: 'detached' });
+  });
+
+  it('an open raw data table shows a row moving through processing as its events arrive', async (t) => {
+    const token = await server.login(acme, 'admin@acme.test');
+    const id = await server.create(acme, token, 'raw-data', { title: 'Harbour notes', text: 'Ships seen in Porto.' });
+    const page = await newPage(t);
+    await signInAt(page, server.url('acme', '/login'), 'admin@acme.test', 'admin');
+    await page.goto(server.url('acme', '/rawdata?tab=1'));
+    await page.getByRole('img', { name: 'Live updates: connected' }).waitFor();
+    const row = page.getByRole('grid').getByRole('row').filter({ has: page.getByRole('link', { name: 'Harbour notes', exact: true }) });
+    await row.getByText('pending', { exact: false }).waitFor();
+
+    // Another process changes the row and announces it in the same transaction (as the
+    // processing worker of issue 16 will); nothing on the page is clicked or reloaded.
+    const announce = (status: string, event: 'raw_data_update' | 'raw_data_process_complete') =>
+      inTenant(server.db, systemActor(acme.id), async (ctx) => {
+        await ctx.tx.execute(sql`UPDATE raw_data SET processing_status = ${status}, updated_at = now() WHERE id = ${id}`);
+        await publish(ctx, event, { id, processing_status: status as 'processing' | 'completed', updated_at: new Date().toISOString() });
+      });
+    await announce('processing', 'raw_data_update');
+    await row.getByText('processing', { exact: false }).waitFor();
+    await announce('completed', 'raw_data_process_complete');
+    await row.getByText('completed', { exact: false }).waitFor();
   });
 });
