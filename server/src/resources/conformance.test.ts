@@ -29,6 +29,9 @@ describe('the catalog and the database agree', () => {
   it('the counter trigger exists where totals read counters, and only there', () => {
     assert.deepEqual(problems.counters, []);
   });
+  it('the search_words trigger exists on the tables of quick-searched resources, and only there', () => {
+    assert.deepEqual(problems.searchWords, []);
+  });
   it('every relation column and filter column has an index', () => {
     assert.deepEqual(problems.indexes, []);
   });
@@ -125,7 +128,7 @@ describe('the catalog and the database agree', () => {
                  ${setup}`);
       await run(setup);
       const found = await conformanceProblems(test.db.owner, [probe]);
-      assert.deepEqual(found, { columns: [], choices: [], rowLevelSecurity: [], counters: [], indexes: [], tenantKeys: [] });
+      assert.deepEqual(found, { columns: [], choices: [], rowLevelSecurity: [], counters: [], searchWords: [], indexes: [], tenantKeys: [] });
       const indexes = await query<{ indexdef: string }>(
         test.db.owner,
         sql`SELECT indexdef FROM pg_indexes WHERE tablename = 'conformance_probes' AND indexname NOT LIKE '%key' AND indexname NOT LIKE '%pkey' ORDER BY indexname`,
@@ -141,6 +144,31 @@ describe('the catalog and the database agree', () => {
           'CREATE INDEX conformance_probes_visibility ON conformance_probes USING btree (tenant_id, visibility)',
         ],
       );
+    });
+
+    it('a quick-searched table needs the search_words trigger: setup_search_words() adds it and writes the words of its rows', async () => {
+      const quickProbe = { ...probe, quickSearch: {} };
+      assert.deepEqual((await conformanceProblems(test.db.owner, [quickProbe])).searchWords, [
+        "conformance_probes: expected one search_words trigger AFTER INSERT OR UPDATE OR DELETE FOR EACH ROW EXECUTE FUNCTION maintain_search_words() (setup_search_words('conformance_probes')), found none",
+      ]);
+      const [tenant] = await query<{ id: string }>(test.db.owner, sql`INSERT INTO tenants (code, name) VALUES ('probe', 'Probe') RETURNING id`);
+      await run(`ALTER TABLE conformance_probes ADD COLUMN search_vector tsvector GENERATED ALWAYS AS (search_vector_of('A', name)) STORED;
+                 INSERT INTO conformance_probes (tenant_id, name) VALUES ('${tenant!.id}', 'Early Bird');
+                 SELECT setup_search_words('conformance_probes')`);
+      assert.deepEqual((await conformanceProblems(test.db.owner, [quickProbe])).searchWords, []);
+      assert.deepEqual((await conformanceProblems(test.db.owner, [probe])).searchWords, [
+        'conformance_probes: search_words trigger, but probes is not quick-searched',
+      ]);
+      const words = () => query<{ word: string; in_name: boolean }>(
+        test.db.owner,
+        sql`SELECT word, in_name FROM search_words WHERE record_table = 'conformance_probes' ORDER BY word`,
+      );
+      assert.deepEqual(await words(), [{ word: 'bird', in_name: true }, { word: 'early', in_name: true }], 'the rows it held');
+      await run(`INSERT INTO conformance_probes (tenant_id, name) VALUES ('${tenant!.id}', 'Late Owl');
+                 UPDATE conformance_probes SET name = 'Early Owl' WHERE name = 'Early Bird';
+                 DELETE FROM conformance_probes WHERE name = 'Late Owl'`);
+      assert.deepEqual(await words(), [{ word: 'early', in_name: true }, { word: 'owl', in_name: true }], 'kept by the trigger');
+      await run(`DROP TRIGGER conformance_probes_search_words ON conformance_probes; DELETE FROM conformance_probes`);
     });
 
     it('a permissive policy besides tenant_isolation is a finding (permissive policies are ORed)', async () => {

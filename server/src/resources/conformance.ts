@@ -10,6 +10,8 @@
  *   tenant_isolation policy (shared tables: read by all, written by tenant managers), and
  *   every engine table the staged_rows policy hiding an import's staged rows (migration 0115);
  * - the counter trigger exists exactly where the entity counts read counters;
+ * - the search_words trigger (quick search's word index, migration 0110) exists exactly on the
+ *   tables of resources declared with `quickSearch`;
  * - every relation column and every filter column has an index that starts with it
  *   (after tenant_id, on tenant tables);
  * - every unique key and foreign key of a tenant table includes tenant_id.
@@ -119,6 +121,13 @@ async function readSchema(executor: Executor) {
         WHERE NOT t.tgisinternal AND c.relnamespace = 'public'::regnamespace
           AND t.tgfoid = 'maintain_entity_counter'::regproc`,
   );
+  const wordTriggers = await query<TriggerRow>(
+    executor,
+    sql`SELECT c.relname AS table, pg_get_triggerdef(t.oid) AS definition
+        FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid
+        WHERE NOT t.tgisinternal AND c.relnamespace = 'public'::regnamespace
+          AND t.tgfoid = 'maintain_search_words'::regproc`,
+  );
   // Key columns in order; an expression key reads '(expression)'.
   const indexes = await query<IndexRow>(
     executor,
@@ -140,7 +149,7 @@ async function readSchema(executor: Executor) {
         FROM pg_constraint k JOIN pg_class c ON c.oid = k.conrelid JOIN pg_class t ON t.oid = k.confrelid
         WHERE k.contype = 'f' AND c.relnamespace = 'public'::regnamespace`,
   );
-  return { columns, checks, tables, policies, triggers, indexes, foreignKeys };
+  return { columns, checks, tables, policies, triggers, wordTriggers, indexes, foreignKeys };
 }
 
 type Schema = Awaited<ReturnType<typeof readSchema>>;
@@ -157,17 +166,19 @@ export interface Problems {
   choices: string[];
   rowLevelSecurity: string[];
   counters: string[];
+  searchWords: string[];
   indexes: string[];
   tenantKeys: string[];
 }
 
 export async function conformanceProblems(executor: Executor, resources: Resource[]): Promise<Problems> {
   const schema = await readSchema(executor);
-  const problems: Problems = { columns: [], choices: [], rowLevelSecurity: [], counters: [], indexes: [], tenantKeys: [] };
+  const problems: Problems = { columns: [], choices: [], rowLevelSecurity: [], counters: [], searchWords: [], indexes: [], tenantKeys: [] };
   for (const resource of resources) {
     columnProblems(schema, resource, problems.columns);
     choiceProblems(schema, resource, problems.choices);
     counterProblems(schema, resource, problems.counters);
+    searchWordProblems(schema, resource, problems.searchWords);
     indexProblems(schema, resource, problems.indexes);
   }
   rowLevelSecurityProblems(schema, resources, problems.rowLevelSecurity);
@@ -289,6 +300,21 @@ function counterProblems(schema: Schema, resource: Resource, out: string[]): voi
   const wanted = new RegExp(`AFTER INSERT OR DELETE OR UPDATE ON public\\.${resource.table} FOR EACH ROW EXECUTE FUNCTION maintain_entity_counter\\('${argument.replace('*', '\\*')}'\\)$`);
   if (triggers.length !== 1 || !wanted.test(triggers[0]!.definition)) {
     out.push(`${resource.table}: expected one counter trigger AFTER INSERT OR UPDATE OR DELETE FOR EACH ROW EXECUTE FUNCTION maintain_entity_counter('${argument}'), found ${triggers.map((row) => row.definition).join('; ') || 'none'}`);
+  }
+}
+
+/**
+ * Quick search reads a resource's words from search_words: the trigger setup_search_words()
+ * creates keeps them on the tables of resources declared with `quickSearch`, and on no other
+ * (words nobody reads would only slow writes).
+ */
+function searchWordProblems(schema: Schema, resource: Resource, out: string[]): void {
+  const triggers = schema.wordTriggers.filter((row) => row.table === resource.table);
+  const wanted = new RegExp(`AFTER INSERT OR DELETE OR UPDATE ON public\\.${resource.table} FOR EACH ROW EXECUTE FUNCTION maintain_search_words\\(\\)$`);
+  if (!resource.quickSearch) {
+    if (triggers.length > 0) out.push(`${resource.table}: search_words trigger, but ${resource.kind} is not quick-searched`);
+  } else if (triggers.length !== 1 || !wanted.test(triggers[0]!.definition)) {
+    out.push(`${resource.table}: expected one search_words trigger AFTER INSERT OR UPDATE OR DELETE FOR EACH ROW EXECUTE FUNCTION maintain_search_words() (setup_search_words('${resource.table}')), found ${triggers.map((row) => row.definition).join('; ') || 'none'}`);
   }
 }
 

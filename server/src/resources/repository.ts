@@ -28,18 +28,28 @@ export function selectColumns(resource: Resource): SQL {
 }
 
 /**
+ * How the values of a condition are written: as parameters, or as literals (for a statement
+ * planned once for every search, whose plan should know them — quick-search.ts). The values
+ * written as literals here are the engine's own (visibilities, statuses), never a caller's text.
+ */
+export interface ConditionOptions { literal?: boolean }
+const value = (text: string, options: ConditionOptions) => (options.literal ? sql.raw(`'${text.replaceAll("'", "''")}'`) : sql`${text}`);
+
+/**
  * The rows a reviewed resource (or its view) serves: its curated records, or its suggestions
  * (resource.ts `reviewView`). Every read of records goes through this, so a suggestion never
  * shows up as a record (lists, counts, search, relations, exports, backlinks).
  */
-export function statusCondition(resource: Resource): SQL {
-  return resource.review ? sql`status = ${resource.status}` : sql`true`;
+export function statusCondition(resource: Resource, options: ConditionOptions = {}): SQL {
+  return resource.review ? sql`status = ${value(resource.status, options)}` : sql`true`;
 }
 
 /** Rows a reader may see: by visibility, and only the rows the resource serves (statusCondition). */
-export function visibleCondition(resource: Resource, visible: Visibility[]): SQL {
-  const status = statusCondition(resource);
-  return resource.hasVisibility ? sql`visibility IN (${list(visible)}) AND ${status}` : status;
+export function visibleCondition(resource: Resource, visible: Visibility[], options: ConditionOptions = {}): SQL {
+  const status = statusCondition(resource, options);
+  return resource.hasVisibility
+    ? sql`visibility IN (${sql.join(visible.map((one) => value(one, options)), sql`, `)}) AND ${status}`
+    : status;
 }
 
 /** What a list query asks for, and how its search is matched (ListQuery `searchBy`). */

@@ -74,6 +74,16 @@ export function prefixIndexStatement(resource: Resource): string {
     ON ${quoteIdent(resource.table)} (${leading}search_name text_pattern_ops, id)`;
 }
 
+/**
+ * What quick search reads besides the search vector: the name-prefix index,
+ * and the record's words in search_words with the trigger keeping them
+ * (migration 0110) — written anew when the vector was rebuilt, as a rebuild
+ * fires no row triggers.
+ */
+export function quickSearchStatements(resource: Resource, rebuild: boolean): string[] {
+  return [prefixIndexStatement(resource), `SELECT setup_search_words('${resource.table}', ${rebuild})`];
+}
+
 /** Every statement the resources' search needs, for a fingerprint of the derived schema (test templates). */
 export function searchSchemaFingerprint(resources: Resource[]): string {
   const parts = resources.filter((resource) => resource.search).map((resource) => `${resource.table}:${searchIndexStatements(resource).signature}`);
@@ -100,12 +110,12 @@ export async function applySearchIndexes(database: Database, resources: Resource
     const rebuilt: string[] = [];
     for (const resource of searched) {
       const { signature, statements } = searchIndexStatements(resource);
-      const extra = resource.quickSearch ? [prefixIndexStatement(resource)] : [];
+      const quick = (rebuild: boolean) => (resource.quickSearch ? quickSearchStatements(resource, rebuild) : []);
       if (current.get(resource.table) === `${COMMENT_PREFIX}${signature}`) {
-        if (extra.length > 0) await session.execInTransaction(extra.join(';\n'));
+        if (resource.quickSearch) await session.execInTransaction(quick(false).join(';\n'));
         continue;
       }
-      await session.execInTransaction([...statements, ...extra, `ANALYZE ${quoteIdent(resource.table)}`].join(';\n'));
+      await session.execInTransaction([...statements, ...quick(true), `ANALYZE ${quoteIdent(resource.table)}`].join(';\n'));
       rebuilt.push(resource.table);
     }
     return rebuilt;

@@ -66,6 +66,8 @@ export class SearchStatisticsCache {
   constructor(
     private readonly resource: Resource,
     private readonly now: () => number = Date.now,
+    /** Where a share is planned (an EXPLAIN); a test counts the calls through it. */
+    private readonly plannedShare: typeof repo.plannedShare = repo.plannedShare,
   ) {}
 
   /** The statistics of one search by one audience of one tenant (null: not a search counted by rows). */
@@ -86,7 +88,7 @@ export class SearchStatisticsCache {
     const now = this.now();
     const known = this.shares.get(key);
     if (known && known.until > now) return known.share;
-    const share = await repo.plannedShare(tx, this.resource, visible, listQuery);
+    const share = await this.plannedShare(tx, this.resource, visible, listQuery);
     this.shares.delete(key);
     this.shares.set(key, { share, until: now + SHARE_TTL_MS });
     // Maps keep insertion order: the first key is the oldest.

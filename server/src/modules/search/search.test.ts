@@ -82,6 +82,33 @@ describe('quick search and entity counts', () => {
     assert.ok(typo.includes('Nova Labs') && !typo.includes('Unrelated Works'));
   });
 
+  it('a word of the name: records with the word itself first, each record once, following edits and deletes', async () => {
+    const delta = await t.createTenant('delta');
+    await t.createUser(delta, 'admin@delta.test', { is_admin: true });
+    const token = await t.login(delta, 'admin@delta.test');
+    const ids: Record<string, string> = {};
+    for (const name of ['Blue Novara Trust', 'Red Nova Novara Group', 'Green Nova Works', 'Quiet Fields']) {
+      const created = await t.request(delta, { method: 'POST', url: '/api/v1/assets/organizations/', token, payload: { name_inc: name, hq_city: 'Novi Sad' } });
+      assert.equal(created.statusCode, 201, created.body);
+      ids[name] = created.json().id;
+    }
+    const ranked = async (q: string) =>
+      (await t.request(delta, { method: 'GET', url: `/api/v1/search/?q=${encodeURIComponent(q)}&type=Organization`, token })).json().results.map(
+        (result: { display_name: string }) => result.display_name,
+      );
+    const nova = await ranked('nova');
+    assert.deepEqual(nova.slice(0, 2).sort(), ['Green Nova Works', 'Red Nova Novara Group'], 'the word itself first');
+    assert.equal(nova[2], 'Blue Novara Trust', 'then longer words');
+    assert.equal(nova.length, 3, 'a record with "nova" and "novara" once');
+    assert.deepEqual((await ranked('novi')).sort(), ['Blue Novara Trust', 'Green Nova Works', 'Quiet Fields', 'Red Nova Novara Group'], 'other fields: the city');
+    const edited = await t.request(delta, { method: 'PATCH', url: `/api/v1/assets/organizations/${ids['Green Nova Works']}/`, token, payload: { name_inc: 'Green Orbit Works' } });
+    assert.equal(edited.statusCode, 200, edited.body);
+    assert.ok(!(await ranked('nova')).includes('Green Orbit Works'), 'an old name word is gone');
+    assert.deepEqual(await ranked('orbit'), ['Green Orbit Works'], 'a new one is found');
+    await t.request(delta, { method: 'DELETE', url: `/api/v1/assets/organizations/${ids['Blue Novara Trust']}/`, token });
+    assert.deepEqual(await ranked('novara'), ['Red Nova Novara Group'], 'a deleted record is gone');
+  });
+
   it('filters by type and limits per type', async () => {
     const people = (await search('q=globex&type=Person', reader)).json().results;
     assert.ok(people.every((result: { type: string }) => result.type === 'Person'));
