@@ -13,7 +13,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import type pg from 'pg';
 import { liveSessionStatement } from '../server/src/auth/sessions.repository.ts';
-import { contextStatement, preparedName } from '../server/src/db/client.ts';
+import { contextStatement } from '../server/src/db/client.ts';
 import { quickSearchStatement as serverQuickSearch } from '../server/src/modules/search/quick-search.ts';
 import { countsStatement } from '../server/src/modules/tools/counts.repository.ts';
 import { parseListQuery, type ListQuery } from '../server/src/resources/list-query.ts';
@@ -66,8 +66,10 @@ export function rendered(statement: SQL): Statement {
 }
 
 /** What `GET search/?q=` runs: one statement over every searched resource. */
-export const quickSearchStatement = (resources: Resource[], visible: Visibility[], q: string, limit: number): Statement =>
-  rendered(serverQuickSearch(resources, q, visible, [], limit));
+export const quickSearchStatement = (resources: Resource[], visible: Visibility[], q: string, limit: number): Statement => {
+  const { text, params } = serverQuickSearch(resources, q, visible, [], limit);
+  return { text, values: params };
+};
 
 const run = (client: pg.ClientBase, statement: Statement) => client.query(statement.text, statement.values);
 
@@ -119,8 +121,8 @@ export async function list(client: pg.ClientBase, resource: Resource, visible: V
 
 /** What `GET search/?q=` runs in its data transaction: a prepared statement, as `queryPrepared` sends it. */
 export async function quickSearch(client: pg.ClientBase, resources: Resource[], visible: Visibility[], q: string, limit = 10): Promise<number> {
-  const { text, values } = quickSearchStatement(resources, visible, q, limit);
-  return (await client.query({ name: preparedName(text), text, values })).rows.length;
+  const { text, params, name } = serverQuickSearch(resources, q, visible, [], limit);
+  return (await client.query({ name, text, values: params })).rows.length;
 }
 
 /** What `GET tools/entities-count` runs for an admin in its data transaction; returns the organizations total. */

@@ -240,7 +240,7 @@ async function dropSecondaryIndexes(client: pg.Client): Promise<IndexDefinition[
        AND NOT EXISTS (SELECT 1 FROM pg_constraint k WHERE k.conindid = i.indexrelid)
      ORDER BY (pg_get_indexdef(i.indexrelid) LIKE '%gin_trgm_ops%') DESC,
               (pg_get_indexdef(i.indexrelid) LIKE '%search_document%') DESC, c.relname`,
-    [[...LOADED_TABLES, 'search_words']],
+    [[...LOADED_TABLES, 'search_words', 'search_name_words']],
   );
   for (const index of rows) await client.query(`DROP INDEX ${index.name}`);
   log(`dropped ${rows.length} secondary indexes for the load`);
@@ -346,7 +346,7 @@ async function main(): Promise<void> {
     await rebuildCounters(client);
 
     log('VACUUM ANALYZE');
-    await client.query('VACUUM (ANALYZE) organizations, people, search_words, entity_counters, tenants, users');
+    await client.query('VACUUM (ANALYZE) organizations, people, search_words, search_name_words, entity_counters, tenants, users');
     const { rows } = await client.query<{ size: string }>('SELECT pg_size_pretty(pg_database_size(current_database())) AS size');
     log(`done: database ${settings.database} is ${rows[0]!.size}; admin ${settings.adminEmail} on ${tenants[0]!.code}.localhost … ${tenants.at(-1)!.code}.localhost`);
   } finally {

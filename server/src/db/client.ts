@@ -11,7 +11,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { btree_gin } from '@electric-sql/pglite/contrib/btree_gin';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { unaccent } from '@electric-sql/pglite/contrib/unaccent';
-import { sql, type SQL } from 'drizzle-orm';
+import { sql, SQL } from 'drizzle-orm';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { NodePgSession, NodePgTransaction } from 'drizzle-orm/node-postgres/session';
 import { PgDialect, type PgDatabase, type PgQueryResultHKT, type PgTransaction } from 'drizzle-orm/pg-core';
@@ -93,6 +93,22 @@ const sqlDialect = new PgDialect();
 export const preparedName = (text: string) => `p_${createHash('sha1').update(text).digest('hex').slice(0, 24)}`;
 
 /**
+ * A statement rendered once and kept as text (a large statement whose text depends only on
+ * its shape: quick search), with its parameters and the name it is prepared under.
+ */
+export interface RenderedStatement {
+  text: string;
+  params: unknown[];
+  name: string;
+}
+
+/** The statement as drizzle's SQL again (text parts and parameters), for an ordinary query. */
+function asSql({ text, params }: RenderedStatement): SQL {
+  const parts = text.split(/\$(\d+)/);
+  return sql.join(parts.map((part, index) => (index % 2 === 0 ? sql.raw(part) : sql`${params[Number(part) - 1]}`)));
+}
+
+/**
  * Runs a statement as a named prepared statement on a PostgreSQL server, so
  * each connection plans it once rather than on every call (after five runs the
  * server keeps a generic plan when it costs no more than the custom ones). For
@@ -100,11 +116,18 @@ export const preparedName = (text: string) => `p_${createHash('sha1').update(tex
  * that are expensive to plan (quick search: ~3 ms of planning for ~1 ms of
  * work when nothing matches). Elsewhere — PGlite, a savepoint — an ordinary query.
  */
-export async function queryPrepared<T>(executor: Executor, statement: SQL): Promise<T[]> {
+export async function queryPrepared<T>(executor: Executor, statement: SQL | RenderedStatement): Promise<T[]> {
   const connection = connectionOf.get(executor);
-  if (!connection) return query<T>(executor, statement);
+  const rendered = statement instanceof SQL ? null : statement;
+  if (!connection) return query<T>(executor, rendered ? asSql(rendered) : (statement as SQL));
+  const { text, params, name } = rendered ?? renderedOf(statement as SQL);
+  return (await connection.query({ name, text, values: params })).rows as T[];
+}
+
+/** A statement rendered for `queryPrepared`. */
+export function renderedOf(statement: SQL): RenderedStatement {
   const { sql: text, params } = sqlDialect.sqlToQuery(statement);
-  return (await connection.query({ name: preparedName(text), text, values: params })).rows as T[];
+  return { text, params, name: preparedName(text) };
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

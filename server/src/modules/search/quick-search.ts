@@ -32,8 +32,9 @@
  * enough to that word ("soft" finds Microsoft; "ova" does not).
  */
 import { sql, type SQL } from 'drizzle-orm';
+import { renderedOf, type RenderedStatement } from '../../db/client.ts';
 import type { Visibility } from '../../resources/fields.ts';
-import { searchMatch, visibleCondition } from '../../resources/repository.ts';
+import { visibleCondition } from '../../resources/repository.ts';
 import type { Resource } from '../../resources/resource.ts';
 import { RESOURCES } from '../registry.ts';
 
@@ -47,26 +48,53 @@ export const CANDIDATES = 200;
 export type SearchRow = { id: string; type: string; display_name: string | null; slug: string | null };
 
 /** The one statement of a quick search: each resource's best `limit` matches (exported for the benchmark's floor). */
-export function quickSearchStatement(resources: Resource[], q: string, visible: Visibility[], types: string[], limit: number): SQL {
-  return sql.join(
-    resources.map((resource) => sql`(${rankedMatches(resource, q, visible, types, limit)})`),
-    sql` UNION ALL `,
-  );
+export function quickSearchStatement(resources: Resource[], q: string, visible: Visibility[], types: string[], limit: number): RenderedStatement {
+  const key = JSON.stringify([resources.map((resource) => resource.table), visible, [...new Set(types)].sort(), limit]);
+  let shape = SHAPES.get(key);
+  if (!shape) {
+    shape = renderedOf(buildStatement(resources, TERM, visible, types, limit));
+    if (SHAPES.size >= MAX_SHAPES) SHAPES.clear();
+    SHAPES.set(key, shape);
+  }
+  return { ...shape, params: shape.params.map((param) => (param === TERM ? q : param)) };
 }
 
-/** One resource's best `limit` matches for q, tier by tier. */
-function rankedMatches(resource: Resource, q: string, visible: Visibility[], types: string[], limit: number): SQL {
-  // InitPlans: the term is normalized once per execution, not once per row, and the
-  // same statement plans well whatever the term (see prepared statements in client.ts).
-  const term = sql`(SELECT search_text(${q}))`;
+/**
+ * The statement is built once per shape (resources, audience, types, limit) and kept as text:
+ * rendering its tree of fragments took ~2 ms of the API's CPU per request, more than running
+ * it. TERM stands for the search text there (an object, so no text can be taken for it).
+ */
+const TERM = { searchText: true } as unknown as string;
+const SHAPES = new Map<string, RenderedStatement>();
+/** Shapes are few (audiences × type filters × limits); the bound only guards the memory. */
+const MAX_SHAPES = 1000;
+
+function buildStatement(resources: Resource[], q: string, visible: Visibility[], types: string[], limit: number): SQL {
+  // What the tiers compare with, derived from the search text once per execution (each
+  // `(SELECT … FROM input)` below is an InitPlan reading this one row): normalizing the text
+  // anew in every tier cost ~3 ms per search over five resources.
+  const input = sql`input AS MATERIALIZED (
+    SELECT search_text(${q}) AS term, search_text(${q}) || chr(1114111) AS past_term,
+           search_key_word(${q}) AS key, search_key_word(${q}) || chr(1114111) AS past_key,
+           search_word_count(${q}) = 1 AS one_word, search_query(${q}) AS query, search_query(${q}, 'A') AS name_query)`;
+  return sql`WITH ${input} ${sql.join(
+    resources.map((resource) => sql`(${rankedMatches(resource, visible, types, limit)})`),
+    sql` UNION ALL `,
+  )}`;
+}
+
+/** One resource's best `limit` matches for the search text (`input`), tier by tier. */
+function rankedMatches(resource: Resource, visible: Visibility[], types: string[], limit: number): SQL {
+  // InitPlans: the same statement plans well whatever the term (see prepared statements in client.ts).
+  const term = sql`(SELECT term FROM input)`;
   // Every name starting with the term sorts (bytewise, as text_pattern_ops does) at or
   // after the term and before the term followed by the last code point.
-  const pastTerm = sql`(SELECT search_text(${q}) || chr(1114111))`;
+  const pastTerm = sql`(SELECT past_term FROM input)`;
   // The word search_words is read by, and the range of the words starting with it.
-  const key = sql`(SELECT search_key_word(${q}))`;
-  const pastKey = sql`(SELECT search_key_word(${q}) || chr(1114111))`;
+  const key = sql`(SELECT key FROM input)`;
+  const pastKey = sql`(SELECT past_key FROM input)`;
   // One-time filters: only the tiers for one word, or only those for several, run.
-  const oneWord = sql`(SELECT search_word_count(${q}) = 1)`;
+  const oneWord = sql`(SELECT one_word FROM input)`;
   const { typeColumn, slugColumn } = resource.quickSearch!;
   const wanted = typesOf(resource).filter((type) => types.length === 0 || types.includes(type));
   const table = sql.identifier(resource.table);
@@ -85,8 +113,9 @@ function rankedMatches(resource: Resource, q: string, visible: Visibility[], typ
   const rows = sql.raw(String(Math.trunc(limit)));
   const candidates = sql.raw(String(CANDIDATES));
   const notPrefixed = sql`NOT starts_with(search_name, ${term})`;
-  const nameMatch = resource.search ? searchMatch(q, { names: true, prepared: true }) : sql`false`;
-  const fullMatch = resource.search ? searchMatch(q, { prepared: true }) : sql`false`;
+  // Full text (repository.ts searchMatch): every word starts a word of the names, or of any field.
+  const nameMatch = resource.search ? sql`search_vector @@ (SELECT name_query FROM input)` : sql`false`;
+  const fullMatch = resource.search ? sql`search_vector @@ (SELECT query FROM input)` : sql`false`;
   /**
    * Records with a word (of the names, or of the other fields) starting with the key word, in
    * word order. The record is read per entry (OFFSET 0 keeps the subquery a nested loop: as a
@@ -103,6 +132,28 @@ function rankedMatches(resource: Resource, q: string, visible: Visibility[], typ
           AND w.word ~>=~ ${key} AND w.word ~<~ ${pastKey}
         ORDER BY w.word USING ~<~, w.record_id
         LIMIT ${rows}`;
+  /**
+   * Records with a name word like the key word (word similarity: a typo, or the word inside a
+   * longer one), beyond those found by their words: the words like it from the tenant's
+   * vocabulary of name words (search_name_words, a trigram index over distinct words rather than
+   * over every name), the likest first, then their records in search_words — the first
+   * CANDIDATES found.
+   */
+  const similarByWord = sql`SELECT record.* FROM (
+        SELECT v.word FROM search_name_words v
+        WHERE ${oneWord} AND v.record_table = ${recordTable} AND ${key} <% v.word
+        ORDER BY strpos(v.word, ${key}) > 0 DESC, word_similarity(${key}, v.word) DESC, v.word
+        LIMIT ${candidates}) alike
+      CROSS JOIN LATERAL (
+        SELECT matched.* FROM search_words w
+        CROSS JOIN LATERAL (
+          SELECT ${columns} FROM ${table}
+          WHERE ${table}.tenant_id = w.tenant_id AND ${table}.id = w.record_id AND ${scope} AND ${notPrefixed}
+            AND NOT coalesce(${fullMatch}, false)
+          OFFSET 0) matched
+        WHERE w.record_table = ${recordTable} AND w.in_name AND w.word = alike.word
+        LIMIT ${candidates}) record
+      LIMIT ${candidates}`;
   /** Trigram matches of the name, beyond `excluded`: the first CANDIDATES found, ranked. */
   const similarNames = (gate: SQL, excluded: SQL) =>
     sql`(SELECT id, display_name, type, slug
@@ -123,7 +174,13 @@ function rankedMatches(resource: Resource, q: string, visible: Visibility[], typ
                 ORDER BY updated_at DESC, id)`,
         ]
       : []),
-    similarNames(oneWord, sql`NOT coalesce(${fullMatch}, false)`),
+    ...(resource.search
+      ? [sql`(SELECT id, display_name, type, slug
+               FROM (SELECT DISTINCT id, display_name, type, slug, search_name FROM (${similarByWord}) found) candidates
+               ORDER BY strpos(search_name, ' ' || ${term}) > 0 DESC, strpos(search_name, ${term}) > 0 DESC,
+                        word_similarity(${term}, search_name) DESC, display_name
+               LIMIT ${rows})`]
+      : [similarNames(oneWord, sql`true`)]),
     // Several words.
     similarNames(sql`NOT ${oneWord}`, sql`true`),
     ...(resource.search
