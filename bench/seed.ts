@@ -271,7 +271,7 @@ async function loadTable(url: string, table: LoadedTable, tenants: Tenant[], tot
   }
 }
 
-/** Quick search's word rows (migration 0110), which the load's switched-off triggers did not write. */
+/** Quick search's word rows (migration 0120), which the load's switched-off triggers did not write. */
 async function writeSearchWords(url: string, table: LoadedTable): Promise<void> {
   const client = await connect(url, ['SET synchronous_commit = off']);
   try {

@@ -10,7 +10,7 @@
  *   tenant_isolation policy (shared tables: read by all, written by tenant managers), and
  *   every engine table the staged_rows policy hiding an import's staged rows (migration 0115);
  * - the counter trigger exists exactly where the entity counts read counters;
- * - the search_words trigger (quick search's word index, migration 0110) exists exactly on the
+ * - the search_words trigger (quick search's word index, migration 0120) exists exactly on the
  *   tables of resources declared with `quickSearch`;
  * - every relation column and every filter column has an index that starts with it
  *   (after tenant_id, on tenant tables);

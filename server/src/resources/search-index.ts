@@ -77,7 +77,7 @@ export function prefixIndexStatement(resource: Resource): string {
 /**
  * What quick search reads besides the search vector: the name-prefix index,
  * and the record's words in search_words with the trigger keeping them
- * (migration 0110) — written anew when the vector was rebuilt, as a rebuild
+ * (migration 0120) — written anew when the vector was rebuilt, as a rebuild
  * fires no row triggers.
  */
 export function quickSearchStatements(resource: Resource, rebuild: boolean): string[] {

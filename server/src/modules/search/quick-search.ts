@@ -13,7 +13,7 @@
  *   1. the name is the term or starts with it — in name order straight off the
  *      (tenant_id, search_name text_pattern_ops, id) index;
  *   2. a word of the name starts with the term — off search_words (migration
- *      0110: every word of the record's search vector, in word order), so the
+ *      0120: every word of the record's search vector, in word order), so the
  *      records with the word itself come before those with longer words;
  *   3. a word of another searched field starts with it ("london" finds
  *      organizations headquartered there, a caption its ledger entry) — the
