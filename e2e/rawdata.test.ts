@@ -138,6 +138,15 @@ describe('raw data screens: quick collection with progress, duplicates, edit, so
     const rowOf = (name: string) => grid.getByRole('row').filter({ has: page.getByRole('link', { name, exact: true }) });
     await rowOf('field-notes.txt').waitFor();
     await page.getByTestId('type-counts').getByText('PDF 2').waitFor();
+    // The created-date range: nothing was created after tomorrow; today's range holds every item.
+    const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
+    const today = new Date().toISOString().slice(0, 10);
+    await page.getByLabel('Created from').fill(tomorrow);
+    await rowOf('field-notes.txt').waitFor({ state: 'detached' });
+    await page.getByLabel('Created from').fill(today);
+    await page.getByLabel('Created to').fill(today);
+    await rowOf('field-notes.txt').waitFor();
+    assert.equal(new URL(page.url()).searchParams.get('created_to'), today);
     await rowOf('field-notes.txt').getByRole('checkbox').check();
     await rowOf('harbour-chart.png').getByRole('checkbox').check();
     const bar = page.getByTestId('bulk-actions');

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
@@ -7,6 +7,7 @@ import MenuItem from '@mui/material/MenuItem';
 import Stack from '@mui/material/Stack';
 import Tab from '@mui/material/Tab';
 import Tabs from '@mui/material/Tabs';
+import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import AddIcon from '@mui/icons-material/Add';
 import ArrowDropDownIcon from '@mui/icons-material/ArrowDropDown';
@@ -37,14 +38,62 @@ const typeLabel = (type: string) => TYPE_LABELS[type] ?? type.charAt(0).toUpperC
 const items = (n: number) => `${n.toLocaleString('en-GB')} ${n === 1 ? 'item' : 'items'}`;
 
 /** The list's own export (GET raw-data/export/ with the list's search and filters): the rows, or the rows and their files. */
-function ExportMenu({ meta }: { meta: ResourceMeta }) {
+/**
+ * The created-date range (the engine's `created_at_after` / `created_at_before`), kept in the URL
+ * beside the list's own state. "To" is the last day included: the server's `_before` is exclusive.
+ */
+const DATE_PARAMS = { from: 'created_from', to: 'created_to' } as const;
+
+const nextDay = (day: string) => new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+const isDay = (value: string | null): value is string => value !== null && /^\d{4}-\d{2}-\d{2}$/.test(value) && !Number.isNaN(Date.parse(value));
+
+function useCreatedRange() {
+  const [params, setParams] = useSearchParams();
+  const from = params.get(DATE_PARAMS.from);
+  const to = params.get(DATE_PARAMS.to);
+  const apiParams = useMemo(
+    () => ({ ...(isDay(from) ? { created_at_after: from } : {}), ...(isDay(to) ? { created_at_before: nextDay(to) } : {}) }),
+    [from, to],
+  );
+  // From the address bar, not this render's params (react-router's updater gets those too): two
+  // quick changes must not undo each other.
+  const set = (name: string, value: string) =>
+    setParams(() => {
+      const next = new URLSearchParams(window.location.search);
+      if (value === '') next.delete(name);
+      else next.set(name, value);
+      next.delete('page');
+      return next;
+    });
+  return { from: from ?? '', to: to ?? '', apiParams, set };
+}
+
+function CreatedRange({ range }: { range: ReturnType<typeof useCreatedRange> }) {
+  return (
+    <Stack direction="row" spacing={1}>
+      {(['from', 'to'] as const).map((end) => (
+        <TextField
+          key={end}
+          type="date"
+          label={end === 'from' ? 'Created from' : 'Created to'}
+          value={range[end]}
+          onChange={(event) => range.set(DATE_PARAMS[end], event.target.value)}
+          slotProps={{ inputLabel: { shrink: true } }}
+          sx={{ width: 170 }}
+        />
+      ))}
+    </Stack>
+  );
+}
+
+function ExportMenu({ meta, fixedParams }: { meta: ResourceMeta; fixedParams: Record<string, string> }) {
   const { state } = useListUrlState(meta);
   const [runExport, exportState] = useExportRawDataMutation();
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
   const exportAs = async (withFiles: boolean) => {
     setAnchor(null);
     try {
-      const { filename } = await runExport({ params: listParams(state, false), withFiles }).unwrap();
+      const { filename } = await runExport({ params: { ...listParams(state, false), ...fixedParams }, withFiles }).unwrap();
       notify.success(`Downloaded ${filename}.`);
     } catch (error) {
       notify.error(`Export failed: ${apiErrorMessage(error as ApiError)}`);
@@ -127,6 +176,7 @@ function TypeCounts() {
 
 function ItemsTab({ meta }: { meta: ResourceMeta }) {
   const canWrite = useCanWrite(meta);
+  const range = useCreatedRange();
   return (
     <Stack spacing={2}>
       {canWrite && (
@@ -144,7 +194,9 @@ function ItemsTab({ meta }: { meta: ResourceMeta }) {
         meta={meta}
         view={rawDataView}
         rowPath={(row) => itemEditPath(row.id)}
-        exportControl={<ExportMenu meta={meta} />}
+        fixedParams={range.apiParams}
+        toolbar={<CreatedRange range={range} />}
+        exportControl={<ExportMenu meta={meta} fixedParams={range.apiParams} />}
         spreadsheetUpload={false}
         bulk={itemsBulk}
       />
