@@ -346,8 +346,10 @@ describe('the application shell', { skip: unavailable ?? false }, () => {
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.waitForURL((url) => url.pathname === '/settings');
     await page.getByRole('heading', { name: 'Access denied' }).waitFor();
+    // Raw data is research material: a researcher opens its list.
     await page.goto(server.url('acme', '/rawdata'));
-    await page.getByTestId('not-available-yet').waitFor();
+    await page.getByRole('heading', { name: 'Raw data' }).first().waitFor();
+    assert.equal(await page.getByRole('heading', { name: 'Access denied' }).count(), 0);
     await page.close();
   });
 });
