@@ -91,6 +91,8 @@ function SourceSection({ record }: { record: ResourceRecord }) {
   const [url, setUrl] = useState('');
   const [alias, setAlias] = useState('');
   const [errors, setErrors] = useState<Record<string, string[]>>({});
+  /** A field's error from the last answer, as the TextField shows it. */
+  const fieldError = (name: string) => ({ error: errors[name] !== undefined, helperText: errors[name]?.[0] });
   const [assign, assignState] = useAssignSourceUrlMutation();
   const [clear, clearState] = useClearSourceMutation();
   const onAssign = async () => {
@@ -135,8 +137,7 @@ function SourceSection({ record }: { record: ResourceRecord }) {
           size="small"
           value={url}
           onChange={(event) => setUrl(event.target.value)}
-          error={errors['url'] !== undefined}
-          helperText={errors['url']?.[0]}
+          {...fieldError('url')}
           sx={{ flex: 2 }}
         />
         <TextField
@@ -144,8 +145,7 @@ function SourceSection({ record }: { record: ResourceRecord }) {
           size="small"
           value={alias}
           onChange={(event) => setAlias(event.target.value)}
-          error={errors['alias'] !== undefined}
-          helperText={errors['alias']?.[0]}
+          {...fieldError('alias')}
           sx={{ flex: 1 }}
         />
         <Button variant="outlined" onClick={() => void onAssign()} disabled={url.trim() === '' || assignState.isLoading}>
