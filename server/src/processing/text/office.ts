@@ -1,0 +1,55 @@
+import mammoth from 'mammoth';
+import readXlsxFile from 'read-excel-file/node';
+import { abortable, type ExtractionContext, throwIfAborted } from './context.ts';
+import { TextExtractionError } from './types.ts';
+import { checkOfficeZipSize } from './zip.ts';
+
+/** DOCX: the document's raw text (paragraphs, tables, headers' text) with mammoth. */
+export async function extractDocx(bytes: Uint8Array, ctx: ExtractionContext): Promise<void> {
+  await checkOfficeZipSize(bytes, ctx, 'DOCX file');
+  let result;
+  try {
+    result = await abortable(mammoth.extractRawText({ buffer: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength) }), ctx.signal);
+  } catch (error) {
+    if (error instanceof TextExtractionError) throw error;
+    throw new TextExtractionError('corrupt', `Not a readable DOCX file: ${(error as Error).message}`, { cause: error });
+  }
+  ctx.out.append(result.value);
+}
+
+function cellText(value: unknown): string {
+  if (value === null || value === undefined) return '';
+  if (value instanceof Date) {
+    // Dates without a time of day read as dates.
+    const iso = value.toISOString();
+    return iso.endsWith('T00:00:00.000Z') ? iso.slice(0, 10) : iso.replace('.000Z', 'Z');
+  }
+  return String(value).trim();
+}
+
+/** XLSX: each sheet's non-empty rows, cells joined with " | ", labelled "<sheet> row <n>". */
+export async function extractXlsx(bytes: Uint8Array, ctx: ExtractionContext): Promise<void> {
+  await checkOfficeZipSize(bytes, ctx, 'XLSX file');
+  let sheets;
+  try {
+    // Numbers as written in the file (no float reformatting): the text is for reading, not arithmetic.
+    sheets = await abortable(readXlsxFile(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), { parseNumber: (text: string) => text }), ctx.signal);
+  } catch (error) {
+    if (error instanceof TextExtractionError) throw error;
+    throw new TextExtractionError('corrupt', `Not a readable XLSX file: ${(error as Error).message}`, { cause: error });
+  }
+  for (const { sheet, data } of sheets) {
+    throwIfAborted(ctx.signal);
+    let firstRow = true;
+    for (const [index, row] of data.entries()) {
+      if (ctx.out.full) {
+        ctx.out.overflowed = true;
+        return;
+      }
+      const cells = row.map(cellText).filter((cell) => cell !== '');
+      if (cells.length === 0) continue;
+      ctx.out.append(cells.join(' | '), `${sheet} row ${index + 1}`, firstRow ? '\n\n' : '\n');
+      firstRow = false;
+    }
+  }
+}

@@ -1,0 +1,171 @@
+import { Unzip, UnzipInflate, type UnzipFile } from 'fflate';
+import { type ExtractionContext, throwIfAborted, yieldToEventLoop } from './context.ts';
+import { TextExtractionError } from './types.ts';
+
+/**
+ * Compressed bytes pushed into the decompressor at a time. Deflate expands at most about
+ * 1032:1, so one push yields at most ~16 MB, and the expanded-size limit is checked after
+ * every push: a zip bomb stops within a few megabytes instead of after allocating gigabytes.
+ */
+const INPUT_CHUNK_BYTES = 16 * 1024;
+
+interface CentralDirectory {
+  entries: number;
+  declaredBytes: number;
+  encrypted: Set<string>;
+}
+
+const u16 = (bytes: Uint8Array, at: number) => bytes[at]! | (bytes[at + 1]! << 8);
+const u32 = (bytes: Uint8Array, at: number) => (u16(bytes, at) + u16(bytes, at + 2) * 0x10000) >>> 0;
+
+/**
+ * The archive's central directory (at its end): entry count, declared sizes and encrypted
+ * entries, known before decompressing anything. Null when it cannot be found (a truncated or
+ * Zip64 archive): the streaming pass still enforces every limit.
+ */
+function readCentralDirectory(bytes: Uint8Array): CentralDirectory | null {
+  const earliest = Math.max(0, bytes.length - 22 - 0xffff);
+  let end = -1;
+  for (let at = bytes.length - 22; at >= earliest; at -= 1) {
+    if (u32(bytes, at) === 0x06054b50) {
+      end = at;
+      break;
+    }
+  }
+  if (end < 0) return null;
+  const entries = u16(bytes, end + 10);
+  const offset = u32(bytes, end + 16);
+  if (entries === 0xffff || offset === 0xffffffff) return null;
+  const encrypted = new Set<string>();
+  let declaredBytes = 0;
+  let at = offset;
+  for (let index = 0; index < entries; index += 1) {
+    if (at + 46 > bytes.length || u32(bytes, at) !== 0x02014b50) return null;
+    const flags = u16(bytes, at + 8);
+    declaredBytes += u32(bytes, at + 24);
+    const nameLength = u16(bytes, at + 28);
+    const name = new TextDecoder(flags & 0x800 ? 'utf-8' : 'latin1').decode(bytes.subarray(at + 46, at + 46 + nameLength));
+    if (flags & 1) encrypted.add(name);
+    at += 46 + nameLength + u16(bytes, at + 30) + u16(bytes, at + 32);
+  }
+  return { entries, declaredBytes, encrypted };
+}
+
+function tooLarge(limit: number): TextExtractionError {
+  return new TextExtractionError(
+    'too_large',
+    `The archive expands to more than ${Math.round(limit / (1024 * 1024))} MB; it is not read (it may be a zip bomb)`,
+  );
+}
+
+interface ZipEntry {
+  name: string;
+  bytes: Uint8Array;
+}
+
+/**
+ * Decompresses `bytes` entry by entry, counting every expanded byte against the
+ * extraction's budget as it is produced, and hands each whole entry to `onEntry` (which
+ * may be async; decompression waits for it, so at most one entry is held at a time).
+ * With `keep: false` entries are only counted (the size check before an Office parser).
+ */
+async function streamZip(
+  bytes: Uint8Array,
+  ctx: ExtractionContext,
+  what: string,
+  onEntry: ((entry: ZipEntry) => Promise<void>) | null,
+): Promise<{ entries: number; skipped: string[] }> {
+  const limit = ctx.limits.maxExpandedBytes;
+  const directory = readCentralDirectory(bytes);
+  if (directory && ctx.budget.expandedBytes + directory.declaredBytes > limit) throw tooLarge(limit);
+  if (directory && directory.entries > 0 && directory.encrypted.size === directory.entries) {
+    throw new TextExtractionError('encrypted', `The ${what} is encrypted with a password`);
+  }
+
+  const ready: ZipEntry[] = [];
+  const skipped: string[] = [];
+  let entries = 0;
+  let entryError: Error | null = null;
+  const unzip = new Unzip((file: UnzipFile) => {
+    entries += 1;
+    if (onEntry && entries > ctx.limits.maxZipEntries) {
+      skipped.push(file.name);
+      return;
+    }
+    if (file.name.endsWith('/')) return;
+    if (directory?.encrypted.has(file.name)) {
+      skipped.push(`${file.name} (encrypted)`);
+      return;
+    }
+    if (file.originalSize !== undefined && ctx.budget.expandedBytes + file.originalSize > limit) throw tooLarge(limit);
+    const chunks: Uint8Array[] = [];
+    file.ondata = (error, chunk, final) => {
+      if (error) {
+        entryError = error;
+        return;
+      }
+      ctx.budget.expandedBytes += chunk.length;
+      if (ctx.budget.expandedBytes > limit) {
+        file.terminate();
+        throw tooLarge(limit);
+      }
+      if (onEntry) chunks.push(chunk);
+      if (final && onEntry) ready.push({ name: file.name, bytes: chunks.length === 1 ? chunks[0]! : concat(chunks) });
+    };
+    file.start();
+  });
+  unzip.register(UnzipInflate);
+
+  try {
+    for (let offset = 0; offset < bytes.length; offset += INPUT_CHUNK_BYTES) {
+      throwIfAborted(ctx.signal);
+      const end = Math.min(bytes.length, offset + INPUT_CHUNK_BYTES);
+      unzip.push(bytes.subarray(offset, end), end === bytes.length);
+      if (entryError) throw entryError;
+      ctx.progress(end / bytes.length);
+      while (ready.length > 0) await onEntry!(ready.shift()!);
+      if (offset % (64 * INPUT_CHUNK_BYTES) === 0) await yieldToEventLoop();
+    }
+  } catch (error) {
+    if (error instanceof TextExtractionError) throw error;
+    throw new TextExtractionError('corrupt', `Not a readable ${what}: ${(error as Error).message}`, { cause: error });
+  }
+  return { entries, skipped };
+}
+
+function concat(chunks: Uint8Array[]): Uint8Array {
+  const whole = new Uint8Array(chunks.reduce((sum, chunk) => sum + chunk.length, 0));
+  let at = 0;
+  for (const chunk of chunks) {
+    whole.set(chunk, at);
+    at += chunk.length;
+  }
+  return whole;
+}
+
+/** A zip archive: every entry read as a file of its own, labelled "zip entry <path>". */
+export async function extractZip(bytes: Uint8Array, ctx: ExtractionContext): Promise<void> {
+  const { entries, skipped } = await streamZip(bytes, ctx, 'zip archive', async (entry) => {
+    if (ctx.out.full) {
+      ctx.out.overflowed = true;
+      return;
+    }
+    const baseName = entry.name.split('/').pop() || entry.name;
+    await ctx.extractNested({ bytes: entry.bytes, fileName: baseName }, `zip entry ${entry.name}`);
+  });
+  if (entries > ctx.limits.maxZipEntries) {
+    ctx.out.partial = true;
+    ctx.out.warn(`Only the first ${ctx.limits.maxZipEntries} of the archive's ${entries} entries were read`);
+  }
+  const encrypted = skipped.filter((name) => name.endsWith(' (encrypted)'));
+  if (encrypted.length > 0) ctx.out.warn(`Encrypted entries were not read: ${encrypted.slice(0, 10).join(', ')}`);
+}
+
+/**
+ * Office files (DOCX, XLSX) are zips that their parsers expand whole in memory: they are
+ * expanded once here first, keeping nothing, so one over the limit fails before the parser
+ * allocates it.
+ */
+export async function checkOfficeZipSize(bytes: Uint8Array, ctx: ExtractionContext, what: string): Promise<void> {
+  await streamZip(bytes, ctx, what, null);
+}
