@@ -1,0 +1,328 @@
+/**
+ * extractText on real files made with real tools (fixtures/README.md says how), and on
+ * hostile input built here: zip bombs, nesting, huge lines, NUL bytes, aborts.
+ */
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { after, describe, it } from 'node:test';
+import { deflateRawSync, constants as zlibConstants } from 'node:zlib';
+import { strToU8, zipSync } from 'fflate';
+import { closeOcrWorker, type ExtractedText, extractText, TextExtractionError, type TextLimits } from './index.ts';
+
+const fixture = (name: string) => new Uint8Array(readFileSync(new URL(`./fixtures/${name}`, import.meta.url)));
+
+const extract = (bytes: Uint8Array | string, limits?: Partial<TextLimits>, signal?: AbortSignal) =>
+  extractText(
+    { bytes: typeof bytes === 'string' ? strToU8(bytes) : bytes, mime: 'application/octet-stream' },
+    { limits, signal: signal ?? AbortSignal.timeout(120_000) },
+  );
+
+async function rejectsWith(promise: Promise<unknown>, code: TextExtractionError['code'], message: RegExp) {
+  await assert.rejects(promise, (error: unknown) => {
+    assert.ok(error instanceof TextExtractionError, `expected a TextExtractionError, got ${String(error)}`);
+    assert.equal(error.code, code, error.message);
+    assert.match(error.message, message);
+    return true;
+  });
+}
+
+const labels = (result: ExtractedText) => result.segments.map((segment) => segment.label);
+const segmentText = (result: ExtractedText, label: string) => {
+  const segment = result.segments.find((candidate) => candidate.label === label);
+  assert.ok(segment, `no segment "${label}" in ${JSON.stringify(labels(result))}`);
+  return result.text.slice(segment.start, segment.end);
+};
+
+/**
+ * A zip of one deflated entry of `expandedBytes` zeros, built without ever holding them: one
+ * megabyte deflated once, ending in a sync flush (byte-aligned, not final), repeated, then a
+ * final empty stored block. `declaredBytes` is the size the headers claim (a liar's, or the truth).
+ */
+function zeroBomb(expandedBytes: number, declaredBytes: number): Uint8Array {
+  const megabyte = deflateRawSync(new Uint8Array(1 << 20), { finishFlush: zlibConstants.Z_SYNC_FLUSH });
+  const blocks = Math.ceil(expandedBytes / (1 << 20));
+  const finalEmptyBlock = Uint8Array.of(0x01, 0x00, 0x00, 0xff, 0xff);
+  const data = Buffer.concat([...Array.from({ length: blocks }, () => megabyte), finalEmptyBlock]);
+  const name = Buffer.from('zeros.txt');
+  const declared = Math.min(declaredBytes, 0xfffffffe);
+  const local = Buffer.alloc(30);
+  local.writeUInt32LE(0x04034b50, 0);
+  local.writeUInt16LE(20, 4);
+  local.writeUInt16LE(8, 8);
+  local.writeUInt32LE(data.length, 18);
+  local.writeUInt32LE(declared, 22);
+  local.writeUInt16LE(name.length, 26);
+  const central = Buffer.alloc(46);
+  central.writeUInt32LE(0x02014b50, 0);
+  central.writeUInt16LE(20, 4);
+  central.writeUInt16LE(20, 6);
+  central.writeUInt16LE(8, 10);
+  central.writeUInt32LE(data.length, 20);
+  central.writeUInt32LE(declared, 24);
+  central.writeUInt16LE(name.length, 28);
+  const centralOffset = local.length + name.length + data.length;
+  const end = Buffer.alloc(22);
+  end.writeUInt32LE(0x06054b50, 0);
+  end.writeUInt16LE(1, 8);
+  end.writeUInt16LE(1, 10);
+  end.writeUInt32LE(central.length + name.length, 12);
+  end.writeUInt32LE(centralOffset, 16);
+  return new Uint8Array(Buffer.concat([local, name, data, central, name, end]));
+}
+
+/** The start of a Linux executable: a binary type file-type knows and nothing reads text from. */
+const ELF = new Uint8Array([0x7f, 0x45, 0x4c, 0x46, 2, 1, 1, 0, ...new Array<number>(56).fill(0)]);
+
+after(() => closeOcrWorker());
+
+describe('extractText: documents', () => {
+  it('reads a PDF page by page, labelled "page N"', async () => {
+    const result = await extract(fixture('pages.pdf'));
+    assert.equal(result.method, 'pdf-text');
+    assert.equal(result.pages, 3);
+    assert.deepEqual(labels(result), ['page 1', 'page 2', 'page 3']);
+    assert.match(segmentText(result, 'page 2'), /Page 2 of the briefing\. Northwind Traders Ltd signed a contract worth 12 million dollars \(part 2\)/);
+    assert.equal(result.truncated, false);
+  });
+
+  it('reads no more than maxPages pages, and says so', async () => {
+    const result = await extract(fixture('pages.pdf'), { maxPages: 2 });
+    assert.deepEqual(labels(result), ['page 1', 'page 2']);
+    assert.equal(result.pages, 3);
+    assert.equal(result.truncated, true);
+    assert.doesNotMatch(result.text, /part 3/);
+    assert.deepEqual(result.warnings, ["Only the first 2 of the PDF's 3 pages were read"]);
+  });
+
+  it('names encrypted, truncated and self-referencing PDFs, without hanging', async () => {
+    await rejectsWith(extract(fixture('encrypted.pdf')), 'encrypted', /^The PDF is encrypted with a password$/);
+    await rejectsWith(extract(fixture('truncated.pdf')), 'corrupt', /^Not a readable PDF file: /);
+    const started = Date.now();
+    await rejectsWith(extract(fixture('loop.pdf')), 'corrupt', /circular reference/);
+    assert.ok(Date.now() - started < 10_000);
+  });
+
+  it('reads a DOCX made by LibreOffice', async () => {
+    const result = await extract(fixture('report.docx'));
+    assert.equal(result.method, 'docx');
+    assert.match(result.text, /^Quarterly Report\n/);
+    assert.match(result.text, /Acme Holdings GmbH raised 5 million euros in its Series B round in March 2024\./);
+  });
+
+  it('reads an XLSX as rows labelled with sheet and row', async () => {
+    const result = await extract(fixture('ledger.xlsx'));
+    assert.equal(result.method, 'xlsx');
+    assert.equal(segmentText(result, 'ledger row 1'), 'Company | Amount | Currency | Date');
+    assert.equal(segmentText(result, 'ledger row 4'), 'Smith, Jones & Co | 750000 | GBP | 2023-11-30');
+  });
+
+  it('reads a CSV likewise (quoted commas stay in their cell), and a semicolon CSV', async () => {
+    const result = await extract(fixture('ledger.csv'));
+    assert.equal(result.method, 'csv');
+    assert.equal(segmentText(result, 'row 3'), 'Northwind Traders Ltd | 12000000 | USD | 2024-05-01');
+    assert.equal(segmentText(result, 'row 4'), 'Smith, Jones & Co | 750000 | GBP | 2023-11-30');
+    const semicolons = await extract('Name;City\nJane Doe;Berlin\nTom Becker;Hamburg\n');
+    assert.equal(segmentText(semicolons, 'row 2'), 'Jane Doe | Berlin');
+  });
+
+  it('reads the article of an HTML page, not its menus, footer or scripts', async () => {
+    const result = await extract(fixture('article.html'));
+    assert.equal(result.method, 'html');
+    assert.match(result.text, /Northwind Traders Ltd will open a logistics hub in Lisbon/);
+    assert.match(result.text, /“It signals confidence in the Iberian market,” said Laura Brandt/);
+    for (const chrome of ['Subscribe today', 'Most read', 'Cookie settings', 'tracking code', 'inline script', 'font-family']) {
+      assert.ok(!result.text.includes(chrome), `"${chrome}" should not be in the text`);
+    }
+    assert.deepEqual(labels(result), ['title', 'article']);
+  });
+
+  it('falls back to the visible text (without navigation) when there is no article', async () => {
+    const result = await extract('<html><body><nav><a href="/">Home</a> <a href="/x">Pricing</a></nav><div>Short note: call Jane.</div><script>var hidden = 1;</script></body></html>');
+    assert.equal(result.method, 'html-visible');
+    assert.equal(result.text, 'Short note: call Jane.');
+  });
+
+  it('reads an e-mail: headers, body and each attachment as its own text', async () => {
+    const result = await extract(fixture('message.eml'));
+    assert.equal(result.method, 'email');
+    const headers = segmentText(result, 'e-mail headers');
+    assert.match(headers, /^From: Jane Doe <jane\.doe@acme\.example>$/m);
+    assert.match(headers, /^To: Research Desk <research@intel\.example>$/m);
+    assert.match(headers, /^Cc: Tom Becker <tom\.becker@acme\.example>$/m);
+    assert.match(headers, /^Subject: Acme Holdings: Series B figures attached$/m);
+    assert.match(headers, /^Date: 2024-03-12T08:30:00/m);
+    assert.match(segmentText(result, 'e-mail body'), /The round closed at 5 million euros\./);
+    assert.match(segmentText(result, 'attachment report.pdf'), /Jane Doe, chief executive of Acme Holdings/);
+    assert.match(segmentText(result, 'attachment report.pdf: page 1'), /^Quarterly Report/);
+    assert.equal(segmentText(result, 'attachment ledger.csv: row 2'), 'Acme Holdings GmbH | 5000000 | EUR | 2024-03-15');
+  });
+
+  it('reads each entry of a zip, nested zips too', async () => {
+    const result = await extract(fixture('bundle.zip'));
+    assert.equal(result.method, 'zip');
+    assert.deepEqual(labels(result), [
+      'zip entry notes.txt',
+      'zip entry docs/report.pdf',
+      'zip entry docs/report.pdf: page 1',
+      'zip entry inner.zip',
+      'zip entry inner.zip: zip entry inner-notes.md',
+    ]);
+    assert.match(segmentText(result, 'zip entry inner.zip: zip entry inner-notes.md'), /Northwind Traders Ltd opened an office in Lisbon/);
+  });
+});
+
+describe('extractText: text formats', () => {
+  it('reads JSON string values with their key paths', async () => {
+    const result = await extract(JSON.stringify({ company: { name: 'Acme Holdings GmbH', officers: [{ name: 'Jane Doe', role: 'CEO' }] }, revenue: 5000000 }));
+    assert.equal(result.method, 'json');
+    assert.equal(result.text, 'company.name: Acme Holdings GmbH\ncompany.officers[0].name: Jane Doe\ncompany.officers[0].role: CEO');
+    assert.deepEqual(labels(result), ['key company.name', 'key company.officers[0].name', 'key company.officers[0].role']);
+  });
+
+  it('decodes UTF-8 and UTF-16 with byte-order marks, and Latin-1 with a warning', async () => {
+    const utf16le = new Uint8Array([0xff, 0xfe, ...Buffer.from('Zoë Müller met Acme.', 'utf16le')]);
+    assert.equal((await extract(utf16le)).text, 'Zoë Müller met Acme.');
+    const utf16be = Buffer.from('Zoë Müller', 'utf16le').swap16();
+    assert.equal((await extract(new Uint8Array([0xfe, 0xff, ...utf16be]))).text, 'Zoë Müller');
+    assert.equal((await extract(new Uint8Array([0xef, 0xbb, 0xbf, ...strToU8('# Zoë')]))).method, 'markdown');
+    const latin1 = await extract(new Uint8Array(Buffer.from('Caf\u00e9 M\u00fcller \u00a3 5', 'latin1')));
+    assert.equal(latin1.text, 'Café Müller £ 5');
+    assert.deepEqual(latin1.warnings, ['The text is not UTF-8; it was read as Windows-1252 (Latin-1)']);
+  });
+
+  it('normalizes: no NUL bytes, \\n line ends, NFC, at most two blank lines in a row', async () => {
+    const result = await extract(new Uint8Array([...strToU8('Acme\0 Holdings\r\nline two\r\n\r\n\r\n\r\n\r\n\r\nCafe\u0301')]));
+    assert.equal(result.method, 'text');
+    assert.equal(result.text, 'Acme Holdings\nline two\n\n\nCafé');
+    assert.equal(result.text.normalize('NFC'), result.text);
+  });
+
+  it('reads a huge single line in linear time', async () => {
+    const spaces = ' '.repeat(3_000_000);
+    const started = Date.now();
+    const result = await extract(`start${spaces}middle${'word '.repeat(400_000)}end`, { maxChars: 10_000_000 });
+    assert.ok(Date.now() - started < 5_000, `took ${Date.now() - started} ms`);
+    assert.ok(result.text.startsWith('start') && result.text.endsWith('end'));
+  });
+
+  it('cuts text over maxChars at a code-point boundary, with a warning', async () => {
+    const result = await extract(`${'a'.repeat(9)}😀 and more`, { maxChars: 10 });
+    assert.equal(result.text, 'a'.repeat(9));
+    assert.equal(result.truncated, true);
+    assert.deepEqual(result.warnings, ['The text was cut at 10 characters']);
+    const pdf = await extract(fixture('pages.pdf'), { maxChars: 150 });
+    assert.equal(pdf.text.length, 150);
+    assert.deepEqual(labels(pdf), ['page 1', 'page 2']);
+    assert.equal(pdf.segments.at(-1)!.end, 150);
+  });
+});
+
+describe('extractText: OCR', () => {
+  it('reads the text of a PNG image and of a fax-style TIFF', async () => {
+    for (const name of ['scan.png', 'scan-g4.tiff']) {
+      const result = await extract(fixture(name));
+      assert.equal(result.method, 'image-ocr');
+      assert.deepEqual(labels(result), ['image text']);
+      assert.match(result.text, /Acme Holdings GmbH raised\s+5 million euros in 2024/, name);
+    }
+  });
+
+  it('reads a scanned PDF (an image, no text layer) through OCR, and refuses it with OCR off', async () => {
+    const result = await extract(fixture('scanned.pdf'));
+    assert.equal(result.method, 'pdf-ocr');
+    assert.deepEqual(labels(result), ['page 1']);
+    assert.match(result.text, /Acme Holdings GmbH raised\s+5 million euros in 2024/);
+    await rejectsWith(extract(fixture('scanned.pdf'), { ocr: false }), 'unsupported', /^The PDF has no text layer and OCR is turned off$/);
+    await rejectsWith(extract(fixture('scan.png'), { ocr: false }), 'unsupported', /OCR, which is turned off/);
+  });
+
+  it('refuses an image whose header declares too many pixels, before decoding it', async () => {
+    const png = Buffer.from(fixture('scan.png'));
+    png.writeUInt32BE(100_000, 16);
+    png.writeUInt32BE(100_000, 20);
+    await rejectsWith(extract(new Uint8Array(png)), 'too_large', /100000 × 100000 pixels/);
+  });
+});
+
+describe('extractText: limits and hostile input', () => {
+  it('fails a zip bomb with too_large from its declared size, before inflating anything', async () => {
+    const started = Date.now();
+    await rejectsWith(extract(zeroBomb(8 << 20, 4_000_000_000)), 'too_large', /zip bomb/);
+    assert.ok(Date.now() - started < 2_000);
+  });
+
+  it('fails a zip bomb that lies about its size while inflating, at the limit', async () => {
+    const bomb = zeroBomb(64 << 20, 1000);
+    assert.ok(bomb.length < 200_000, `bomb is ${bomb.length} bytes`);
+    const before = process.memoryUsage().arrayBuffers;
+    await rejectsWith(extract(bomb, { maxExpandedBytes: 4 << 20 }), 'too_large', /more than 4 MB/);
+    assert.ok(process.memoryUsage().arrayBuffers - before < 48 << 20, 'the expanded size was never allocated');
+    // Within the limit, the same archive reads (its text is all NUL bytes, hence empty).
+    const small = await extract(zeroBomb(2 << 20, 2 << 20));
+    assert.equal(small.text, '');
+  });
+
+  it('reads archives nested up to maxDepth, and warns about deeper ones', async () => {
+    let archive = zipSync({ 'deepest.txt': strToU8('Text at the bottom') });
+    for (const level of [3, 2, 1]) archive = zipSync({ [`level${level}.zip`]: archive });
+    const within = await extract(archive, { maxDepth: 4 });
+    assert.match(within.text, /Text at the bottom/);
+    const beyond = await extract(archive, { maxDepth: 2 });
+    assert.equal(beyond.text, '');
+    assert.deepEqual(beyond.warnings, ['zip entry level3.zip was not read: it is nested more than 2 levels deep']);
+  });
+
+  it('reads at most maxZipEntries entries', async () => {
+    const files = Object.fromEntries(Array.from({ length: 5 }, (_, index) => [`note${index}.txt`, strToU8(`Note number ${index}`)]));
+    const result = await extract(zipSync(files), { maxZipEntries: 3 });
+    assert.match(result.text, /Note number 2/);
+    assert.doesNotMatch(result.text, /Note number 3/);
+    assert.equal(result.truncated, true);
+    assert.deepEqual(result.warnings, ["Only the first 3 of the archive's 5 entries were read"]);
+  });
+
+  it('names an encrypted zip, and reports unreadable entries without failing the rest', async () => {
+    const archive = Buffer.from(zipSync({ 'secret.txt': strToU8('hidden') }, { level: 0 }));
+    archive.writeUInt16LE(archive.readUInt16LE(6) | 1, 6);
+    const central = archive.lastIndexOf(Buffer.from([0x50, 0x4b, 0x01, 0x02]));
+    archive.writeUInt16LE(archive.readUInt16LE(central + 8) | 1, central + 8);
+    await rejectsWith(extract(new Uint8Array(archive)), 'encrypted', /^The zip archive is encrypted with a password$/);
+
+    const mixed = await extract(zipSync({ 'good.txt': strToU8('Readable entry'), 'program': ELF }));
+    assert.equal(mixed.text, 'Readable entry');
+    assert.equal(mixed.warnings.length, 1);
+    assert.match(mixed.warnings[0]!, /^zip entry program could not be read: Text cannot be read from this type of file \(application\/x-elf/);
+  });
+
+  it('names a broken DOCX, an unknown binary type and an empty file', async () => {
+    const brokenDocx = zipSync({
+      '[Content_Types].xml': strToU8(
+        '<?xml version="1.0"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">' +
+          '<Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/></Types>',
+      ),
+      'word/document.xml': strToU8('<w:document'),
+    });
+    await rejectsWith(extract(brokenDocx), 'corrupt', /^Not a readable DOCX file: /);
+    await rejectsWith(extract(ELF), 'unsupported', /^Text cannot be read from this type of file \(application\/x-elf, told from its contents\)$/);
+    await rejectsWith(extract(new Uint8Array()), 'unsupported', /^The file is empty$/);
+  });
+
+  it('stops when the signal fires: before starting, and between PDF pages', async () => {
+    await rejectsWith(extract('some text', undefined, AbortSignal.abort()), 'aborted', /^Reading the file was stopped$/);
+    const controller = new AbortController();
+    const reading = extractText(
+      { bytes: fixture('pages.pdf'), mime: 'application/pdf' },
+      { signal: controller.signal, onProgress: (percent) => percent > 0 && controller.abort() },
+    );
+    await rejectsWith(reading, 'aborted', /was stopped/);
+    const timeout = AbortSignal.timeout(1);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    await rejectsWith(extract('text', undefined, timeout), 'aborted', /took too long/);
+  });
+
+  it('reports progress as it goes (99 at most), then 100 when done', async () => {
+    const seen: number[] = [];
+    await extractText({ bytes: fixture('pages.pdf'), mime: 'application/pdf' }, { onProgress: (percent) => seen.push(percent) });
+    assert.deepEqual(seen, [33, 66, 99, 100]);
+  });
+});
