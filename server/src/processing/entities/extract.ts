@@ -1,0 +1,223 @@
+/**
+ * extractEntities: the whole offline extractor, a pure function of the
+ * text, the tenant's gazetteer and the tenant's model (no database).
+ */
+import type { CountryCode } from 'libphonenumber-js';
+import { Gazetteer, type GazetteerMatch } from './gazetteer.ts';
+import { TenantModel, contextOf, spanFeatures } from './model.ts';
+import { RULE_THRESHOLD, findCandidateSpans, judgeCandidates, propagate, type NameType } from './names.ts';
+import { STOP_WORDS } from './lexicon.ts';
+import { normalizeName } from './normalize.ts';
+import { Coverage, findDates, findEmails, findMoney, findPhones, findUrls, moneyPeriod, type Span } from './patterns.ts';
+import { cleanControlCharacters, tokenize, type Sentence, type Token } from './tokens.ts';
+
+export type MentionType = 'PER' | 'ORG' | 'MONEY' | 'DATE' | 'EMAIL' | 'PHONE' | 'URL' | 'GEO' | 'KEYWORD';
+
+export interface Mention {
+  type: MentionType;
+  text: string;
+  /** UTF-16 offsets in the input text, end exclusive. */
+  start: number;
+  end: number;
+  sentence: { start: number; end: number };
+  /** 0..1 */
+  confidence: number;
+  /** PER/ORG: the name normalized for matching; EMAIL lower-cased; PHONE E.164; URL normalized; GEO/KEYWORD folded. */
+  normalized?: string;
+  money?: { amount: number; currency: string; period?: string };
+  date?: { year: number; quarter?: number; month?: number; day?: number };
+  /** The gazetteer entry the mention matched. */
+  gazetteerId?: string;
+}
+
+export interface LedgerCandidate {
+  sentence: { start: number; end: number };
+  snippet: string;
+  money: Mention;
+  year?: number;
+  quarter?: number;
+  organizations: Mention[];
+  people: Mention[];
+}
+
+export interface ExtractOptions {
+  gazetteer?: Gazetteer;
+  model?: TenantModel;
+  /** Characters read from the start of the text (default 2,000,000); the rest is ignored. */
+  maxChars?: number;
+  /** Country for phone numbers written without "+" and country code; without it only international numbers are found. */
+  defaultPhoneCountry?: CountryCode;
+  /** Leave out PER/ORG mentions below this confidence (default 0.6). */
+  minConfidence?: number;
+}
+
+export const DEFAULT_MAX_CHARS = 2_000_000;
+
+/** The learnt layer's say over the rules, as margins between its class scores. */
+const MODEL_DROP_MARGIN = 0.5;
+const MODEL_SWITCH_MARGIN = 1;
+const MODEL_ADD_MARGIN = 1;
+
+const logistic = (value: number) => 1 / (1 + Math.exp(-value));
+
+export function extractEntities(input: string, options: ExtractOptions = {}): { mentions: Mention[]; ledger: LedgerCandidate[] } {
+  const maxChars = options.maxChars ?? DEFAULT_MAX_CHARS;
+  const text = cleanControlCharacters(input.length > maxChars ? input.slice(0, maxChars) : input);
+  const minConfidence = options.minConfidence ?? RULE_THRESHOLD;
+  const { tokens, sentences } = tokenize(text);
+  const sentenceAt = sentenceFinder(sentences, text.length);
+  const mentions: Mention[] = [];
+  const push = (type: MentionType, span: Span, extra: Partial<Mention> = {}) =>
+    mentions.push({ type, text: text.slice(span.start, span.end), start: span.start, end: span.end, sentence: sentenceAt(span.start), confidence: 0.95, ...extra });
+
+  const emails = findEmails(text);
+  const urls = findUrls(text).filter((url) => !emails.some((email) => url.start < email.end && url.end > email.start));
+  const money = findMoney(text);
+  const dates = findDates(text, [...money, ...emails, ...urls]);
+  const phones = findPhones(text, [...money, ...dates, ...emails, ...urls], options.defaultPhoneCountry);
+  for (const email of emails) push('EMAIL', email, { normalized: email.normalized, confidence: 0.99 });
+  for (const url of urls) push('URL', url, { normalized: url.normalized, confidence: 0.99 });
+  for (const phone of phones) push('PHONE', phone, { normalized: phone.normalized, confidence: 0.9 });
+  for (const date of dates) push('DATE', date, { date: date.date, confidence: 0.9 });
+  for (const amount of money) {
+    const sentence = sentenceAt(amount.start);
+    const period = moneyPeriod(text, amount, dates, sentence.end);
+    push('MONEY', amount, { money: { amount: amount.amount, currency: amount.currency, ...(period ? { period } : {}) }, confidence: 0.95 });
+  }
+
+  // Names: the gazetteer's first, then the rules' and the model's where it found none.
+  const blockedTokens = new Set<number>();
+  blockTokensIn([...emails, ...urls, ...money, ...dates, ...phones], tokens, blockedTokens);
+  const gazetteerMatches = options.gazetteer?.match(tokens) ?? [];
+  const nameMatches: GazetteerMatch[] = [];
+  for (const match of gazetteerMatches) {
+    const span = { start: tokens[match.firstToken]!.start, end: tokens[match.endToken - 1]!.end };
+    const type = match.entry.type;
+    push(type, span, {
+      confidence: 0.97,
+      gazetteerId: match.entry.id,
+      normalized: normalizeName(text.slice(span.start, span.end), type),
+    });
+    if (type === 'PER' || type === 'ORG') {
+      nameMatches.push(match);
+      for (let index = match.firstToken; index < match.endToken; index++) blockedTokens.add(index);
+    }
+  }
+
+  const context = contextOf(tokens);
+  const spans = findCandidateSpans(tokens, (index) => blockedTokens.has(index));
+  const candidates = judgeCandidates(context, spans);
+  propagate(context, candidates);
+  const model = options.model;
+  const geoSpans = new Set(gazetteerMatches.filter((match) => match.entry.type === 'GEO').map((match) => `${match.firstToken}:${match.endToken}`));
+
+  for (const candidate of candidates) {
+    let type: NameType | undefined = candidate.confidence >= minConfidence ? candidate.type : undefined;
+    let confidence = candidate.confidence;
+    if (model) {
+      const verdict = model.score(spanFeatures(context, candidate.firstToken, candidate.endToken));
+      if (type) {
+        if (verdict.best === 'O' && verdict.margin >= MODEL_DROP_MARGIN) type = undefined;
+        else if (verdict.best !== 'O' && verdict.best !== type && verdict.margin >= MODEL_SWITCH_MARGIN) type = verdict.best;
+        if (type && verdict.best === type) confidence = Math.max(confidence, logistic(verdict.margin));
+      } else if (model.canAdd && !candidate.vetoed && !STOP_WORDS.has(tokens[candidate.firstToken]!.key) && verdict.best !== 'O' && verdict.margin >= MODEL_ADD_MARGIN) {
+        type = verdict.best;
+        confidence = Math.max(minConfidence, Math.min(0.9, logistic(verdict.margin - MODEL_ADD_MARGIN + 0.5)));
+      }
+    }
+    if (!type) continue;
+    // A place the tenant knows is a place, unless its name says organization ("Bank of England" holds "England").
+    if (geoSpans.has(`${candidate.firstToken}:${candidate.endToken}`)) continue;
+    const span = { start: tokens[candidate.firstToken]!.start, end: tokens[candidate.endToken - 1]!.end };
+    const name = text.slice(span.start, span.end);
+    const linked = options.gazetteer?.lookup(name, type)[0];
+    push(type, span, {
+      confidence: Math.round(confidence * 100) / 100,
+      normalized: normalizeName(name, type),
+      ...(linked ? { gazetteerId: linked.id } : {}),
+    });
+  }
+
+  // A GEO inside an organization's name is part of that name.
+  const names = new Coverage(text.length, mentions.filter((mention) => mention.type === 'ORG' || mention.type === 'PER'));
+  const kept = mentions.filter((mention) => mention.type !== 'GEO' || !names.overlaps(mention.start, mention.end));
+  kept.sort((a, b) => a.start - b.start || b.end - a.end);
+  return { mentions: kept, ledger: ledgerCandidates(text, kept) };
+}
+
+/**
+ * Money with an organization and a time in the same sentence: year and
+ * quarter from the money's period or the sentence's date nearest to it.
+ */
+function ledgerCandidates(text: string, mentions: Mention[]): LedgerCandidate[] {
+  const bySentence = new Map<number, Mention[]>();
+  for (const mention of mentions) {
+    const list = bySentence.get(mention.sentence.start) ?? [];
+    list.push(mention);
+    bySentence.set(mention.sentence.start, list);
+  }
+  const ledger: LedgerCandidate[] = [];
+  for (const members of bySentence.values()) {
+    const organizations = members.filter((mention) => mention.type === 'ORG');
+    if (organizations.length === 0) continue;
+    const people = members.filter((mention) => mention.type === 'PER');
+    const dates = members.filter((mention) => mention.type === 'DATE').sort((a, b) => a.start - b.start);
+    for (const amount of members.filter((mention) => mention.type === 'MONEY')) {
+      const when = nearestByStart(dates, amount.start);
+      if (!when?.date) continue;
+      const sentence = amount.sentence;
+      ledger.push({
+        sentence,
+        snippet: text.slice(sentence.start, sentence.end),
+        money: amount,
+        year: when.date.year,
+        ...(when.date.quarter ? { quarter: when.date.quarter } : {}),
+        organizations,
+        people,
+      });
+    }
+  }
+  return ledger;
+}
+
+/** The mention (sorted by start) whose start is nearest to offset; the later one on a tie. */
+function nearestByStart(sorted: Mention[], offset: number): Mention | undefined {
+  let low = 0;
+  let high = sorted.length;
+  while (low < high) {
+    const middle = (low + high) >> 1;
+    if (sorted[middle]!.start < offset) low = middle + 1;
+    else high = middle;
+  }
+  const after = sorted[low];
+  const before = sorted[low - 1];
+  if (!before) return after;
+  if (!after) return before;
+  return offset - before.start < after.start - offset ? before : after;
+}
+
+/** Marks the tokens inside e-mails, links, amounts, dates and phones: no name starts there. */
+function blockTokensIn(spans: Span[], tokens: Token[], blocked: Set<number>): void {
+  const sorted = [...spans].sort((a, b) => a.start - b.start);
+  let cursor = 0;
+  tokens.forEach((token, index) => {
+    while (cursor < sorted.length && sorted[cursor]!.end <= token.start) cursor++;
+    const span = sorted[cursor];
+    if (span && span.start < token.end && span.end > token.start) blocked.add(index);
+  });
+}
+
+function sentenceFinder(sentences: Sentence[], length: number): (offset: number) => { start: number; end: number } {
+  return (offset) => {
+    let low = 0;
+    let high = sentences.length - 1;
+    while (low <= high) {
+      const middle = (low + high) >> 1;
+      const sentence = sentences[middle]!;
+      if (offset < sentence.start) high = middle - 1;
+      else if (offset >= sentence.end) low = middle + 1;
+      else return { start: sentence.start, end: sentence.end };
+    }
+    return { start: Math.max(0, offset), end: Math.min(length, offset + 1) };
+  };
+}

@@ -1,0 +1,14 @@
+/**
+ * The offline entity extractor: people, organizations, money, dates,
+ * e-mails, phones, URLs, and the tenant's geos and keywords, from plain text.
+ * A pure library: the caller brings the tenant's gazetteer and model.
+ * How it works: docs/processing.md, "Entities from text".
+ */
+export { extractEntities, DEFAULT_MAX_CHARS } from './extract.ts';
+export type { ExtractOptions, LedgerCandidate, Mention, MentionType } from './extract.ts';
+export { Gazetteer, buildGazetteer } from './gazetteer.ts';
+export type { GazetteerEntry, GazetteerMatch, GazetteerType } from './gazetteer.ts';
+export { TenantModel, MIN_EXAMPLES } from './model.ts';
+export type { ReviewDecision, TenantModelJSON } from './model.ts';
+export { foldName, normalizeName, normalizeOrganizationName, normalizePersonName } from './normalize.ts';
+export { normalizeUrl } from './patterns.ts';
