@@ -236,6 +236,21 @@ describe('TenantModel', () => {
     assert.deepEqual(of(extractEntities(snippet, { model }).mentions, 'ORG'), []);
   });
 
+  it('stays under 1 MB of JSON however much it learns', () => {
+    const model = new TenantModel();
+    const decisions: ReviewDecision[] = [];
+    for (let index = 0; index < 3000; index++) {
+      const name = `Zq${index.toString(36)}${'x'.repeat(index % 90)} Holdings`;
+      const snippet = `Word${index} said ${name} bought Thing${index} from Place${index} on Monday.`;
+      const start = snippet.indexOf(name);
+      decisions.push({ text: snippet, start, end: start + name.length, type: 'ORG', accepted: index % 3 !== 0 });
+    }
+    model.train(decisions);
+    const json = JSON.stringify(model.toJSON());
+    assert.ok(json.length < 1_000_000, `${json.length} bytes`);
+    assert.equal(TenantModel.fromJSON(JSON.parse(json)).examples, model.examples);
+  });
+
   it('rejects malformed JSON with the field named', () => {
     assert.throws(() => TenantModel.fromJSON({ version: 2 }), /model\.version/);
     assert.throws(() => TenantModel.fromJSON({ version: 1, weights: { bias: [1, 2] } }), /model\.weights\["bias"\]/);

@@ -7,7 +7,7 @@
  * candidates the rules left out when it is confident they are names.
  *
  * Three classes: O (no entity), PER, ORG. Weights are kept sparse, rounded
- * and capped in number so the JSON stays well under 1 MB.
+ * and capped in bytes (the heaviest first) so the JSON stays under 1 MB.
  */
 import { LEGAL_SUFFIXES, ORGANIZATION_WORDS, loadGivenNames } from './lexicon.ts';
 import { findCandidateSpans, judge, signalsFor, vetoed, type NameContext, type NameType } from './names.ts';
@@ -39,8 +39,10 @@ export interface TenantModelJSON {
   weights: Record<string, [number, number, number]>;
 }
 
-/** Most features kept when saving: the heaviest by total absolute weight. */
-const MAX_FEATURES = 30_000;
+/** Most bytes of weights kept when saving (the heaviest features first), so the JSON stays under 1 MB. */
+const MAX_WEIGHT_BYTES = 900_000;
+/** Longest feature kept: a feature holds a name, and names can be long. */
+const MAX_FEATURE_LENGTH = 64;
 const EPOCHS = 8;
 /** Decisions before the model adds names of its own. */
 export const MIN_EXAMPLES = 20;
@@ -84,7 +86,7 @@ export function spanFeatures(context: NameContext, first: number, end: number): 
   for (const signal of signals) features.push(`cue=${signal.cue}`);
   const verdict = judge(signals);
   features.push(`rule=${verdict.type ?? 'none'}`);
-  return features;
+  return features.map((feature) => feature.slice(0, MAX_FEATURE_LENGTH));
 }
 
 export interface ModelScores {
@@ -230,10 +232,14 @@ export class TenantModel {
     const entries = [...this.weights.entries()]
       .map(([feature, weights]) => ({ feature, weights: weights.map((weight) => Math.round(weight * 1000) / 1000) }))
       .filter((entry) => entry.weights.some((weight) => weight !== 0))
-      .sort((a, b) => sumAbs(b.weights) - sumAbs(a.weights) || (a.feature < b.feature ? -1 : 1))
-      .slice(0, MAX_FEATURES);
+      .sort((a, b) => sumAbs(b.weights) - sumAbs(a.weights) || (a.feature < b.feature ? -1 : 1));
     const weights: Record<string, [number, number, number]> = {};
-    for (const entry of entries) weights[entry.feature] = entry.weights as [number, number, number];
+    let bytes = 0;
+    for (const entry of entries) {
+      bytes += Buffer.byteLength(JSON.stringify(entry.feature)) + JSON.stringify(entry.weights).length + 2;
+      if (bytes > MAX_WEIGHT_BYTES) break;
+      weights[entry.feature] = entry.weights as [number, number, number];
+    }
     return { version: 1, examples: this.exampleCount, weights };
   }
 
