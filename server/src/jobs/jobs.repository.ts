@@ -40,34 +40,43 @@ export interface JobRow {
 
 const leaseEnd = (leaseMs: number) => sql`now() + make_interval(secs => ${leaseMs / 1000})`;
 
-/**
- * In a worker transaction: fails the jobs whose lease ended on their last attempt (their
- * worker died), then claims up to `limit` due jobs of the given types (claimDueJobs).
- */
-export async function claimJobs(tx: Tx, names: readonly JobName[], limit: number, leaseMs: number): Promise<ClaimedJob[]> {
-  await failLostJobs(tx);
-  return claimDueJobs(tx, names, limit, leaseMs);
+/** A job whose lease ended on its last attempt: its worker died, and nobody will run it again. */
+export interface LostJob {
+  tenant_id: string;
+  id: string;
 }
 
-/** Fails the running jobs whose lease ended on their last attempt, skipping rows another worker holds. */
-export async function failLostJobs(tx: Tx): Promise<void> {
-  await query(
+/** In a worker transaction: the running jobs whose lease ended on their last attempt (failLostJob fails each, in its tenant). */
+export async function findLostJobs(tx: Tx, limit = 100): Promise<LostJob[]> {
+  return query<LostJob>(
     tx,
-    sql`UPDATE jobs j
-        SET status = 'failed', lease_token = NULL, lease_until = NULL, finished_at = now(), updated_at = now(), file_sha256 = NULL,
-            error = 'attempt ' || j.attempts || ' of ' || j.max_attempts || ' did not finish: its worker stopped (the lease ended)'
-        FROM (SELECT tenant_id, id FROM jobs
-              WHERE status = 'running' AND lease_until < now() AND attempts >= max_attempts
-              FOR UPDATE SKIP LOCKED) lost
-        WHERE j.tenant_id = lost.tenant_id AND j.id = lost.id`,
+    sql`SELECT tenant_id, id FROM jobs WHERE status = 'running' AND lease_until < now() AND attempts >= max_attempts
+        ORDER BY lease_until LIMIT ${limit}`,
   );
+}
+
+/**
+ * In the job's tenant: fails a job lost on its last attempt. Another worker failing it at the
+ * same moment waits for this row's lock, then finds it failed and changes nothing: the answer
+ * (the job's payload, attempts and reason, or null) comes to one of them only.
+ */
+export async function failLostJob(tx: Tx, id: string): Promise<{ name: JobName; payload: unknown; attempts: number; max_attempts: number; created_by: string | null; error: string } | null> {
+  const [row] = await query<{ name: JobName; payload: unknown; attempts: number; max_attempts: number; created_by: string | null; error: string }>(
+    tx,
+    sql`UPDATE jobs
+        SET status = 'failed', lease_token = NULL, lease_until = NULL, finished_at = now(), updated_at = now(), file_sha256 = NULL,
+            error = 'attempt ' || attempts || ' of ' || max_attempts || ' did not finish: its worker stopped (the lease ended)'
+        WHERE id = ${id} AND status = 'running' AND lease_until < now() AND attempts >= max_attempts
+        RETURNING name, payload, attempts, max_attempts, created_by, error`,
+  );
+  return row ?? null;
 }
 
 /**
  * Claims up to `limit` due jobs of the given types — queued ones whose backoff is over, and
  * running ones whose lease ended with attempts left — skipping rows another worker holds.
- * A running job on its last attempt is never claimed again, even when failLostJobs skipped
- * it because another worker held its row at that moment: the next claim fails it.
+ * A running job on its last attempt is never claimed again: findLostJobs finds it, and
+ * failLostJob fails it.
  */
 export async function claimDueJobs(tx: Tx, names: readonly JobName[], limit: number, leaseMs: number): Promise<ClaimedJob[]> {
   const nameList = sql.join(names.map((name) => sql`${name}`), sql`, `);

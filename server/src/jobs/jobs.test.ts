@@ -11,9 +11,9 @@ import { jobRegistry } from '../modules/jobs.ts';
 import { probeJobs } from '../modules/probe/probe.jobs.ts';
 import type { TenantRow } from '../tenancy/tenants.repository.ts';
 import { createTestApp, type TestContext } from '../test/test-app.ts';
-import { claimDueJobs, claimJobs } from './jobs.repository.ts';
+import { claimDueJobs, failLostJob, findLostJobs } from './jobs.repository.ts';
 import { enqueue, JobPayloadError } from './queue.ts';
-import { createJobRegistry, JobRegistryError, type JobHandlers } from './registry.ts';
+import { createJobRegistry, JobRegistryError, runnerOf, type JobHandlers } from './registry.ts';
 import { Worker } from './worker.ts';
 
 const silent = { info: () => {}, warn: () => {}, error: () => {} };
@@ -89,7 +89,7 @@ describe('jobs', () => {
       'probe.echo': async (context) => {
         await context.progress('halfway', 50);
         await gate;
-        return probeJobs['probe.echo']!(context);
+        return runnerOf(probeJobs['probe.echo']!)(context);
       },
     });
     const queued = await t.request(acme, { method: 'POST', url: '/api/v1/jobs/probe/', token: tokens.admin, payload: { key: 'api', sleep_ms: 0 } });
@@ -156,7 +156,7 @@ describe('jobs', () => {
     const lost = await queue({ key: 'lost', sleep_ms: 0 });
     await t.db.owner.execute(sql`UPDATE jobs SET max_attempts = 1 WHERE id = ${lost}`);
     // A worker claims both with a 1 s lease and dies: nothing renews or settles them.
-    const claimed = await t.db.withTenant({ tenantId: null, jobsWorker: true }, (tx) => claimJobs(tx, ['probe.echo'], 10, 1_000));
+    const claimed = await t.db.withTenant({ tenantId: null, jobsWorker: true }, (tx) => claimDueJobs(tx, ['probe.echo'], 10, 1_000));
     assert.equal(claimed.length, 2);
     await startWorker();
     const done = await settled(retried);
@@ -167,19 +167,71 @@ describe('jobs', () => {
     assert.match(failed.error!, /attempt 1 of 1 did not finish: its worker stopped/);
   });
 
-  it('never claims a running job on its last attempt again, even when the statement failing it skipped it', async () => {
+  it('never claims a running job on its last attempt again; it is failed once, in its tenant', async () => {
     const lost = await queue({ key: 'last attempt', sleep_ms: 0 });
     await t.db.owner.execute(sql`UPDATE jobs SET max_attempts = 1 WHERE id = ${lost}`);
     const worker = { tenantId: null, jobsWorker: true };
-    const [claimed] = await t.db.withTenant(worker, (tx) => claimJobs(tx, ['probe.echo'], 10, 30_000));
+    const [claimed] = await t.db.withTenant(worker, (tx) => claimDueJobs(tx, ['probe.echo'], 10, 30_000));
     assert.equal(claimed?.id, lost);
     // Its worker died: the lease ended.
     await t.db.owner.execute(sql`UPDATE jobs SET lease_until = now() - interval '1 minute' WHERE id = ${lost}`);
-    // The claim alone, as when failLostJobs skipped the row because another worker held it.
     assert.deepEqual(await t.db.withTenant(worker, (tx) => claimDueJobs(tx, ['probe.echo'], 10, 30_000)), []);
     assert.deepEqual([(await row(lost)).status, (await row(lost)).attempts], ['running', 1]);
-    assert.deepEqual(await t.db.withTenant(worker, (tx) => claimJobs(tx, ['probe.echo'], 10, 30_000)), []);
+    const found = await t.db.withTenant(worker, (tx) => findLostJobs(tx));
+    assert.deepEqual(found.map((job) => job.id), [lost]);
+    const tenant = { tenantId: found[0]!.tenant_id };
+    // Two workers failing it at once: one of them does.
+    const outcomes = await Promise.all([t.db.withTenant(tenant, (tx) => failLostJob(tx, lost)), t.db.withTenant(tenant, (tx) => failLostJob(tx, lost))]);
+    assert.equal(outcomes.filter(Boolean).length, 1);
     assert.deepEqual([(await row(lost)).status, (await row(lost)).attempts], ['failed', 1]);
+  });
+
+  it("runs the type's failure handler once, in the transaction that fails the job for good — after a last failed attempt and after a lost worker", async () => {
+    const effects = async (id: string) =>
+      (await query<{ key: string }>(t.db.owner, sql`SELECT key FROM job_probe_effects WHERE job_id = ${id}`)).map((effect) => effect.key);
+    const calls: string[] = [];
+    const failing: JobHandlers = {
+      'probe.echo': {
+        run: async () => {
+          throw new Error('the file is corrupt');
+        },
+        failed: async ({ tx, actor }, failure) => {
+          calls.push(failure.job.id);
+          await tx.execute(sql`INSERT INTO job_probe_effects (tenant_id, job_id, key, pid) VALUES (${actor.tenantId}, ${failure.job.id}, ${failure.reason}, 0)`);
+        },
+      },
+    };
+    // The lost one: claimed by a worker that dies (its 1 s lease ends).
+    const lost = await queue({ key: 'lost', sleep_ms: 0 });
+    await t.db.owner.execute(sql`UPDATE jobs SET max_attempts = 1 WHERE id = ${lost}`);
+    const [claimed] = await t.db.withTenant({ tenantId: null, jobsWorker: true }, (tx) => claimDueJobs(tx, ['probe.echo'], 1, 1_000));
+    assert.equal(claimed?.id, lost);
+    const failed = await queue({ key: 'failing', sleep_ms: 0 });
+    await t.db.owner.execute(sql`UPDATE jobs SET max_attempts = 2 WHERE id = ${failed}`);
+    await startWorker(failing);
+    assert.equal((await settled(failed)).status, 'failed');
+    assert.equal((await settled(lost)).status, 'failed');
+    await until(async () => calls.length >= 2 || null);
+    assert.deepEqual(await effects(failed), ['the file is corrupt']);
+    assert.match((await effects(lost))[0]!, /did not finish: its worker stopped/);
+    assert.deepEqual(calls.sort(), [failed, lost].sort(), 'once per job, only when it failed for good');
+  });
+
+  it('records the failure even when the failure handler throws', async () => {
+    const id = await queue({ key: 'handler throws', sleep_ms: 0 });
+    await t.db.owner.execute(sql`UPDATE jobs SET max_attempts = 1 WHERE id = ${id}`);
+    await startWorker({
+      'probe.echo': {
+        run: async () => {
+          throw new Error('no');
+        },
+        failed: async ({ tx }) => {
+          await tx.execute(sql`SELECT 1/0`);
+        },
+      },
+    });
+    const final = await settled(id);
+    assert.deepEqual([final.status, final.error], ['failed', 'no']);
   });
 
   it('keeps a running job by renewing its lease, and drains running jobs on stop', async () => {

@@ -56,19 +56,44 @@ export interface JobContext<N extends JobName> {
 /** Returns a small JSON result shown with the job (or nothing). Throwing fails the attempt. */
 export type JobHandler<N extends JobName> = (context: JobContext<N>) => Promise<unknown>;
 
-export type JobHandlers = { [N in JobName]?: JobHandler<N> };
+/** A job that failed for good: its last attempt's reason. */
+export interface JobFailure<N extends JobName> {
+  job: JobInfo;
+  payload: JobPayload<N>;
+  reason: string;
+}
 
-export type JobRegistry = { [N in JobName]: JobHandler<N> };
+/**
+ * Runs in the transaction that marks the job failed for good (after its last attempt, or when
+ * its worker died on it), with the system as actor: what the job was doing is never left half
+ * announced — e.g. a raw data item is never left "processing" by a job that ended. Its writes
+ * and events commit with the failure; if it throws, the failure is still recorded (its
+ * savepoint is rolled back and the error logged).
+ */
+export type JobFailureHandler<N extends JobName> = (ctx: EngineContext, failure: JobFailure<N>) => Promise<void>;
+
+/** A job type's handler, and optionally what to do when a job of it fails for good. */
+export interface JobDefinition<N extends JobName> {
+  run: JobHandler<N>;
+  failed?: JobFailureHandler<N>;
+}
+
+export type JobHandlers = { [N in JobName]?: JobHandler<N> | JobDefinition<N> };
+
+export type JobRegistry = { [N in JobName]: JobDefinition<N> };
+
+/** The handler of a module's entry, whichever form it takes (a wrapper in a test calls it). */
+export const runnerOf = <N extends JobName>(entry: JobHandler<N> | JobDefinition<N>): JobHandler<N> => (typeof entry === 'function' ? entry : entry.run);
 
 export class JobRegistryError extends Error {}
 
 export function createJobRegistry(modules: JobHandlers[]): JobRegistry {
-  const registry: JobHandlers = {};
+  const registry: Partial<Record<JobName, JobDefinition<JobName>>> = {};
   for (const handlers of modules) {
-    for (const [name, handler] of Object.entries(handlers) as [JobName, JobHandler<JobName>][]) {
+    for (const [name, handler] of Object.entries(handlers) as [JobName, JobHandler<JobName> | JobDefinition<JobName>][]) {
       if (!JOB_NAMES.includes(name)) throw new JobRegistryError(`a handler is registered for "${name}", which is not a job type (jobs/job-types.ts)`);
       if (registry[name]) throw new JobRegistryError(`job type "${name}" has two handlers`);
-      (registry as Record<JobName, JobHandler<JobName>>)[name] = handler;
+      registry[name] = typeof handler === 'function' ? { run: handler } : handler;
     }
   }
   const missing = JOB_NAMES.filter((name) => !registry[name]);

@@ -10,9 +10,21 @@ import type { Database, Tx } from '../db/client.ts';
 import { actingUser, inTenant, systemActor, type SystemActor } from '../resources/context.ts';
 import type { FileStore } from '../storage/files.ts';
 import { JOB_NAMES, JOB_TYPES, type JobName, type JobTypeOptions } from './job-types.ts';
-import { claimJobs, findJobUser, holdLease, markAttemptFailed, markSucceeded, renewLease, writeProgress, type ClaimedJob } from './jobs.repository.ts';
+import {
+  claimDueJobs,
+  failLostJob,
+  findJobUser,
+  findLostJobs,
+  holdLease,
+  markAttemptFailed,
+  markSucceeded,
+  renewLease,
+  writeProgress,
+  type ClaimedJob,
+  type LostJob,
+} from './jobs.repository.ts';
 import { checkPayload, JobPayloadError } from './queue.ts';
-import type { JobContext, JobHandler, JobRegistry } from './registry.ts';
+import type { JobContext, JobDefinition, JobInfo, JobRegistry } from './registry.ts';
 
 export const JOBS_CHANNEL = 'intelnotes_jobs';
 /** Longest wait between retries. */
@@ -107,11 +119,12 @@ export class Worker {
   }
 
   private async fill(): Promise<void> {
+    await this.failLostJobs();
     while (!this.stopped) {
       const free = this.options.concurrency - this.running.size;
       if (free <= 0) return;
       const jobs = await this.options.db.withTenant({ tenantId: null, jobsWorker: true }, (tx) =>
-        claimJobs(tx, this.names, free, this.options.leaseMs),
+        claimDueJobs(tx, this.names, free, this.options.leaseMs),
       );
       for (const job of jobs) {
         const run = this.run(job).finally(() => {
@@ -124,8 +137,42 @@ export class Worker {
     }
   }
 
-  private inTenant<T>(job: ClaimedJob, fn: (tx: Tx) => Promise<T>): Promise<T> {
+  private inTenant<T>(job: ClaimedJob | LostJob, fn: (tx: Tx) => Promise<T>): Promise<T> {
     return this.options.db.withTenant({ tenantId: job.tenant_id }, fn);
+  }
+
+  /**
+   * Fails the jobs whose worker died on their last attempt (their lease ended), each in its
+   * tenant's transaction with its type's failure handler.
+   */
+  private async failLostJobs(): Promise<void> {
+    const lost = await this.options.db.withTenant({ tenantId: null, jobsWorker: true }, (tx) => findLostJobs(tx));
+    for (const job of lost) {
+      await this.inTenant(job, async (tx) => {
+        const failed = await failLostJob(tx, job.id);
+        if (!failed) return;
+        this.options.log.error({ job: job.id, name: failed.name, reason: failed.error }, 'jobs: job failed');
+        const info = { id: job.id, tenantId: job.tenant_id, name: failed.name, attempt: failed.attempts, maxAttempts: failed.max_attempts, createdBy: failed.created_by };
+        await this.afterFailure(tx, info, failed.payload, failed.error);
+      });
+    }
+  }
+
+  /** The job type's failure handler, in the transaction that failed the job, in a savepoint of its own. */
+  private async afterFailure(tx: Tx, job: JobInfo, payload: unknown, reason: string): Promise<void> {
+    const definition = this.options.registry[job.name] as JobDefinition<JobName>;
+    if (!definition.failed) return;
+    let checked;
+    try {
+      checked = checkPayload(job.name, payload);
+    } catch {
+      return; // A payload no handler can read names nothing the failure handler could clean up.
+    }
+    try {
+      await tx.transaction((savepoint) => definition.failed!({ tx: savepoint, actor: systemActor(job.tenantId) }, { job, payload: checked, reason }));
+    } catch (error) {
+      this.options.log.error({ job: job.id, name: job.name, err: error }, 'jobs: the failure handler of a failed job failed');
+    }
   }
 
   /**
@@ -168,7 +215,7 @@ export class Worker {
         return controller.signal.reason as Error;
       };
       const context: JobContext<JobName> = {
-        job: { id: job.id, tenantId: job.tenant_id, name: job.name, attempt: job.attempts, maxAttempts: job.max_attempts, createdBy: job.created_by },
+        job: this.infoOf(job),
         payload,
         actor,
         inTenant: (fn, options) =>
@@ -184,7 +231,7 @@ export class Worker {
           if (!held) throw leaseLost();
         },
       };
-      const handler = this.options.registry[job.name] as JobHandler<JobName>;
+      const handler = (this.options.registry[job.name] as JobDefinition<JobName>).run;
       let result: unknown;
       try {
         result = await untilAborted(handler(context), controller.signal);
@@ -204,11 +251,18 @@ export class Worker {
     }
   }
 
+  private infoOf(job: ClaimedJob): JobInfo {
+    return { id: job.id, tenantId: job.tenant_id, name: job.name, attempt: job.attempts, maxAttempts: job.max_attempts, createdBy: job.created_by };
+  }
+
   private async settleFailure(job: ClaimedJob, reason: string, permanent: boolean): Promise<void> {
-    const status = await this.inTenant(job, (tx) =>
-      markAttemptFailed(tx, job.id, job.lease_token, reason.slice(0, 2000), backoffMs(job.name, job.attempts), permanent),
-    );
-    if (status === 'failed') this.options.log.error({ job: job.id, name: job.name, reason }, 'jobs: job failed');
+    const recorded = reason.slice(0, 2000);
+    await this.inTenant(job, async (tx) => {
+      const status = await markAttemptFailed(tx, job.id, job.lease_token, recorded, backoffMs(job.name, job.attempts), permanent);
+      if (status !== 'failed') return;
+      this.options.log.error({ job: job.id, name: job.name, reason }, 'jobs: job failed');
+      await this.afterFailure(tx, this.infoOf(job), job.payload, recorded);
+    });
   }
 }
 

@@ -3,7 +3,7 @@
  * batches, and a hook run once a batch is committed and its progress written — to stop there
  * (a browser test reading the progress) or to fail the attempt (a worker dying mid-import).
  */
-import { createJobRegistry, type JobContext, type JobRegistry } from '../jobs/registry.ts';
+import { createJobRegistry, runnerOf, type JobContext, type JobRegistry } from '../jobs/registry.ts';
 import { jobRegistry } from '../modules/jobs.ts';
 import { CATALOG } from '../modules/registry.ts';
 import { spreadsheetImportJobs } from '../resources/import-job.ts';
@@ -13,7 +13,7 @@ export function importJobRegistry(options: {
   /** Runs after each committed batch's progress (percent above 0); throwing fails the attempt. */
   afterBatch?: (context: JobContext<'spreadsheet.import'>, percent: number) => Promise<void>;
 }): JobRegistry {
-  const importer = spreadsheetImportJobs(CATALOG, { batchRows: options.batchRows })['spreadsheet.import']!;
+  const importer = runnerOf(spreadsheetImportJobs(CATALOG, { batchRows: options.batchRows })['spreadsheet.import']!);
   const { afterBatch } = options;
   return createJobRegistry([
     {
