@@ -19,12 +19,25 @@ import {
   HeadBucketCommand,
   HeadObjectCommand,
   paginateListObjectsV2,
+  PutObjectCommand,
   S3Client,
   S3ServiceException,
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
+import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import type { S3Settings } from '../config.ts';
-import { assertValidKey, BaseDriver, FileNotFoundError, RangeNotSatisfiableError, StorageError, type ByteRange, type ObjectInfo, type StagedEntry, type StagedObject } from './storage.ts';
+import {
+  assertValidKey,
+  BaseDriver,
+  FileNotFoundError,
+  RangeNotSatisfiableError,
+  StorageError,
+  type ByteRange,
+  type DirectUploads,
+  type ObjectInfo,
+  type StagedEntry,
+  type StagedObject,
+} from './storage.ts';
 
 const STAGING_PREFIX = '.staging/';
 /** The smallest part S3 accepts (except the last); also the unit lib-storage buffers. */
@@ -56,6 +69,20 @@ export class S3Driver extends BaseDriver {
       responseChecksumValidation: 'WHEN_REQUIRED',
     });
   }
+
+  /**
+   * Presigned PUTs of a staged object: the signature covers the length, so the store refuses
+   * other sizes itself; what arrived is read back once through `readStaged` (hashed, sniffed).
+   */
+  readonly directUploads: DirectUploads = {
+    presignPut: (staged, size, expiresInSeconds) =>
+      getSignedUrl(this.client, new PutObjectCommand({ Bucket: this.bucket, Key: this.stagedKey(staged), ContentLength: size }), {
+        expiresIn: expiresInSeconds,
+        signableHeaders: new Set(['content-length']),
+      }),
+    statStaged: (staged) => this.info(this.stagedKey(staged)),
+    readStaged: (staged) => this.read(this.stagedKey(staged), undefined),
+  };
 
   private stagedKey(staged: StagedObject): string {
     return `${STAGING_PREFIX}${this.stagedId(staged)}`;

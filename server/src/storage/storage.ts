@@ -30,8 +30,23 @@ export interface StagedObject {
   readonly id: string;
 }
 
+/**
+ * Uploads straight into the store (S3): a client PUTs a file's bytes to a signed URL as a
+ * staged object, which the server then reads once (to hash, sniff and count it) into a stored
+ * file. A staged object nobody completes is swept like any other (sweepStaged).
+ */
+export interface DirectUploads {
+  /** A URL to PUT exactly `size` bytes to, as the staged object, valid for `expiresInSeconds`. */
+  presignPut(staged: StagedObject, size: number, expiresInSeconds: number): Promise<string>;
+  /** What arrived, or null when nothing did. */
+  statStaged(staged: StagedObject): Promise<ObjectInfo | null>;
+  readStaged(staged: StagedObject): Promise<Readable>;
+}
+
 export interface StorageDriver {
   readonly kind: StorageSettings['driver'];
+  /** Present when clients can upload straight into the store (S3); otherwise the bytes come through our own route. */
+  readonly directUploads?: DirectUploads;
   /** Streams `body` into a temporary object. On any error nothing is left behind. */
   stage(body: Readable): Promise<StagedObject>;
   /**

@@ -225,9 +225,14 @@ export async function rawdataRoutes(instance: FastifyInstance, options: { catalo
     const started = await withContext(request, (ctx) =>
       service.initiateDirect(ctx, { ...request.body, fields: request.body.fields ?? {} }, { maxFileBytes, expiresInSeconds: config.rawData.directUploadSeconds }),
     );
+    // With S3 the bytes go straight to the bucket (a presigned PUT of a staged object, the
+    // upload's id); otherwise through our own route, whose token is the credential.
+    const direct = files.driver.directUploads;
     return reply.status(201).send({
       upload_id: started.id,
-      upload_url: `/api/v1${base}/direct-upload/${started.id}/?token=${started.token}`,
+      upload_url: direct
+        ? await direct.presignPut({ id: started.id }, request.body.size, config.rawData.directUploadSeconds)
+        : `/api/v1${base}/direct-upload/${started.id}/?token=${started.token}`,
       method: 'PUT' as const,
       expires_at: started.expires_at,
     });
@@ -268,6 +273,28 @@ export async function rawdataRoutes(instance: FastifyInstance, options: { catalo
     });
   });
 
+  /**
+   * Bytes PUT straight into the store (S3) are read once into a stored file (hashed, sniffed,
+   * counted, held), as our own PUT route would have stored them; complete/ then checks them.
+   */
+  const readDirectUpload = async (request: FastifyRequest, id: string): Promise<void> => {
+    const direct = files.driver.directUploads;
+    if (!direct) return;
+    const awaiting = await withContext(request, (ctx) => service.directUploadInStore(ctx, id));
+    if (!awaiting) return;
+    try {
+      // Bytes of an expired upload are not read: complete/ refuses it, and they go.
+      if (awaiting.expired || !(await direct.statStaged({ id }))) return;
+      const stored = await files.put(actorOf(request).tenantId, await direct.readStaged({ id }), { maxBytes: maxFileBytes, hold: true });
+      await withFiles(request, [{ ...stored, field: 'file', filename: '' }], () => withContext(request, (ctx) => service.receivedDirect(ctx, id, stored)));
+    } catch (error) {
+      if (!(error instanceof FileTooLargeError)) throw error;
+      // Bigger than announced and than the limit: complete/ finds no bytes received and says so.
+    } finally {
+      await files.driver.discard({ id });
+    }
+  };
+
   app.post(`${base}/direct-upload/complete/`, {
     ...write,
     schema: {
@@ -278,6 +305,7 @@ export async function rawdataRoutes(instance: FastifyInstance, options: { catalo
     },
   }, async (request, reply) => {
     const tenantId = actorOf(request).tenantId;
+    await readDirectUpload(request, request.body.upload_id);
     const outcome = await withContext(request, (ctx) => service.completeDirect(ctx, request.body.upload_id));
     await files.discard(tenantId, outcome.discard);
     if (outcome.failure) throw outcome.failure;

@@ -217,6 +217,17 @@ export class RawDataService {
     return { size: Number(row['size']) };
   }
 
+  /**
+   * The caller's upload whose bytes may have gone straight into the store (a presigned URL)
+   * and were not read yet: whether it expired; null when unknown, someone else's or received.
+   */
+  async directUploadInStore(ctx: EngineContext, id: string): Promise<{ expired: boolean } | null> {
+    const row = await this.directUpload(ctx, id);
+    if (!row || row['hold_id']) return null;
+    if (row['created_by'] !== null && row['created_by'] !== (responsibleUser(ctx.actor)?.id ?? null)) return null;
+    return { expired: Boolean(row['expired']) };
+  }
+
   /** Records the bytes a PUT stored (held until complete/). */
   async receivedDirect(ctx: EngineContext, id: string, file: StoredFile): Promise<void> {
     await query(

@@ -276,14 +276,28 @@ for (const [driverKind, makeDriver] of testDrivers()) describe(`raw data API (${
     const content = Buffer.from('direct upload bytes\n');
     const initiate = (overrides: object = {}) =>
       json('POST', `${BASE}/direct-upload/initiate/`, { file_name: 'direct.txt', size: content.length, sha256: sha256(content), fields: { title: 'Direct' }, ...overrides });
-    const put = (url: string, body: Buffer) => t.request(acme, { method: 'PUT', url, payload: body, headers: { 'content-type': 'application/octet-stream' } });
+    /** On S3 the URL is the bucket's own (presigned): the bytes go there over HTTP, not through the app. */
+    type Answer = Awaited<ReturnType<typeof t.request>>;
+    const put = async (url: string, body: Buffer): Promise<Pick<Answer, 'statusCode' | 'json'>> => {
+      if (!/^https?:/.test(url)) return t.request(acme, { method: 'PUT', url, payload: body, headers: { 'content-type': 'application/octet-stream' } });
+      const response = await fetch(url, { method: 'PUT', body: new Uint8Array(body) });
+      const text = await response.text();
+      return { statusCode: response.status, json: () => JSON.parse(text) };
+    };
     const complete = (uploadId: string) => json('POST', `${BASE}/direct-upload/complete/`, { upload_id: uploadId });
 
     it('creates the item once the bytes match the announced size and hash', async () => {
       const started = (await initiate()).json();
-      assert.match(started.upload_url, /\/direct-upload\/[0-9a-f-]+\/\?token=/);
-      assert.equal((await put(started.upload_url.replace('token=', 'token=x')  , content)).statusCode, 404, 'a wrong token');
-      assert.equal((await put(started.upload_url, content)).statusCode, 204);
+      if (driverKind === 's3') {
+        // The bucket's presigned URL; the bucket checks its signature (s3rver, the test double,
+        // accepts any, so a tampered URL is not tested here).
+        assert.match(started.upload_url, /^http:\/\/127\.0\.0\.1:\d+\/.+X-Amz-Expires=\d+.+X-Amz-Signature=/);
+      } else {
+        assert.match(started.upload_url, /\/direct-upload\/[0-9a-f-]+\/\?token=/);
+        assert.equal((await put(started.upload_url.replace('token=', 'token=x'), content)).statusCode, 404, 'a wrong token');
+      }
+      // Our route answers 204; a bucket 200.
+      assert.equal((await put(started.upload_url, content)).statusCode, driverKind === 's3' ? 200 : 204);
       const done = await complete(started.upload_id);
       assert.equal(done.statusCode, 201, done.body);
       assert.equal(done.json().title, 'Direct');
@@ -305,12 +319,15 @@ for (const [driverKind, makeDriver] of testDrivers()) describe(`raw data API (${
       await put(wrongSize.upload_url, content);
       const sizeFailure = await complete(wrongSize.upload_id);
       assert.equal(sizeFailure.statusCode, 400);
-      assert.ok(sizeFailure.json().errors.size);
+      // Our route counts the bytes; a bucket refuses a PUT whose length differs from the signed one.
+      assert.ok(sizeFailure.json().errors.size ?? (driverKind === 's3' && sizeFailure.json().errors.upload), sizeFailure.body);
       const expired = (await initiate()).json();
       await t.db.withTenant({ tenantId: acme.id }, (tx) => query(tx, sql`UPDATE raw_data_direct_uploads SET expires_at = now() - interval '1 second' WHERE id = ${expired.upload_id}`));
       const late = await put(expired.upload_url, content);
-      assert.equal(late.statusCode, 400);
-      assert.match(late.json().errors.upload[0], /expired/);
+      if (driverKind === 'local') {
+        assert.equal(late.statusCode, 400);
+        assert.match(late.json().errors.upload[0], /expired/);
+      }
       const expiredFailure = await complete(expired.upload_id);
       assert.equal(expiredFailure.statusCode, 400);
       assert.match(expiredFailure.json().errors.upload[0], /expired/);
