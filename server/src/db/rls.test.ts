@@ -45,13 +45,17 @@ describe('row-level security', () => {
     assert.deepEqual(owned, []);
   });
 
-  it('every table with a tenant_id column has RLS enabled and forced, and tenant_id in its primary key', async () => {
+  it('every table with a tenant_id column has RLS enabled and forced, and tenant_id in its key', async () => {
     const tables = await query<{ table: string; enabled: boolean; forced: boolean; pk_has_tenant: boolean }>(
       t.db.owner,
       sql`SELECT c.relname AS table, c.relrowsecurity AS enabled, c.relforcerowsecurity AS forced,
                  EXISTS (
                    SELECT 1 FROM pg_index i JOIN pg_attribute pa ON pa.attrelid = i.indrelid AND pa.attnum = ANY (i.indkey)
-                   WHERE i.indrelid = c.oid AND i.indisprimary AND pa.attname = 'tenant_id'
+                   WHERE i.indrelid = c.oid AND pa.attname = 'tenant_id'
+                     -- The primary key; or, for a table without one, the unique index that is its
+                     -- key (search_words: its key is a text_pattern_ops index, which PostgreSQL
+                     -- cannot make a primary key).
+                     AND (i.indisprimary OR (i.indisunique AND NOT EXISTS (SELECT 1 FROM pg_index p WHERE p.indrelid = c.oid AND p.indisprimary)))
                  ) AS pk_has_tenant
           FROM pg_class c
           JOIN pg_namespace n ON n.oid = c.relnamespace AND n.nspname = 'public'
@@ -62,7 +66,7 @@ describe('row-level security', () => {
     assert.ok(tables.length >= 3);
     for (const table of tables) {
       assert.ok(table.enabled && table.forced, `${table.table}: RLS enabled and forced`);
-      assert.ok(table.pk_has_tenant, `${table.table}: tenant_id in the primary key`);
+      assert.ok(table.pk_has_tenant, `${table.table}: tenant_id in the primary key (or, without one, in the unique index that is its key)`);
     }
   });
 
