@@ -96,6 +96,19 @@ export class TextBuilder {
     for (const group of this.groups) this.segments[group.segment!]!.end = this.length;
   }
 
+  /** A point to go back to with `rollback` (a reader that fails halfway and reads the file another way). */
+  checkpoint(): { parts: number; length: number; segments: number } {
+    return { parts: this.parts.length, length: this.length, segments: this.segments.length };
+  }
+
+  /** Drops everything appended since `point`; a group whose first text is dropped starts afresh. */
+  rollback(point: { parts: number; length: number; segments: number }): void {
+    this.parts.length = point.parts;
+    this.length = point.length;
+    this.segments.length = point.segments;
+    for (const group of this.groups) if (group.segment !== null && group.segment >= point.segments) group.segment = null;
+  }
+
   /** Runs `body` with its pieces inside a group labelled `label` (a segment spanning them all). */
   async group<T>(label: string, body: () => Promise<T>): Promise<T> {
     this.groups.push({ label, segment: null });

@@ -172,6 +172,20 @@ describe('extractText: documents', () => {
 });
 
 describe('extractText: text formats', () => {
+  it('reads a table or JSON that does not parse as plain text, with a warning', async () => {
+    const table = await extract('Name,City\nJane Doe,Berlin\n"Tom Becker,Hamburg\nAnna,Rome\n');
+    assert.equal(table.text, 'Name,City\nJane Doe,Berlin\n"Tom Becker,Hamburg\nAnna,Rome');
+    assert.deepEqual(table.segments, []);
+    assert.match(table.warnings[0]!, /^The file could not be read as a table \(Quote Not Closed/);
+    const attached = await extract(zipSync({ 'broken.csv': strToU8('Name,City\nJane Doe,Berlin\n"Tom Becker,Hamburg\n') }));
+    assert.deepEqual(labels(attached), ['zip entry broken.csv']);
+    assert.equal(segmentText(attached, 'zip entry broken.csv'), 'Name,City\nJane Doe,Berlin\n"Tom Becker,Hamburg');
+    const json = await extract(`{"note": "${'x'.repeat(70_000)}", cut off here`);
+    assert.equal(json.method, 'json');
+    assert.ok(json.text.endsWith('cut off here'));
+    assert.match(json.warnings[0]!, /^The file looks like JSON but does not parse/);
+  });
+
   it('reads JSON string values with their key paths', async () => {
     const result = await extract(JSON.stringify({ company: { name: 'Acme Holdings GmbH', officers: [{ name: 'Jane Doe', role: 'CEO' }] }, revenue: 5000000 }));
     assert.equal(result.method, 'json');

@@ -47,6 +47,7 @@ export async function extractDelimited(decoded: DecodedText, delimiter: string, 
     parseCsv({ delimiter, bom: true, relax_quotes: true, relax_column_count: true, skip_empty_lines: true, info: true }),
   );
   let processed = 0;
+  const start = ctx.out.checkpoint();
   try {
     for await (const { record, info } of records as AsyncIterable<{ record: string[]; info: { records: number; bytes: number } }>) {
       if (ctx.out.full) {
@@ -62,7 +63,10 @@ export async function extractDelimited(decoded: DecodedText, delimiter: string, 
     }
   } catch (error) {
     if (error instanceof TextExtractionError) throw error;
-    throw new TextExtractionError('corrupt', `Not a readable CSV file: ${(error as Error).message}`, { cause: error });
+    // Still text worth reading, without the table's structure.
+    ctx.out.rollback(start);
+    ctx.out.warn(`The file could not be read as a table (${(error as Error).message}); it was read as plain text`);
+    ctx.out.append(text);
   } finally {
     records.destroy();
   }
@@ -74,7 +78,10 @@ export async function extractJson(decoded: DecodedText, ctx: ExtractionContext):
   try {
     root = JSON.parse(decoded.text);
   } catch (error) {
-    throw new TextExtractionError('corrupt', `Not a readable JSON file: ${(error as Error).message}`, { cause: error });
+    // Starts like JSON but is not (a log of JSON lines, a cut-off export): still text worth reading.
+    ctx.out.warn(`The file looks like JSON but does not parse (${(error as Error).message}); it was read as plain text`);
+    extractPlainText(decoded, ctx);
+    return;
   }
   // Depth first with an explicit stack: a deeply nested document must not overflow the call stack.
   const stack: Array<[string, unknown]> = [['', root]];
