@@ -332,6 +332,23 @@ export type KindCount = Static<typeof KindCount>;
 export const EntityCounts = Type.Record(Type.String(), KindCount);
 export type EntityCounts = Static<typeof EntityCounts>;
 
+/**
+ * One place a suggestion was found (docs/review.md "Provenance"), presented with each suggestion
+ * as `provenance`. The offsets locate the mention in the source's whole text (end exclusive), not
+ * in `snippet`, which is only the text around it.
+ */
+export const SuggestionProvenance = Type.Object({
+  id: Type.String(),
+  source_kind: Type.String(),
+  source_id: Type.Union([Type.String(), Type.Null()]),
+  snippet: Type.String(),
+  start_offset: Type.Union([Type.Integer(), Type.Null()]),
+  end_offset: Type.Union([Type.Integer(), Type.Null()]),
+  mention_count: Type.Integer(),
+  created_at: Type.String(),
+});
+export type SuggestionProvenance = Static<typeof SuggestionProvenance>;
+
 /** One hit of GET search/ (SPEC §3 "Search result"). */
 export const SearchResult = Type.Object({
   id: Type.String(),

@@ -66,8 +66,6 @@ const researchRoutes: RouteObject[] = [
   ...listsResearchRoutes,
   ...rawDataResearchRoutes,
   ...urlsResearchRoutes,
-  notYet('suggested-entities/organizations/:id/edit', 'Review suggested organization'),
-  notYet('suggested-entities/people/:id/edit', 'Review suggested person'),
   ...taggingRulesResearchRoutes,
   ...terminologyResearchRoutes,
 ];

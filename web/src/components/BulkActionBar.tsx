@@ -48,6 +48,8 @@ export interface RowSelection {
  */
 export interface BulkExtension {
   omit?: BulkAction[];
+  /** Whether "select all matching" is offered (false where the feature's actions take ids only). */
+  allMatching?: boolean;
   actions: (selected: { selection: RowSelection; pageRows: ResourceRecord[]; query: ListParams; clear: () => void }) => ReactNode;
 }
 
@@ -221,7 +223,7 @@ export function BulkActionBar({ meta, selection, pageRows, total, totalIsEstimat
           <Typography sx={{ fontWeight: 600 }} aria-live="polite" data-testid="bulk-selected">
             {selectedText}
           </Typography>
-          {pageSelected && total > selection.ids.size && (
+          {pageSelected && total > selection.ids.size && extension?.allMatching !== false && (
             <Link component="button" type="button" onClick={onSelectAllMatching} sx={{ fontWeight: 600 }}>
               Select all {formatTotal(total, totalIsEstimate)} {nouns} matching
             </Link>

@@ -1,4 +1,4 @@
-import { useCallback, useMemo, useState, type ReactNode } from 'react';
+import { useCallback, useMemo, useState, type ReactNode, type RefObject } from 'react';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -6,7 +6,7 @@ import Link from '@mui/material/Link';
 import Stack from '@mui/material/Stack';
 import FileDownloadIcon from '@mui/icons-material/FileDownload';
 import FileUploadIcon from '@mui/icons-material/FileUpload';
-import { DataGrid, type GridColDef } from '@mui/x-data-grid';
+import { DataGrid, type GridApi, type GridColDef } from '@mui/x-data-grid';
 import { Link as RouterLink } from 'react-router';
 import type { FieldMeta, ResourceMeta } from '@intelnotes/server/contracts';
 import { apiErrorMessage } from '../api/api-error';
@@ -43,8 +43,14 @@ interface DataTableProps {
   toolbar?: ReactNode;
   /** Where a row leads (default: the record's page under the view's basePath). */
   rowPath?: (row: ResourceRecord) => string;
-  /** Replaces the Export button (e.g. a menu of the resource's own export formats). */
+  /** Replaces the Export button (e.g. a menu of the resource's own export formats); null: no export. */
   exportControl?: ReactNode;
+  /** Whether the resource's filters (from available-filters/) are offered. */
+  filterable?: boolean;
+  /** Columns computed from the row rather than read from a field (their labels from the view). */
+  derivedColumns?: Record<string, (row: ResourceRecord) => string | number>;
+  /** The grid's API, for a page that moves the focus itself (e.g. keyboard shortcuts). */
+  apiRef?: RefObject<GridApi | null>;
   /** Whether writers get the spreadsheet Upload button (false where upload/ takes other files). */
   spreadsheetUpload?: boolean;
   /** Engine bulk actions the selection bar leaves out, and the feature's own actions it adds. */
@@ -75,7 +81,20 @@ function cellText(field: FieldMeta | undefined, name: string, value: unknown): s
  * columns shown and the density are the user's, remembered per table. A row opens the
  * record's page.
  */
-export function DataTable({ meta, view, fixedParams, tableKey, toolbar, rowPath, exportControl, spreadsheetUpload = true, bulk }: DataTableProps) {
+export function DataTable({
+  meta,
+  view,
+  fixedParams,
+  tableKey,
+  toolbar,
+  rowPath,
+  exportControl,
+  filterable = true,
+  derivedColumns,
+  apiRef,
+  spreadsheetUpload = true,
+  bulk,
+}: DataTableProps) {
   const pathOf = useCallback((row: ResourceRecord) => (rowPath ? rowPath(row) : recordPath(view, row.id)), [rowPath, view]);
   const canWrite = useCanWrite(meta);
   const access = useAccessLevel();
@@ -85,14 +104,14 @@ export function DataTable({ meta, view, fixedParams, tableKey, toolbar, rowPath,
   const list = useListResourceQuery({ path: meta.path, params });
   const available = useMemo(() => {
     const fields = visibleFields(meta, view, access).filter((field) => !NOT_COLUMNS.includes(field.kind)).map((field) => field.name);
-    return [...new Set([...view.columns, ...fields, 'created_at', 'updated_at'])];
-  }, [meta, view, access]);
+    return [...new Set([...view.columns, ...fields, ...Object.keys(derivedColumns ?? {}), 'created_at', 'updated_at'])];
+  }, [meta, view, access, derivedColumns]);
   const grid = useServerGrid<ResourceRecord>({ state, update, count: list.currentData?.count, fetching: list.isFetching, sortable: available, pathOf });
   const prefs = useTablePrefs(tableKey ?? meta.kind, available, view.columns, ALWAYS_SHOWN);
   const pageRows = useMemo(() => list.currentData?.results ?? [], [list.currentData]);
   const pageIds = useMemo(() => pageRows.map((row) => row.id), [pageRows]);
   const rowSelection = useRowSelection(JSON.stringify(query), pageIds);
-  const filters = useAvailableFiltersQuery(meta.path);
+  const filters = useAvailableFiltersQuery(meta.path, { skip: !filterable });
   const [exportList, exportState] = useExportResourceMutation();
   const [uploadOpen, setUploadOpen] = useState(false);
   // Typing in the search box replaces the history entry instead of adding one per search.
@@ -102,6 +121,8 @@ export function DataTable({ meta, view, fixedParams, tableKey, toolbar, rowPath,
     () =>
       available.map((name): GridColDef<ResourceRecord> => {
         const field = meta.fields.find((entry) => entry.name === name);
+        const derived = derivedColumns?.[name];
+        if (derived) return { field: name, headerName: fieldLabel(view, name), sortable: false, minWidth: 120, flex: 0, valueGetter: (_value, row) => derived(row) };
         const column: GridColDef<ResourceRecord> = {
           field: name,
           headerName: fieldLabel(view, name),
@@ -130,7 +151,7 @@ export function DataTable({ meta, view, fixedParams, tableKey, toolbar, rowPath,
         if (name === 'updated_at' || name === 'created_at') return { ...column, minWidth: 170, flex: 0 };
         return column;
       }),
-    [meta, view, available, pathOf],
+    [meta, view, available, pathOf, derivedColumns],
   );
   const columnVisibility = useMemo(
     () => Object.fromEntries(available.map((name) => [name, prefs.shown.includes(name)])),
@@ -152,7 +173,8 @@ export function DataTable({ meta, view, fixedParams, tableKey, toolbar, rowPath,
 
   // Kept stable: the grid treats a new sort model as a new sort and goes back to page 1.
   const page = list.data;
-  const selecting = canWrite && meta.bulk_actions.length > 0;
+  // A feature's own bulk actions make rows selectable even where the engine offers none (suggestions).
+  const selecting = canWrite && (meta.bulk_actions.length > 0 || bulk !== undefined);
   const selectedCount = rowSelection.selection.allMatching ? 1 : rowSelection.selection.ids.size;
   return (
     <Stack spacing={2} sx={{ minWidth: 0 }}>
@@ -167,16 +189,18 @@ export function DataTable({ meta, view, fixedParams, tableKey, toolbar, rowPath,
           onSearch={onSearch}
         />
         {toolbar}
-        <ListFilters
-          meta={meta}
-          view={view}
-          available={filters.data?.filters ?? []}
-          selected={state.filters}
-          onChange={(next) => update({ filters: next })}
-        />
+        {filterable && (
+          <ListFilters
+            meta={meta}
+            view={view}
+            available={filters.data?.filters ?? []}
+            selected={state.filters}
+            onChange={(next) => update({ filters: next })}
+          />
+        )}
         <Stack direction="row" spacing={1} sx={{ ml: { sm: 'auto' } }}>
           <TableSettings prefs={prefs} available={available} always={ALWAYS_SHOWN} label={(name) => fieldLabel(view, name)} />
-          {exportControl ?? (
+          {exportControl !== undefined ? exportControl : (
             <Button
               variant="outlined"
               startIcon={<FileDownloadIcon />}
@@ -223,6 +247,7 @@ export function DataTable({ meta, view, fixedParams, tableKey, toolbar, rowPath,
 
       <Box sx={{ width: '100%', minWidth: 0, bgcolor: 'background.paper' }}>
         <DataGrid<ResourceRecord>
+          apiRef={apiRef}
           aria-label={view.title}
           rows={page?.results ?? []}
           columns={columns}

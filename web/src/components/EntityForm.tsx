@@ -1,4 +1,4 @@
-import { useCallback, useId, useMemo, useRef, useState, type FormEvent, type ReactNode } from 'react';
+import { useCallback, useId, useImperativeHandle, useMemo, useRef, useState, type FormEvent, type ReactNode, type Ref } from 'react';
 import Alert from '@mui/material/Alert';
 import AlertTitle from '@mui/material/AlertTitle';
 import Autocomplete from '@mui/material/Autocomplete';
@@ -42,6 +42,14 @@ export interface EntityFormApi {
   setValues: (update: (values: FormValues) => FormValues) => void;
 }
 
+/** What a page around the form may ask of it (e.g. the review page: save the edits, then accept). */
+export interface EntityFormHandle {
+  /** Saves the changes, if any, as Save does (checked first); the saved record, or null when the form shows problems instead. */
+  saveChanges(): Promise<ResourceRecord | null>;
+  /** Lets the page leave without asking about unsaved changes (what the form edits is gone, e.g. rejected). */
+  release(): void;
+}
+
 interface EntityFormProps {
   meta: ResourceMeta;
   view: ResourceView;
@@ -55,6 +63,10 @@ interface EntityFormProps {
   onSaved?: (record: ResourceRecord) => void;
   /** Called by Cancel instead of leaving for the record's or the list's page. */
   onCancel?: () => void;
+  /** Where the record is saved, when not at the resource's own path (a suggestion: suggested-entities/…). */
+  savePath?: string;
+  /** Filled with the form's handle, for a page that saves it from its own buttons. */
+  handle?: Ref<EntityFormHandle>;
 }
 
 const INPUT_MODES: Record<string, 'email' | 'tel' | 'url' | 'text'> = { emails: 'email', phones: 'tel', urls: 'url' };
@@ -134,7 +146,7 @@ function ReadOnlyField({ id, label, field, value, reason }: { id: string; label:
  * fields excepted). Errors from the API appear on their fields and in a summary; an edit
  * sends only the fields that changed. On success: a toast, then the record's page.
  */
-export function EntityForm({ meta, view, record, renderBeforeFields, createWith, onSaved, onCancel }: EntityFormProps) {
+export function EntityForm({ meta, view, record, renderBeforeFields, createWith, onSaved, onCancel, savePath, handle }: EntityFormProps) {
   const formId = useId();
   const navigate = useNavigate();
   const access = useAccessLevel();
@@ -209,30 +221,23 @@ export function EntityForm({ meta, view, record, renderBeforeFields, createWith,
     return found;
   };
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
+  /** Checks and saves the form: the saved record and whether anything changed, or null when problems are shown instead. */
+  const save = async (): Promise<{ saved: ResourceRecord; changed: boolean } | null> => {
     setAttempted(true);
     const found = clientErrors();
     if (Object.keys(found).length > 0) {
       showErrors(found, null);
-      return;
+      return null;
     }
     const body = changedBody(fields, initial, values);
-    if (record && Object.keys(body).length === 0) {
-      notify.info('Nothing changed.');
-      done.current = true;
-      if (onSaved) onSaved(record);
-      else navigate(recordPath(view, record.id));
-      return;
-    }
+    if (record && Object.keys(body).length === 0) return { saved: record, changed: false };
+    const path = savePath ?? meta.path;
     try {
       const saved = record
-        ? await update({ path: meta.path, id: record.id, body }).unwrap()
-        : await create({ path: meta.path, body: { ...createWith, ...body } }).unwrap();
+        ? await update({ path, id: record.id, body }).unwrap()
+        : await create({ path, body: { ...createWith, ...body } }).unwrap();
       notify.success(`${toastName(meta, saved)} ${record ? 'saved' : 'created'}.`);
-      done.current = true;
-      if (onSaved) onSaved(saved);
-      else navigate(recordPath(view, saved.id));
+      return { saved, changed: true };
     } catch (error) {
       const fieldErrors = apiFieldErrors(error as ApiError);
       const message = apiErrorMessage(error as ApiError);
@@ -241,8 +246,30 @@ export function EntityForm({ meta, view, record, renderBeforeFields, createWith,
       const hasFieldErrors = Object.keys(next).length > 0;
       notify.error(`Could not save the ${meta.label.toLowerCase()}: ${hasFieldErrors ? 'please correct the highlighted fields.' : message}`);
       showErrors(next, hasFieldErrors ? null : message, apiItemErrors(error as ApiError));
+      return null;
     }
   };
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const result = await save();
+    if (!result) return;
+    if (!result.changed) notify.info('Nothing changed.');
+    done.current = true;
+    if (onSaved) onSaved(result.saved);
+    else navigate(recordPath(view, result.saved.id));
+  };
+
+  useImperativeHandle(handle, () => ({
+    saveChanges: async () => {
+      const result = await save();
+      if (result) done.current = true;
+      return result?.saved ?? null;
+    },
+    release: () => {
+      done.current = true;
+    },
+  }));
 
   const errorEntries = Object.entries(errors);
   /** A field's error as shown, naming the bad value of a list rather than its position. */

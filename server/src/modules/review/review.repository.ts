@@ -7,6 +7,7 @@ import { sql } from 'drizzle-orm';
 import { query, type Tx } from '../../db/client.ts';
 import { uuidArray } from '../../resources/repository.ts';
 import type { Resource } from '../../resources/resource.ts';
+import type { SuggestionProvenance } from '../../contracts.ts';
 
 /** Where a suggestion comes from: a kind of source (e.g. 'raw_data') and its id, when it has one. */
 export interface SuggestionSource {
@@ -27,19 +28,10 @@ export interface ProvenanceInput {
 }
 
 /**
- * Provenance as the API presents it with a suggestion. Accepting keeps it on the record the
- * suggestion became (and a merge moves it), but records are presented without it.
+ * Provenance as the API presents it with a suggestion (contracts.ts). Accepting keeps it on the
+ * record the suggestion became (and a merge moves it), but records are presented without it.
  */
-export interface Provenance {
-  id: string;
-  source_kind: string;
-  source_id: string | null;
-  snippet: string;
-  start_offset: number | null;
-  end_offset: number | null;
-  mention_count: number;
-  created_at: string;
-}
+export type Provenance = SuggestionProvenance;
 
 /** Inserts a suggestion's provenance, in one statement (checked first: review.service.ts checkedProvenance). */
 export async function insertProvenance(tx: Tx, tenantId: string, kind: string, recordId: string, sources: ProvenanceInput[]): Promise<void> {

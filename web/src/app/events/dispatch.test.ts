@@ -14,13 +14,15 @@ function recorder() {
   const visited: string[] = [];
   let refetches = 0;
   const records: string[] = [];
+  const lists: string[] = [];
   const context: EventContext = {
     refetchCached: () => void (refetches += 1),
     refetchRecord: (path, recordId) => void records.push(`${path} ${recordId}`),
+    refetchList: (path) => void lists.push(path),
     stickyToast: (toast) => void toasts.push(toast),
     navigate: (to) => void visited.push(to),
   };
-  return { context, toasts, visited, records, refetches: () => refetches };
+  return { context, toasts, visited, records, lists, refetches: () => refetches };
 }
 
 describe('live event dispatch', () => {
@@ -69,6 +71,23 @@ describe('live event dispatch', () => {
     assert.deepEqual(visited, []);
     toasts[0]!.onClick();
     assert.deepEqual(visited, ['/organizations?tab=2']);
+  });
+
+  it('refetches the open suggestions list when organizations or people are suggested, one or many', () => {
+    const { context, lists, toasts } = recorder();
+    const at = '2026-11-26T01:00:00.000Z';
+    dispatchLiveEvent({ id: '1', event: 'new_suggested_organization', data: JSON.stringify({ id: id(1), name: 'Acme', raw_data_id: null, updated_at: at }) }, context);
+    dispatchLiveEvent({ id: '2', event: 'new_suggested_organizations', data: JSON.stringify({ raw_data_id: null, count: 1, items: [{ id: id(2), name: 'Globex' }] }) }, context);
+    dispatchLiveEvent({ id: '3', event: 'new_suggested_person', data: JSON.stringify({ id: id(3), raw_data_id: null, updated_at: at }) }, context);
+    dispatchLiveEvent({ id: '4', event: 'new_suggested_people', data: JSON.stringify({ raw_data_id: null, count: 2, ids: [id(4), id(5)] }) }, context);
+    assert.deepEqual(lists, [
+      '/suggested-entities/organizations',
+      '/suggested-entities/organizations',
+      '/suggested-entities/people',
+      '/suggested-entities/people',
+    ]);
+    // Only the batch of organizations has a toast (SPEC §4).
+    assert.equal(toasts.length, 1);
   });
 
   it('refetches cached data on reset', () => {

@@ -1,4 +1,5 @@
 import type { EventName, EventPayload } from '@intelnotes/server/contracts';
+import { SUGGESTION_LISTS } from '../../api/review';
 import { truncate, type StickyToast } from '../../components/notify';
 import { RAW_DATA_PATH } from '../../features/rawdata/rawdata.api';
 import type { StreamMessage } from './stream';
@@ -6,8 +7,8 @@ import type { StreamMessage } from './stream';
 /**
  * What the web app does with each live event (SPEC §4), in one place: a typed map from the
  * event's name to its handler. Events of screens that do not exist yet (email domains, raw data
- * reports, the suggested entities' lists) have no handler: they come with those screens
- * (docs/web.md). An event without a handler, or of a newer server, is ignored.
+ * reports) have no handler: they come with those screens (docs/web.md). An event without a
+ * handler, or of a newer server, is ignored.
  */
 
 /** What handlers may do: refetch cached data, show a toast, go to a page. */
@@ -16,6 +17,8 @@ export interface EventContext {
   refetchCached(): void;
   /** Refetch one record of a resource and the cached lists it may be in (or newly belong to). */
   refetchRecord(path: string, id: string): void;
+  /** Refetch the cached lists of a resource (and the counts), e.g. when rows were added to it. */
+  refetchList(path: string): void;
   /** A toast that stays open until closed or clicked; clicking it runs `onClick`. */
   stickyToast(toast: StickyToast): void;
   navigate(to: string): void;
@@ -47,11 +50,22 @@ export function suggestedOrganizationsText({ count, items }: EventPayload<'new_s
  */
 const refetchRawData = ({ id }: { id: string }, { refetchRecord }: EventContext) => refetchRecord(RAW_DATA_PATH, id);
 
+/**
+ * SPEC §4: a new suggestion "upserts into the cached suggested list". The open suggestions list
+ * (and the tab's count) is refetched, so it shows the new rows in their place in its ordering.
+ */
+const refetchSuggestions = (path: string) => (_payload: unknown, { refetchList }: EventContext) => refetchList(path);
+
 const handlers: Handlers = {
   raw_data_update: refetchRawData,
   raw_data_process_complete: refetchRawData,
   raw_data_error: refetchRawData,
-  new_suggested_organizations: (payload, { stickyToast, navigate }, eventId) => {
+  new_suggested_organization: refetchSuggestions(SUGGESTION_LISTS.organizations),
+  new_suggested_person: refetchSuggestions(SUGGESTION_LISTS.people),
+  new_suggested_people: refetchSuggestions(SUGGESTION_LISTS.people),
+  new_suggested_organizations: (payload, context, eventId) => {
+    const { stickyToast, navigate } = context;
+    refetchSuggestions(SUGGESTION_LISTS.organizations)(payload, context);
     stickyToast({
       // One toast per event: the event is handled once it is shown.
       id: `new-suggested-organizations-${eventId}`,

@@ -41,6 +41,7 @@ export function startLiveEvents(store: LiveStore, options: LiveEventsOptions): (
     refetchCached: () => store.dispatch(api.util.invalidateTags([...LIVE_TAGS])),
     refetchRecord: (path, id) =>
       store.dispatch(api.util.invalidateTags([resourceTags.list(path), resourceTags.record(path, id), resourceTags.filters(path), 'Counts'])),
+    refetchList: (path) => store.dispatch(api.util.invalidateTags([resourceTags.list(path), 'Counts'])),
     stickyToast: options.stickyToast,
     navigate: options.navigate,
   };

@@ -2,5 +2,5 @@ import { ResourceListPage } from '../../components/ResourceListPage';
 import { ledgerView } from './ledger.view';
 
 export function LedgerListPage() {
-  return <ResourceListPage view={ledgerView} />;
+  return <ResourceListPage view={ledgerView} reviewed />;
 }

@@ -22,4 +22,8 @@ export const ledgerResearchRoutes: RouteObject[] = [
     path: 'ledger/:id/edit',
     lazy: async () => ({ Component: (await import('./LedgerEditPage')).LedgerEditPage }),
   },
+  {
+    path: 'suggested-entities/ledger/:id/edit',
+    lazy: async () => ({ Component: (await import('./LedgerSuggestionPage')).LedgerSuggestionPage }),
+  },
 ];

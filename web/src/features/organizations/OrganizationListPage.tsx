@@ -2,5 +2,5 @@ import { ResourceListPage } from '../../components/ResourceListPage';
 import { organizationsView } from './organizations.view';
 
 export function OrganizationListPage() {
-  return <ResourceListPage view={organizationsView} otherTabs={{ '2': 'Suggested organizations' }} />;
+  return <ResourceListPage view={organizationsView} reviewed />;
 }

@@ -22,4 +22,8 @@ export const organizationsResearchRoutes: RouteObject[] = [
     path: 'organizations/:id/edit',
     lazy: async () => ({ Component: (await import('./OrganizationEditPage')).OrganizationEditPage }),
   },
+  {
+    path: 'suggested-entities/organizations/:id/edit',
+    lazy: async () => ({ Component: (await import('./OrganizationSuggestionPage')).OrganizationSuggestionPage }),
+  },
 ];

@@ -2,5 +2,5 @@ import { ResourceListPage } from '../../components/ResourceListPage';
 import { peopleView } from './people.view';
 
 export function PersonListPage() {
-  return <ResourceListPage view={peopleView} otherTabs={{ '2': 'Suggested people' }} />;
+  return <ResourceListPage view={peopleView} reviewed />;
 }

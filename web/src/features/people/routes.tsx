@@ -22,4 +22,8 @@ export const peopleResearchRoutes: RouteObject[] = [
     path: 'people/:id/edit',
     lazy: async () => ({ Component: (await import('./PersonEditPage')).PersonEditPage }),
   },
+  {
+    path: 'suggested-entities/people/:id/edit',
+    lazy: async () => ({ Component: (await import('./PersonSuggestionPage')).PersonSuggestionPage }),
+  },
 ];
