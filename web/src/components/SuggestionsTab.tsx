@@ -85,7 +85,7 @@ export function SuggestionsTab({ meta, view }: { meta: ResourceMeta; view: Resou
   const rows = useMemo(() => list.currentData?.results ?? [], [list.currentData]);
   const [active, setActive] = useState<{ id: string; index: number } | null>(null);
   // After a decision the row leaves the list: the focus goes to the row that takes its place.
-  const [refocusAt, setRefocusAt] = useState<number | null>(null);
+  const [refocus, setRefocus] = useState<{ index: number; decidedId: string } | null>(null);
 
   const pathOf = useCallback((row: ResourceRecord) => reviewPathFromList(meta, row.id, location.search), [meta, location.search]);
 
@@ -101,11 +101,12 @@ export function SuggestionsTab({ meta, view }: { meta: ResourceMeta; view: Resou
   );
 
   useEffect(() => {
-    if (refocusAt === null || list.isFetching) return;
-    setRefocusAt(null);
+    // Once the list has been read again without the decided row.
+    if (refocus === null || list.isFetching || rows.some((row) => row.id === refocus.decidedId)) return;
+    setRefocus(null);
     if (rows.length === 0) setActive(null);
-    else focusRow(Math.min(refocusAt, rows.length - 1));
-  }, [refocusAt, list.isFetching, rows, focusRow]);
+    else focusRow(Math.min(refocus.index, rows.length - 1));
+  }, [refocus, list.isFetching, rows, focusRow]);
 
   /** The row the keyboard acts on: the grid's focused row, else the one last moved to. */
   const current = (): { row: ResourceRecord; index: number } | null => {
@@ -121,7 +122,7 @@ export function SuggestionsTab({ meta, view }: { meta: ResourceMeta; view: Resou
       notify.info('Move to a suggestion first (j / k).');
       return;
     }
-    if (await decideOne(decision, target.row)) setRefocusAt(target.index);
+    if (await decideOne(decision, target.row)) setRefocus({ index: target.index, decidedId: target.row.id });
   };
 
   useShortcutKeys({
