@@ -126,7 +126,7 @@ describe('review screens: suggestions lists, keyboard, bulk, review page, live a
     assert.equal(counted.json().count, 1);
 
     // The accepted one is an organization now, in the list of the first tab.
-    await page.getByRole('tab', { name: 'Organizations' }).click();
+    await page.getByRole('tablist', { name: 'Organizations and suggestions' }).getByRole('tab', { name: 'Organizations' }).click();
     await row(page, 'Acme Corp').waitFor();
     assert.equal(await row(page, 'Globex Corporation').count(), 0);
   });
@@ -233,7 +233,10 @@ describe('review screens: suggestions lists, keyboard, bulk, review page, live a
     await page.goto(server.url('demo', '/organizations'));
     await page.getByRole('heading', { name: 'Organizations', level: 1 }).waitFor();
     await page.getByRole('grid').waitFor();
-    assert.equal(await page.getByRole('tab').count(), 0);
+    // The header's navigation tabs are there; the list page's own are not.
+    await page.getByRole('tab', { name: 'Organizations' }).waitFor();
+    assert.equal(await page.getByRole('tablist', { name: 'Organizations and suggestions' }).count(), 0);
+    assert.equal(await page.getByRole('tab', { name: /^Suggestions/ }).count(), 0);
     await page.goto(server.url('demo', '/organizations?tab=2'));
     await page.getByRole('heading', { name: 'Access denied' }).waitFor();
     assert.equal(await page.getByText('Stark Industries').count(), 0);

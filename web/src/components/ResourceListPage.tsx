@@ -36,7 +36,8 @@ function ListHeader({ meta, view }: { meta: ResourceMeta; view: ResourceView }) 
 /** The records and the suggestions, as tabs: only research users and admins see them. */
 function ReviewTabs({ meta, view, tab }: { meta: ResourceMeta; view: ResourceView; tab: string }) {
   const [, setParams] = useSearchParams();
-  const count = useSuggestionCountQuery(meta).data?.count;
+  // Only the path: the whole metadata would be the query's cache key.
+  const count = useSuggestionCountQuery({ path: meta.path }).data?.count;
   const id = (value: string) => `${meta.kind}-tab-${value}`;
   return (
     <>

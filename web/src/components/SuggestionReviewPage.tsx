@@ -244,22 +244,35 @@ function Review({ meta, view, id }: { meta: ResourceMeta; view: ResourceView; id
         }
       />
       <KeyboardHint shortcuts={PAGE_SHORTCUTS} label="Keyboard shortcuts of the review page" />
-      <Box sx={{ display: 'grid', gridTemplateColumns: { xs: 'minmax(0, 1fr)', lg: 'minmax(0, 3fr) minmax(0, 2fr)' }, gap: 3, alignItems: 'start' }}>
-        <Stack spacing={3} sx={{ minWidth: 0 }}>
-          <Paper variant="outlined" component="section" aria-labelledby="provenance-heading" sx={{ p: { xs: 2, sm: 3 } }}>
-            <Typography id="provenance-heading" variant="h6" component="h2" sx={{ fontWeight: 700, mb: 1.5 }}>
-              Where it was found
-            </Typography>
-            {provenance.length === 0 ? (
-              <Typography color="text.secondary">No source was recorded for this suggestion.</Typography>
-            ) : (
-              <Stack component="ul" spacing={1.5} sx={{ m: 0, p: 0 }}>
-                {provenance.map((entry) => (
-                  <ProvenanceEntry key={entry.id} entry={entry} names={names} />
-                ))}
-              </Stack>
-            )}
-          </Paper>
+      <Box
+        sx={{
+          display: 'grid',
+          gap: 3,
+          alignItems: 'start',
+          // Side by side on wide screens; on narrow ones the similar records come before the long form.
+          gridTemplateColumns: { xs: 'minmax(0, 1fr)', lg: 'minmax(0, 3fr) minmax(0, 2fr)' },
+          gridTemplateAreas: { xs: '"found" "similar" "form"', lg: '"found similar" "form similar"' },
+          gridTemplateRows: { lg: 'auto 1fr' },
+        }}
+      >
+        <Paper variant="outlined" component="section" aria-labelledby="provenance-heading" sx={{ gridArea: 'found', minWidth: 0, p: { xs: 2, sm: 3 } }}>
+          <Typography id="provenance-heading" variant="h6" component="h2" sx={{ fontWeight: 700, mb: 1.5 }}>
+            Where it was found
+          </Typography>
+          {provenance.length === 0 ? (
+            <Typography color="text.secondary">No source was recorded for this suggestion.</Typography>
+          ) : (
+            <Stack component="ul" spacing={1.5} sx={{ m: 0, p: 0 }}>
+              {provenance.map((entry) => (
+                <ProvenanceEntry key={entry.id} entry={entry} names={names} />
+              ))}
+            </Stack>
+          )}
+        </Paper>
+        <Box sx={{ gridArea: 'similar', minWidth: 0 }}>
+          <SimilarRecords meta={meta} view={view} suggestion={suggestion} busy={busy} onAcceptInto={(target) => void accept(target)} />
+        </Box>
+        <Box sx={{ gridArea: 'form', minWidth: 0 }}>
           <EntityForm
             // A save replaces the starting point: the form starts again from the saved suggestion.
             key={String(suggestion['updated_at'] ?? suggestion.id)}
@@ -271,8 +284,7 @@ function Review({ meta, view, id }: { meta: ResourceMeta; view: ResourceView; id
             onSaved={(saved) => setSuggestion(saved)}
             onCancel={() => navigate(backTo)}
           />
-        </Stack>
-        <SimilarRecords meta={meta} view={view} suggestion={suggestion} busy={busy} onAcceptInto={(target) => void accept(target)} />
+        </Box>
       </Box>
     </Stack>
   );
