@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { Gazetteer, TenantModel, extractEntities, normalizeName, type Mention, type ReviewDecision } from './index.ts';
+import { Gazetteer, MIN_EXAMPLES, TenantModel, extractEntities, normalizeName, type Mention, type ReviewDecision } from './index.ts';
 
 const of = (mentions: Mention[], type: Mention['type']) => mentions.filter((mention) => mention.type === type).map((mention) => mention.text);
 
@@ -232,8 +232,21 @@ describe('TenantModel', () => {
     const start = snippet.indexOf('Foo Bar');
     assert.deepEqual(of(extractEntities(snippet).mentions, 'ORG'), ['Foo Bar']);
     const model = new TenantModel();
-    model.train(Array.from({ length: 3 }, () => ({ text: snippet, start, end: start + 7, type: 'ORG' as const, accepted: false })));
+    model.train(Array.from({ length: MIN_EXAMPLES }, () => ({ text: snippet, start, end: start + 7, type: 'ORG' as const, accepted: false })));
     assert.deepEqual(of(extractEntities(snippet, { model }).mentions, 'ORG'), []);
+  });
+
+  it('overrules the rules only once trained on enough decisions', () => {
+    const reviewed = 'Orla Brennan, founder of Tidewater Analytics Ltd, met Piet Van Dijk of Kestrel Freight BV.';
+    const span = (name: string) => ({ start: reviewed.indexOf(name), end: reviewed.indexOf(name) + name.length });
+    const model = new TenantModel();
+    model.train([
+      { text: reviewed, ...span('Tidewater Analytics Ltd'), type: 'ORG', accepted: true },
+      { text: reviewed, ...span('Kestrel Freight BV'), type: 'ORG', accepted: false },
+    ]);
+    const next = 'Kestrel Freight BV and Tidewater Analytics Ltd signed a deal, said Aoife Murphy, a spokeswoman.';
+    assert.deepEqual(of(extractEntities(next, { model }).mentions, 'PER'), ['Aoife Murphy']);
+    assert.deepEqual(of(extractEntities(next, { model }).mentions, 'ORG'), ['Kestrel Freight BV', 'Tidewater Analytics Ltd']);
   });
 
   it('stays under 1 MB of JSON however much it learns', () => {

@@ -117,8 +117,10 @@ export function extractEntities(input: string, options: ExtractOptions = {}): { 
     if (model) {
       const verdict = model.score(spanFeatures(context, candidate.firstToken, candidate.endToken));
       if (type) {
-        if (verdict.best === 'O' && verdict.margin >= MODEL_DROP_MARGIN) type = undefined;
-        else if (verdict.best !== 'O' && verdict.best !== type && verdict.margin >= MODEL_SWITCH_MARGIN) type = verdict.best;
+        // Overruling the rules takes a model trained on enough decisions: two or three reviews
+        // (say, one organization rejected) must not silence every name of another kind.
+        if (model.canAdd && verdict.best === 'O' && verdict.margin >= MODEL_DROP_MARGIN) type = undefined;
+        else if (model.canAdd && verdict.best !== 'O' && verdict.best !== type && verdict.margin >= MODEL_SWITCH_MARGIN) type = verdict.best;
         if (type && verdict.best === type) confidence = Math.max(confidence, logistic(verdict.margin));
       } else if (model.canAdd && !candidate.vetoed && !STOP_WORDS.has(tokens[candidate.firstToken]!.key) && verdict.best !== 'O' && verdict.margin >= MODEL_ADD_MARGIN) {
         type = verdict.best;
