@@ -335,7 +335,7 @@ export type EntityCounts = Static<typeof EntityCounts>;
 /**
  * One place a suggestion was found (docs/review.md "Provenance"), presented with each suggestion
  * as `provenance`. The offsets locate the mention in the source's whole text (end exclusive), not
- * in `snippet`, which is only the text around it.
+ * in `snippet`, which is only the text around it; `snippet_start` says where the snippet starts.
  */
 export const SuggestionProvenance = Type.Object({
   id: Type.String(),
@@ -344,6 +344,8 @@ export const SuggestionProvenance = Type.Object({
   snippet: Type.String(),
   start_offset: Type.Union([Type.Integer(), Type.Null()]),
   end_offset: Type.Union([Type.Integer(), Type.Null()]),
+  /** Where `snippet` starts in the source's text: the mention is at start_offset - snippet_start in it (null when the suggester did not say). */
+  snippet_start: Type.Union([Type.Integer(), Type.Null()]),
   mention_count: Type.Integer(),
   created_at: Type.String(),
 });

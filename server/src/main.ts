@@ -6,6 +6,7 @@
  */
 import { buildApp } from './app.ts';
 import { Worker } from './jobs/worker.ts';
+import { closeOcrWorker } from './processing/text/index.ts';
 import { seedGeography } from './modules/geos/geo-seed.ts';
 import { configOrExit, openReady, stopOnSignals } from './startup.ts';
 import { FileStore, recoverAtStart, sweepPeriodically } from './storage/files.ts';
@@ -41,6 +42,8 @@ async function main(): Promise<void> {
   stopOnSignals(config, app.log, async () => {
     // Requests in flight, running jobs and a sweep in progress finish; no new ones start.
     await Promise.all([app.close(), worker?.stop(), stopSweeping()]);
+    // The OCR worker thread (processing) would keep the process alive for its idle time.
+    await closeOcrWorker();
     storage.close();
     await db.close();
   });

@@ -6,6 +6,7 @@
 import { pino } from 'pino';
 import { ConfigError } from './config.ts';
 import { Worker } from './jobs/worker.ts';
+import { closeOcrWorker } from './processing/text/index.ts';
 import { configOrExit, openReady, stopOnSignals } from './startup.ts';
 import { FileStore } from './storage/files.ts';
 
@@ -22,6 +23,8 @@ async function main(): Promise<void> {
   const worker = new Worker({ db, files: new FileStore(storage, db), registry, concurrency, pollMs, leaseMs, log });
   stopOnSignals(config, log, async () => {
     await worker.stop();
+    // The OCR worker thread (processing) would keep the process alive for its idle time.
+    await closeOcrWorker();
     storage.close();
     await db.close();
   });

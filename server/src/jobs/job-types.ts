@@ -88,6 +88,21 @@ export const JOB_TYPES = {
     actsFor: 'creator',
   }),
   /**
+   * Processes one raw data item (modules/rawdata/rawdata.processing.ts): reads its text,
+   * finds the entities in it, links them to the tenant's records and suggests the rest. The
+   * item names the job processing it (raw_data.processing_job): a job superseded by a newer
+   * request changes nothing. Holds the item's file (jobs.file_sha256) while it waits.
+   */
+  'rawdata.process': define({
+    payload: Type.Object({ item_id: Type.String({ format: 'uuid' }) }, { additionalProperties: false }),
+    // One file never stalls the queue: text is read within limits of pages and characters,
+    // and an attempt past this is stopped (and retried, then the item is marked an error).
+    timeoutMs: 5 * 60_000,
+    maxAttempts: 3,
+    backoffMs: 10_000,
+    actsFor: 'creator',
+  }),
+  /**
    * Removes a deleted tenant's stored files from the file store (modules/clients/clients.jobs.ts).
    * Queued, in the tenant manager's tenant, by the transaction that deletes the tenant: it exists
    * exactly when the deletion commits, and outlives the deleted tenant's rows.

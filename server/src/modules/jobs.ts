@@ -3,6 +3,7 @@ import { createJobRegistry, type JobRegistry } from '../jobs/registry.ts';
 import { spreadsheetImportJobs } from '../resources/import-job.ts';
 import { clientsJobs } from './clients/clients.jobs.ts';
 import { probeJobs } from './probe/probe.jobs.ts';
+import { rawdataJobs } from './rawdata/rawdata.jobs.ts';
 import { CATALOG } from './registry.ts';
 
-export const jobRegistry = (): JobRegistry => createJobRegistry([probeJobs, clientsJobs, spreadsheetImportJobs(CATALOG)]);
+export const jobRegistry = (): JobRegistry => createJobRegistry([probeJobs, clientsJobs, spreadsheetImportJobs(CATALOG), rawdataJobs(CATALOG)]);

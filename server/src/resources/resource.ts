@@ -86,8 +86,10 @@ export interface ResourceDeclaration {
    * Full-text search (list `search=`, quick search beyond names): the fields
    * searched, each with its weight — 'A' for the names, which rank first. The
    * engine derives the search column and index from this (search-index.ts).
+   * `serverColumns`: columns the server writes and only searches — never presented, never
+   * written by a client (raw data's text read from its file: long, served by its own route).
    */
-  search?: { fields: Record<string, SearchWeight> };
+  search?: { fields: Record<string, SearchWeight>; serverColumns?: Record<string, SearchWeight> };
   /**
    * Routes the module serves itself instead of the engine's (e.g. raw data's create and edit,
    * which take multipart bodies with files, and its upload of many files).
@@ -180,6 +182,10 @@ export function defineResource(declaration: ResourceDeclaration): Resource {
   for (const [name, weight] of Object.entries(declaration.search?.fields ?? {})) {
     const problem = searchFieldProblem(name, declaration.fields[name]);
     if (problem) throw new Error(`${declaration.kind}: search: ${problem}`);
+    if (!SEARCH_WEIGHTS.includes(weight)) throw new Error(`${declaration.kind}: search: weight of "${name}" must be A, B, C or D`);
+  }
+  for (const [name, weight] of Object.entries(declaration.search?.serverColumns ?? {})) {
+    if (name in declaration.fields) throw new Error(`${declaration.kind}: search: "${name}" is a field; list it in search.fields`);
     if (!SEARCH_WEIGHTS.includes(weight)) throw new Error(`${declaration.kind}: search: weight of "${name}" must be A, B, C or D`);
   }
   const shared = declaration.scope === 'shared';

@@ -35,10 +35,14 @@ const quoteIdent = (name: string) => `"${name.replaceAll('"', '""')}"`;
 /** The generated column's expression: one weighted vector per weight, concatenated. */
 export function searchVectorExpression(resource: Resource): string {
   const fields = Object.entries(resource.search?.fields ?? {});
+  const serverColumns = Object.entries(resource.search?.serverColumns ?? {});
   return SEARCH_WEIGHTS.flatMap((weight) => {
-    const parts = fields
-      .filter(([, fieldWeight]) => fieldWeight === weight)
-      .map(([name]) => (resource.fields[name]!.multiple ? `f_join(${quoteIdent(name)})` : `${quoteIdent(name)}::text`));
+    const parts = [
+      ...fields
+        .filter(([, fieldWeight]) => fieldWeight === weight)
+        .map(([name]) => (resource.fields[name]!.multiple ? `f_join(${quoteIdent(name)})` : `${quoteIdent(name)}::text`)),
+      ...serverColumns.filter(([, columnWeight]) => columnWeight === weight).map(([name]) => `${quoteIdent(name)}::text`),
+    ];
     return parts.length === 0 ? [] : [`search_vector_of('${weight}', ${parts.join(', ')})`];
   }).join(' || ');
 }

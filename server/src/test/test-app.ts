@@ -13,6 +13,7 @@ import { loadConfig, type Config } from '../config.ts';
 import type { AccessLevel } from '../contracts.ts';
 import type { Database } from '../db/client.ts';
 import type { JobRegistry } from '../jobs/registry.ts';
+import { closeOcrWorker } from '../processing/text/index.ts';
 import { Worker } from '../jobs/worker.ts';
 import { jobRegistry } from '../modules/jobs.ts';
 import { FileStore } from '../storage/files.ts';
@@ -98,6 +99,7 @@ export async function createTestApp(
     },
     close: async () => {
       await Promise.all(workers.map((worker) => worker.stop()));
+      await closeOcrWorker();
       await app.close();
       await testDb.close();
       await rm(filesDir, { recursive: true, force: true });

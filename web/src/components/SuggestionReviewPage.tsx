@@ -20,7 +20,7 @@ import { mentionCount, sourceCount, useSimilarRecordsQuery, type Suggestion, typ
 import { EntityForm, type EntityFormHandle } from './EntityForm';
 import { formatDateTime } from './field-format';
 import { KeyboardHint, useShortcutKeys, type Shortcut } from './KeyboardShortcuts';
-import { highlightParts, mentionRanges } from './mention-highlight';
+import { highlightParts, mentionRanges, reportedRange, withReported } from './mention-highlight';
 import { recordName, recordPath, type ResourceView } from './resource-view';
 import { ResourceMetaGate } from './ResourceMetaGate';
 import { RecordHeader } from './RecordHeader';
@@ -45,7 +45,7 @@ function sourceLink(entry: SuggestionProvenance): { to: string; label: string } 
 
 /** One place the suggestion was found: the snippet with its names marked, and its source. */
 function ProvenanceEntry({ entry, names }: { entry: SuggestionProvenance; names: string[] }) {
-  const ranges = mentionRanges(entry.snippet, names);
+  const ranges = withReported(mentionRanges(entry.snippet, names), reportedRange(entry));
   const link = sourceLink(entry);
   return (
     <Paper variant="outlined" component="li" data-testid="provenance" sx={{ p: 2, listStyle: 'none' }}>

@@ -3,7 +3,7 @@
 // longest name wins where names overlap, every occurrence is marked.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { highlightParts, mentionRanges } from './mention-highlight';
+import { highlightParts, mentionRanges, reportedRange, withReported } from './mention-highlight';
 
 const marked = (snippet: string, names: string[]) =>
   highlightParts(snippet, mentionRanges(snippet, names))
@@ -35,5 +35,20 @@ describe('mention highlighting', () => {
   it('gives the whole snippet as plain text when no name occurs, and nothing for empty names', () => {
     assert.deepEqual(highlightParts('No mention here.', mentionRanges('No mention here.', ['Acme'])), [{ text: 'No mention here.', mention: false }]);
     assert.deepEqual(mentionRanges('Acme', ['', '  ']), []);
+  });
+});
+
+describe('the mention a suggester reports', () => {
+  it('is marked where snippet_start puts it, beside the names found', () => {
+    const snippet = 'Acme Corp. said ACME grew.';
+    const entry = { snippet, start_offset: 110, end_offset: 114, snippet_start: 94 };
+    assert.deepEqual(reportedRange(entry), [16, 20]);
+    assert.deepEqual(withReported(mentionRanges(snippet, ['Acme Corp.']), reportedRange(entry)), [[0, 10], [16, 20]]);
+    assert.deepEqual(withReported([[16, 20]], [16, 20]), [[16, 20]], 'not twice');
+  });
+
+  it('is ignored when the suggester did not say where its snippet starts, or the offsets fall outside it', () => {
+    assert.equal(reportedRange({ snippet: 'abc', start_offset: 1, end_offset: 2, snippet_start: null }), null);
+    assert.equal(reportedRange({ snippet: 'abc', start_offset: 10, end_offset: 20, snippet_start: 5 }), null);
   });
 });

@@ -2,9 +2,11 @@
  * Where a suggestion's names occur in one of its provenance snippets, for highlighting.
  *
  * The provenance's start_offset/end_offset locate the mention in the source's whole text, not in
- * the snippet (docs/review.md "Provenance"), and where the snippet begins in that text is not
- * kept: the snippet is searched for the suggestion's names instead — case-insensitive, any run
- * of spaces matching any other, whole words only, longest name first.
+ * the snippet (docs/review.md "Provenance"); `snippet_start` says where the snippet begins in that
+ * text, so the reported mention is marked exactly (processing stores it). The snippet is also
+ * searched for the suggestion's names — case-insensitive, any run of spaces matching any other,
+ * whole words only, longest name first — which finds the other mentions, and the mention when a
+ * suggester did not say where its snippet starts.
  */
 
 /** A highlighted stretch of the snippet: [start, end), in UTF-16 units as String#slice counts. */
@@ -34,6 +36,20 @@ export function mentionRanges(snippet: string, names: Array<string | null | unde
     if (match[0] !== '') ranges.push([match.index, match.index + match[0].length]);
   }
   return ranges;
+}
+
+/** Where a provenance entry says its mention is in its snippet, when it says so and that lies within it. */
+export function reportedRange(entry: { snippet: string; start_offset: number | null; end_offset: number | null; snippet_start?: number | null }): MentionRange | null {
+  const { start_offset: start, end_offset: end, snippet_start: at } = entry;
+  if (start === null || end === null || at === null || at === undefined) return null;
+  const range: MentionRange = [start - at, end - at];
+  return range[0] >= 0 && range[1] > range[0] && range[1] <= entry.snippet.length ? range : null;
+}
+
+/** The ranges of both kinds, in order; a reported range overlapping a found one is left out. */
+export function withReported(found: MentionRange[], reported: MentionRange | null): MentionRange[] {
+  if (!reported || found.some(([start, end]) => start < reported[1] && reported[0] < end)) return found;
+  return [...found, reported].sort((a, b) => a[0] - b[0]);
 }
 
 /** The snippet cut into plain and highlighted parts, in order. */

@@ -5,11 +5,14 @@
  * never taken from a client's edit.
  */
 import { sql } from 'drizzle-orm';
-import { choice, integer, readOnly, relation, text, visibility } from '../../resources/fields.ts';
+import { boolean, choice, integer, readOnly, relation, text, visibility } from '../../resources/fields.ts';
 import { defineResource } from '../../resources/resource.ts';
 import { unique } from '../keywords/unique.ts';
 
 export const PROCESSING_STATUSES = ['pending', 'processing', 'completed', 'error'] as const;
+/** Where an item being processed is (processing_stage), in order. */
+export const PROCESSING_STAGES = ['reading', 'extracting', 'linking', 'suggesting'] as const;
+export type ProcessingStage = (typeof PROCESSING_STAGES)[number];
 export type ProcessingStatus = (typeof PROCESSING_STATUSES)[number];
 
 /** What an item is (the content_kind column, from the sniffed file type; pasted text is text). */
@@ -29,6 +32,8 @@ export const buckets = defineResource({
   search: { fields: { name: 'A' } },
   fields: {
     name: text({ max: 200, required: true }),
+    /** Items collected into the bucket are processed at once (docs/processing.md). */
+    process_on_upload: boolean(false),
   },
   ordering: ['name'],
   defaultOrdering: 'name',
@@ -56,7 +61,9 @@ export const rawData = defineResource({
   // Multipart bodies (a file with the fields), many files at once, and deletes that remove
   // files no longer used after commit: rawdata.routes.ts.
   ownRoutes: ['create', 'update', 'delete', 'upload'],
-  search: { fields: { title: 'A', file_name: 'A', text: 'C' } },
+  // The text read from the file is searched too, from its own column (never presented: it is
+  // long; GET raw-data/{id}/text/ serves it).
+  search: { fields: { title: 'A', file_name: 'A', text: 'C' }, serverColumns: { extracted_text: 'D' } },
   summary: ['content_kind', 'processing_status'],
   fields: {
     bucket: relation('buckets', { many: false, inverseLabel: 'Raw data' }),
@@ -72,6 +79,9 @@ export const rawData = defineResource({
     processing_status: readOnly(choice(PROCESSING_STATUSES, { default: 'pending' })),
     processing_stage: readOnly(text({ max: 100 })),
     processing_error: readOnly(text({ max: 2000, multiline: true })),
+    processing_percent: readOnly(integer({ min: 0, max: 100, default: null })),
+    extraction_method: readOnly(text({ max: 100 })),
+    extracted_chars: readOnly(integer({ min: 0, default: null })),
     visibility: visibility('hidden'),
   },
   ordering: ['title', 'file_name', 'file_size', 'content_kind', 'processing_status'],

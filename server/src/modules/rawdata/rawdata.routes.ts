@@ -21,6 +21,11 @@ import { FileNotFoundError, FileTooLargeError } from '../../storage/storage.ts';
 import { contentDisposition, sendRawDataExport } from './rawdata-export.routes.ts';
 import { rawData } from './rawdata.resource.ts';
 import { MAX_REMOVE_BATCH, RawDataService, type Written } from './rawdata.service.ts';
+import { MAX_PROCESS_BATCH, RawDataProcessing } from './rawdata.processing.ts';
+import { extractedData, EXTRACT_DATA_COLUMNS, MAX_EXTRACT_ITEMS, extractedText, type ExtractedRow } from './extracted-data.ts';
+import { XlsxStreamWriter } from '../../resources/xlsx-writer.ts';
+import { MAX_SEND_BATCH, sendToLibrary } from './send-to-library.ts';
+import { XLSX_CONTENT_TYPE } from '../../resources/spreadsheet-export.ts';
 
 /** The fields a form may send with a file: the item's own, and a source given by address. */
 const FORM_FIELDS = 20;
@@ -37,7 +42,8 @@ export async function rawdataRoutes(instance: FastifyInstance, options: { catalo
   const { files, config } = options;
   const items = new ResourceService(rawData, options.catalog);
   const sources = new ResourceService(options.catalog.get('source'), options.catalog);
-  const service = new RawDataService(items, sources, files);
+  const processing = new RawDataProcessing(items, options.catalog);
+  const service = new RawDataService(items, sources, files, processing);
   const base = rawData.path;
   const tags = [rawData.kind];
   const write = { config: { access: rawData.writeAccess } };
@@ -140,6 +146,54 @@ export async function rawdataRoutes(instance: FastifyInstance, options: { catalo
       }
     }
     return reply.status(201).send({ results });
+  });
+
+  app.post(`${base}/process/`, {
+    ...write,
+    schema: {
+      tags,
+      summary: `Process items (at most ${MAX_PROCESS_BATCH}): a job per item reads its text, finds the entities in it, links and suggests them; an item being processed is processed again`,
+      body: Type.Object({ ids: Type.Array(Type.String({ format: 'uuid' }), { minItems: 1, maxItems: MAX_PROCESS_BATCH }) }, { additionalProperties: false }),
+      response: { 202: Type.Object({ results: Type.Array(Type.Object({ id: Type.String(), job_id: Type.String() })) }), ...errors },
+    },
+  }, async (request, reply) => reply.status(202).send(await withContext(request, (ctx) => processing.queue(ctx, request.body.ids))));
+
+  const libraryEntries = new ResourceService(options.catalog.get('library'), options.catalog);
+  app.post(`${base}/send_to_library/`, {
+    ...write,
+    schema: {
+      tags,
+      summary: `A library entry per item (at most ${MAX_SEND_BATCH}), from its title, text, source and what processing found; sending an item again updates its entry`,
+      body: Type.Object({ ids: Type.Array(Type.String({ format: 'uuid' }), { minItems: 1, maxItems: MAX_SEND_BATCH }) }, { additionalProperties: false }),
+      response: { 200: Type.Object({ results: Type.Array(Type.Object({ id: Type.String(), library_entry: Type.String(), created: Type.Boolean() })) }), ...errors },
+    },
+  }, async (request) => withContext(request, (ctx) => sendToLibrary(ctx, items, libraryEntries, request.body.ids)));
+
+  app.get(`${base}/:id/text/`, {
+    ...write,
+    schema: {
+      tags,
+      summary: 'The text processing read from the item (its file and pasted text), as kept with it',
+      params: IdParam,
+      response: { 200: Type.Object({ id: Type.String(), text: Type.Union([Type.String(), Type.Null()]), chars: Type.Union([Type.Integer(), Type.Null()]), method: Type.Union([Type.String(), Type.Null()]), truncated: Type.Boolean() }), ...errors },
+    },
+  }, async (request) => withContext(request, (ctx) => extractedText(ctx, items, request.params.id)));
+
+  app.get(`${base}/extract-data/`, {
+    ...write,
+    schema: {
+      tags,
+      summary: `The entities and values processing found in the items named (ids, comma-separated, at most ${MAX_EXTRACT_ITEMS}), as JSON or (?format=xlsx) a spreadsheet`,
+      querystring: Type.Object({
+        ids: Type.String({ minLength: 1, maxLength: MAX_EXTRACT_ITEMS * 37 }),
+        format: Type.Optional(Type.Union([Type.Literal('json'), Type.Literal('xlsx')])),
+        type: Type.Optional(Type.String({ maxLength: 100 })),
+      }),
+      response: { ...errors },
+    },
+  }, async (request, reply) => {
+    const rows = await withContext(request, (ctx) => extractedData(ctx, items, request.query.ids, request.query.type));
+    return sendExtractedData(request, reply, rows, request.query.format ?? 'json');
   });
 
   app.get(`${base}/type-counts/`, {
@@ -325,4 +379,20 @@ function sendFile(reply: FastifyReply, stream: Readable, file: { name: string; t
     .header('content-security-policy', "default-src 'none'; sandbox")
     .header('cache-control', 'private, no-store')
     .send(stream);
+}
+
+/** extract-data's answer: the rows as JSON, or streamed as `YYYY-MM-DD_{tenant}_extracted_data.xlsx`. */
+function sendExtractedData(request: FastifyRequest, reply: FastifyReply, rows: ExtractedRow[], format: 'json' | 'xlsx'): FastifyReply {
+  if (format === 'json') return reply.send({ count: rows.length, results: rows });
+  const writer = new XlsxStreamWriter({ sheetName: 'Extracted data', columns: EXTRACT_DATA_COLUMNS.map(({ header, width }) => ({ header, width })) });
+  writer
+    .addRows(rows.map((row) => EXTRACT_DATA_COLUMNS.map((column) => column.cell(row))))
+    .then(() => writer.finish())
+    .catch((error: unknown) => writer.abort(error instanceof Error ? error : new Error(String(error))));
+  const name = `${new Date().toISOString().slice(0, 10)}_${request.tenant?.code ?? 'tenant'}_extracted_data.xlsx`;
+  return reply
+    .header('content-type', XLSX_CONTENT_TYPE)
+    .header('content-disposition', contentDisposition('attachment', name))
+    .header('cache-control', 'no-store')
+    .send(writer.stream);
 }

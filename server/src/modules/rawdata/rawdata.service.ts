@@ -19,6 +19,7 @@ import { visibleTo } from '../../resources/visibility.ts';
 import type { FileStore, StoredFile } from '../../storage/files.ts';
 import { sanitizeFilename } from '../../storage/upload.ts';
 import { CONTENT_KINDS } from './rawdata.resource.ts';
+import type { RawDataProcessing } from './rawdata.processing.ts';
 
 /** A file stored for an item, with the name its client gave it (sanitized). */
 export interface ItemFile extends StoredFile {
@@ -42,6 +43,8 @@ export class RawDataService {
     readonly items: ResourceService,
     private readonly sources: ResourceService,
     private readonly files: FileStore,
+    /** Queues processing for items collected into a bucket that processes on upload. */
+    private readonly processing?: RawDataProcessing,
   ) {}
 
   /**
@@ -57,9 +60,19 @@ export class RawDataService {
     }
     const values = { ...input.values, ...(file ? await this.fileValues(ctx, file, null) : {}) };
     if (source) values['source'] = await this.sourceFor(ctx, source.url, source.alias, FORM_SOURCE_NAMES);
-    const row = await this.items.write(ctx, null, { ...input, values });
+    let row = await this.items.write(ctx, null, { ...input, values });
     if (file?.hold) await this.files.release(ctx.tx, [file.hold]);
+    row = await this.processIfAsked(ctx, row);
     return (await this.items.presentRows(ctx.tx, ctx.actor.access, [row]))[0]!;
+  }
+
+  /** Queues the item's processing when its bucket processes what is collected into it. */
+  private async processIfAsked(ctx: EngineContext, row: Row): Promise<Row> {
+    if (!this.processing || typeof row['bucket'] !== 'string') return row;
+    const [bucket] = await query<{ process_on_upload: boolean }>(ctx.tx, sql`SELECT process_on_upload FROM raw_data_buckets WHERE id = ${row['bucket']}`);
+    if (!bucket?.process_on_upload) return row;
+    await this.processing.queueItem(ctx, row);
+    return (await this.items.findVisible(ctx.tx, ctx.actor.access, row.id));
   }
 
   /** Changes the fields sent; a file replaces the item's file (and processing starts over). */
@@ -72,10 +85,15 @@ export class RawDataService {
     if (!file && !current['file_sha256'] && 'text' in values && !values['text']) {
       throw fieldError('text', 'This item has no file: its text cannot be removed.');
     }
-    if (file) Object.assign(values, { processing_status: 'pending', processing_stage: null, processing_error: null });
-    const row = await this.items.write(ctx, current, { ...input, values });
+    if (file) Object.assign(values, { processing_status: 'pending', processing_stage: null, processing_error: null, processing_percent: null });
+    let row = await this.items.write(ctx, current, { ...input, values });
     if (file?.hold) await this.files.release(ctx.tx, [file.hold]);
     if (file && current['processing_status'] !== 'pending') await this.announce(ctx, row);
+    if (file) {
+      // A job processing the old file is superseded: it changes nothing from now on.
+      await query(ctx.tx, sql`UPDATE raw_data SET processing_job = NULL WHERE id = ${row.id}`);
+      row = await this.processIfAsked(ctx, row);
+    }
     const replaced = file && current['file_sha256'] && current['file_sha256'] !== file.sha256 ? [String(current['file_sha256'])] : [];
     return { value: (await this.items.presentRows(ctx.tx, ctx.actor.access, [row]))[0]!, unused: replaced };
   }

@@ -25,6 +25,8 @@ export interface ProvenanceInput {
   end?: number | null;
   /** How often the source mentions it (1 by default). */
   mentions?: number;
+  /** Where the snippet starts in the source's text: the mention is at start - snippetStart in the snippet. */
+  snippetStart?: number | null;
 }
 
 /**
@@ -37,9 +39,9 @@ export type Provenance = SuggestionProvenance;
 export async function insertProvenance(tx: Tx, tenantId: string, kind: string, recordId: string, sources: ProvenanceInput[]): Promise<void> {
   if (sources.length === 0) return;
   const rows = sources.map((source) => sql`(${tenantId}::uuid, ${kind}, ${recordId}::uuid, ${source.source.kind}, ${source.source.id}::uuid, ${source.snippet ?? ''},
-                  ${source.start ?? null}::integer, ${source.end ?? null}::integer, ${source.mentions ?? 1}::integer)`);
+                  ${source.start ?? null}::integer, ${source.end ?? null}::integer, ${source.mentions ?? 1}::integer, ${source.snippetStart ?? null}::integer)`);
   await tx.execute(
-    sql`INSERT INTO suggestion_provenance (tenant_id, resource, record_id, source_kind, source_id, snippet, start_offset, end_offset, mention_count)
+    sql`INSERT INTO suggestion_provenance (tenant_id, resource, record_id, source_kind, source_id, snippet, start_offset, end_offset, mention_count, snippet_start)
         VALUES ${sql.join(rows, sql`, `)}`,
   );
 }
@@ -50,7 +52,7 @@ export async function provenanceOf(tx: Tx, kind: string, recordIds: string[]): P
   if (recordIds.length === 0) return byRecord;
   const rows = await query<Provenance & { record_id: string; created_at: Date | string }>(
     tx,
-    sql`SELECT id, record_id, source_kind, source_id, snippet, start_offset, end_offset, mention_count, created_at
+    sql`SELECT id, record_id, source_kind, source_id, snippet, start_offset, end_offset, snippet_start, mention_count, created_at
         FROM suggestion_provenance WHERE resource = ${kind} AND record_id = ANY(${uuidArray(recordIds)})
         ORDER BY created_at, id`,
   );

@@ -64,8 +64,10 @@ export function checkedProvenance(found: ProvenanceInput): ProvenanceInput {
   if (id !== null && !isUuid(id)) throw fieldError('provenance', `source id must be a uuid, got ${JSON.stringify(id)}.`);
   const text = typeof found.snippet === 'string' ? found.snippet : '';
   const snippet = text.length <= SNIPPET_MAX ? text : Array.from(text).slice(0, SNIPPET_MAX).join('');
-  const [start, end] = [offset(found.start), offset(found.end)];
-  const range = start !== null && (end === null || end >= start) ? { start, end } : { start: null, end: null };
+  const [start, end, snippetStart] = [offset(found.start), offset(found.end), offset(found.snippetStart)];
+  const range = start !== null && (end === null || end >= start)
+    ? { start, end, snippetStart: snippetStart !== null && snippetStart <= start ? snippetStart : null }
+    : { start: null, end: null, snippetStart: null };
   const mentions = typeof found.mentions === 'number' && Number.isFinite(found.mentions) ? Math.min(Math.max(Math.floor(found.mentions), 1), INT_MAX) : 1;
   return { source: { kind, id }, snippet, ...range, mentions };
 }

@@ -1,0 +1,94 @@
+/**
+ * What processing found, read back: GET raw-data/extract-data (the entities and values of the
+ * items named, as a table) and GET raw-data/{id}/text/ (the text kept with an item). Items are
+ * read through the engine, so an item the caller may not see is a 404 like anywhere else.
+ */
+import { sql } from 'drizzle-orm';
+import { query } from '../../db/client.ts';
+import { ApiError, fieldError } from '../../http/errors.ts';
+import type { EngineContext } from '../../resources/context.ts';
+import { uuidArray } from '../../resources/repository.ts';
+import { isUuid, type ResourceService } from '../../resources/service.ts';
+import type { CellValue } from '../../resources/xlsx-writer.ts';
+
+/** Items one extract-data call may name. */
+export const MAX_EXTRACT_ITEMS = 500;
+const TYPES = ['PER', 'ORG', 'MONEY', 'DATE', 'EMAIL', 'PHONE', 'URL', 'GEO', 'KEYWORD'];
+
+export interface ExtractedRow {
+  raw_data_id: string;
+  item: string;
+  type: string;
+  text: string;
+  normalized: string;
+  mentions: number;
+  snippet: string;
+  value: unknown;
+  /** The record it names (linked), or the suggestion made of it. */
+  record: { kind: string; id: string; name: string | null; status: string | null } | null;
+  linked: boolean;
+}
+
+/** The spreadsheet's columns (?format=xlsx), each with how a row fills it. */
+export const EXTRACT_DATA_COLUMNS: Array<{ header: string; width: number; cell: (row: ExtractedRow) => CellValue }> = [
+  { header: 'Raw data item', width: 32, cell: (row) => row.item },
+  { header: 'Type', width: 10, cell: (row) => row.type },
+  { header: 'Text', width: 32, cell: (row) => row.text },
+  { header: 'Mentions', width: 10, cell: (row) => row.mentions },
+  { header: 'Value', width: 28, cell: (row) => (row.value === null ? null : JSON.stringify(row.value)) },
+  { header: 'Record', width: 32, cell: (row) => row.record?.name ?? null },
+  { header: 'Record kind', width: 16, cell: (row) => row.record?.kind ?? null },
+  { header: 'Linked or suggested', width: 18, cell: (row) => (row.record ? (row.linked ? 'linked' : 'suggested') : null) },
+  { header: 'Snippet', width: 80, cell: (row) => row.snippet },
+  { header: 'Raw data id', width: 38, cell: (row) => row.raw_data_id },
+];
+
+export async function extractedData(ctx: EngineContext, items: ResourceService, idList: string, type: string | undefined): Promise<ExtractedRow[]> {
+  const ids = [...new Set(idList.split(',').map((id) => id.trim().toLowerCase()).filter(Boolean))];
+  if (ids.length === 0 || ids.length > MAX_EXTRACT_ITEMS) throw fieldError('ids', `Name 1 to ${MAX_EXTRACT_ITEMS} items, comma-separated.`);
+  const bad = ids.filter((id) => !isUuid(id));
+  if (bad.length > 0) throw fieldError('ids', `Not an id: ${bad.slice(0, 5).join(', ')}.`);
+  const types = type ? type.split(',').map((t) => t.trim().toUpperCase()).filter(Boolean) : [];
+  const unknown = types.filter((t) => !TYPES.includes(t));
+  if (unknown.length > 0) throw fieldError('type', `Unknown type ${unknown.join(', ')}; one of ${TYPES.join(', ')}.`);
+  const names = new Map<string, string>();
+  const missing: string[] = [];
+  for (const id of ids) {
+    const row = await items.findVisible(ctx.tx, ctx.actor.access, id).catch(() => null);
+    if (row) names.set(row.id, String(row['display_name'] ?? ''));
+    else missing.push(id);
+  }
+  if (missing.length > 0) throw new ApiError(404, 'not_found', `ids: ${missing.length} of the items were not found.`, { ids: missing.map((id) => `Not found: ${id}`) });
+  const rows = await query<Omit<ExtractedRow, 'item' | 'record'> & { record_kind: string | null; record_id: string | null; record_name: string | null; record_status: string | null }>(
+    ctx.tx,
+    sql`SELECT e.raw_data_id, e.type, e.text, e.normalized, e.mentions, e.snippet, e.value, e.linked, e.record_kind, e.record_id,
+               coalesce(o.display_name, p.display_name, k.display_name, g.display_name, c.display_name, t.display_name) AS record_name,
+               coalesce(o.status, p.status) AS record_status
+        FROM raw_data_entities e
+        LEFT JOIN organizations o ON e.record_kind = 'organizations' AND o.id = e.record_id
+        LEFT JOIN people p ON e.record_kind = 'people' AND p.id = e.record_id
+        LEFT JOIN keywords k ON e.record_kind = 'keyword' AND k.id = e.record_id
+        LEFT JOIN geos g ON e.record_kind = 'geos' AND g.id = e.record_id
+        LEFT JOIN cities c ON e.record_kind = 'cities' AND c.id = e.record_id
+        LEFT JOIN terminology t ON e.record_kind = 'terminology' AND t.id = e.record_id
+        WHERE e.raw_data_id = ANY(${uuidArray([...names.keys()])})
+          ${types.length > 0 ? sql`AND e.type = ANY(string_to_array(${types.join(',')}, ','))` : sql``}
+        ORDER BY e.raw_data_id, e.type, e.mentions DESC, e.normalized`,
+  );
+  return rows.map(({ record_kind: kind, record_id: id, record_name: name, record_status: status, ...row }) => ({
+    ...row,
+    item: names.get(row.raw_data_id) ?? '',
+    record: kind && id ? { kind, id, name, status } : null,
+  }));
+}
+
+export async function extractedText(ctx: EngineContext, items: ResourceService, id: string) {
+  const row = await items.findVisible(ctx.tx, ctx.actor.access, id);
+  const [kept] = await query<{ extracted_text: string | null; extracted_chars: number | null; extraction_method: string | null }>(
+    ctx.tx,
+    sql`SELECT extracted_text, extracted_chars, extraction_method FROM raw_data WHERE id = ${row.id}`,
+  );
+  const text = kept?.extracted_text ?? null;
+  const chars = kept?.extracted_chars ?? null;
+  return { id: row.id, text, chars, method: kept?.extraction_method ?? null, truncated: text !== null && chars !== null && chars > text.length };
+}

@@ -1,0 +1,232 @@
+/**
+ * Writes what processing found in an item, in the transaction that completes it
+ * (docs/processing.md "Suggestions"):
+ *
+ * 1. What an earlier processing of the item wrote goes: its entities, and its provenance on
+ *    suggestions nobody reviewed yet — a suggestion left with no provenance at all goes too.
+ *    Reviewed ones (accepted, rejected) keep theirs: a decision is never undone by reprocessing.
+ * 2. Every distinct entity is recorded (raw_data_entities): linked to the record it names, or
+ *    to the suggestion made of it.
+ * 3. People and organizations that name no record become suggestions — or one more source of
+ *    a suggestion of the same name, so repeated mentions across items make one suggestion
+ *    with all its provenance. A name rejected from this item is not suggested again from it.
+ * 4. Money near an organization and a time becomes a suggested ledger entry.
+ * 5. SPEC §4's events announce the new suggestions (on commit).
+ */
+import { sql } from 'drizzle-orm';
+import { query } from '../../db/client.ts';
+import { publish } from '../../events/bus.ts';
+import type { Catalog } from '../../resources/catalog.ts';
+import type { EngineContext } from '../../resources/context.ts';
+import { normalizeName } from '../../resources/values.ts';
+import { isRejected, ReviewService, reviewedResourceOf, SNIPPET_MAX } from '../review/review.service.ts';
+import { insertProvenance, type ProvenanceInput } from '../review/review.repository.ts';
+import type { LedgerCandidate, Mention } from '../../processing/entities/index.ts';
+import type { Findings, LinkedEntity } from './entity-finding.ts';
+
+/** Entities recorded per item at most (the most mentioned first). */
+export const MAX_ENTITIES_PER_ITEM = 2_000;
+/** Suggestions made per item at most, per kind: a list of ten thousand names is not reviewable. */
+export const MAX_SUGGESTIONS_PER_ITEM = 200;
+/** How many ids a batch event lists (event-map.ts MAX_BATCH_ITEMS). */
+const EVENT_BATCH = 100;
+
+export interface WrittenFindings {
+  summary: { entities: number; linked: number; suggested: { organizations: number; people: number; ledger: number } };
+}
+
+const REVIEWED_TABLES = ['organizations', 'people', 'ledger_entries'] as const;
+
+export async function writeFindings(ctx: EngineContext, catalog: Catalog, itemId: string, text: string, findings: Findings): Promise<WrittenFindings> {
+  await forgetEarlierFindings(ctx, itemId);
+  const source = { kind: 'raw_data', id: itemId };
+  const organizations = new ReviewService(reviewedResourceOf(catalog, 'ORG'), catalog);
+  const people = new ReviewService(reviewedResourceOf(catalog, 'PER'), catalog);
+  const ledger = new ReviewService(reviewedResourceOf(catalog, 'LEDGER'), catalog);
+
+  const entities = [...findings.entities].sort((a, b) => b.mentions.length - a.mentions.length).slice(0, MAX_ENTITIES_PER_ITEM);
+  // A ledger entry may only point at curated records: the linked ones, not suggestions.
+  const linkedRecord = (mention: Mention, kind: string) =>
+    entities.find((entity) => entity.record?.kind === kind && entity.mentions.some((m) => m.start === mention.start && m.end === mention.end))?.record?.id ?? null;
+  const ledgerSuggestions = findings.ledger.slice(0, MAX_SUGGESTIONS_PER_ITEM).map((candidate) => ({
+    candidate,
+    body: ledgerBody(candidate, (mention) => linkedRecord(mention, 'organizations'), (mention) => linkedRecord(mention, 'people')),
+  }));
+  await lockNames(ctx, [
+    ...entities.filter((entity) => !entity.record && (entity.type === 'ORG' || entity.type === 'PER')).map((entity) => `${entity.type}:${normalizeName(entity.text)}`),
+    ...ledgerSuggestions.map(({ body }) => `LEDGER:${String(body['caption'])}`),
+  ]);
+  const suggested = { organizations: [] as Array<{ id: string; name: string }>, people: [] as string[], ledger: 0 };
+  for (const entity of entities) {
+    if (entity.record || (entity.type !== 'ORG' && entity.type !== 'PER')) continue;
+    const review = entity.type === 'ORG' ? organizations : people;
+    const made = entity.type === 'ORG' ? suggested.organizations.length : suggested.people.length;
+    if (made >= MAX_SUGGESTIONS_PER_ITEM) continue;
+    const id = await suggestOrJoin(ctx, review, entity, provenanceOf(text, entity.mentions, source), source);
+    if (!id) continue;
+    entity.suggestion = { kind: entity.type === 'ORG' ? 'organizations' : 'people', id: id.id };
+    if (!id.created) continue;
+    if (entity.type === 'ORG') suggested.organizations.push({ id: id.id, name: entity.text.slice(0, 300) });
+    else suggested.people.push(id.id);
+  }
+  for (const { candidate, body } of ledgerSuggestions) {
+    const provenance = [{ source, snippet: clipSnippet(candidate.snippet), start: candidate.money.start, end: candidate.money.end, snippetStart: candidate.sentence.start, mentions: 1 }];
+    const made = await suggestOrJoin(ctx, ledger, { normalized: normalizeName(String(body['caption'])), text: String(body['caption']), body }, provenance, source);
+    if (made?.created) suggested.ledger += 1;
+  }
+  await recordEntities(ctx, itemId, text, entities);
+  await announce(ctx, itemId, suggested.organizations, suggested.people);
+  return {
+    summary: {
+      entities: entities.length,
+      linked: entities.filter((entity) => entity.record !== null).length,
+      suggested: { organizations: suggested.organizations.length, people: suggested.people.length, ledger: suggested.ledger },
+    },
+  };
+}
+
+/** Step 1: what an earlier processing of the item wrote, except what was reviewed since. */
+async function forgetEarlierFindings(ctx: EngineContext, itemId: string): Promise<void> {
+  await query(ctx.tx, sql`DELETE FROM raw_data_entities WHERE raw_data_id = ${itemId}`);
+  for (const table of REVIEWED_TABLES) {
+    const t = sql.identifier(table);
+    await query(ctx.tx, sql`
+      WITH dropped AS (
+        DELETE FROM suggestion_provenance p USING ${t} r
+        WHERE p.resource = ${table} AND p.source_kind = 'raw_data' AND p.source_id = ${itemId}
+          AND r.id = p.record_id AND r.status = 'suggested'
+        RETURNING p.record_id)
+      DELETE FROM ${t} r WHERE r.id IN (SELECT record_id FROM dropped) AND r.status = 'suggested'
+        AND NOT EXISTS (SELECT 1 FROM suggestion_provenance p WHERE p.resource = ${table} AND p.record_id = r.id AND p.source_id IS DISTINCT FROM ${itemId}::uuid)`);
+  }
+}
+
+/**
+ * Two items processed at once that both name "Acme" must make one suggestion, not two: each
+ * takes a transaction lock per name before looking for an existing suggestion, all in one
+ * sorted order (so two items never wait on each other crosswise).
+ */
+async function lockNames(ctx: EngineContext, names: string[]): Promise<void> {
+  for (const name of [...new Set(names)].sort()) {
+    await query(ctx.tx, sql`SELECT pg_advisory_xact_lock(hashtextextended(${`suggest:${ctx.actor.tenantId}:${name}`}, 0))`);
+  }
+}
+
+interface Suggestible {
+  normalized: string;
+  text: string;
+  body?: Record<string, unknown>;
+}
+
+/**
+ * The suggestion of this name: an existing one (not yet reviewed) gets this source's
+ * provenance; else one is made. Null when the name was rejected from this source.
+ */
+async function suggestOrJoin(
+  ctx: EngineContext,
+  review: ReviewService,
+  entity: Suggestible,
+  provenance: ProvenanceInput[],
+  source: { kind: string; id: string },
+): Promise<{ id: string; created: boolean } | null> {
+  const resource = review.resource;
+  const body = entity.body ?? suggestionBody(resource.kind, entity.text);
+  const key = normalizeName(entity.text);
+  if (!key || (await isRejected(ctx, resource, entity.text, source))) return null;
+  const table = sql.identifier(resource.table);
+  const [existing] = resource.kind === 'ledger_entries'
+    ? await query<{ id: string }>(ctx.tx, sql`SELECT id FROM ${table} WHERE status = 'suggested' AND caption = ${String(body['caption'])} ORDER BY created_at LIMIT 1 FOR UPDATE`)
+    : await query<{ id: string }>(ctx.tx, sql`SELECT id FROM ${table} WHERE status = 'suggested' AND name_keys && ARRAY[${key}]::text[] ORDER BY created_at LIMIT 1 FOR UPDATE`);
+  if (existing) {
+    await insertProvenance(ctx.tx, ctx.actor.tenantId, resource.kind, existing.id, provenance);
+    return { id: existing.id, created: false };
+  }
+  const row = await review.suggest(ctx, body, provenance);
+  return row ? { id: String(row['id']), created: true } : null;
+}
+
+/** A suggestion's fields from a name: an organization's legal name; a person's given and family names. */
+export function suggestionBody(kind: string, name: string): Record<string, unknown> {
+  const clean = name.replace(/\s+/g, ' ').trim();
+  if (kind === 'organizations') return { name_inc: clean.slice(0, 300) };
+  const words = clean.split(' ');
+  if (words.length === 1) return { name_family: clean.slice(0, 200) };
+  return { name_given: words.slice(0, -1).join(' ').slice(0, 200), name_family: words.at(-1)!.slice(0, 200) };
+}
+
+/** A ledger suggestion: "Org — amount (quarter year)", the sentence as its data, the linked organizations and people. */
+function ledgerBody(candidate: LedgerCandidate, orgId: (mention: Mention) => string | null, personId: (mention: Mention) => string | null): Record<string, unknown> {
+  const money = candidate.money.money;
+  const amount = money ? `${money.currency} ${formatAmount(money.amount)}${money.period ? ` ${money.period}` : ''}` : candidate.money.text;
+  const who = candidate.organizations[0]?.text ?? candidate.people[0]?.text;
+  const when = [candidate.quarter ? `Q${candidate.quarter}` : null, candidate.year ?? null].filter(Boolean).join(' ');
+  const caption = [who, amount].filter(Boolean).join(' — ') + (when ? ` (${when})` : '');
+  const organizations = [...new Set(candidate.organizations.map(orgId).filter((id): id is string => id !== null))];
+  const people = [...new Set(candidate.people.map(personId).filter((id): id is string => id !== null))];
+  return {
+    caption: caption.slice(0, 300),
+    data: candidate.snippet.slice(0, 20_000),
+    ...(candidate.year ? { year: candidate.year } : {}),
+    ...(candidate.quarter ? { quarter: `Q${candidate.quarter}` } : {}),
+    ...(organizations.length > 0 ? { organizations } : {}),
+    ...(people.length > 0 ? { people } : {}),
+  };
+}
+
+function formatAmount(amount: number): string {
+  return amount.toLocaleString('en-US', { maximumFractionDigits: 2 });
+}
+
+/** Provenance of an entity in one item: its first mention's sentence, and how often it is mentioned. */
+function provenanceOf(text: string, mentions: Mention[], source: { kind: string; id: string }): ProvenanceInput[] {
+  const first = mentions[0]!;
+  const { snippet, snippetStart } = snippetAround(text, first);
+  return [{ source, snippet, start: first.start, end: first.end, snippetStart, mentions: mentions.length }];
+}
+
+/** The mention's sentence, cut to SNIPPET_MAX characters around the mention when longer. */
+export function snippetAround(text: string, mention: Mention): { snippet: string; snippetStart: number } {
+  let { start, end } = mention.sentence;
+  if (end - start > SNIPPET_MAX) {
+    start = Math.max(start, mention.start - Math.floor((SNIPPET_MAX - (mention.end - mention.start)) / 2));
+    end = Math.min(end, start + SNIPPET_MAX);
+  }
+  // Never split a surrogate pair at either end.
+  if (start > 0 && /[\uDC00-\uDFFF]/.test(text[start]!)) start += 1;
+  if (end < text.length && /[\uDC00-\uDFFF]/.test(text[end]!)) end -= 1;
+  return { snippet: text.slice(start, end), snippetStart: start };
+}
+
+function clipSnippet(snippet: string): string {
+  return snippet.length <= SNIPPET_MAX ? snippet : snippet.slice(0, SNIPPET_MAX);
+}
+
+/** Step 2: one row per entity, with the record it names or became. */
+async function recordEntities(ctx: EngineContext, itemId: string, text: string, entities: LinkedEntity[]): Promise<void> {
+  const BATCH = 200;
+  for (let i = 0; i < entities.length; i += BATCH) {
+    const rows = entities.slice(i, i + BATCH).map((entity) => {
+      const first = entity.mentions[0]!;
+      const { snippet } = snippetAround(text, first);
+      const value = first.money ?? first.date ?? null;
+      return sql`(app_tenant_id(), ${itemId}::uuid, ${entity.type}, ${entity.text.slice(0, 500)}, ${entity.normalized.slice(0, 500)}, ${entity.mentions.length}::integer,
+                  ${first.start}::integer, ${first.end}::integer, ${snippet}, ${first.confidence}::real, ${value === null ? null : JSON.stringify(value)}::jsonb,
+                  ${(entity.record ?? entity.suggestion)?.kind ?? null}, ${(entity.record ?? entity.suggestion)?.id ?? null}::uuid, ${entity.record !== null})`;
+    });
+    await query(ctx.tx, sql`
+      INSERT INTO raw_data_entities (tenant_id, raw_data_id, type, text, normalized, mentions, start_offset, end_offset, snippet, confidence, value, record_kind, record_id, linked)
+      VALUES ${sql.join(rows, sql`, `)}`);
+  }
+}
+
+/** Step 5: new_suggested_organization(s), new_suggested_person/people (SPEC §4). */
+async function announce(ctx: EngineContext, itemId: string, organizations: Array<{ id: string; name: string }>, people: string[]): Promise<void> {
+  const now = new Date().toISOString();
+  if (organizations.length === 1) {
+    await publish(ctx, 'new_suggested_organization', { id: organizations[0]!.id, name: organizations[0]!.name, raw_data_id: itemId, updated_at: now });
+  } else if (organizations.length > 1) {
+    await publish(ctx, 'new_suggested_organizations', { raw_data_id: itemId, count: organizations.length, items: organizations.slice(0, EVENT_BATCH) });
+  }
+  if (people.length === 1) await publish(ctx, 'new_suggested_person', { id: people[0]!, raw_data_id: itemId, updated_at: now });
+  else if (people.length > 1) await publish(ctx, 'new_suggested_people', { raw_data_id: itemId, count: people.length, ids: people.slice(0, EVENT_BATCH) });
+}

@@ -1,0 +1,275 @@
+// Processing raw data end to end (docs/processing.md): POST raw-data/process queues a job per
+// item; a worker reads the text, finds entities, links what the tenant already has, suggests
+// the rest, and announces each step. Reprocessing replaces unreviewed suggestions and keeps
+// reviewed ones; a file that cannot be read, and a job whose worker died, leave the item in
+// error with the reason — never "processing" for ever.
+import assert from 'node:assert/strict';
+import { after, afterEach, before, describe, it } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { sql } from 'drizzle-orm';
+import { query } from '../../db/client.ts';
+import { claimDueJobs } from '../../jobs/jobs.repository.ts';
+import type { Worker } from '../../jobs/worker.ts';
+import type { TenantRow } from '../../tenancy/tenants.repository.ts';
+import { multipartForm } from '../../test/multipart.ts';
+import { createTestApp, type TestContext } from '../../test/test-app.ts';
+
+const BASE = '/api/v1/raw-data';
+
+const PRESS_RELEASE = [
+  'Berlin, 3 March 2024 — Halvorsen Maritime AS said on Monday it had agreed to buy Quayside Robotics Ltd for EUR 45 million.',
+  '"This brings our fleet into the next decade," said Ingrid Halvorsen, chief executive of Halvorsen Maritime AS.',
+  'Northwind Traders, a long-time customer, will pilot the robots in Hamburg. Contact: press@halvorsen-maritime.example.',
+].join('\n\n');
+
+describe('raw data processing', () => {
+  let t: TestContext;
+  let acme: TenantRow;
+  let beta: TenantRow;
+  let tokens: Record<string, string | undefined>;
+  let worker: Worker | null = null;
+
+  before(async () => {
+    t = await createTestApp();
+    ({ acme, beta, tokens } = await t.signInTwoTenants());
+  });
+  afterEach(async () => {
+    await worker?.stop();
+    worker = null;
+  });
+  after(() => t.close());
+
+  const json = (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, payload?: object, token: string | undefined = tokens['research'], tenant = acme) =>
+    t.request(tenant, { method, url, ...(token ? { token } : {}), ...(payload ? { payload } : {}) });
+  const owner = <T>(statement: ReturnType<typeof sql>) => query<T & Record<string, unknown>>(t.db.owner, statement);
+  const item = async (id: string) => (await json('GET', `${BASE}/${id}/`)).json();
+  const until = async <T>(probe: () => Promise<T | null | undefined | false>, what: string): Promise<T> => {
+    const deadline = Date.now() + 60_000;
+    for (;;) {
+      const value = await probe();
+      if (value) return value;
+      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+      await sleep(50);
+    }
+  };
+  const processed = (id: string) =>
+    until(async () => {
+      const row = await item(id);
+      return ['completed', 'error'].includes(row.processing_status) ? row : null;
+    }, `item ${id} to be processed`);
+  /** Processed without an error (else the failure names the item's error). */
+  const completed = async (id: string) => {
+    const row = await processed(id);
+    assert.equal(row.processing_status, 'completed', `item ${id}: ${row.processing_error}`);
+    return row;
+  };
+  const suggestions = async (segment: 'organizations' | 'people' | 'ledger') =>
+    (await json('GET', `/api/v1/suggested-entities/${segment}/?limit=100`)).json().results as Array<Record<string, unknown>>;
+  const names = (rows: Array<Record<string, unknown>>) => rows.map((row) => String(row['display_name'])).sort();
+  const events = async (tenant = acme) =>
+    owner<{ name: string; payload: Record<string, unknown> }>(sql`SELECT name, payload FROM events WHERE tenant_id = ${tenant.id} ORDER BY id`);
+  const createText = async (text: string, extra: object = {}) => {
+    const created = await json('POST', `${BASE}/`, { text, ...extra });
+    assert.equal(created.statusCode, 201, created.body);
+    return created.json().id as string;
+  };
+  const processIds = async (ids: string[], token = tokens['research'], tenant = acme) => json('POST', `${BASE}/process/`, { ids }, token, tenant);
+
+  it('reads the text, links what the tenant has, suggests the rest, and announces each step', async () => {
+    const northwind = await json('POST', '/api/v1/assets/organizations/', { name_inc: 'Northwind Traders' }, tokens['admin']);
+    assert.equal(northwind.statusCode, 201, northwind.body);
+    const id = await createText(PRESS_RELEASE, { title: 'Halvorsen buys Quayside' });
+    const before = (await events()).length;
+
+    const queued = await processIds([id]);
+    assert.equal(queued.statusCode, 202, queued.body);
+    assert.equal(queued.json().results[0].id, id);
+    assert.equal((await item(id)).processing_status, 'pending');
+
+    worker = await t.startWorker();
+    const done = await processed(id);
+    assert.equal(done.processing_status, 'completed', done.processing_error);
+    assert.equal(done.processing_percent, 100);
+    assert.equal(done.extraction_method, 'text');
+
+    const orgs = names(await suggestions('organizations'));
+    assert.ok(orgs.includes('Halvorsen Maritime AS'), `suggested: ${orgs.join(', ')}`);
+    assert.ok(orgs.includes('Quayside Robotics Ltd'), `suggested: ${orgs.join(', ')}`);
+    assert.ok(!orgs.some((name) => /northwind/i.test(name)), 'an organization the tenant has is linked, not suggested');
+    assert.ok(!orgs.some((name) => /^(Monday|Berlin|Contact|This)$/i.test(name)), 'common words are never suggested');
+    const people = names(await suggestions('people'));
+    assert.ok(people.includes('Ingrid Halvorsen'), `people: ${people.join(', ')}`);
+
+    // Provenance: the sentence, and where the mention is in it.
+    const halvorsen = (await suggestions('organizations')).find((row) => row['display_name'] === 'Halvorsen Maritime AS')!;
+    const [provenance] = halvorsen['provenance'] as Array<Record<string, number | string>>;
+    assert.equal(provenance!['source_id'], id);
+    assert.equal(provenance!['mention_count'], 2, 'both mentions in the item make one suggestion');
+    const snippet = String(provenance!['snippet']);
+    const at = Number(provenance!['start_offset']) - Number(provenance!['snippet_start']);
+    assert.equal(snippet.slice(at, at + 'Halvorsen Maritime AS'.length), 'Halvorsen Maritime AS');
+
+    // The entities, read back; Northwind linked to its record.
+    const extracted = await json('GET', `${BASE}/extract-data/?ids=${id}`);
+    assert.equal(extracted.statusCode, 200, extracted.body);
+    const rows = extracted.json().results as Array<{ type: string; text: string; linked: boolean; record: { id: string } | null }>;
+    const linked = rows.find((row) => row.type === 'ORG' && /Northwind/.test(row.text));
+    assert.equal(linked?.linked, true);
+    assert.equal(linked?.record?.id, northwind.json().id);
+    assert.ok(rows.some((row) => row.type === 'MONEY'), 'the amount is found');
+    assert.ok(rows.some((row) => row.type === 'EMAIL' && row.text === 'press@halvorsen-maritime.example'));
+    const xlsx = await json('GET', `${BASE}/extract-data/?ids=${id}&format=xlsx`);
+    assert.equal(xlsx.statusCode, 200);
+    assert.match(String(xlsx.headers['content-disposition']), /_extracted_data\.xlsx/);
+    assert.equal(xlsx.rawPayload.subarray(0, 2).toString(), 'PK');
+
+    const announced = (await events()).slice(before).map((event) => event.name);
+    assert.deepEqual(announced.filter((name) => name === 'raw_data_update').length >= 5, true, `events: ${announced.join(', ')}`);
+    assert.ok(announced.includes('raw_data_process_complete'));
+    assert.ok(announced.includes('new_suggested_organizations') || announced.includes('new_suggested_organization'));
+    assert.ok(announced.includes('new_suggested_person') || announced.includes('new_suggested_people'));
+
+    // The text is searched with the item, and served by its route.
+    const text = (await json('GET', `${BASE}/${id}/text/`)).json();
+    assert.match(text.text, /Quayside Robotics/);
+    const found = (await json('GET', `${BASE}/?search=Quayside`)).json();
+    assert.ok(found.results.some((row: { id: string }) => row.id === id));
+  });
+
+  it('reprocessing replaces suggestions nobody reviewed and keeps reviewed ones; a rejected name is not suggested again', async () => {
+    const id = await createText('Orla Brennan, founder of Tidewater Analytics Ltd, met Piet Van Dijk of Kestrel Freight BV in Rotterdam on Tuesday.');
+    await processIds([id]);
+    worker = await t.startWorker();
+    await completed(id);
+    const first = await suggestions('organizations');
+    const tidewater = first.find((row) => row['display_name'] === 'Tidewater Analytics Ltd');
+    const kestrel = first.find((row) => row['display_name'] === 'Kestrel Freight BV');
+    assert.ok(tidewater && kestrel, `suggested: ${names(first).join(', ')}`);
+    assert.equal((await json('POST', `/api/v1/assets/organizations/${tidewater['id']}/accept_suggestion/`, {})).statusCode, 200);
+    assert.equal((await json('POST', `/api/v1/assets/organizations/${kestrel['id']}/reject_suggestion/`, {})).statusCode, 204);
+    const brennan = (await suggestions('people')).find((row) => row['display_name'] === 'Orla Brennan');
+    assert.ok(brennan, 'Orla Brennan suggested');
+
+    // The text changes; processing it again.
+    assert.equal((await json('PATCH', `${BASE}/${id}/`, { text: 'Kestrel Freight BV and Tidewater Analytics Ltd signed a deal, said Aoife Murphy, a spokeswoman for Tidewater Analytics Ltd.' })).statusCode, 200);
+    await processIds([id]);
+    await completed(id);
+    const people = names(await suggestions('people'));
+    assert.ok(!people.includes('Orla Brennan'), 'the unreviewed suggestion from the old text is gone');
+    assert.ok(people.includes('Aoife Murphy'), `people: ${people.join(', ')}`);
+    const orgs = names(await suggestions('organizations'));
+    assert.ok(!orgs.includes('Kestrel Freight BV'), 'rejected from this item: not suggested again');
+    assert.ok(!orgs.includes('Tidewater Analytics Ltd'), 'accepted: now a record, linked');
+    const record = (await json('GET', `/api/v1/assets/organizations/${tidewater['id']}/`, undefined, tokens['admin'])).json();
+    assert.equal(record.name_inc, 'Tidewater Analytics Ltd', 'the accepted record is kept');
+  });
+
+  it('merges the same name from two items into one suggestion with both sources', async () => {
+    const a = await createText('Marguerite Okafor joined Zephyrine Biotech Inc as chief scientist.');
+    const b = await createText('Zephyrine Biotech Inc raised $12 million in Q3 2024, its chief executive said.');
+    await processIds([a, b]);
+    worker = await t.startWorker();
+    await completed(a);
+    await completed(b);
+    const zephyrine = (await suggestions('organizations')).filter((row) => row['display_name'] === 'Zephyrine Biotech Inc');
+    assert.equal(zephyrine.length, 1);
+    const sources = (zephyrine[0]!['provenance'] as Array<{ source_id: string }>).map((entry) => entry.source_id).sort();
+    assert.deepEqual(sources, [a, b].sort());
+    const ledger = await suggestions('ledger');
+    assert.ok(ledger.some((row) => /12,000,000|12 million/i.test(String(row['display_name'])) && /Q3 2024/.test(String(row['display_name']))), `ledger: ${names(ledger).join(' | ')}`);
+  });
+
+  it('says why a file cannot be read, and fails a job whose worker died', async () => {
+    const corrupt = await t.request(acme, {
+      method: 'POST',
+      url: `${BASE}/`,
+      token: tokens['research'],
+      ...multipartForm([{ field: 'file', filename: 'broken.pdf', content: '%PDF-1.7\n1 0 obj << /Type /Catalog /Pages 2 0 R >>\nthis is not a PDF body', contentType: 'application/pdf' }]),
+    });
+    assert.equal(corrupt.statusCode, 201, corrupt.body);
+    const id = corrupt.json().id as string;
+    const before = (await events()).length;
+    await processIds([id]);
+    worker = await t.startWorker();
+    const done = await processed(id);
+    assert.equal(done.processing_status, 'error');
+    assert.equal(done.processing_stage, 'reading');
+    assert.match(done.processing_error, /PDF/i);
+    const errors = (await events()).slice(before).filter((event) => event.name === 'raw_data_error');
+    assert.equal(errors.length, 1);
+    assert.equal(errors[0]!.payload['id'], id);
+    await worker.stop();
+    worker = null;
+
+    // A worker takes the job and dies on its last attempt: the item is not left "processing".
+    const lost = await createText('Short note.');
+    const job = (await processIds([lost])).json().results[0].job_id as string;
+    await owner(sql`UPDATE jobs SET max_attempts = 1 WHERE id = ${job}`);
+    await t.db.withTenant({ tenantId: null, jobsWorker: true }, (tx) => claimDueJobs(tx, ['rawdata.process'], 1, 500));
+    await owner(sql`UPDATE raw_data SET processing_status = 'processing', processing_stage = 'extracting' WHERE id = ${lost}`);
+    worker = await t.startWorker();
+    const failed = await processed(lost);
+    assert.equal(failed.processing_status, 'error');
+    assert.equal(failed.processing_stage, 'extracting', 'the stage it stopped in');
+    assert.match(failed.processing_error, /did not finish: .*worker stopped/);
+  });
+
+  it('a newer request supersedes a queued one; a bucket can process what is collected into it', async () => {
+    const id = await createText('Anneliese Vogt runs Brightwater Logistics GmbH.');
+    const first = (await processIds([id])).json().results[0].job_id;
+    const second = (await processIds([id])).json().results[0].job_id;
+    assert.notEqual(first, second);
+    worker = await t.startWorker();
+    await processed(id);
+    const jobs = await until(async () => {
+      const rows = await owner<{ id: string; status: string; result: Record<string, unknown> | null }>(sql`SELECT id, status, result FROM jobs WHERE id IN (${first}, ${second})`);
+      return rows.every((job) => job.status === 'succeeded') ? rows : null;
+    }, 'both jobs to end');
+    assert.ok(jobs.find((job) => job.id === first)!.result!['skipped'], 'the superseded job changed nothing');
+
+    const bucket = (await json('POST', `${BASE}/buckets/`, { name: 'Auto', process_on_upload: true })).json();
+    const auto = await createText('Rosalind Achterberg chairs Meridian Waterworks plc.', { bucket: bucket.id });
+    const done = await processed(auto);
+    assert.equal(done.processing_status, 'completed');
+  });
+
+  it('refuses what the caller may not do, naming the field', async () => {
+    const id = await createText('Nothing much.');
+    assert.equal((await processIds([id], tokens['paywall'])).statusCode, 403);
+    assert.equal((await processIds([id], tokens['beta'], beta)).statusCode, 404, "another tenant's item is not found");
+    const bad = await json('POST', `${BASE}/process/`, { ids: ['not-an-id'] });
+    assert.equal(bad.statusCode, 400);
+    assert.match(bad.body, /ids/);
+    assert.equal((await json('POST', `${BASE}/process/`, { ids: [] })).statusCode, 400);
+    assert.equal((await json('GET', `${BASE}/extract-data/?ids=nope`)).statusCode, 400);
+    assert.equal((await json('GET', `${BASE}/extract-data/?ids=${id}&type=WHATEVER`)).statusCode, 400);
+  });
+
+  it('sends items to the library once: sending again updates the entry', async () => {
+    const id = await createText('Quarterly outlook\n\nSolvang Energy ASA expects demand to double by 2030, its chief financial officer Mette Lund said on 4 June 2024.', {
+      title: 'Solvang outlook',
+      source_url: 'https://news.example.org/solvang',
+    });
+    await processIds([id]);
+    worker = await t.startWorker();
+    await completed(id);
+    const sent = await json('POST', `${BASE}/send_to_library/`, { ids: [id] });
+    assert.equal(sent.statusCode, 200, sent.body);
+    const [result] = sent.json().results;
+    assert.equal(result.created, true);
+    const entry = (await json('GET', `/api/v1/library/${result.library_entry}/`)).json();
+    assert.equal(entry.title, 'Solvang outlook');
+    assert.equal(entry.type, 'Documents/Notes');
+    assert.equal(entry.public_link, 'https://news.example.org/solvang');
+    assert.equal(entry.publisher, 'news.example.org');
+    assert.match(entry.abstract, /Solvang Energy ASA expects demand/);
+    assert.equal(entry.publish_date, '2024-06-04');
+
+    assert.equal((await json('PATCH', `${BASE}/${id}/`, { title: 'Solvang outlook, revised' })).statusCode, 200);
+    const again = (await json('POST', `${BASE}/send_to_library/`, { ids: [id] })).json().results[0];
+    assert.deepEqual([again.library_entry, again.created], [result.library_entry, false]);
+    assert.equal((await json('GET', `/api/v1/library/${result.library_entry}/`)).json().title, 'Solvang outlook, revised');
+    const count = (await json('GET', `/api/v1/library/?search=Solvang`)).json().count;
+    assert.equal(count, 1);
+  });
+});

@@ -1,0 +1,212 @@
+/**
+ * Processing raw data (docs/processing.md): POST raw-data/process queues one job per item
+ * (rawdata.process); the job moves the item pending → processing (stage reading, extracting,
+ * linking, suggesting, with a percent) → completed | error, announcing each step (SPEC §4).
+ *
+ * Each stage runs in its own short transaction, and every write checks that the item still
+ * names this job (raw_data.processing_job): a job superseded by a newer request, or one whose
+ * item was deleted, changes nothing. The results — the entities found, the links, the
+ * suggestions — are written in ONE transaction at the end, replacing what an earlier
+ * processing of the item wrote, so a retry or a reprocessing leaves the same result:
+ * suggestions nobody reviewed yet are replaced, reviewed ones (accepted, rejected) are kept.
+ */
+import { sql } from 'drizzle-orm';
+import { query } from '../../db/client.ts';
+import { publish } from '../../events/bus.ts';
+import { ApiError } from '../../http/errors.ts';
+import { enqueue } from '../../jobs/queue.ts';
+import type { JobContext, JobFailure } from '../../jobs/registry.ts';
+import type { Catalog } from '../../resources/catalog.ts';
+import { responsibleUser, type EngineContext } from '../../resources/context.ts';
+import type { Row } from '../../resources/repository.ts';
+import { isUuid, type ResourceService } from '../../resources/service.ts';
+import { fileKey } from '../../storage/files.ts';
+import { extractText, TextExtractionError, type ExtractedText } from '../../processing/text/index.ts';
+import type { ProcessingStage } from './rawdata.resource.ts';
+import { findEntities, type FoundEntities } from './entity-finding.ts';
+import { writeFindings, type WrittenFindings } from './findings.ts';
+
+/** How many items one POST raw-data/process may name. */
+export const MAX_PROCESS_BATCH = 1000;
+/** The part of an item's text kept with it: searched (weight D) and sent to the library. */
+export const PROCESSED_TEXT_MAX = 200_000;
+
+/** Where each stage starts, in percent (the job's and the item's). */
+const STAGE_PERCENT: Record<ProcessingStage, number> = { reading: 5, extracting: 40, linking: 60, suggesting: 80 };
+
+type ProcessJob = JobContext<'rawdata.process'>;
+
+export class RawDataProcessing {
+  constructor(
+    private readonly items: ResourceService,
+    private readonly catalog: Catalog,
+  ) {}
+
+  /**
+   * POST raw-data/process: every item the caller sees gets a new job (one not found is a 404
+   * naming it, and nothing is queued). An item being processed is processed again: its
+   * current job is superseded.
+   */
+  async queue(ctx: EngineContext, ids: string[]): Promise<{ results: Array<{ id: string; job_id: string }> }> {
+    const unique = [...new Set(ids.map((id) => id.toLowerCase()))];
+    const rows: Row[] = [];
+    const missing: string[] = [];
+    for (const id of unique) {
+      const row = isUuid(id) ? await this.items.findVisible(ctx.tx, ctx.actor.access, id).catch(() => null) : null;
+      if (row) rows.push(row);
+      else missing.push(id);
+    }
+    if (missing.length > 0) {
+      throw new ApiError(404, 'not_found', `ids: ${missing.length} of the items were not found; nothing was queued.`, {
+        ids: missing.map((id) => `Not found: ${id}`),
+      });
+    }
+    const results = [];
+    for (const row of rows) results.push({ id: row.id, job_id: await this.queueItem(ctx, row) });
+    return { results };
+  }
+
+  /** Queues the item's processing in the caller's transaction; the item becomes pending. */
+  async queueItem(ctx: EngineContext, row: Row): Promise<string> {
+    const jobId = await enqueue(ctx.tx, {
+      name: 'rawdata.process',
+      payload: { item_id: row.id },
+      createdBy: responsibleUser(ctx.actor)?.id ?? null,
+      file: typeof row['file_sha256'] === 'string' ? row['file_sha256'] : null,
+    });
+    const [updated] = await query<{ updated_at: Date | string }>(
+      ctx.tx,
+      sql`UPDATE raw_data SET processing_status = 'pending', processing_stage = NULL, processing_error = NULL, processing_percent = 0,
+            processing_job = ${jobId}, updated_at = now()
+          WHERE id = ${row.id} RETURNING updated_at`,
+    );
+    await publish(ctx, 'raw_data_update', { id: row.id, processing_status: 'pending', updated_at: iso(updated!.updated_at) });
+    return jobId;
+  }
+
+  /** The job: read, extract, link, suggest. Returns what it did, shown with the job. */
+  async run(job: ProcessJob): Promise<unknown> {
+    const itemId = job.payload.item_id;
+    const item = await this.enterStage(job, 'reading');
+    if (!item) return { skipped: 'The item was deleted, or processed again by a newer request.' };
+
+    let text: ExtractedText;
+    try {
+      text = await this.readText(job, item);
+    } catch (error) {
+      if (!(error instanceof TextExtractionError) || error.code === 'aborted') throw error;
+      // The file cannot be read — encrypted, corrupt, of a kind we do not read: retrying
+      // would read it the same way. The item says why; the job is done.
+      await this.fail(job, itemId, 'reading', error.message);
+      return { error: error.message };
+    }
+
+    if (!(await this.enterStage(job, 'extracting'))) return { skipped: 'superseded' };
+    const found: FoundEntities = await job.inTenant((ctx) => findEntities(ctx, text.text));
+
+    if (!(await this.enterStage(job, 'linking'))) return { skipped: 'superseded' };
+    const linked = await job.inTenant((ctx) => found.link(ctx));
+
+    if (!(await this.enterStage(job, 'suggesting'))) return { skipped: 'superseded' };
+    const written: WrittenFindings | null = await job.inTenant(async (ctx) => {
+      if (!(await this.lockIfCurrent(ctx, itemId, job.job.id))) return null;
+      const findings = await writeFindings(ctx, this.catalog, itemId, text.text, linked);
+      const [row] = await query<{ updated_at: Date | string }>(
+        ctx.tx,
+        sql`UPDATE raw_data SET processing_status = 'completed', processing_stage = NULL, processing_error = NULL, processing_percent = 100,
+              processed_at = now(), updated_at = now(), processing_job = NULL,
+              extracted_text = ${clip(text.text, PROCESSED_TEXT_MAX)}, extracted_chars = ${text.text.length}, extraction_method = ${text.method}
+            WHERE id = ${itemId} RETURNING updated_at`,
+      );
+      await publish(ctx, 'raw_data_process_complete', { id: itemId, processing_status: 'completed', updated_at: iso(row!.updated_at) });
+      return findings;
+    });
+    if (!written) return { skipped: 'superseded' };
+    await job.progress('completed', 100);
+    return { chars: text.text.length, method: text.method, truncated: text.truncated, ...written.summary };
+  }
+
+  /** The job failed for good (its last attempt, or its worker died): the item says so. */
+  async failed(ctx: EngineContext, failure: JobFailure<'rawdata.process'>): Promise<void> {
+    await this.markError(ctx, failure.payload.item_id, failure.job.id, null, `Processing did not finish: ${failure.reason}`);
+  }
+
+  /** The item's text: its pasted text and the text read from its file (within limits). */
+  private async readText(job: ProcessJob, item: Row): Promise<ExtractedText> {
+    const pasted = typeof item['text'] === 'string' ? item['text'] : '';
+    const sha256 = typeof item['file_sha256'] === 'string' ? item['file_sha256'] : null;
+    if (!sha256) return { text: pasted, segments: [{ start: 0, end: pasted.length, label: 'text' }], truncated: false, warnings: [], method: 'text' };
+    const bytes = await readAll(await job.files.get(fileKey(job.job.tenantId, sha256)), job.signal);
+    const fromFile = await extractText(
+      { bytes, mime: String(item['file_type'] ?? ''), fileName: String(item['file_name'] ?? '') },
+      { signal: job.signal, onProgress: (percent) => void job.progress('reading', STAGE_PERCENT.reading + percent * 0.3).catch(() => {}) },
+    );
+    if (!pasted) return fromFile;
+    const offset = pasted.length + 2;
+    return {
+      ...fromFile,
+      text: `${pasted}\n\n${fromFile.text}`,
+      segments: [{ start: 0, end: pasted.length, label: 'text' }, ...fromFile.segments.map((s) => ({ ...s, start: s.start + offset, end: s.end + offset }))],
+    };
+  }
+
+  /**
+   * Moves the item to `stage` (status processing) and announces it; null when the item is
+   * gone or names another job. Outside any transaction, the job's progress follows.
+   */
+  private async enterStage(job: ProcessJob, stage: ProcessingStage): Promise<Row | null> {
+    const percent = STAGE_PERCENT[stage];
+    const item = await job.inTenant(async (ctx) => {
+      const [row] = await query<Row>(
+        ctx.tx,
+        sql`UPDATE raw_data SET processing_status = 'processing', processing_stage = ${stage}, processing_percent = ${percent},
+              processing_error = NULL, updated_at = now()
+            WHERE id = ${job.payload.item_id} AND processing_job = ${job.job.id}
+            RETURNING *`,
+      );
+      if (row) await publish(ctx, 'raw_data_update', { id: row.id, processing_status: 'processing', updated_at: iso(row['updated_at']) });
+      return row ?? null;
+    });
+    if (item) await job.progress(stage, percent);
+    return item;
+  }
+
+  private async lockIfCurrent(ctx: EngineContext, itemId: string, jobId: string): Promise<boolean> {
+    const rows = await query(ctx.tx, sql`SELECT 1 FROM raw_data WHERE id = ${itemId} AND processing_job = ${jobId} FOR UPDATE`);
+    return rows.length > 0;
+  }
+
+  private async fail(job: ProcessJob, itemId: string, stage: ProcessingStage, reason: string): Promise<void> {
+    await job.inTenant((ctx) => this.markError(ctx, itemId, job.job.id, stage, reason));
+  }
+
+  /** error status with the reason and the stage it failed in; raw_data_error. Only while the item names this job. */
+  private async markError(ctx: EngineContext, itemId: string, jobId: string, stage: ProcessingStage | null, reason: string): Promise<void> {
+    const message = clip(reason, 2000);
+    const [row] = await query<{ updated_at: Date | string }>(
+      ctx.tx,
+      sql`UPDATE raw_data SET processing_status = 'error', processing_error = ${message},
+            processing_stage = coalesce(${stage}, processing_stage), processing_job = NULL, processed_at = now(), updated_at = now()
+          WHERE id = ${itemId} AND processing_job = ${jobId} RETURNING updated_at`,
+    );
+    if (row) await publish(ctx, 'raw_data_error', { id: itemId, reason: clip(message, 500), updated_at: iso(row.updated_at) });
+  }
+}
+
+const iso = (value: unknown) => (value instanceof Date ? value : new Date(String(value))).toISOString();
+
+/** At most `max` UTF-16 units, never cutting a surrogate pair. */
+function clip(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const end = /[\uD800-\uDBFF]/.test(text[max - 1]!) ? max - 1 : max;
+  return text.slice(0, end);
+}
+
+async function readAll(stream: NodeJS.ReadableStream, signal: AbortSignal): Promise<Uint8Array> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) {
+    if (signal.aborted) throw new TextExtractionError('aborted', 'Processing was stopped.');
+    chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as string));
+  }
+  return Buffer.concat(chunks);
+}
