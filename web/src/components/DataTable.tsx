@@ -129,7 +129,7 @@ export function DataTable({
           sortable: meta.ordering.includes(name),
           minWidth: 140,
           flex: 1,
-          valueGetter: (_value, row) => cellText(field, name, row[name]),
+          valueGetter: (_value, row) => (view.cells?.[name] ? view.cells[name](row[name], row) : cellText(field, name, row[name])),
         };
         if (name === 'display_name') {
           return {

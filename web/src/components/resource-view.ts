@@ -27,6 +27,8 @@ export interface ResourceView {
   listPath?: string;
   /** Groups of the Related section the page shows in a section of its own (e.g. its investments table). */
   relatedOmit?: string[];
+  /** How the list shows a field's value, where the default text would be raw (a size in bytes, a status code). */
+  cells?: Record<string, (value: unknown, row: ResourceRecord) => string>;
 }
 
 const ACRONYMS: Record<string, string> = { url: 'URL', urls: 'URLs', hq: 'HQ', dba: 'DBA', id: 'ID' };

@@ -16,6 +16,7 @@ import { Link as RouterLink } from 'react-router';
 import { useRefreshAfterImport, type RelatedRef, type ResourceRecord } from '../../api/resources';
 import { logout, selectToken, useSessionSelector } from '../../lib/session';
 import { RAW_DATA_PATH, uploadRawDataFile, type UploadHandle } from './rawdata.api';
+import { fileSize } from './format';
 import { itemEditPath } from './rawdata.view';
 
 export interface Upload {
@@ -26,19 +27,6 @@ export interface Upload {
   state: 'uploading' | 'saved' | 'failed' | 'cancelled';
   item?: ResourceRecord;
   message?: string;
-}
-
-/** A file's size for people: 812 B, 4.2 KB, 37 MB. */
-export function fileSize(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  const units = ['KB', 'MB', 'GB'];
-  let value = bytes / 1024;
-  let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024;
-    unit += 1;
-  }
-  return `${value.toLocaleString('en-GB', { maximumFractionDigits: value < 10 ? 1 : 0 })} ${units[unit]}`;
 }
 
 let nextKey = 1;

@@ -13,6 +13,8 @@ import AddIcon from '@mui/icons-material/Add';
 import ArrowDropDownIcon from '@mui/icons-material/ArrowDropDown';
 import BoltIcon from '@mui/icons-material/Bolt';
 import DeleteIcon from '@mui/icons-material/Delete';
+import LibraryAddIcon from '@mui/icons-material/LibraryAdd';
+import PlayArrowIcon from '@mui/icons-material/PlayArrow';
 import FileDownloadIcon from '@mui/icons-material/FileDownload';
 import { Link as RouterLink, useSearchParams } from 'react-router';
 import type { ResourceMeta } from '@intelnotes/server/contracts';
@@ -25,7 +27,7 @@ import { notify } from '../../components/notify';
 import { useCanWrite } from '../../components/resource-view';
 import { ResourceMetaGate } from '../../components/ResourceMetaGate';
 import { listParams, useListUrlState } from '../../components/use-list-url-state';
-import { useExportRawDataMutation, useRemoveRawDataBatchMutation, useTypeCountsQuery } from './rawdata.api';
+import { useExportRawDataMutation, useProcessRawDataMutation, useRemoveRawDataBatchMutation, useSendToLibraryMutation, useTypeCountsQuery } from './rawdata.api';
 import { bucketEditPath, bucketsView, itemEditPath, rawDataView } from './rawdata.view';
 
 const TABS = [
@@ -156,9 +158,55 @@ function DeleteSelected({ selection, pageRows, clear }: { selection: RowSelectio
   );
 }
 
+/** Picked rows (at most 1,000: the calls take ids) are processed, or sent to the library. */
+function ProcessSelected({ selection, clear }: { selection: RowSelection; clear: () => void }) {
+  const [process, processState] = useProcessRawDataMutation();
+  const [send, sendState] = useSendToLibraryMutation();
+  const ids = [...selection.ids];
+  const unusable = selection.allMatching || ids.length === 0;
+  const run = async () => {
+    try {
+      const { results } = await process(ids).unwrap();
+      clear();
+      notify.success(`Processing ${items(results.length)}.`);
+    } catch (error) {
+      notify.error(`Processing could not start: ${apiErrorMessage(error as ApiError)}`);
+    }
+  };
+  const toLibrary = async () => {
+    try {
+      const { results } = await send(ids).unwrap();
+      clear();
+      const created = results.filter((result) => result.created).length;
+      notify.success(`Sent to the library: ${created} new, ${results.length - created} updated.`);
+    } catch (error) {
+      notify.error(`Sending to the library failed: ${apiErrorMessage(error as ApiError)}`);
+    }
+  };
+  return (
+    <>
+      <Button size="small" variant="outlined" startIcon={<PlayArrowIcon />} onClick={() => void run()}
+        disabled={unusable || ids.length > 1000 || processState.isLoading}
+        title={selection.allMatching ? 'Select the rows to process (at most 1,000)' : undefined}>
+        Process
+      </Button>
+      <Button size="small" variant="outlined" startIcon={<LibraryAddIcon />} onClick={() => void toLibrary()}
+        disabled={unusable || ids.length > 200 || sendState.isLoading}
+        title={selection.allMatching ? 'Select the rows to send (at most 200)' : undefined}>
+        Send to library
+      </Button>
+    </>
+  );
+}
+
 const itemsBulk: BulkExtension = {
   omit: ['delete'],
-  actions: ({ selection, pageRows, clear }) => <DeleteSelected selection={selection} pageRows={pageRows} clear={clear} />,
+  actions: ({ selection, pageRows, clear }) => (
+    <>
+      <ProcessSelected selection={selection} clear={clear} />
+      <DeleteSelected selection={selection} pageRows={pageRows} clear={clear} />
+    </>
+  ),
 };
 
 function TypeCounts() {

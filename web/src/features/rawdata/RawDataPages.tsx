@@ -2,7 +2,6 @@ import { useState, type ReactNode } from 'react';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
-import Chip from '@mui/material/Chip';
 import Link from '@mui/material/Link';
 import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
@@ -15,11 +14,10 @@ import { useGetResourceQuery, type RelatedRef, type ResourceRecord } from '../..
 import { DetailItem, DetailList } from '../../components/DetailList';
 import { notify } from '../../components/notify';
 import { ResourceCreatePage, ResourceEditPage } from '../../components/ResourceFormPage';
-import { fileSize } from './FileUploads';
+import { fileSize } from './format';
+import { ProcessingSection } from './ProcessingSection';
 import { RAW_DATA_PATH, useAssignSourceUrlMutation, useClearSourceMutation, useDownloadRawDataFileMutation } from './rawdata.api';
 import { bucketEditPath, bucketsView, itemEditPath, rawDataEditView, rawDataView } from './rawdata.view';
-
-const STATUS_COLOR: Record<string, 'default' | 'info' | 'success' | 'error'> = { pending: 'default', processing: 'info', completed: 'success', error: 'error' };
 
 const str = (value: unknown) => (typeof value === 'string' && value !== '' ? value : null);
 
@@ -59,26 +57,6 @@ function FileSection({ record }: { record: ResourceRecord }) {
             {duplicate.display_name ?? 'the first item'}
           </Link>
           , collected first.
-        </Alert>
-      )}
-    </Stack>
-  );
-}
-
-function StatusSection({ record }: { record: ResourceRecord }) {
-  const status = str(record['processing_status']) ?? 'pending';
-  const stage = str(record['processing_stage']);
-  const error = str(record['processing_error']);
-  return (
-    <Stack spacing={1}>
-      <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
-        <Chip label={status.charAt(0).toUpperCase() + status.slice(1)} color={STATUS_COLOR[status] ?? 'default'} size="small" data-testid="processing-status" />
-        {stage && <Typography variant="body2" color="text.secondary">Stage: {stage}</Typography>}
-      </Stack>
-      {error && (
-        <Alert severity="error">
-          {stage ? `Failed at ${stage}: ` : ''}
-          {error}
         </Alert>
       )}
     </Stack>
@@ -177,7 +155,7 @@ function ItemPanels({ id }: { id: string }) {
         <FileSection record={record} />
       </Section>
       <Section title="Processing">
-        <StatusSection record={record} />
+        <ProcessingSection record={record} />
       </Section>
       <Section title="Source">
         <SourceSection record={record} />

@@ -54,6 +54,35 @@ export const rawDataApi = api.injectEndpoints({
         responseHandler: (response) => (response.ok ? saveAsFile(response, fallbackName) : response.json().catch(() => null)),
       }),
     }),
+    /** POST raw-data/process/: a job per item; each becomes pending, and its events keep the rows current. */
+    processRawData: build.mutation<{ results: Array<{ id: string; job_id: string }> }, string[]>({
+      query: (ids) => ({ url: 'raw-data/process/', method: 'POST', body: { ids } }),
+      invalidatesTags: (_result, error, ids) => (error ? [] : ids.length === 1 ? written(ids[0]) : written()),
+    }),
+    /** POST raw-data/send_to_library/: a library entry per item (sending again updates it). */
+    sendToLibrary: build.mutation<{ results: Array<{ id: string; library_entry: string; created: boolean }> }, string[]>({
+      query: (ids) => ({ url: 'raw-data/send_to_library/', method: 'POST', body: { ids } }),
+      invalidatesTags: (_result, error) => (error ? [] : [resourceTags.list('/library'), 'Counts' as const]),
+    }),
+    /** GET raw-data/{id}/text/: the text processing read from the item. */
+    extractedText: build.query<{ id: string; text: string | null; chars: number | null; method: string | null; truncated: boolean }, string>({
+      query: (id) => `raw-data/${encodeURIComponent(id)}/text/`,
+      providesTags: (_result, _error, id) => [resourceTags.record(RAW_DATA_PATH, id)],
+    }),
+    /** GET raw-data/extract-data/: what processing found in the items. */
+    extractedData: build.query<{ count: number; results: ExtractedEntity[] }, string[]>({
+      query: (ids) => ({ url: 'raw-data/extract-data/', params: { ids: ids.join(',') } }),
+      providesTags: (_result, _error, ids) => ids.map((id) => resourceTags.record(RAW_DATA_PATH, id)),
+    }),
+    /** GET raw-data/extract-data/?format=xlsx, saved as a download. */
+    exportExtractedData: build.mutation<{ filename: string }, string[]>({
+      query: (ids) => ({
+        url: 'raw-data/extract-data/',
+        params: { ids: ids.join(','), format: 'xlsx' },
+        timeout: 600_000,
+        responseHandler: (response) => (response.ok ? saveAsFile(response, 'extracted_data.xlsx') : response.json().catch(() => null)),
+      }),
+    }),
     typeCounts: build.query<{ total: number; results: Array<{ type: string; count: number }> }, void>({
       query: () => 'raw-data/type-counts/',
       providesTags: [resourceTags.list(RAW_DATA_PATH)],
@@ -61,7 +90,26 @@ export const rawDataApi = api.injectEndpoints({
   }),
 });
 
+/** One entity processing found in an item (GET raw-data/extract-data/). */
+export interface ExtractedEntity {
+  raw_data_id: string;
+  item: string;
+  type: 'PER' | 'ORG' | 'MONEY' | 'DATE' | 'EMAIL' | 'PHONE' | 'URL' | 'GEO' | 'KEYWORD';
+  text: string;
+  normalized: string;
+  mentions: number;
+  snippet: string;
+  value: unknown;
+  record: { kind: string; id: string; name: string | null; status: string | null } | null;
+  linked: boolean;
+}
+
 export const {
+  useProcessRawDataMutation,
+  useSendToLibraryMutation,
+  useExtractedTextQuery,
+  useExtractedDataQuery,
+  useExportExtractedDataMutation,
   useAssignSourceUrlMutation,
   useClearSourceMutation,
   useRemoveRawDataBatchMutation,

@@ -1,4 +1,5 @@
 import type { ResourceView } from '../../components/resource-view';
+import { fileSize } from './format';
 
 /** Written by the server from the stored file and its processing; never part of a form. */
 const SERVER_WRITTEN = [
@@ -11,7 +12,21 @@ const SERVER_WRITTEN = [
   'processing_status',
   'processing_stage',
   'processing_error',
+  'processing_percent',
+  'extraction_method',
+  'extracted_chars',
 ];
+
+const capitalized = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
+
+/** What the list shows for a status: the stage and percent while processing ("Processing: reading, 5%"). */
+export function statusText(row: Record<string, unknown>): string {
+  const status = typeof row['processing_status'] === 'string' ? row['processing_status'] : 'pending';
+  const stage = typeof row['processing_stage'] === 'string' ? row['processing_stage'] : null;
+  const percent = typeof row['processing_percent'] === 'number' ? row['processing_percent'] : null;
+  if (status !== 'processing') return capitalized(status);
+  return `Processing${stage ? `: ${stage}` : ''}${percent !== null ? `, ${percent}%` : ''}`;
+}
 
 /** Raw data items (research): pasted text and/or a stored file, in a bucket, with a source URL. */
 export const rawDataView: ResourceView = {
@@ -22,6 +37,11 @@ export const rawDataView: ResourceView = {
   columns: ['display_name', 'bucket', 'content_kind', 'file_size', 'processing_status', 'visibility', 'updated_at'],
   labels: { display_name: 'Title or file', content_kind: 'Type', processing_status: 'Status', file_size: 'Size', text: 'Pasted text' },
   omit: SERVER_WRITTEN,
+  cells: {
+    file_size: (value) => (typeof value === 'number' ? fileSize(value) : ''),
+    processing_status: (_value, row) => statusText(row),
+    content_kind: (value) => (value === 'pdf' ? 'PDF' : typeof value === 'string' ? capitalized(value) : ''),
+  },
 };
 
 /** The edit form leaves the source to the page's own panel (assign by address, clear). */
@@ -33,7 +53,8 @@ export const bucketsView: ResourceView = {
   basePath: '/rawdata/buckets',
   listPath: '/rawdata?tab=2',
   title: 'Buckets',
-  columns: ['display_name', 'updated_at'],
+  columns: ['display_name', 'process_on_upload', 'updated_at'],
+  labels: { process_on_upload: 'Process what is collected into it' },
 };
 
 /** Where an item or a bucket is opened: the SPEC gives them edit pages only. */
