@@ -332,6 +332,31 @@ export type KindCount = Static<typeof KindCount>;
 export const EntityCounts = Type.Record(Type.String(), KindCount);
 export type EntityCounts = Static<typeof EntityCounts>;
 
+/** The kinds of entity processing finds in a raw data item (docs/processing.md). */
+export const ENTITY_TYPES = ['PER', 'ORG', 'MONEY', 'DATE', 'EMAIL', 'PHONE', 'URL', 'GEO', 'KEYWORD'] as const;
+
+/**
+ * One entity processing found in a raw data item, as GET raw-data/extract-data/ answers it:
+ * its mentions, the first one's sentence, its value (money, date), and the record it names —
+ * `linked` when the tenant had it, else the suggestion made of it.
+ */
+export const ExtractedEntity = Type.Object({
+  raw_data_id: Type.String(),
+  item: Type.String(),
+  type: Type.Union(ENTITY_TYPES.map((type) => Type.Literal(type))),
+  text: Type.String(),
+  normalized: Type.String(),
+  mentions: Type.Integer(),
+  snippet: Type.String(),
+  value: Type.Unknown(),
+  record: Type.Union([
+    Type.Object({ kind: Type.String(), id: Type.String(), name: Type.Union([Type.String(), Type.Null()]), status: Type.Union([Type.String(), Type.Null()]) }),
+    Type.Null(),
+  ]),
+  linked: Type.Boolean(),
+});
+export type ExtractedEntity = Static<typeof ExtractedEntity>;
+
 /**
  * One place a suggestion was found (docs/review.md "Provenance"), presented with each suggestion
  * as `provenance`. The offsets locate the mention in the source's whole text (end exclusive), not

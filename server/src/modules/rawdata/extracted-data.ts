@@ -4,30 +4,20 @@
  * read through the engine, so an item the caller may not see is a 404 like anywhere else.
  */
 import { sql } from 'drizzle-orm';
+import { ENTITY_TYPES, type ExtractedEntity } from '../../contracts.ts';
 import { query } from '../../db/client.ts';
-import { ApiError, fieldError } from '../../http/errors.ts';
+import { fieldError } from '../../http/errors.ts';
 import type { EngineContext } from '../../resources/context.ts';
 import { uuidArray } from '../../resources/repository.ts';
 import { isUuid, type ResourceService } from '../../resources/service.ts';
+import { visibleItems } from './rawdata.service.ts';
 import type { CellValue } from '../../resources/xlsx-writer.ts';
 
 /** Items one extract-data call may name. */
 export const MAX_EXTRACT_ITEMS = 500;
-const TYPES = ['PER', 'ORG', 'MONEY', 'DATE', 'EMAIL', 'PHONE', 'URL', 'GEO', 'KEYWORD'];
 
-export interface ExtractedRow {
-  raw_data_id: string;
-  item: string;
-  type: string;
-  text: string;
-  normalized: string;
-  mentions: number;
-  snippet: string;
-  value: unknown;
-  /** The record it names (linked), or the suggestion made of it. */
-  record: { kind: string; id: string; name: string | null; status: string | null } | null;
-  linked: boolean;
-}
+/** A row of extract-data (contracts.ts, shared with the web app). */
+export type ExtractedRow = ExtractedEntity;
 
 /** The spreadsheet's columns (?format=xlsx), each with how a row fills it. */
 export const EXTRACT_DATA_COLUMNS: Array<{ header: string; width: number; cell: (row: ExtractedRow) => CellValue }> = [
@@ -49,16 +39,9 @@ export async function extractedData(ctx: EngineContext, items: ResourceService, 
   const bad = ids.filter((id) => !isUuid(id));
   if (bad.length > 0) throw fieldError('ids', `Not an id: ${bad.slice(0, 5).join(', ')}.`);
   const types = type ? type.split(',').map((t) => t.trim().toUpperCase()).filter(Boolean) : [];
-  const unknown = types.filter((t) => !TYPES.includes(t));
-  if (unknown.length > 0) throw fieldError('type', `Unknown type ${unknown.join(', ')}; one of ${TYPES.join(', ')}.`);
-  const names = new Map<string, string>();
-  const missing: string[] = [];
-  for (const id of ids) {
-    const row = await items.findVisible(ctx.tx, ctx.actor.access, id).catch(() => null);
-    if (row) names.set(row.id, String(row['display_name'] ?? ''));
-    else missing.push(id);
-  }
-  if (missing.length > 0) throw new ApiError(404, 'not_found', `ids: ${missing.length} of the items were not found.`, { ids: missing.map((id) => `Not found: ${id}`) });
+  const unknown = types.filter((t) => !(ENTITY_TYPES as readonly string[]).includes(t));
+  if (unknown.length > 0) throw fieldError('type', `Unknown type ${unknown.join(', ')}; one of ${ENTITY_TYPES.join(', ')}.`);
+  const names = new Map((await visibleItems(ctx, items, ids, 'nothing was read')).map((row) => [row.id, String(row['display_name'] ?? '')]));
   const rows = await query<Omit<ExtractedRow, 'item' | 'record'> & { record_kind: string | null; record_id: string | null; record_name: string | null; record_status: string | null }>(
     ctx.tx,
     sql`SELECT e.raw_data_id, e.type, e.text, e.normalized, e.mentions, e.snippet, e.value, e.linked, e.record_kind, e.record_id,

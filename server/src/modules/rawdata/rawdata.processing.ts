@@ -13,18 +13,18 @@
 import { sql } from 'drizzle-orm';
 import { query } from '../../db/client.ts';
 import { publish } from '../../events/bus.ts';
-import { ApiError } from '../../http/errors.ts';
 import { enqueue } from '../../jobs/queue.ts';
 import type { JobContext, JobFailure } from '../../jobs/registry.ts';
 import type { Catalog } from '../../resources/catalog.ts';
 import { responsibleUser, type EngineContext } from '../../resources/context.ts';
 import type { Row } from '../../resources/repository.ts';
-import { isUuid, type ResourceService } from '../../resources/service.ts';
+import type { ResourceService } from '../../resources/service.ts';
 import { fileKey } from '../../storage/files.ts';
 import { extractText, TextExtractionError, type ExtractedText } from '../../processing/text/index.ts';
 import type { ProcessingStage } from './rawdata.resource.ts';
 import { findEntities, type FoundEntities } from './entity-finding.ts';
 import { writeFindings, type WrittenFindings } from './findings.ts';
+import { visibleItems } from './rawdata.service.ts';
 
 /** How many items one POST raw-data/process may name. */
 export const MAX_PROCESS_BATCH = 1000;
@@ -48,19 +48,7 @@ export class RawDataProcessing {
    * current job is superseded.
    */
   async queue(ctx: EngineContext, ids: string[]): Promise<{ results: Array<{ id: string; job_id: string }> }> {
-    const unique = [...new Set(ids.map((id) => id.toLowerCase()))];
-    const rows: Row[] = [];
-    const missing: string[] = [];
-    for (const id of unique) {
-      const row = isUuid(id) ? await this.items.findVisible(ctx.tx, ctx.actor.access, id).catch(() => null) : null;
-      if (row) rows.push(row);
-      else missing.push(id);
-    }
-    if (missing.length > 0) {
-      throw new ApiError(404, 'not_found', `ids: ${missing.length} of the items were not found; nothing was queued.`, {
-        ids: missing.map((id) => `Not found: ${id}`),
-      });
-    }
+    const rows = await visibleItems(ctx, this.items, ids, 'nothing was queued');
     const results = [];
     for (const row of rows) results.push({ id: row.id, job_id: await this.queueItem(ctx, row) });
     return { results };

@@ -38,6 +38,26 @@ export interface Written<T> {
 
 export const MAX_REMOVE_BATCH = 1000;
 
+/**
+ * The items of these ids the caller sees, each once — or, before anything is done, a 404
+ * listing every id not found under `errors.ids`; `outcome` says what was therefore not done
+ * ("nothing was deleted"). Every call on a set of items (remove-batch, process,
+ * send_to_library, extract-data) takes its items through here.
+ */
+export async function visibleItems(ctx: EngineContext, items: ResourceService, ids: string[], outcome: string): Promise<Row[]> {
+  const rows: Row[] = [];
+  const missing: string[] = [];
+  for (const id of new Set(ids.map((id) => id.toLowerCase()))) {
+    const row = isUuid(id) ? await items.findVisible(ctx.tx, ctx.actor.access, id).catch(() => null) : null;
+    if (row) rows.push(row);
+    else missing.push(id);
+  }
+  if (missing.length > 0) {
+    throw new ApiError(404, 'not_found', `ids: ${missing.length} of the items were not found; ${outcome}.`, { ids: missing.map((id) => `Not found: ${id}`) });
+  }
+  return rows;
+}
+
 export class RawDataService {
   constructor(
     readonly items: ResourceService,
@@ -100,19 +120,7 @@ export class RawDataService {
 
   /** Deletes items the caller sees, all or none (an id not found is a 404 naming it). */
   async removeMany(ctx: EngineContext, ids: string[]): Promise<Written<{ deleted: number }>> {
-    const unique = [...new Set(ids.map((id) => id.toLowerCase()))];
-    const rows: Row[] = [];
-    const missing: string[] = [];
-    for (const id of unique) {
-      const row = isUuid(id) ? await this.items.findVisible(ctx.tx, ctx.actor.access, id).catch(() => null) : null;
-      if (row) rows.push(row);
-      else missing.push(id);
-    }
-    if (missing.length > 0) {
-      throw new ApiError(404, 'not_found', `ids: ${missing.length} of the items were not found; nothing was deleted.`, {
-        ids: missing.map((id) => `Not found: ${id}`),
-      });
-    }
+    const rows = await visibleItems(ctx, this.items, ids, 'nothing was deleted');
     for (const row of rows) {
       if (!(await this.items.removeRow(ctx, row))) throw notFound(`Raw data item ${row.id} was just deleted by someone else; nothing was deleted.`);
     }

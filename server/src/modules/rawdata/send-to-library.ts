@@ -13,10 +13,10 @@
  */
 import { sql } from 'drizzle-orm';
 import { query } from '../../db/client.ts';
-import { ApiError } from '../../http/errors.ts';
 import type { EngineContext } from '../../resources/context.ts';
 import type { Row } from '../../resources/repository.ts';
-import { isUuid, type ResourceService } from '../../resources/service.ts';
+import type { ResourceService } from '../../resources/service.ts';
+import { visibleItems } from './rawdata.service.ts';
 
 export const MAX_SEND_BATCH = 200;
 export const ABSTRACT_MAX = 1_500;
@@ -43,17 +43,7 @@ export async function sendToLibrary(
   library: ResourceService,
   ids: string[],
 ): Promise<{ results: Array<{ id: string; library_entry: string; created: boolean }> }> {
-  const unique = [...new Set(ids.map((id) => id.toLowerCase()))];
-  const rows: Row[] = [];
-  const missing: string[] = [];
-  for (const id of unique) {
-    const row = isUuid(id) ? await items.findVisible(ctx.tx, ctx.actor.access, id).catch(() => null) : null;
-    if (row) rows.push(row);
-    else missing.push(id);
-  }
-  if (missing.length > 0) {
-    throw new ApiError(404, 'not_found', `ids: ${missing.length} of the items were not found; nothing was sent.`, { ids: missing.map((id) => `Not found: ${id}`) });
-  }
+  const rows = await visibleItems(ctx, items, ids, 'nothing was sent');
   const results = [];
   for (const item of rows) {
     const body = await entryFor(ctx, item);

@@ -1,3 +1,4 @@
+import type { ExtractedEntity } from '@intelnotes/server/contracts';
 import { api } from '../../api/api';
 import { resourcesApi, resourceTags, saveAsFile, type ListParams, type ResourceRecord } from '../../api/resources';
 
@@ -83,6 +84,22 @@ export const rawDataApi = api.injectEndpoints({
         responseHandler: (response) => (response.ok ? saveAsFile(response, 'extracted_data.xlsx') : response.json().catch(() => null)),
       }),
     }),
+    /** POST raw-data/analysis-report/: the report of the items named, or of the list's filters; its task id. */
+    startAnalysisReport: build.mutation<{ task_id: string }, { ids: string[] } | { filters: Record<string, string> }>({
+      query: (body) => ({ url: 'raw-data/analysis-report/', method: 'POST', body }),
+    }),
+    /** GET raw-data/analysis-report-status/{task_id}/ (polled while the report is written). */
+    analysisReportStatus: build.query<AnalysisReportStatus, string>({
+      query: (taskId) => `raw-data/analysis-report-status/${encodeURIComponent(taskId)}/`,
+    }),
+    /** A completed report's file, saved as a download (the call needs the bearer header). */
+    downloadAnalysisReport: build.mutation<{ filename: string }, { url: string; fallbackName: string }>({
+      query: ({ url, fallbackName }) => ({
+        url: url.replace(/^\/api\/v1\//, ''),
+        timeout: 600_000,
+        responseHandler: (response) => (response.ok ? saveAsFile(response, fallbackName) : response.json().catch(() => null)),
+      }),
+    }),
     typeCounts: build.query<{ total: number; results: Array<{ type: string; count: number }> }, void>({
       query: () => 'raw-data/type-counts/',
       providesTags: [resourceTags.list(RAW_DATA_PATH)],
@@ -90,21 +107,18 @@ export const rawDataApi = api.injectEndpoints({
   }),
 });
 
-/** One entity processing found in an item (GET raw-data/extract-data/). */
-export interface ExtractedEntity {
-  raw_data_id: string;
-  item: string;
-  type: 'PER' | 'ORG' | 'MONEY' | 'DATE' | 'EMAIL' | 'PHONE' | 'URL' | 'GEO' | 'KEYWORD';
-  text: string;
-  normalized: string;
-  mentions: number;
-  snippet: string;
-  value: unknown;
-  record: { kind: string; id: string; name: string | null; status: string | null } | null;
-  linked: boolean;
-}
+export type { ExtractedEntity };
+
+/** Where an analysis report is (docs/processing.md "Analysis report"). */
+export type AnalysisReportStatus =
+  | { task_id: string; status: 'pending' | 'running'; percent: number }
+  | { task_id: string; status: 'completed'; percent: 100; items: number; links: { xlsx: string; html: string } }
+  | { task_id: string; status: 'error'; reason: string };
 
 export const {
+  useStartAnalysisReportMutation,
+  useAnalysisReportStatusQuery,
+  useDownloadAnalysisReportMutation,
   useProcessRawDataMutation,
   useSendToLibraryMutation,
   useExtractedTextQuery,
