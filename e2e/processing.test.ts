@@ -35,8 +35,8 @@ describe('processing: a PDF processed, its suggestion accepted as it arrives', {
     await server.startWorker();
   });
 
-  it('shows the suggestion arriving, accepts it, and the item links what was found to the record', async (t) => {
-    const context = await browser.newContext({ viewport: DESKTOP });
+  it('shows the suggestion arriving, accepts it, and the item links what was found to the record; the analysis report', async (t) => {
+    const context = await browser.newContext({ viewport: DESKTOP, acceptDownloads: true });
     t.after(() => context.close());
     const page = await context.newPage();
     await signInAt(page, server.url('demo', '/login'), 'research@demo.test', 'research');
@@ -69,5 +69,14 @@ describe('processing: a PDF processed, its suggestion accepted as it arrives', {
     assert.equal(await found.getByRole('link', { name: /^Acme Holdings GmbH/ }).getAttribute('href'), `/organizations/${accepted.id}`);
     await page.getByTestId('extracted-text').getByText(/Quarterly Report/).waitFor();
     await screenshots(page, 'processing-item');
+
+    // The analysis report of the list: started, followed, downloaded.
+    await page.goto(server.url('demo', '/rawdata?tab=1'));
+    await page.getByRole('button', { name: 'Analysis report' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Analysis report' });
+    await dialog.getByTestId('report-ready').waitFor({ timeout: 120_000 });
+    await screenshots(page, 'processing-report', { viewportOnly: true });
+    const [download] = await Promise.all([page.waitForEvent('download'), dialog.getByRole('button', { name: 'Page with charts (.html)' }).click()]);
+    assert.match(download.suggestedFilename(), /_demo_raw_data_report\.html$/);
   });
 });

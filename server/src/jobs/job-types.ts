@@ -103,6 +103,23 @@ export const JOB_TYPES = {
     actsFor: 'creator',
   }),
   /**
+   * Writes a raw data analysis report (modules/rawdata/analysis-report.ts) for the user who
+   * asked, from the items named by id or by the list's filters; the job's id is its task id.
+   */
+  'rawdata.report': define({
+    payload: Type.Object(
+      {
+        ids: Type.Optional(Type.Array(Type.String({ format: 'uuid' }), { minItems: 1, maxItems: 5_000 })),
+        query: Type.Optional(Type.Record(Type.String({ maxLength: 100 }), Type.String({ maxLength: 2_000 }))),
+      },
+      { additionalProperties: false },
+    ),
+    timeoutMs: 10 * 60_000,
+    maxAttempts: 2,
+    backoffMs: 10_000,
+    actsFor: 'creator',
+  }),
+  /**
    * Removes a deleted tenant's stored files from the file store (modules/clients/clients.jobs.ts).
    * Queued, in the tenant manager's tenant, by the transaction that deletes the tenant: it exists
    * exactly when the deletion commits, and outlives the deleted tenant's rows.

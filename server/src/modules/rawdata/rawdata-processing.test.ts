@@ -272,4 +272,53 @@ describe('raw data processing', () => {
     const count = (await json('GET', `/api/v1/library/?search=Solvang`)).json().count;
     assert.equal(count, 1);
   });
+
+  it('writes an analysis report asynchronously: start, status, the workbook and the page, the events', async () => {
+    const a = await createText('Halcyon Shipping Ltd raised EUR 8 million in Q1 2025, its chief executive Nadia Ferreira said.', { title: 'Halcyon raise' });
+    const b = await createText('Halcyon Shipping Ltd opened an office in Lisbon, Nadia Ferreira said on Friday.');
+    await processIds([a, b]);
+    worker = await t.startWorker();
+    await completed(a);
+    await completed(b);
+    const before = (await events()).length;
+
+    const started = await json('POST', `${BASE}/analysis-report/`, { ids: [a, b] });
+    assert.equal(started.statusCode, 202, started.body);
+    const taskId = started.json().task_id as string;
+    const status = await until(async () => {
+      const answer = (await json('GET', `${BASE}/analysis-report-status/${taskId}/`)).json();
+      return answer.status === 'completed' || answer.status === 'error' ? answer : null;
+    }, 'the report');
+    assert.equal(status.status, 'completed', JSON.stringify(status));
+    assert.equal(status.items, 2);
+    const announced = (await events()).slice(before).filter((event) => event.name.startsWith('generate_raw_data_report'));
+    assert.deepEqual(announced.map((event) => [event.name, event.payload['task_id']]), [
+      ['generate_raw_data_report_start', taskId],
+      ['generate_raw_data_report_complete', taskId],
+    ]);
+
+    const xlsx = await json('GET', status.links.xlsx.replace('/api/v1', '/api/v1'));
+    assert.equal(xlsx.statusCode, 200);
+    assert.match(String(xlsx.headers['content-disposition']), /_acme_raw_data_report\.xlsx/);
+    assert.equal(xlsx.rawPayload.subarray(0, 2).toString(), 'PK');
+    const html = await json('GET', status.links.html);
+    assert.equal(html.statusCode, 200);
+    assert.match(String(html.headers['content-disposition']), /^attachment; .*_acme_raw_data_report\.html/, 'never shown inline');
+    assert.match(html.body, /Top organizations/);
+    assert.match(html.body, /Halcyon Shipping Ltd/);
+    assert.match(html.body, /<svg/);
+    assert.doesNotMatch(html.body, /<script/i);
+
+    // By the list's filters; bad ones are refused before anything is queued.
+    const filtered = await json('POST', `${BASE}/analysis-report/`, { filters: { search: 'Halcyon' } });
+    assert.equal(filtered.statusCode, 202, filtered.body);
+    const bad = await json('POST', `${BASE}/analysis-report/`, { filters: { ordering: 'nonsense' } });
+    assert.equal(bad.statusCode, 400);
+    assert.match(bad.body, /ordering/);
+    assert.equal((await json('POST', `${BASE}/analysis-report/`, { ids: [a], filters: { search: 'x' } })).statusCode, 400);
+    assert.equal((await json('POST', `${BASE}/analysis-report/`, { ids: [a] }, tokens['paywall'])).statusCode, 403);
+    assert.equal((await json('GET', `${BASE}/analysis-report-status/${taskId}/`, undefined, tokens['beta'], beta)).statusCode, 404, "another tenant's task");
+    assert.equal((await json('GET', `${BASE}/analysis-report-status/00000000-0000-4000-8000-000000000000/`)).statusCode, 404);
+  });
 });
+

@@ -8,7 +8,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { Config } from '../../config.ts';
-import { ErrorBody } from '../../contracts.ts';
+import { ErrorBody, ExtractedEntity } from '../../contracts.ts';
 import { actorOf, withContext } from '../../http/engine-context.ts';
 import { ApiError } from '../../http/errors.ts';
 import type { Catalog } from '../../resources/catalog.ts';
@@ -25,6 +25,7 @@ import { MAX_PROCESS_BATCH, RawDataProcessing } from './rawdata.processing.ts';
 import { extractedData, EXTRACT_DATA_COLUMNS, MAX_EXTRACT_ITEMS, extractedText, type ExtractedRow } from './extracted-data.ts';
 import { XlsxStreamWriter } from '../../resources/xlsx-writer.ts';
 import { MAX_SEND_BATCH, sendToLibrary } from './send-to-library.ts';
+import { MAX_REPORT_IDS, RawDataReports } from './analysis-report.ts';
 import { XLSX_CONTENT_TYPE } from '../../resources/spreadsheet-export.ts';
 
 /** The fields a form may send with a file: the item's own, and a source given by address. */
@@ -169,6 +170,51 @@ export async function rawdataRoutes(instance: FastifyInstance, options: { catalo
     },
   }, async (request) => withContext(request, (ctx) => sendToLibrary(ctx, items, libraryEntries, request.body.ids)));
 
+  const reports = new RawDataReports();
+  app.post(`${base}/analysis-report/`, {
+    ...write,
+    schema: {
+      tags,
+      summary: 'Start an analysis report of the items named (ids) or of the list\'s filters (filters: the list\'s query parameters), or of every item; answers the task id to poll',
+      body: Type.Object({
+        ids: Type.Optional(Type.Array(Type.String({ format: 'uuid' }), { minItems: 1, maxItems: MAX_REPORT_IDS })),
+        filters: Type.Optional(Type.Record(Type.String({ maxLength: 100 }), Type.String({ maxLength: 2_000 }))),
+      }, { additionalProperties: false }),
+      response: { 202: Type.Object({ task_id: Type.String() }), ...errors },
+    },
+  }, async (request, reply) => {
+    const { ids, filters } = request.body;
+    const started = await withContext(request, (ctx) => reports.start(ctx, { ...(ids ? { ids } : {}), ...(filters ? { query: filters } : {}) }));
+    return reply.status(202).send(started);
+  });
+
+  app.get(`${base}/analysis-report-status/:task_id/`, {
+    ...write,
+    schema: {
+      tags,
+      summary: 'Where a report is: pending, running (percent), completed (download links) or error (the reason)',
+      params: Type.Object({ task_id: Type.String({ format: 'uuid' }) }),
+      response: { 200: Record_, ...errors },
+    },
+  }, async (request) => withContext(request, (ctx) => reports.status(ctx, request.params.task_id)));
+
+  app.get(`${base}/analysis-report/:task_id/:file`, {
+    ...write,
+    schema: {
+      tags,
+      summary: 'A completed report as report.xlsx or report.html (always a download)',
+      params: Type.Object({ task_id: Type.String({ format: 'uuid' }), file: Type.Union([Type.Literal('report.xlsx'), Type.Literal('report.html')]) }),
+      response: { ...errors },
+    },
+  }, async (request, reply) => {
+    const format = request.params.file === 'report.xlsx' ? 'xlsx' : 'html';
+    const file = await withContext(request, (ctx) => reports.file(ctx, request.params.task_id, format, request.tenant?.code ?? 'tenant'));
+    const key = fileKey(actorOf(request).tenantId, file.sha256);
+    const info = await files.stat(key);
+    if (!info) throw new ApiError(404, 'not_found', 'The report\'s file is missing from the store.');
+    return sendFile(reply, await files.get(key), { ...file, size: info.size }, false);
+  });
+
   app.get(`${base}/:id/text/`, {
     ...write,
     schema: {
@@ -189,7 +235,8 @@ export async function rawdataRoutes(instance: FastifyInstance, options: { catalo
         format: Type.Optional(Type.Union([Type.Literal('json'), Type.Literal('xlsx')])),
         type: Type.Optional(Type.String({ maxLength: 100 })),
       }),
-      response: { ...errors },
+      // The JSON answer; ?format=xlsx streams the spreadsheet instead.
+      response: { 200: Type.Object({ count: Type.Integer(), results: Type.Array(ExtractedEntity) }), ...errors },
     },
   }, async (request, reply) => {
     const rows = await withContext(request, (ctx) => extractedData(ctx, items, request.query.ids, request.query.type));

@@ -6,9 +6,9 @@ import type { StreamMessage } from './stream';
 
 /**
  * What the web app does with each live event (SPEC §4), in one place: a typed map from the
- * event's name to its handler. Events of screens that do not exist yet (email domains, raw data
- * reports) have no handler: they come with those screens (docs/web.md). An event without a
- * handler, or of a newer server, is ignored.
+ * event's name to its handler. Events of screens that do not exist yet (email domains) have no
+ * handler: they come with those screens; the report events need none, as the report dialog polls
+ * its task (docs/web.md). An event without a handler, or of a newer server, is ignored.
  */
 
 /** What handlers may do: refetch cached data, show a toast, go to a page. */

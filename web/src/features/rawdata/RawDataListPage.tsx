@@ -27,6 +27,7 @@ import { notify } from '../../components/notify';
 import { useCanWrite } from '../../components/resource-view';
 import { ResourceMetaGate } from '../../components/ResourceMetaGate';
 import { listParams, useListUrlState } from '../../components/use-list-url-state';
+import { AnalysisReportButton } from './AnalysisReport';
 import { useExportRawDataMutation, useProcessRawDataMutation, useRemoveRawDataBatchMutation, useSendToLibraryMutation, useTypeCountsQuery } from './rawdata.api';
 import { bucketEditPath, bucketsView, itemEditPath, rawDataView } from './rawdata.view';
 
@@ -86,6 +87,12 @@ function CreatedRange({ range }: { range: ReturnType<typeof useCreatedRange> }) 
       ))}
     </Stack>
   );
+}
+
+/** The analysis report of what the list shows: its search, filters and date range. */
+function ListReportButton({ meta, fixedParams }: { meta: ResourceMeta; fixedParams: Record<string, string> }) {
+  const { state } = useListUrlState(meta);
+  return <AnalysisReportButton filters={{ ...listParams(state, false), ...fixedParams }} />;
 }
 
 function ExportMenu({ meta, fixedParams }: { meta: ResourceMeta; fixedParams: Record<string, string> }) {
@@ -190,6 +197,7 @@ function ProcessSelected({ selection, clear }: { selection: RowSelection; clear:
         title={selection.allMatching ? 'Select the rows to process (at most 1,000)' : undefined}>
         Process
       </Button>
+      {!unusable && ids.length <= 5000 && <AnalysisReportButton ids={ids} size="small" />}
       <Button size="small" variant="outlined" startIcon={<LibraryAddIcon />} onClick={() => void toLibrary()}
         disabled={unusable || ids.length > 200 || sendState.isLoading}
         title={selection.allMatching ? 'Select the rows to send (at most 200)' : undefined}>
@@ -235,6 +243,7 @@ function ItemsTab({ meta }: { meta: ResourceMeta }) {
           <Button variant="outlined" startIcon={<AddIcon />} component={RouterLink} to="/rawdata/create">
             New raw data item
           </Button>
+          <ListReportButton meta={meta} fixedParams={range.apiParams} />
         </Stack>
       )}
       <TypeCounts />
