@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
-import { useServerAndBrowser, browserUnavailable, type E2EServer, signInAt, DESKTOP, screenshots } from './support/browser.ts';
+import { useServerAndBrowser, browserUnavailable, type E2EServer, signInAt, DESKTOP, screenshots, clickUntilVisible } from './support/browser.ts';
 
 const unavailable = browserUnavailable();
 
@@ -108,9 +108,9 @@ describe('ledger: entries and their investments', { skip: unavailable ?? false }
     page.off('request', recordPatch);
 
     // An investment added from the entry's page, in a dialog.
-    await investments(page).getByRole('button', { name: 'Add investment' }).click();
+    // Right after the save the page reads the entry again: the click is repeated if it was lost.
     const dialog = page.getByRole('dialog', { name: 'Add investment' });
-    await dialog.waitFor();
+    await clickUntilVisible(investments(page).getByRole('button', { name: 'Add investment' }), dialog);
     assert.equal(await dialog.getByRole('combobox', { name: 'Ledger entry' }).count(), 0, 'the entry is the page’s own');
     assert.equal(await dialog.getByLabel('Admin notes').count(), 0, 'admin notes are for admins');
     await pick(page, dialog, 'Held by (organization)', 'North', 'Northwind Capital');

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before } from 'node:test';
 import { createTestApp, TEST_PASSWORD, type TestContext } from '@intelnotes/server/testing';
-import { chromium, errors, type Browser, type Page } from 'playwright-core';
+import { chromium, errors, type Browser, type Locator, type Page } from 'playwright-core';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const ARTIFACTS_DIR = path.join(repoRoot, 'test-artifacts');
@@ -125,6 +125,22 @@ export async function screenshot(page: Page, name: string, { fullPage = true } =
 }
 
 /** The two widths every screen is looked at in. */
+/**
+ * Clicks `button` until `target` shows: a click that lands while the page re-renders what holds
+ * the button (a refetch after a save) can open a dialog that the re-render closes at once.
+ */
+export async function clickUntilVisible(button: Locator, target: Locator, attempts = 3): Promise<void> {
+  for (let attempt = 1; ; attempt += 1) {
+    await button.click();
+    try {
+      await target.waitFor({ timeout: 10_000 });
+      return;
+    } catch (error) {
+      if (attempt >= attempts) throw error;
+    }
+  }
+}
+
 export const DESKTOP = { width: 1280, height: 900 };
 export const PHONE = { width: 375, height: 800 };
 
