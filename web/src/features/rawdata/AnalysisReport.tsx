@@ -35,7 +35,8 @@ function ReportProgress({ taskId }: { taskId: string }) {
       notify.error(`Download failed: ${apiErrorMessage(error as ApiError)}`);
     }
   };
-  if (!data || data.status === 'pending' || data.status === 'running') {
+  if (data?.status === 'error') return <Alert severity="error">The report failed: {data.reason}</Alert>;
+  if (data?.status !== 'completed') {
     return (
       <Stack spacing={1}>
         <Typography>{data?.status === 'running' ? 'Writing the report…' : 'Waiting to start…'}</Typography>
@@ -43,7 +44,6 @@ function ReportProgress({ taskId }: { taskId: string }) {
       </Stack>
     );
   }
-  if (data.status === 'error') return <Alert severity="error">The report failed: {data.reason}</Alert>;
   return (
     <Stack spacing={1.5} data-testid="report-ready">
       <Typography>
