@@ -45,17 +45,13 @@ export const MAX_REMOVE_BATCH = 1000;
  * send_to_library, extract-data) takes its items through here.
  */
 export async function visibleItems(ctx: EngineContext, items: ResourceService, ids: string[], outcome: string): Promise<Row[]> {
-  const rows: Row[] = [];
-  const missing: string[] = [];
-  for (const id of new Set(ids.map((id) => id.toLowerCase()))) {
-    const row = isUuid(id) ? await items.findVisible(ctx.tx, ctx.actor.access, id).catch(() => null) : null;
-    if (row) rows.push(row);
-    else missing.push(id);
-  }
+  const wanted = [...new Set(ids.map((id) => id.toLowerCase()))];
+  const found = await items.findVisibleMany(ctx.tx, ctx.actor.access, wanted);
+  const missing = wanted.filter((id) => !found.has(id));
   if (missing.length > 0) {
     throw new ApiError(404, 'not_found', `ids: ${missing.length} of the items were not found; ${outcome}.`, { ids: missing.map((id) => `Not found: ${id}`) });
   }
-  return rows;
+  return wanted.map((id) => found.get(id)!);
 }
 
 export class RawDataService {
