@@ -5,6 +5,7 @@ import { NotFoundPage } from '../components/NotFoundPage';
 import { RouteErrorPage } from '../components/RouteErrorPage';
 import { LoginPage } from '../features/auth/LoginPage';
 import { geosPublicRoutes, geosTenantAdminRoutes, loadGeosTable } from '../features/geos/routes';
+import { factsAdminRoutes, factsPublicRoutes } from '../features/facts/routes';
 import { HomePage } from '../features/home/HomePage';
 import { keywordsPublicRoutes, keywordsResearchRoutes } from '../features/keywords/routes';
 import { ledgerPublicRoutes, ledgerResearchRoutes } from '../features/ledger/routes';
@@ -23,7 +24,6 @@ import { settingsAdminRoutes } from '../features/settings/routes';
 import { usersAdminRoutes } from '../features/users/routes';
 import { guardedRoutes } from './guards';
 import { RootLayout } from './layout/RootLayout';
-import { INTELBOOKS_PATH } from '../lib/paths';
 
 /** A route of SPEC §2 whose screen is not built yet: it says so instead of showing a 404. */
 const notYet = (path: string, feature: string): RouteObject => ({
@@ -44,8 +44,7 @@ const publicRoutes: RouteObject[] = [
   notYet('cagr', 'CAGR calculator'),
   notYet('checkout', 'Payment confirmation'),
   notYet('emails/add', 'Join the distribution list'),
-  notYet(INTELBOOKS_PATH.slice(1), 'Intelbooks'),
-  notYet('s/:code', 'Shared intelbook'),
+  ...factsPublicRoutes,
   ...geosPublicRoutes,
   ...keywordsPublicRoutes(loadGeosTable),
   ...ledgerPublicRoutes,
@@ -72,15 +71,7 @@ const researchRoutes: RouteObject[] = [
 
 /** SPEC §2 "Admin-group routes". */
 const adminRoutes: RouteObject[] = [
-  notYet('categories', 'Categories'),
-  notYet('categories/create', 'New category'),
-  notYet('categories/:id/edit', 'Edit category'),
-  notYet('facts', 'Intelbooks editor'),
-  notYet('facts/create', 'New intelbook fact'),
-  notYet('facts/:id/edit', 'Edit intelbook fact'),
-  notYet('sections', 'Sections'),
-  notYet('sections/create', 'New section'),
-  notYet('sections/:id/edit', 'Edit section'),
+  ...factsAdminRoutes,
   ...settingsAdminRoutes,
   ...usersAdminRoutes,
 ];

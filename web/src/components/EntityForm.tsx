@@ -31,7 +31,7 @@ import { MultiValueField } from './MultiValueField';
 import { notify } from './notify';
 import { numberProblem, NumberField } from './NumberField';
 import { refName, RelationField } from './RelationField';
-import { canWriteField, fieldLabel, listPath, recordPath, toastName, useAccessLevel, visibleFields, writersOf, type ResourceView } from './resource-view';
+import { afterFormPath, canWriteField, fieldLabel, toastName, useAccessLevel, visibleFields, writersOf, type ResourceView } from './resource-view';
 import { VisibilityField } from './VisibilityField';
 import { choiceText, formatItem } from './field-format';
 import { UnsavedChangesGuard } from './UnsavedChangesGuard';
@@ -257,7 +257,7 @@ export function EntityForm({ meta, view, record, renderBeforeFields, createWith,
     if (!result.changed) notify.info('Nothing changed.');
     done.current = true;
     if (onSaved) onSaved(result.saved);
-    else navigate(recordPath(view, result.saved.id));
+    else navigate(afterFormPath(view, result.saved.id));
   };
 
   useImperativeHandle(handle, () => ({
@@ -425,7 +425,7 @@ export function EntityForm({ meta, view, record, renderBeforeFields, createWith,
       shown.filter((field) => (field.section ?? 'details') === section).sort((a, b) => Number(b.kind === 'visibility') - Number(a.kind === 'visibility')),
     ])
     .filter(([, sectionFields]) => sectionFields.length > 0);
-  const cancelTo = record ? recordPath(view, record.id) : listPath(view);
+  const cancelTo = afterFormPath(view, record?.id);
   return (
     <Box component="form" onSubmit={submit} noValidate aria-label={record ? `Edit ${meta.label.toLowerCase()}` : `New ${meta.label.toLowerCase()}`}>
       <Stack spacing={3}>

@@ -29,6 +29,11 @@ export interface ResourceView {
   relatedOmit?: string[];
   /** How the list shows a field's value, where the default text would be raw (a size in bytes, a status code). */
   cells?: Record<string, (value: unknown, row: ResourceRecord) => string>;
+  /**
+   * false for a resource SPEC §2 gives no page of its own (intelbook sections and categories): a
+   * row opens the record's edit page, and saving or cancelling its form leads back to the list.
+   */
+  recordPage?: false;
 }
 
 const ACRONYMS: Record<string, string> = { url: 'URL', urls: 'URLs', hq: 'HQ', dba: 'DBA', id: 'ID' };
@@ -87,9 +92,14 @@ export function listPath(view: ResourceView): string {
   return view.listPath ?? `${view.basePath}?tab=1`;
 }
 
-/** The route of one record's page. */
+/** The route of one record's page (its edit page when it has no page of its own). */
 export function recordPath(view: ResourceView, id: string): string {
-  return `${view.basePath}/${encodeURIComponent(id)}`;
+  return `${view.basePath}/${encodeURIComponent(id)}${view.recordPage === false ? '/edit' : ''}`;
+}
+
+/** Where a record's form leads once saved or cancelled: its page, or the list when it has none. */
+export function afterFormPath(view: ResourceView, id: string | undefined): string {
+  return id === undefined || view.recordPage === false ? listPath(view) : recordPath(view, id);
 }
 
 /** Whether the signed-in user may create, edit and delete records of this resource. */
