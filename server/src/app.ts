@@ -24,6 +24,7 @@ import { requireParamsSchemas, schemaController } from './http/validation.ts';
 import { registerNulGuard } from './http/nul-guard.ts';
 import multipart from '@fastify/multipart';
 import { clientsRoutes } from './modules/clients/clients.routes.ts';
+import { factsRoutes } from './modules/facts/facts.routes.ts';
 import { listsRoutes } from './modules/lists/lists.routes.ts';
 import { organizationsRoutes } from './modules/organizations/organizations.routes.ts';
 import { rawdataRoutes } from './modules/rawdata/rawdata.routes.ts';
@@ -108,6 +109,7 @@ export async function buildApp({ config, db, files, logger }: AppDeps): Promise<
       await api.register(searchRoutes);
       await api.register(organizationsRoutes, { config });
       await api.register(listsRoutes);
+      await api.register(factsRoutes, { catalog: CATALOG });
       await api.register(reviewRoutes, { catalog: CATALOG });
       await api.register(rawdataRoutes, { catalog: CATALOG, files, config });
       await api.register(taggingRoutes, { catalog: CATALOG });
