@@ -53,15 +53,15 @@ describe('intelbooks: editor, share codes, reader', { skip: unavailable ?? false
     assert.deepEqual(lines, expected);
   };
 
-  /** Adds a fact in place: under `parent`, or at the root of the section when null. */
-  const addFact = async (page: Page, parent: string | null, text: string, visibility: 'Hidden' | 'Paywalled' | 'Public') => {
+  /** Adds a fact in place: under `parent`, or at the root of the section when null; `shown` is its text as rendered. */
+  const addFact = async (page: Page, parent: string | null, text: string, visibility: 'Hidden' | 'Paywalled' | 'Public', shown = text) => {
     if (parent === null) await page.getByRole('button', { name: 'Add a fact', exact: true }).click();
     else await row(page, parent).getByRole('button', { name: /^Add a fact under/ }).click();
     const box = page.getByRole('textbox', { name: /^New fact/ });
     await box.fill(text);
     await page.getByRole('combobox', { name: 'Visibility' }).selectOption({ label: visibility });
     await box.press('Enter');
-    await row(page, text).waitFor();
+    await row(page, shown).waitFor();
   };
 
   it('an admin makes a section, builds nested facts, moves them and shares a subtree', async () => {
@@ -82,8 +82,8 @@ describe('intelbooks: editor, share codes, reader', { skip: unavailable ?? false
     await page.getByRole('heading', { level: 1, name: 'Intelbooks editor' }).waitFor();
     await page.getByText('No facts in this section yet.').waitFor();
 
-    await addFact(page, null, '**Acme** raised funds in [2024](https://acme.test/news)', 'Public');
-    await addFact(page, 'Acme raised funds', 'Series B led by *Northwind*', 'Public');
+    await addFact(page, null, '**Acme** raised funds in [2024](https://acme.test/news)', 'Public', 'Acme raised funds in 2024');
+    await addFact(page, 'Acme raised funds', 'Series B led by *Northwind*', 'Public', 'Series B led by Northwind');
     await addFact(page, 'Acme raised funds', 'Board notes (internal)', 'Hidden');
     await addFact(page, 'Acme raised funds', 'Valuation details for members', 'Paywalled');
     await addFact(page, 'Acme raised funds', 'Valuation of $40m', 'Public');

@@ -246,6 +246,8 @@ function EditorNode({ fact, parentVisibility, depth }: { fact: FactTree; parentV
         sx={{
           display: 'flex',
           alignItems: 'flex-start',
+          // On a phone the buttons go under the text rather than squeezing it.
+          flexWrap: { xs: 'wrap', sm: 'nowrap' },
           gap: 0.5,
           py: 0.25,
           pr: 0.5,
@@ -280,10 +282,14 @@ function EditorNode({ fact, parentVisibility, depth }: { fact: FactTree; parentV
           />
         ) : (
           <>
-            <Typography component="div" sx={{ flex: 1, minWidth: 0, overflowWrap: 'anywhere', pt: '5px' }} data-testid="editor-fact-text">
+            <Typography
+              component="div"
+              sx={{ flex: '1 1 0', minWidth: { xs: 'calc(100% - 64px)', sm: 0 }, overflowWrap: 'anywhere', pt: '5px' }}
+              data-testid="editor-fact-text"
+            >
               <FactText text={fact.text} />
             </Typography>
-            <Box sx={{ display: 'flex', alignItems: 'center', gap: 0.25, flexShrink: 0, flexWrap: 'wrap', justifyContent: 'flex-end', pt: '2px' }}>
+            <Box sx={{ display: 'flex', alignItems: 'center', gap: 0.25, flexShrink: 0, ml: 'auto', justifyContent: 'flex-end', pt: '2px' }}>
               <VisibilityControl fact={fact} parentVisibility={parentVisibility} />
               <Tooltip title="Add a fact under it">
                 <IconButton size="small" aria-label={`Add a fact under “${text.slice(0, 60)}”`} onClick={() => editor.setAdding(fact.id)}>
