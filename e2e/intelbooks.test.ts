@@ -16,11 +16,13 @@ const unavailable = browserUnavailable();
 describe('intelbooks: editor, share codes, reader', { skip: unavailable ?? false }, () => {
   let shareUrl = '';
   let shareCode = '';
+  let adminToken = '';
+  let keywordId = '';
 
   const { server, browser } = useServerAndBrowser(async () => {
     const books = await server.createTenant('books', { name: 'Books Research' });
     const other = await server.createTenant('other', { name: 'Other Research' });
-    const token = (await server.signInAudiences(books)).admin!;
+    const token = (adminToken = (await server.signInAudiences(books)).admin!);
     await server.createUser(other, 'admin@other.test', { is_admin: true });
     const response = await server.request(books, {
       method: 'PATCH',
@@ -30,6 +32,7 @@ describe('intelbooks: editor, share codes, reader', { skip: unavailable ?? false
     });
     assert.equal(response.statusCode, 200, response.body);
     await server.create(books, token, '/api/v1/facts/categories/', { name: 'Deals', position: 1 });
+    keywordId = await server.create(books, token, '/api/v1/keywords/', { name: 'fundraising' });
   });
 
   /** The editor's row of the fact whose text reads `text` (its own row, not its children's). */
@@ -152,14 +155,20 @@ describe('intelbooks: editor, share codes, reader', { skip: unavailable ?? false
     const box = await target.boundingBox();
     assert.ok(box);
     await row(page, 'Series B').dragTo(target, { targetPosition: { x: box.width / 2, y: 2 } });
-    await expectOutline(page, [
+    const afterDrag = [
       'Acme raised funds in 2024',
       '  Series B led by Northwind',
       '  Valuation of $40m',
       '  Board notes (internal)',
       '  Valuation details for members',
       'Regulation outlook',
-    ]);
+    ];
+    await expectOutline(page, afterDrag);
+    // The editor shows a move at once; the server has them all, in order, once the bar is gone.
+    await page.getByRole('progressbar', { name: 'Saving the moves' }).waitFor({ state: 'detached' });
+    await page.reload();
+    await row(page, 'Regulation outlook').waitFor();
+    await expectOutline(page, afterDrag);
 
     // Inline edit: Enter on a row edits its text.
     await row(page, 'Regulation outlook').focus();
@@ -213,6 +222,15 @@ describe('intelbooks: editor, share codes, reader', { skip: unavailable ?? false
   });
 
   it('the reader shows sections and trees to each audience, filters, searches and collapses', async () => {
+    // Series B mentions a keyword (the editor's full form sets relations; the API does it here).
+    const view = await server.request('books', { method: 'GET', url: '/api/v1/facts/view/', token: adminToken });
+    type Node = { id: string; text: string; children: Node[] };
+    const roots = (view.json() as { sections: { categories: { facts: Node[] }[] }[] }).sections.flatMap((section) => section.categories.flatMap((group) => group.facts));
+    const seriesB = roots.flatMap((root) => root.children).find((node) => node.text.startsWith('Series B'));
+    assert.ok(seriesB);
+    const patched = await server.request('books', { method: 'PATCH', url: `/api/v1/facts/${seriesB.id}/`, token: adminToken, payload: { keywords: [keywordId] } });
+    assert.equal(patched.statusCode, 200, patched.body);
+
     const context = await browser.newContext({ viewport: DESKTOP });
     const page = await context.newPage();
     await page.goto(server.url('books', '/'));
@@ -241,6 +259,16 @@ describe('intelbooks: editor, share codes, reader', { skip: unavailable ?? false
     await reader.getByText('Regulation outlook').waitFor({ state: 'hidden' });
     assert.deepEqual(await reader.getByTestId('fact-text').allInnerTexts(), ['Acme raised funds in 2024', 'Series B led by Northwind']);
     await screenshots(page, 'intelbooks-reader-search');
+    await page.getByRole('button', { name: 'Show all facts' }).click();
+    await reader.getByText('Regulation outlook').waitFor();
+
+    // A mention chip filters by its entity; the picker shows it.
+    await reader.getByTestId('fact-mentions').getByRole('button', { name: 'fundraising' }).click();
+    await page.waitForURL(new RegExp(`keyword=${keywordId}`));
+    await reader.getByText('Regulation outlook').waitFor({ state: 'hidden' });
+    assert.deepEqual(await reader.getByTestId('fact-text').allInnerTexts(), ['Acme raised funds in 2024', 'Series B led by Northwind']);
+    assert.equal(await page.getByRole('combobox', { name: 'Mentioning' }).inputValue(), 'fundraising');
+    await screenshots(page, 'intelbooks-reader-keyword');
     await page.getByRole('button', { name: 'Show all facts' }).click();
     await reader.getByText('Regulation outlook').waitFor();
 
@@ -277,7 +305,7 @@ describe('intelbooks: editor, share codes, reader', { skip: unavailable ?? false
     // Revoke: the link stops working.
     await codes.getByRole('button', { name: 'Revoke' }).click();
     await page.getByRole('alertdialog', { name: 'Revoke this link?' }).getByRole('button', { name: 'Revoke' }).click();
-    await codes.getByText('Revoked').waitFor();
+    await codes.getByText('Revoked', { exact: true }).waitFor();
     const visitor = await browser.newContext({ viewport: DESKTOP });
     const visitorPage = await visitor.newPage();
     await visitorPage.goto(shareUrl);

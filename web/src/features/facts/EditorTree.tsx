@@ -36,8 +36,6 @@ export interface DropTarget {
 /** What every row of the editor reads and does; the page provides it. */
 export interface EditorActions {
   index: TreeIndex;
-  /** A tree change is being saved: moves wait for it. */
-  busy: boolean;
   collapsed: ReadonlySet<string>;
   toggle: (id: string) => void;
   editing: string | null;
@@ -216,7 +214,7 @@ function EditorNode({ fact, parentVisibility, depth }: { fact: FactTree; parentV
       <Box
         data-editor-fact={fact.id}
         tabIndex={0}
-        draggable={!editing && !editor.busy}
+        draggable={!editing}
         aria-label={`${text.slice(0, 120)}. Level ${depth}, ${position}.`}
         aria-describedby="editor-keys"
         onKeyDown={onKeyDown}

@@ -1,4 +1,5 @@
-import { useCallback, useEffect, useMemo, useState, type DragEvent, type FocusEvent } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, type DragEvent, type FocusEvent } from 'react';
+import { useDispatch } from 'react-redux';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import LinearProgress from '@mui/material/LinearProgress';
@@ -19,12 +20,15 @@ import { INTELBOOKS_PATH } from '../../lib/paths';
 import {
   CATEGORIES_PATH,
   FACTS_PATH,
+  factsApi,
+  invalidateTrees,
   SECTIONS_PATH,
   useDeleteSubtreeMutation,
   useFactsReaderQuery,
   useLazySubtreeCountQuery,
   useMoveFactMutation,
   useReorderFactsMutation,
+  type FactsDispatch,
   type FactTree,
   type ReaderSection,
   type Visibility,
@@ -34,7 +38,7 @@ import { FactInput } from './FactInput';
 import { plainText } from './markdown';
 import { ShareCodesPanel } from './ShareCodesPanel';
 import { ShareDialog } from './ShareDialog';
-import { dropMove, indexTrees, isWithin, keyboardMove, sectionDrop, type KeyboardMove, type TreeChange } from './tree-ops';
+import { applyChange, dropMove, indexTrees, isWithin, keyboardMove, sectionDrop, type KeyboardMove, type TreeChange } from './tree-ops';
 
 const nameOf = (record: ResourceRecord) => String(record['name'] ?? record.display_name ?? '');
 const quoted = (text: string) => `“${truncate(plainText(text), 60)}”`;
@@ -120,7 +124,6 @@ export function FactsEditorPage() {
   const index = useMemo(() => indexTrees(reader.data?.sections ?? []), [reader.data]);
   const categories = categoriesList.data?.results ?? [];
 
-  const [busy, setBusy] = useState(false);
   const [collapsed, setCollapsed] = useState<ReadonlySet<string>>(new Set());
   const [editing, setEditingState] = useState<string | null>(null);
   const [adding, setAddingState] = useState<string | null>(null);
@@ -144,26 +147,50 @@ export function FactsEditorPage() {
 
   const expand = useCallback((id: string) => setCollapsed((current) => (current.has(id) ? new Set([...current].filter((entry) => entry !== id)) : current)), []);
 
-  const apply = useCallback(
-    async (change: TreeChange, message: string) => {
-      setBusy(true);
-      setFocusId(change.id);
-      try {
-        if (change.kind === 'reorder') {
-          await reorder({ parent: change.parent, ...(change.section ? { section: change.section } : {}), ids: change.ids }).unwrap();
-        } else {
-          await move({ id: change.id, parent: change.parent, position: change.position, ...(change.section ? { section: change.section } : {}) }).unwrap();
-          if (change.parent) expand(change.parent);
-          if (change.category !== undefined) await update({ path: FACTS_PATH, id: change.id, body: { category: change.category } }).unwrap();
-        }
-        setAnnouncement(message);
-      } catch (failure) {
-        notify.error(`Could not move the fact: ${apiErrorMessage(failure as ApiError)}`);
-      } finally {
-        setBusy(false);
+  const dispatch = useDispatch<FactsDispatch>();
+  // Moves show at once in the cached trees and go to the server one after another; the trees
+  // are refetched once the last is answered. After a refused move the ones queued behind it
+  // (worked out from trees the server does not have) are dropped, and the refetch shows the truth.
+  const queue = useRef<Promise<void>>(Promise.resolve());
+  const pending = useRef(0);
+  const generation = useRef(0);
+  const [sending, setSending] = useState(false);
+  const send = useCallback(
+    async (change: TreeChange) => {
+      if (change.kind === 'reorder') {
+        await reorder({ parent: change.parent, ...(change.section ? { section: change.section } : {}), ids: change.ids }).unwrap();
+        return;
       }
+      await move({ id: change.id, parent: change.parent, position: change.position, ...(change.section ? { section: change.section } : {}) }).unwrap();
+      if (change.category !== undefined) await update({ path: FACTS_PATH, id: change.id, body: { category: change.category } }).unwrap();
     },
-    [move, reorder, update, expand],
+    [move, reorder, update],
+  );
+  const apply = useCallback(
+    (change: TreeChange, message: string) => {
+      setFocusId(change.id);
+      if (change.kind === 'move' && change.parent) expand(change.parent);
+      dispatch(factsApi.util.updateQueryData('factsReader', {}, (draft) => void applyChange(draft.sections, change)));
+      setAnnouncement(message);
+      const round = generation.current;
+      pending.current += 1;
+      setSending(true);
+      queue.current = queue.current.then(async () => {
+        try {
+          if (round === generation.current) await send(change);
+        } catch (failure) {
+          generation.current += 1;
+          notify.error(`Could not move the fact: ${apiErrorMessage(failure as ApiError)}`);
+        } finally {
+          pending.current -= 1;
+          if (pending.current === 0) {
+            setSending(false);
+            dispatch(invalidateTrees());
+          }
+        }
+      });
+    },
+    [dispatch, expand, send],
   );
 
   const setEditing = (id: string | null) => {
@@ -185,7 +212,6 @@ export function FactsEditorPage() {
 
   const editor: EditorActions = {
     index,
-    busy,
     collapsed,
     toggle: (id) =>
       setCollapsed((current) => {
@@ -202,13 +228,12 @@ export function FactsEditorPage() {
     dragging,
     dropTarget,
     keyMove: (id, direction) => {
-      if (busy) return;
       const change = keyboardMove(index, id, direction);
       if (!change) {
         setAnnouncement('It cannot move that way.');
         return;
       }
-      void apply(change, MOVE_WORDS[direction]);
+      apply(change, MOVE_WORDS[direction]);
     },
     dragStart: (id) => {
       setDragging(id);
@@ -221,9 +246,9 @@ export function FactsEditorPage() {
     drop: (target) => {
       const id = dragging;
       endDrag();
-      if (!id || busy) return;
+      if (!id) return;
       const change = dropMove(index, id, target.id, target.zone);
-      if (change) void apply(change, 'Moved.');
+      if (change) apply(change, 'Moved.');
     },
     dragEnd: endDrag,
     saveText: (id, text) => {
@@ -294,7 +319,7 @@ export function FactsEditorPage() {
       const id = dragging;
       endDrag();
       const change = id ? sectionDrop(index, id, sectionId) : null;
-      if (change && !busy) void apply(change, 'Moved to the end of the section.');
+      if (change) apply(change, 'Moved to the end of the section.');
     },
   });
 
@@ -329,7 +354,7 @@ export function FactsEditorPage() {
           {announcement}
         </span>
       </VisuallyHidden>
-      {(loading || busy || reader.isFetching) && <LinearProgress aria-label="Loading the facts" />}
+      {(loading || sending || reader.isFetching) && <LinearProgress aria-label={sending ? 'Saving the moves' : 'Loading the facts'} />}
       {error && <RetryAlert onRetry={() => void Promise.all([reader.refetch(), sectionsList.refetch()])}>{apiErrorMessage(error)}</RetryAlert>}
       {!loading && !error && sections.length === 0 && (
         <Paper variant="outlined" sx={{ p: 3 }}>

@@ -210,7 +210,7 @@ export function FactsReaderPage() {
         <>
           {filtered && (
             <Typography role="status" color="text.secondary" className="facts-no-print">
-              {total === 0 ? 'No facts match.' : `${total.toLocaleString('en-GB')} ${total === 1 ? 'fact' : 'facts'} shown, with the facts around them.`}{' '}
+              {total === 0 ? 'No facts match.' : `${total.toLocaleString('en-GB')} ${total === 1 ? 'fact' : 'facts'} shown: the matches and the facts they sit under.`}{' '}
               <Link component="button" onClick={clear} sx={{ verticalAlign: 'baseline' }}>
                 Show all facts
               </Link>

@@ -92,7 +92,7 @@ export function ShareCodesPanel() {
                       {code.view_count.toLocaleString('en-GB')}
                     </TableCell>
                     <TableCell sx={{ whiteSpace: 'nowrap' }}>{when(code.created_at)}</TableCell>
-                    <TableCell sx={{ whiteSpace: 'nowrap' }}>{code.expires_at ? when(code.expires_at) : 'Until revoked'}</TableCell>
+                    <TableCell sx={{ whiteSpace: 'nowrap' }}>{code.revoked ? when(code.revoked_at) : code.expires_at ? when(code.expires_at) : 'Until revoked'}</TableCell>
                     <TableCell>
                       <Chip size="small" variant="outlined" color={state.color} label={state.label} />
                     </TableCell>

@@ -14,7 +14,7 @@ import Tooltip from '@mui/material/Tooltip';
 import ContentCopyIcon from '@mui/icons-material/ContentCopy';
 import { apiErrorMessage, apiFieldErrors, type ApiError } from '../../api/api-error';
 import { notify, truncate } from '../../components/notify';
-import { useShareFactMutation, type ShareCreated, type Visibility } from './facts.api';
+import { useShareFactMutation, type ShareCodeCreated, type Visibility } from './facts.api';
 import { plainText } from './markdown';
 
 /** The address a share code opens, on this tenant's host. */
@@ -43,7 +43,7 @@ interface ShareDialogProps {
 export function ShareDialog({ fact, onClose }: ShareDialogProps) {
   const titleId = useId();
   const [until, setUntil] = useState('');
-  const [created, setCreated] = useState<ShareCreated | null>(null);
+  const [created, setCreated] = useState<ShareCodeCreated | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [share, shareState] = useShareFactMutation();
   const reset = () => {

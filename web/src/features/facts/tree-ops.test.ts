@@ -3,9 +3,30 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { FactTree, ReaderSection } from './facts.api';
-import { dropMove, indexTrees, isWithin, keyboardMove, sectionDrop } from './tree-ops';
+import { applyChange, dropMove, indexTrees, isWithin, keyboardMove, sectionDrop } from './tree-ops';
 
-const fact = (id: string, children: FactTree[] = []): FactTree => ({ id, text: id, visibility: 'public', children });
+const fact = (id: string, children: FactTree[] = []): FactTree => ({
+  id,
+  text: id,
+  visibility: 'public',
+  position: 0,
+  valid_from: null,
+  valid_from_incomplete_day: false,
+  valid_from_incomplete_month: false,
+  valid_from_incomplete_year: false,
+  valid_to: null,
+  valid_to_incomplete_day: false,
+  valid_to_incomplete_month: false,
+  valid_to_incomplete_year: false,
+  keywords: [],
+  organizations: [],
+  people: [],
+  ledger_entries: [],
+  sources_library: [],
+  source_urls: [],
+  locked_children: 0,
+  children,
+});
 
 // Section s1: category c1 holds roots a (children a1, a2 (a21)) and b; no category holds root c.
 // Section s2 holds root d.
@@ -57,5 +78,33 @@ describe('editor tree moves', () => {
     assert.equal(dropMove(index, 'a2', 'a', 'inside'), null);
     assert.equal(dropMove(index, 'a1', 'a2', 'before'), null);
     assert.equal(sectionDrop(index, 'c', 's1'), null);
+  });
+});
+
+describe('editor tree changes shown before the answer', () => {
+  const outline = (trees: ReaderSection[]) =>
+    trees.map((section) => `${section.id}: ${section.categories.map((group) => `${group.id ?? '-'}[${group.facts.map(function show(node): string {
+      return node.children.length > 0 ? `${node.id}(${node.children.map(show).join(' ')})` : node.id;
+    }).join(' ')}]`).join(' ')}`);
+  const fresh = () => structuredClone(sections);
+
+  it('reorders, moves under a parent, out to the roots and across sections and categories', () => {
+    let trees = fresh();
+    assert.ok(applyChange(trees, keyboardMove(indexTrees(trees), 'b', 'up')!));
+    assert.deepEqual(outline(trees), ['s1: c1[b a(a1 a2(a21))] -[c]', 's2: -[d]']);
+    assert.ok(applyChange(trees, keyboardMove(indexTrees(trees), 'a21', 'outdent')!));
+    assert.deepEqual(outline(trees), ['s1: c1[b a(a1 a2 a21)] -[c]', 's2: -[d]']);
+    trees = fresh();
+    assert.ok(applyChange(trees, dropMove(indexTrees(trees), 'c', 'b', 'after')!));
+    assert.deepEqual(outline(trees), ['s1: c1[a(a1 a2(a21)) b c]', 's2: -[d]']);
+    assert.ok(applyChange(trees, sectionDrop(indexTrees(trees), 'a2', 's2')!));
+    // a2 keeps its category (c1) in the other section: a group of its own there, before the facts without one.
+    assert.deepEqual(outline(trees), ['s1: c1[a(a1) b c]', 's2: c1[a2(a21)] -[d]']);
+  });
+
+  it('leaves to the refetch what it cannot place', () => {
+    const trees = fresh();
+    assert.equal(applyChange(trees, { kind: 'move', id: 'a', parent: null, position: 0, section: 'empty' }), false);
+    assert.deepEqual(outline(trees), outline(sections));
   });
 });

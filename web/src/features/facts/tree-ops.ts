@@ -134,3 +134,67 @@ export function sectionDrop(index: TreeIndex, id: string, section: string): Tree
   if (place.parent === null && place.section === section && place.siblings.at(-1) === id) return null;
   return { kind: 'move', id, parent: null, position: roots.length, section };
 }
+
+/**
+ * Applies a change to the trees as the server will (for the editor to show it at once, before
+ * the server's answer): the fact leaves its siblings and joins its new ones at its position,
+ * or the siblings take the new order. Mutates `sections` (an Immer draft of the cached reader);
+ * false when it cannot tell where the fact goes (e.g. a section with no facts yet, which the
+ * reader leaves out) — the refetch after the call shows it then.
+ */
+export function applyChange(sections: ReaderSection[], change: TreeChange): boolean {
+  const found = locate(sections, change.id);
+  if (!found) return false;
+  if (change.kind === 'reorder') {
+    const rank = new Map(change.ids.map((id, at) => [id, at]));
+    const byRank = (a: FactTree, b: FactTree) => (rank.get(a.id) ?? 0) - (rank.get(b.id) ?? 0);
+    if (change.parent === null) for (const group of found.section.categories) group.facts.sort(byRank);
+    else locate(sections, change.parent)?.node.children.sort(byRank);
+    return true;
+  }
+  const parent = change.parent === null ? null : locate(sections, change.parent);
+  const section = sections.find((entry) => entry.id === (change.section ?? found.section.id));
+  if ((change.parent !== null && !parent) || (change.parent === null && !section)) return false;
+  const category = change.category !== undefined ? change.category : found.category;
+  const group = section ? (section.categories.find((entry) => entry.id === category) ?? addGroup(sections, section, category)) : undefined;
+  found.list.splice(found.list.indexOf(found.node), 1);
+  if (parent) {
+    parent.node.children.splice(Math.min(change.position, parent.node.children.length), 0, found.node);
+  } else if (section && group) {
+    // The position counts every root of the section; the fact goes among those of its group.
+    const before = section.categories.flatMap((entry) => entry.facts).slice(0, change.position);
+    const at = before.filter((fact) => group.facts.includes(fact)).length;
+    group.facts.splice(at, 0, found.node);
+  }
+  for (const entry of sections) entry.categories = entry.categories.filter((groupEntry) => groupEntry.facts.length > 0);
+  return true;
+}
+
+/** A category's group in a section that had none of its facts (before the facts without a category). */
+function addGroup(sections: ReaderSection[], section: ReaderSection, category: string | null): ReaderSection['categories'][number] {
+  const known = sections.flatMap((entry) => entry.categories).find((entry) => entry.id === category);
+  const group = { id: category, name: known?.name ?? null, description: known?.description ?? null, facts: [] };
+  const last = section.categories.at(-1);
+  if (category !== null && last?.id === null) section.categories.splice(section.categories.length - 1, 0, group);
+  else section.categories.push(group);
+  return group;
+}
+
+/** A fact in the trees: the node, the list that holds it, its section and its root's category. */
+function locate(sections: ReaderSection[], id: string) {
+  for (const section of sections) {
+    for (const group of section.categories) {
+      const walk = (list: FactTree[]): { node: FactTree; list: FactTree[] } | null => {
+        for (const node of list) {
+          if (node.id === id) return { node, list };
+          const inner = walk(node.children);
+          if (inner) return inner;
+        }
+        return null;
+      };
+      const hit = walk(group.facts);
+      if (hit) return { ...hit, section, category: group.id };
+    }
+  }
+  return null;
+}
