@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useMemo, useRef, useState, type DragEvent, type FocusEvent } from 'react';
 import { useDispatch } from 'react-redux';
+import { createNextState } from '@reduxjs/toolkit';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import LinearProgress from '@mui/material/LinearProgress';
@@ -20,7 +21,6 @@ import { INTELBOOKS_PATH } from '../../lib/paths';
 import {
   CATEGORIES_PATH,
   FACTS_PATH,
-  factsApi,
   invalidateTrees,
   SECTIONS_PATH,
   useDeleteSubtreeMutation,
@@ -120,8 +120,25 @@ export function FactsEditorPage() {
   const [removeSubtree, removeState] = useDeleteSubtreeMutation();
   const [countSubtree] = useLazySubtreeCountQuery();
 
-  const sections = useMemo(() => sectionsInOrder(sectionsList.data?.results, reader.data?.sections), [sectionsList.data, reader.data]);
-  const index = useMemo(() => indexTrees(reader.data?.sections ?? []), [reader.data]);
+  // Moves show at once in a local copy of the trees and go to the server one after another. The
+  // server's trees replace the copy once no move is waiting and they were asked for after the
+  // last move was answered (a refetch started earlier would undo the moves made since).
+  const [moved, setMoved] = useState<ReaderSection[] | null>(null);
+  const [sending, setSending] = useState(false);
+  const answeredAt = useRef(0);
+  const serverFresh = !sending && !reader.isFetching && (reader.startedTimeStamp ?? 0) >= answeredAt.current;
+  const trees = (serverFresh ? null : moved) ?? reader.data?.sections;
+  const sections = useMemo(() => sectionsInOrder(sectionsList.data?.results, trees), [sectionsList.data, trees]);
+  const index = useMemo(() => indexTrees(trees ?? []), [trees]);
+  // The server caught up: the copy goes (a later refetch must not bring it back).
+  useEffect(() => {
+    if (serverFresh && moved) setMoved(null);
+  }, [serverFresh, moved]);
+  // An answer to a refetch asked for before the last move was answered: ask again.
+  const { refetch } = reader;
+  useEffect(() => {
+    if (!sending && !reader.isFetching && reader.data && (reader.startedTimeStamp ?? 0) < answeredAt.current) void refetch();
+  }, [sending, reader.isFetching, reader.data, reader.startedTimeStamp, refetch]);
   const categories = categoriesList.data?.results ?? [];
 
   const [collapsed, setCollapsed] = useState<ReadonlySet<string>>(new Set());
@@ -143,18 +160,16 @@ export function FactsEditorPage() {
     if (!focusId) return;
     const row = document.querySelector<HTMLElement>(`[data-editor-fact="${CSS.escape(focusId)}"]`);
     if (row && document.activeElement !== row) row.focus();
-  }, [reader.data, focusId]);
+  }, [trees, focusId]);
 
   const expand = useCallback((id: string) => setCollapsed((current) => (current.has(id) ? new Set([...current].filter((entry) => entry !== id)) : current)), []);
 
   const dispatch = useDispatch<FactsDispatch>();
-  // Moves show at once in the cached trees and go to the server one after another; the trees
-  // are refetched once the last is answered. After a refused move the ones queued behind it
-  // (worked out from trees the server does not have) are dropped, and the refetch shows the truth.
+  // After a refused move the ones queued behind it (worked out from trees the server does not
+  // have) are dropped, and the refetch shows the truth.
   const queue = useRef<Promise<void>>(Promise.resolve());
   const pending = useRef(0);
   const generation = useRef(0);
-  const [sending, setSending] = useState(false);
   const send = useCallback(
     async (change: TreeChange) => {
       if (change.kind === 'reorder') {
@@ -166,32 +181,30 @@ export function FactsEditorPage() {
     },
     [move, reorder, update],
   );
-  const apply = useCallback(
-    (change: TreeChange, message: string) => {
-      setFocusId(change.id);
-      if (change.kind === 'move' && change.parent) expand(change.parent);
-      dispatch(factsApi.util.updateQueryData('factsReader', {}, (draft) => void applyChange(draft.sections, change)));
-      setAnnouncement(message);
-      const round = generation.current;
-      pending.current += 1;
-      setSending(true);
-      queue.current = queue.current.then(async () => {
-        try {
-          if (round === generation.current) await send(change);
-        } catch (failure) {
-          generation.current += 1;
-          notify.error(`Could not move the fact: ${apiErrorMessage(failure as ApiError)}`);
-        } finally {
-          pending.current -= 1;
-          if (pending.current === 0) {
-            setSending(false);
-            dispatch(invalidateTrees());
-          }
+  const apply = (change: TreeChange, message: string) => {
+    setFocusId(change.id);
+    if (change.kind === 'move' && change.parent) expand(change.parent);
+    if (trees) setMoved(createNextState(trees, (draft) => void applyChange(draft, change)));
+    setAnnouncement(message);
+    const round = generation.current;
+    pending.current += 1;
+    setSending(true);
+    queue.current = queue.current.then(async () => {
+      try {
+        if (round === generation.current) await send(change);
+      } catch (failure) {
+        generation.current += 1;
+        notify.error(`Could not move the fact: ${apiErrorMessage(failure as ApiError)}`);
+      } finally {
+        pending.current -= 1;
+        if (pending.current === 0) {
+          answeredAt.current = Date.now();
+          setSending(false);
+          dispatch(invalidateTrees());
         }
-      });
-    },
-    [dispatch, expand, send],
-  );
+      }
+    });
+  };
 
   const setEditing = (id: string | null) => {
     setEditingState(id);
