@@ -290,8 +290,19 @@ describe('intelbooks: editor, share codes, reader', { skip: unavailable ?? false
     await codes.getByText(shareCode).waitFor();
     assert.equal(await codes.getByTestId('share-code-views').first().innerText(), '1');
 
+    // Every field of a fact, in the generic form; saving leads back to the editor.
+    await row(page, 'Valuation of $40m').getByRole('button', { name: /^More for/ }).click();
+    await page.getByRole('menuitem', { name: /^Edit all fields/ }).click();
+    await page.waitForURL(/\/facts\/[^/]+\/edit$/);
+    const text = page.getByRole('textbox', { name: 'Fact' });
+    assert.equal(await text.inputValue(), 'Valuation of $40m');
+    await text.fill('Valuation of **$40m**');
+    await screenshots(page, 'intelbooks-fact-form', { hideToasts: true });
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await page.waitForURL(/\/facts$/);
+    await row(page, 'Valuation of $40m').locator('strong').waitFor();
+
     // Delete: the count comes first.
-    await row(page, 'Valuation of $40m').waitFor();
     await addFact(page, 'Regulation outlook', 'Draft rules expected', 'Public');
     await row(page, 'Regulation outlook').getByRole('button', { name: /^More for/ }).click();
     await page.getByRole('menuitem', { name: /^Delete/ }).click();
