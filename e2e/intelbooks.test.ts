@@ -96,78 +96,49 @@ describe('intelbooks: editor, share codes, reader', { skip: unavailable ?? false
     assert.deepEqual(await page.getByRole('combobox', { name: 'Visibility' }).locator('option').allInnerTexts(), ['Hidden']);
     await page.getByRole('textbox', { name: /^New fact/ }).press('Escape');
 
-    await expectOutline(page, [
-      'Acme raised funds in 2024',
-      '  Series B led by Northwind',
-      '  Board notes (internal)',
-      '  Valuation details for members',
-      '  Valuation of $40m',
+    // The outline: Acme's children in the order given, then the second root ('' when it is Acme's last child).
+    const [seriesB, board, members, valuation, regulation] = [
+      'Series B led by Northwind',
+      'Board notes (internal)',
+      'Valuation details for members',
+      'Valuation of $40m',
       'Regulation outlook',
-    ]);
+    ];
+    const acmeThen = (children: string[], root: string | null = regulation) => [
+      'Acme raised funds in 2024',
+      ...children.map((child) => `  ${child}`),
+      ...(root ? [root] : []),
+    ];
+    await expectOutline(page, acmeThen([seriesB, board, members, valuation]));
     // Bold and the link are rendered, never as markup text.
     assert.equal(await row(page, 'Acme raised funds').locator('strong').innerText(), 'Acme');
     assert.equal(await row(page, 'Acme raised funds').getByRole('link', { name: '2024' }).getAttribute('href'), 'https://acme.test/news');
 
-    // Keyboard moves: Alt+Up twice, then indent under the fact above and out again.
-    await row(page, 'Valuation of $40m').focus();
+    // Keyboard moves: Alt+Up, twice more at once, then indent under the fact above and out again.
+    await row(page, valuation).focus();
     await page.keyboard.press('Alt+ArrowUp');
-    await expectOutline(page, [
-      'Acme raised funds in 2024',
-      '  Series B led by Northwind',
-      '  Board notes (internal)',
-      '  Valuation of $40m',
-      '  Valuation details for members',
-      'Regulation outlook',
-    ]);
+    await expectOutline(page, acmeThen([seriesB, board, valuation, members]));
     await page.keyboard.press('Alt+ArrowUp');
     await page.keyboard.press('Alt+ArrowUp');
-    await expectOutline(page, [
-      'Acme raised funds in 2024',
-      '  Valuation of $40m',
-      '  Series B led by Northwind',
-      '  Board notes (internal)',
-      '  Valuation details for members',
-      'Regulation outlook',
-    ]);
-    assert.equal(await row(page, 'Valuation of $40m').evaluate((element) => element === document.activeElement), true, 'the moved fact keeps the focus');
-    await row(page, 'Regulation outlook').focus();
+    await expectOutline(page, acmeThen([valuation, seriesB, board, members]));
+    assert.equal(await row(page, valuation).evaluate((element) => element === document.activeElement), true, 'the moved fact keeps the focus');
+    await row(page, regulation).focus();
     await page.keyboard.press('Alt+ArrowRight');
-    await expectOutline(page, [
-      'Acme raised funds in 2024',
-      '  Valuation of $40m',
-      '  Series B led by Northwind',
-      '  Board notes (internal)',
-      '  Valuation details for members',
-      '  Regulation outlook',
-    ]);
+    await expectOutline(page, acmeThen([valuation, seriesB, board, members, regulation], null));
     await page.keyboard.press('Alt+ArrowLeft');
-    await expectOutline(page, [
-      'Acme raised funds in 2024',
-      '  Valuation of $40m',
-      '  Series B led by Northwind',
-      '  Board notes (internal)',
-      '  Valuation details for members',
-      'Regulation outlook',
-    ]);
+    await expectOutline(page, acmeThen([valuation, seriesB, board, members]));
 
     // Drag and drop: Series B onto the top edge of Valuation of $40m (before it).
-    const target = row(page, 'Valuation of $40m');
+    const target = row(page, valuation);
     const box = await target.boundingBox();
     assert.ok(box);
     await row(page, 'Series B').dragTo(target, { targetPosition: { x: box.width / 2, y: 2 } });
-    const afterDrag = [
-      'Acme raised funds in 2024',
-      '  Series B led by Northwind',
-      '  Valuation of $40m',
-      '  Board notes (internal)',
-      '  Valuation details for members',
-      'Regulation outlook',
-    ];
+    const afterDrag = acmeThen([seriesB, valuation, board, members]);
     await expectOutline(page, afterDrag);
     // The editor shows a move at once; the server has them all, in order, once the bar is gone.
     await page.getByRole('progressbar', { name: 'Saving the moves' }).waitFor({ state: 'detached' });
     await page.reload();
-    await row(page, 'Regulation outlook').waitFor();
+    await row(page, regulation).waitFor();
     await expectOutline(page, afterDrag);
 
     // Inline edit: Enter on a row edits its text.

@@ -1,26 +1,21 @@
 import type { ResourceView } from '../../components/resource-view';
 
-/** Sections (admin): the reader's top headings, ordered by position, then name. */
-export const sectionsView: ResourceView = {
-  kind: 'fact_section',
-  basePath: '/sections',
-  listPath: '/sections',
-  title: 'Sections',
-  emptyText: 'No sections yet: add one, then add facts to it in the intelbooks editor.',
+/** Sections and categories: ordered headings with a description, edited at /{path}, with no page of their own. */
+const headingsView = (kind: string, path: string, title: string, emptyText: string): ResourceView => ({
+  kind,
+  basePath: path,
+  listPath: path,
+  title,
+  emptyText,
   columns: ['display_name', 'description', 'position', 'updated_at'],
   recordPage: false,
-};
+});
+
+/** Sections (admin): the reader's top headings, ordered by position, then name. */
+export const sectionsView = headingsView('fact_section', '/sections', 'Sections', 'No sections yet: add one, then add facts to it in the intelbooks editor.');
 
 /** Categories (admin): the groups of facts inside each section. */
-export const categoriesView: ResourceView = {
-  kind: 'fact_category',
-  basePath: '/categories',
-  listPath: '/categories',
-  title: 'Categories',
-  emptyText: 'No categories yet.',
-  columns: ['display_name', 'description', 'position', 'updated_at'],
-  recordPage: false,
-};
+export const categoriesView = headingsView('fact_category', '/categories', 'Categories', 'No categories yet.');
 
 /**
  * Facts (admin): their list is the intelbooks editor (/facts), where they are placed in their
