@@ -224,14 +224,17 @@ export async function readTree(tx: Tx, targets: FilterTargets, visible: Visibili
   related('organizations', targets.organization, scope.organization);
   related('people', targets.person, scope.person);
   related('ledger_entries', targets.ledgerEntry, scope.ledgerEntry);
-  if (scope.search) matches.push(searchMatch(scope.search));
+  // The query built once (an InitPlan), not once per fact.
+  if (scope.search) matches.push(searchMatch(scope.search, { prepared: true }));
   const kept = matches.length === 0
     ? sql`kept AS (SELECT id FROM tree)`
     : sql`matched AS (SELECT f.id, f.parent FROM facts f JOIN tree USING (id) WHERE ${sql.join(matches, sql` AND `)}),
           kept AS (
             SELECT id, parent FROM matched
             UNION
-            SELECT t.id, t.parent FROM tree t JOIN kept k ON t.id = k.parent
+            -- Up through the table (by its key), not the tree (a scan per step); an ancestor
+            -- outside the scope (above a root) is left out by the join with the tree below.
+            SELECT f.id, f.parent FROM facts f JOIN kept k ON f.id = k.parent
           )`;
   const shown = sql`f.visibility IN (${visibilityList(visible)})`;
   const ifShown = (column: string, fallback: SQL) => sql`CASE WHEN ${shown} THEN f.${sql.identifier(column)} ELSE ${fallback} END`;
@@ -252,7 +255,7 @@ export async function readTree(tx: Tx, targets: FilterTargets, visible: Visibili
                ${ifShown('people', none)} AS people, ${ifShown('ledger_entries', none)} AS ledger_entries,
                ${ifShown('sources_library', none)} AS sources_library, ${ifShown('sources_raw_data', none)} AS sources_raw_data,
                ${ifShown('source_urls', none)} AS source_urls
-        FROM facts f JOIN (SELECT DISTINCT id FROM kept) k USING (id)
+        FROM facts f JOIN (SELECT DISTINCT id FROM kept ${matches.length === 0 ? sql`` : sql`JOIN tree USING (id)`}) k USING (id)
         ORDER BY f.position, f.created_at, f.id`,
   );
 }
