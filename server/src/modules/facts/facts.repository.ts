@@ -5,6 +5,7 @@
  * Every statement runs in a tenant transaction (row-level security adds the tenant).
  */
 import { sql, type SQL } from 'drizzle-orm';
+import type { FactPeriod } from '../../contracts.ts';
 import { query, type Tx } from '../../db/client.ts';
 import type { Visibility } from '../../resources/fields.ts';
 import { searchMatch, uuidArray, visibleCondition } from '../../resources/repository.ts';
@@ -167,8 +168,8 @@ export interface TreeQuery {
   search?: string;
 }
 
-/** A fact as the reader reads it; `locked` rows carry their place only (id, parent, visibility). */
-export interface TreeRow {
+/** A fact as the reader reads it (dates as stored); `locked` rows carry their place only (id, parent, visibility). */
+export interface TreeRow extends FactPeriod {
   id: string;
   parent: string | null;
   position: number;
@@ -177,14 +178,6 @@ export interface TreeRow {
   visibility: Visibility;
   locked: boolean;
   text: string | null;
-  valid_from: string | null;
-  valid_from_incomplete_day: boolean;
-  valid_from_incomplete_month: boolean;
-  valid_from_incomplete_year: boolean;
-  valid_to: string | null;
-  valid_to_incomplete_day: boolean;
-  valid_to_incomplete_month: boolean;
-  valid_to_incomplete_year: boolean;
   keywords: string[];
   organizations: string[];
   people: string[];
