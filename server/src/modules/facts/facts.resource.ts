@@ -39,7 +39,7 @@ function heading(kind: string, type: string, table: string, label: string, plura
     fields: {
       name: required(text({ max: 200 })),
       description: text({ max: 5000, multiline: true }),
-      position: integer(),
+      position: integer({ min: 0, max: 1_000_000 }),
     },
     ordering: ['position', 'name'],
     defaultOrdering: 'position,name',
@@ -140,7 +140,7 @@ export const facts = defineResource({
     text: required(markdown({ max: 5000 })),
     // Deleting a fact deletes its subtree (the engine's cascade, each with its history entry).
     parent: relation('facts', { many: false, onDelete: 'cascade', inverseLabel: 'Sub-facts' }),
-    position: integer({ min: 0 }),
+    position: integer({ min: 0, max: 1_000_000 }),
     // A section with facts is not deleted (409): its facts would be left without a heading.
     section: relation('fact_section', { many: false, onDelete: 'restrict', inverseLabel: 'Facts' }),
     category: relation('fact_category', { many: false, inverseLabel: 'Facts' }),
