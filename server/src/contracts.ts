@@ -648,6 +648,8 @@ export interface FactTree {
   locked_children: number;
   children: FactTree[];
 }
+/** The period a fact is true for: two incomplete dates with their flags. */
+export type FactPeriod = Pick<FactTree, `valid_${'from' | 'to'}${'' | '_incomplete_day' | '_incomplete_month' | '_incomplete_year'}`>;
 const refs = Type.Array(RelatedRef);
 // Documented one level deep: `children` are FactTrees again (serialized as they are).
 export const FactTree = Type.Object({

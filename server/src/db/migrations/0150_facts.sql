@@ -2,40 +2,32 @@
 -- docs/intelbooks.md): sections and categories are the reader's headings, facts are
 -- bullet-point statements nested into trees of any depth, and share codes open one subtree.
 
-CREATE TABLE fact_sections (
-  tenant_id uuid NOT NULL REFERENCES tenants (id) ON DELETE RESTRICT,
-  id uuid NOT NULL DEFAULT gen_random_uuid(),
-  name text NOT NULL,
-  description text,
-  position integer,
-  name_keys text[] NOT NULL DEFAULT '{}',
-  created_at timestamptz NOT NULL DEFAULT now(),
-  updated_at timestamptz NOT NULL DEFAULT now(),
-  created_by uuid,
-  updated_by uuid,
-  display_name text GENERATED ALWAYS AS (name) STORED,
-  PRIMARY KEY (tenant_id, id)
-);
-CREATE INDEX fact_sections_order ON fact_sections (tenant_id, position, name);
--- Headings, not counted (counterKinds: []): their list totals count rows.
-SELECT setup_entity_table('fact_sections', NULL);
-
-CREATE TABLE fact_categories (
-  tenant_id uuid NOT NULL REFERENCES tenants (id) ON DELETE RESTRICT,
-  id uuid NOT NULL DEFAULT gen_random_uuid(),
-  name text NOT NULL,
-  description text,
-  position integer,
-  name_keys text[] NOT NULL DEFAULT '{}',
-  created_at timestamptz NOT NULL DEFAULT now(),
-  updated_at timestamptz NOT NULL DEFAULT now(),
-  created_by uuid,
-  updated_by uuid,
-  display_name text GENERATED ALWAYS AS (name) STORED,
-  PRIMARY KEY (tenant_id, id)
-);
-CREATE INDEX fact_categories_order ON fact_categories (tenant_id, position, name);
-SELECT setup_entity_table('fact_categories', NULL);
+-- Sections and categories: the same columns, each table set up alike.
+DO $$
+DECLARE
+  tbl text;
+BEGIN
+  FOREACH tbl IN ARRAY ARRAY['fact_sections', 'fact_categories'] LOOP
+    EXECUTE format($table$
+      CREATE TABLE %I (
+        tenant_id uuid NOT NULL REFERENCES tenants (id) ON DELETE RESTRICT,
+        id uuid NOT NULL DEFAULT gen_random_uuid(),
+        name text NOT NULL,
+        description text,
+        position integer,
+        name_keys text[] NOT NULL DEFAULT '{}',
+        created_at timestamptz NOT NULL DEFAULT now(),
+        updated_at timestamptz NOT NULL DEFAULT now(),
+        created_by uuid,
+        updated_by uuid,
+        display_name text GENERATED ALWAYS AS (name) STORED,
+        PRIMARY KEY (tenant_id, id)
+      )$table$, tbl);
+    EXECUTE format('CREATE INDEX %I ON %I (tenant_id, position, name)', tbl || '_order', tbl);
+    -- Headings, not counted (counterKinds: []): their list totals count rows.
+    PERFORM setup_entity_table(tbl, NULL);
+  END LOOP;
+END $$;
 
 -- A fact: its parent (null for a root), its place among its siblings, and the section and
 -- category of its root (a child inherits them: facts.service.ts keeps them in step).

@@ -33,8 +33,11 @@ describe('facts tree racing', { skip: serverOnly }, () => {
   /** `first` (a service call) in a transaction held open until `second` (a request) waits for the tree lock. */
   const race = <A, B>(first: (ctx: EngineContext) => Promise<A>, second: () => Promise<B>) =>
     whileHeld(t.db, { tenantId: acme.id }, (tx) => first({ tx, actor: systemActor(acme.id) }), second);
-  const parentOf = async (factId: string) =>
-    (await query<{ parent: string | null }>(t.db.owner, sql`SELECT parent FROM facts WHERE id = ${factId}`))[0]?.parent ?? 'gone';
+  /** The fact's parent (null at the top), or 'gone' when it was deleted. */
+  const parentOf = async (factId: string) => {
+    const [row] = await query<{ parent: string | null }>(t.db.owner, sql`SELECT parent FROM facts WHERE id = ${factId}`);
+    return row ? row.parent : 'gone';
+  };
 
   before(async () => {
     t = await createTestApp();

@@ -5,6 +5,7 @@
  * Every statement runs in a tenant transaction (row-level security adds the tenant).
  */
 import { sql, type SQL } from 'drizzle-orm';
+import type { FactPeriod } from '../../contracts.ts';
 import { query, type Tx } from '../../db/client.ts';
 import type { Visibility } from '../../resources/fields.ts';
 import { searchMatch, uuidArray, visibleCondition } from '../../resources/repository.ts';
@@ -167,8 +168,8 @@ export interface TreeQuery {
   search?: string;
 }
 
-/** A fact as the reader reads it; `locked` rows carry their place only (id, parent, visibility). */
-export interface TreeRow {
+/** A fact as the reader reads it (dates as stored); `locked` rows carry their place only (id, parent, visibility). */
+export interface TreeRow extends FactPeriod {
   id: string;
   parent: string | null;
   position: number;
@@ -177,14 +178,6 @@ export interface TreeRow {
   visibility: Visibility;
   locked: boolean;
   text: string | null;
-  valid_from: string | null;
-  valid_from_incomplete_day: boolean;
-  valid_from_incomplete_month: boolean;
-  valid_from_incomplete_year: boolean;
-  valid_to: string | null;
-  valid_to_incomplete_day: boolean;
-  valid_to_incomplete_month: boolean;
-  valid_to_incomplete_year: boolean;
   keywords: string[];
   organizations: string[];
   people: string[];
@@ -224,14 +217,17 @@ export async function readTree(tx: Tx, targets: FilterTargets, visible: Visibili
   related('organizations', targets.organization, scope.organization);
   related('people', targets.person, scope.person);
   related('ledger_entries', targets.ledgerEntry, scope.ledgerEntry);
-  if (scope.search) matches.push(searchMatch(scope.search));
+  // The query built once (an InitPlan), not once per fact.
+  if (scope.search) matches.push(searchMatch(scope.search, { prepared: true }));
   const kept = matches.length === 0
     ? sql`kept AS (SELECT id FROM tree)`
     : sql`matched AS (SELECT f.id, f.parent FROM facts f JOIN tree USING (id) WHERE ${sql.join(matches, sql` AND `)}),
           kept AS (
             SELECT id, parent FROM matched
             UNION
-            SELECT t.id, t.parent FROM tree t JOIN kept k ON t.id = k.parent
+            -- Up through the table (by its key), not the tree (a scan per step); an ancestor
+            -- outside the scope (above a root) is left out by the join with the tree below.
+            SELECT f.id, f.parent FROM facts f JOIN kept k ON f.id = k.parent
           )`;
   const shown = sql`f.visibility IN (${visibilityList(visible)})`;
   const ifShown = (column: string, fallback: SQL) => sql`CASE WHEN ${shown} THEN f.${sql.identifier(column)} ELSE ${fallback} END`;
@@ -252,7 +248,7 @@ export async function readTree(tx: Tx, targets: FilterTargets, visible: Visibili
                ${ifShown('people', none)} AS people, ${ifShown('ledger_entries', none)} AS ledger_entries,
                ${ifShown('sources_library', none)} AS sources_library, ${ifShown('sources_raw_data', none)} AS sources_raw_data,
                ${ifShown('source_urls', none)} AS source_urls
-        FROM facts f JOIN (SELECT DISTINCT id FROM kept) k USING (id)
+        FROM facts f JOIN (SELECT DISTINCT id FROM kept ${matches.length === 0 ? sql`` : sql`JOIN tree USING (id)`}) k USING (id)
         ORDER BY f.position, f.created_at, f.id`,
   );
 }

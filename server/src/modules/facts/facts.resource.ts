@@ -29,45 +29,27 @@ import * as repo from './facts.repository.ts';
 /** hidden < paywalled < public. */
 export const VISIBILITY_RANK: Record<Visibility, number> = { hidden: 1, paywalled: 2, public: 3 };
 
-const headingFields = {
-  name: required(text({ max: 200 })),
-  description: text({ max: 5000, multiline: true }),
-  position: integer(),
-};
+/** Sections and categories: the reader's headings, for every audience; written by admins, not counted. */
+function heading(kind: string, type: string, table: string, label: string, plural: string) {
+  return defineResource({
+    kind, type, path: `/facts/${table.slice('fact_'.length)}`, table, label, plural,
+    summary: ['description'],
+    writeAccess: 'admin',
+    counterKinds: [],
+    fields: {
+      name: required(text({ max: 200 })),
+      description: text({ max: 5000, multiline: true }),
+      position: integer({ min: 0, max: 1_000_000 }),
+    },
+    ordering: ['position', 'name'],
+    defaultOrdering: 'position,name',
+    filters: [],
+    identity: { names: ['name'] },
+  });
+}
 
-export const factSections = defineResource({
-  kind: 'fact_section',
-  type: 'FactSection',
-  path: '/facts/sections',
-  table: 'fact_sections',
-  label: 'Section',
-  summary: ['description'],
-  // Headings of the reader, for every audience; written by admins.
-  writeAccess: 'admin',
-  counterKinds: [],
-  fields: headingFields,
-  ordering: ['position', 'name'],
-  defaultOrdering: 'position,name',
-  filters: [],
-  identity: { names: ['name'] },
-});
-
-export const factCategories = defineResource({
-  kind: 'fact_category',
-  type: 'FactCategory',
-  path: '/facts/categories',
-  table: 'fact_categories',
-  label: 'Category',
-  plural: 'Categories',
-  summary: ['description'],
-  writeAccess: 'admin',
-  counterKinds: [],
-  fields: headingFields,
-  ordering: ['position', 'name'],
-  defaultOrdering: 'position,name',
-  filters: [],
-  identity: { names: ['name'] },
-});
+export const factSections = heading('fact_section', 'FactSection', 'fact_sections', 'Section', 'Sections');
+export const factCategories = heading('fact_category', 'FactCategory', 'fact_categories', 'Category', 'Categories');
 
 const str = (value: unknown): string | null => (typeof value === 'string' && value !== '' ? value : null);
 
@@ -158,7 +140,7 @@ export const facts = defineResource({
     text: required(markdown({ max: 5000 })),
     // Deleting a fact deletes its subtree (the engine's cascade, each with its history entry).
     parent: relation('facts', { many: false, onDelete: 'cascade', inverseLabel: 'Sub-facts' }),
-    position: integer({ min: 0 }),
+    position: integer({ min: 0, max: 1_000_000 }),
     // A section with facts is not deleted (409): its facts would be left without a heading.
     section: relation('fact_section', { many: false, onDelete: 'restrict', inverseLabel: 'Facts' }),
     category: relation('fact_category', { many: false, inverseLabel: 'Facts' }),

@@ -6,7 +6,7 @@
  * hooks (facts.resource.ts) keep the tree's rules whoever calls.
  */
 import { randomBytes } from 'node:crypto';
-import type { FactsView, FactTree, RelatedRef, ShareCode, ShareCodeCreated, SharedFacts } from '../../contracts.ts';
+import type { FactPeriod, FactsView, FactTree, RelatedRef, ShareCode, ShareCodeCreated, SharedFacts } from '../../contracts.ts';
 import { atLeast } from '../../auth/access.ts';
 import { ApiError, fieldError, itemError, notFound } from '../../http/errors.ts';
 import { writeAudit } from '../../resources/audit.ts';
@@ -260,7 +260,7 @@ function presentShareCode(row: repo.ShareCodeRow & { fact_text: string }): Share
 }
 
 /** The period a fact is true for, as the engine presents incomplete dates ("2019-03" and the flags). */
-function period(row: repo.TreeRow): Pick<FactTree, `valid_${'from' | 'to'}${'' | '_incomplete_day' | '_incomplete_month' | '_incomplete_year'}`> {
+function period(row: repo.TreeRow): FactPeriod {
   const one = (name: 'valid_from' | 'valid_to') => {
     const day = Boolean(row[`${name}_incomplete_day`]);
     const month = Boolean(row[`${name}_incomplete_month`]);

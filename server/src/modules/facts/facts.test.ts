@@ -220,6 +220,21 @@ describe('intelbooks API', () => {
       await call('admin', 'DELETE', `/facts/${paid.id}/`);
     });
 
+    it('a top-level fact moved to another section takes its subtree along', async () => {
+      const leaf = await fact({ text: 'B1', parent: tree['b'], visibility: 'public' });
+      const moved = await call('admin', 'POST', `/facts/${tree['b']}/move/`, { parent: null, section: ids['history'], position: 0 });
+      assert.equal(moved.statusCode, 200, moved.body);
+      assert.equal(((await get(leaf.id))['section'] as Json).id, ids['history']);
+      assert.equal((await order(null, ids['history']))[0], 'B');
+      assert.deepEqual(await order(null, ids['market']), ['C', 'A']);
+      const back = await call('admin', 'POST', `/facts/${tree['b']}/move/`, { parent: null, section: ids['market'], position: 1 });
+      assert.equal(back.statusCode, 200, back.body);
+      assert.deepEqual(await order(null, ids['market']), ['C', 'B', 'A']);
+      await call('admin', 'POST', `/facts/${tree['b']}/move/`, { parent: null, position: 2 });
+      assert.equal(((await get(leaf.id))['section'] as Json).id, ids['market']);
+      await call('admin', 'DELETE', `/facts/${leaf.id}/`);
+    });
+
     it('a bad move body is a 400 naming the field; another tenant’s fact is a 404', async () => {
       refused(await call('admin', 'POST', `/facts/${tree['c']}/move/`, { parent: 'nope', position: 0 }), 'parent');
       refused(await call('admin', 'POST', `/facts/${tree['c']}/move/`, { parent: null, position: -1 }), 'position');
