@@ -18,7 +18,11 @@ import { createRequire } from 'node:module';
 import addresses from 'email-addresses';
 
 const require = createRequire(import.meta.url);
-/** Free-mail providers (gmail.com, yahoo.co.uk, …): the `free-email-domains` package's list. */
+/**
+ * Free-mail providers (gmail.com, yahoo.co.uk, …): the `free-email-domains` package's list as
+ * published (its install script, which would download a newer one, is not run: package.json
+ * allowScripts).
+ */
 const FREE_MAIL: ReadonlySet<string> = new Set(require('free-email-domains') as string[]);
 /** Throw-away mail services: the `disposable-email-domains` package's exact domains … */
 const DISPOSABLE: ReadonlySet<string> = new Set(require('disposable-email-domains') as string[]);
@@ -140,12 +144,14 @@ export interface DomainTraits {
   isDisposable: boolean;
 }
 
-/** What the lists say of a domain (ASCII, lower case). */
+/**
+ * What the lists say of a domain (ASCII, lower case). The free-mail list also holds throw-away
+ * services (it answers "no company address"); a domain the disposable list names is disposable,
+ * not free mail, so the two flags tell different things.
+ */
 export function domainTraits(domain: string): DomainTraits {
-  return {
-    isFreeMail: FREE_MAIL.has(domain),
-    isDisposable: DISPOSABLE.has(domain) || DISPOSABLE_WILDCARDS.some((parent) => domain === parent || domain.endsWith(`.${parent}`)),
-  };
+  const isDisposable = DISPOSABLE.has(domain) || DISPOSABLE_WILDCARDS.some((parent) => domain === parent || domain.endsWith(`.${parent}`));
+  return { isFreeMail: !isDisposable && FREE_MAIL.has(domain), isDisposable };
 }
 
 /** Whether a local part names a role (info, sales+eu, no-reply) rather than a person. */
