@@ -31,8 +31,8 @@ CREATE TABLE email_domains (
   PRIMARY KEY (tenant_id, id),
   UNIQUE (tenant_id, domain)
 );
--- The default order (-cleaned_emails_count).
-CREATE INDEX email_domains_by_count ON email_domains (tenant_id, cleaned_emails_count DESC, id DESC);
+-- The default order (-cleaned_emails_count; the engine orders it NULLS LAST).
+CREATE INDEX email_domains_by_count ON email_domains (tenant_id, cleaned_emails_count DESC NULLS LAST, id DESC);
 SELECT setup_entity_table('email_domains', 'domains',
   ARRAY['organizations', 'is_free_mail', 'is_disposable', 'mx_found', 'enrichment_status']);
 

@@ -7,9 +7,7 @@
 import { sql } from 'drizzle-orm';
 import { query, type Tx } from '../../db/client.ts';
 import { enqueueMany } from '../../jobs/queue.ts';
-import { textArray, type Row } from '../../resources/repository.ts';
-import { likeLiteral } from '../../resources/repository.ts';
-import { visibleCondition } from '../../resources/repository.ts';
+import { likeLiteral, textArray, visibleCondition, type Row } from '../../resources/repository.ts';
 import type { Visibility } from '../../resources/fields.ts';
 import type { Resource } from '../../resources/resource.ts';
 import { domainTraits, type NormalizedAddress } from './email-address.ts';

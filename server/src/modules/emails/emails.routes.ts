@@ -5,7 +5,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { Type } from 'typebox';
+import { Type, type TSchema } from 'typebox';
 import type { Config } from '../../config.ts';
 import { ErrorBody, RelatedRef } from '../../contracts.ts';
 import type { Database } from '../../db/client.ts';
@@ -21,7 +21,7 @@ import { SubscriptionService } from './subscription.ts';
 
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody };
 const Position = { start: Type.Integer({ minimum: 0 }), end: Type.Integer({ minimum: 0 }), line: Type.Integer({ minimum: 1 }) };
-const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()]);
+const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 
 export const ParseTextResult = Type.Object({
   created: Type.Array(Type.Record(Type.String(), Type.Unknown())),
