@@ -113,7 +113,9 @@ export class DomainEnrichment {
 
     return job.inTenant(async (ctx) => {
       const row = await this.find(ctx, id);
-      const organizations = traits.isFreeMail || traits.isDisposable ? [] : await organizationsUsingDomain(ctx.tx, domain.domain, domain.unicode);
+      const using = traits.isFreeMail || traits.isDisposable ? [] : await organizationsUsingDomain(ctx.tx, domain.domain, domain.unicode);
+      // Organizations linked by hand stay linked.
+      const organizations = [...new Set([...((row['organizations'] as string[] | null) ?? []), ...using])];
       const written = await this.domains.write(ctx, row, {
         values: {
           is_free_mail: traits.isFreeMail,
@@ -130,7 +132,7 @@ export class DomainEnrichment {
       const items = await domainItems(ctx.tx, id);
       await updateItemTraits(ctx.tx, id, traits, items.filter((item) => isRoleLocalPart(item.email.slice(0, item.email.lastIndexOf('@')))).map((item) => item.id));
       await publish(ctx, 'domain_info_enrich_complete', { id, updated_at: iso(written['updated_at']) });
-      return { mx_found: mx, site: site !== null, organizations: organizations.length, addresses: items.length };
+      return { mx_found: mx, site: site !== null, organizations: using.length, addresses: items.length };
     });
   }
 

@@ -6,6 +6,7 @@
  */
 import { sql } from 'drizzle-orm';
 import { query, type Tx } from '../../db/client.ts';
+import { conflict } from '../../http/errors.ts';
 import { enqueueMany } from '../../jobs/queue.ts';
 import { likeLiteral, textArray, visibleCondition, type Row } from '../../resources/repository.ts';
 import type { Visibility } from '../../resources/fields.ts';
@@ -50,6 +51,10 @@ export async function ensureDomains(tx: Tx, addresses: Array<Pick<NormalizedAddr
     tx,
     sql`SELECT id, domain, is_free_mail, is_disposable FROM email_domains WHERE domain = ANY(${textArray(wanted.map((row) => row.domain))})`,
   );
+  // A domain an all-or-nothing import is creating stays hidden until it publishes (migration 0115).
+  const visible = new Set(rows.map((row) => row.domain));
+  const hidden = wanted.find((row) => !visible.has(row.domain));
+  if (hidden) throw conflict(`The domain ${hidden.domain} is being imported right now; try again once the import is done.`);
   return new Map(rows.map((row) => [row.domain, { id: row.id, isFreeMail: row.is_free_mail, isDisposable: row.is_disposable }]));
 }
 

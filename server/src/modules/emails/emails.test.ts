@@ -40,10 +40,8 @@ describe('email list API', () => {
           FROM email_domains d WHERE d.tenant_id = ${tenant.id}
             AND d.cleaned_emails_count <> (SELECT count(*) FROM email_list l WHERE l.domain = d.id AND l.tenant_id = d.tenant_id)`,
     );
-  const clearList = async (tenant = acme) => {
-    await t.db.owner.execute(sql`DELETE FROM email_subscription_tokens WHERE tenant_id = ${tenant.id}`);
-    await t.db.owner.execute(sql`DELETE FROM email_list WHERE tenant_id = ${tenant.id}`);
-  };
+  /** Empties the tenant's list as the app does (row-level security, counters and triggers alike). */
+  const clearList = (tenant = acme) => t.db.withTenant({ tenantId: tenant.id }, (tx) => tx.execute(sql`DELETE FROM email_list`));
 
   describe('paste and parse', () => {
     it('creates every address found, with its name, domain and place in the text', async () => {
