@@ -75,7 +75,7 @@ export function normalizeDomain(input: string): { ok: true; ascii: string; unico
   if (text.startsWith('[') || /^\d{1,3}(\.\d{1,3}){3}$/.test(text)) return { ok: false, reason: INVALID_REASONS.ipLiteral };
   // Letters, digits, hyphens, dots and non-ASCII symbols (☃.net) only: domainToASCII would read
   // "example.com/path" as a URL's host.
-  if (!/^(?:[\p{L}\p{M}\p{N}.\u3002\uff0e\uff61-]|(?![\u0000-\u007f])\p{S})+$/u.test(text)) return { ok: false, reason: INVALID_REASONS.badDomain };
+  if (!/^(?:[\p{L}\p{M}\p{N}.\u3002\uff0e\uff61-]|(?![!-~])\p{S})+$/u.test(text)) return { ok: false, reason: INVALID_REASONS.badDomain };
   // domainToASCII applies UTS #46 (case folding, full-width dots, IDNA) and answers '' for what is no domain.
   const ascii = domainToASCII(text);
   if (ascii === '' || !/^[a-z0-9.-]+$/.test(ascii)) return { ok: false, reason: INVALID_REASONS.badDomain };
