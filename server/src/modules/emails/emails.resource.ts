@@ -8,7 +8,7 @@
  * 0140). Domains are never created, deleted or imported through their own routes.
  */
 import { fieldError } from '../../http/errors.ts';
-import { boolean, choice, datetime, integer, readOnly, relation, text } from '../../resources/fields.ts';
+import { boolean, choice, datetime, integer, readOnly, relation, required, text } from '../../resources/fields.ts';
 import { defineResource, type SaveContext } from '../../resources/resource.ts';
 import { isRoleLocalPart, normalizeAddress } from './email-address.ts';
 import { ensureDomains, itemWithEmail } from './emails.repository.ts';
@@ -97,7 +97,7 @@ export const emailList = defineResource({
   search: { fields: { email: 'A', name: 'A', notes: 'D' } },
   summary: ['name', 'subscription'],
   fields: {
-    email: text({ max: 320, required: true }),
+    email: required(text({ max: 320, required: true })),
     name: text({ max: 200 }),
     domain: readOnly(relation('domains', { many: false, inverseLabel: 'Addresses' })),
     source: choice(EMAIL_SOURCES, { default: 'manual' }),

@@ -217,6 +217,9 @@ describe('email list API', () => {
       const again = await call('POST', `${BASE}/`, { email: 'Carol@MANUAL.example' });
       assert.equal(again.statusCode, 400);
       assert.deepEqual(again.json().errors, { email: ['This address is already in the list.'] });
+      const noAddress = await call('POST', `${BASE}/`, { name: 'Nobody', is_role: true });
+      assert.equal(noAddress.statusCode, 400);
+      assert.deepEqual(noAddress.json().errors, { email: ['This field is required.'] });
       const invalid = await call('POST', `${BASE}/`, { email: 'carol@manual' });
       assert.equal(invalid.statusCode, 400);
       assert.match(invalid.json().errors.email[0], /top-level/);
