@@ -253,6 +253,31 @@ describe('extractText: OCR', () => {
     png.writeUInt32BE(100_000, 20);
     await rejectsWith(extract(new Uint8Array(png)), 'too_large', /100000 × 100000 pixels/);
   });
+
+  it('refuses a TIFF declaring too many pixels, and an image whose size cannot be read', async () => {
+    // The fax TIFF's first directory, its ImageWidth (256) and ImageLength (257) set to 100,000.
+    const tiff = Buffer.from(fixture('scan-g4.tiff'));
+    const little = tiff.toString('latin1', 0, 2) === 'II';
+    const u16 = (at: number) => (little ? tiff.readUInt16LE(at) : tiff.readUInt16BE(at));
+    const directory = little ? tiff.readUInt32LE(4) : tiff.readUInt32BE(4);
+    for (let entry = 0; entry < u16(directory); entry++) {
+      const at = directory + 2 + entry * 12;
+      if (u16(at) !== 256 && u16(at) !== 257) continue;
+      if (little) {
+        tiff.writeUInt16LE(4, at + 2);
+        tiff.writeUInt32LE(100_000, at + 8);
+      } else {
+        tiff.writeUInt16BE(4, at + 2);
+        tiff.writeUInt32BE(100_000, at + 8);
+      }
+    }
+    await rejectsWith(extract(new Uint8Array(tiff)), 'too_large', /100000 × 100000 pixels/);
+
+    const headless = Buffer.from(fixture('scan-g4.tiff'));
+    headless.writeUInt32LE(headless.length + 10, 4);
+    headless.writeUInt32BE(headless.length + 10, 4);
+    await rejectsWith(extract(new Uint8Array(headless)), 'corrupt', /size cannot be read/);
+  });
 });
 
 describe('extractText: limits and hostile input', () => {
