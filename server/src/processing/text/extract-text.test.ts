@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, describe, it } from 'node:test';
 import { deflateRawSync, constants as zlibConstants } from 'node:zlib';
-import { strToU8, zipSync } from 'fflate';
+import { strToU8, unzipSync, zipSync } from 'fflate';
 import { closeOcrWorker, type ExtractedText, extractText, TextExtractionError, type TextLimits } from './index.ts';
 
 const fixture = (name: string) => new Uint8Array(readFileSync(new URL(`./fixtures/${name}`, import.meta.url)));
@@ -38,6 +38,33 @@ const segmentText = (result: ExtractedText, label: string) => {
  * megabyte deflated once, ending in a sync flush (byte-aligned, not final), repeated, then a
  * final empty stored block. `declaredBytes` is the size the headers claim (a liar's, or the truth).
  */
+/**
+ * A DOCX whose central directory points `word/document.xml` at a second copy hidden inside
+ * the data of a stored entry (`pad.bin`): reading local headers front to back sees only the
+ * first copy; a parser that follows the central directory would read the hidden one.
+ */
+function docxWithHiddenDocument(): Uint8Array {
+  const parts = unzipSync(fixture('report.docx'));
+  const hiddenXml = new TextDecoder().decode(parts['word/document.xml']).replace('Quarterly Report', 'Hidden Report');
+  const hiddenZip = Buffer.from(zipSync({ 'word/document.xml': [strToU8(hiddenXml), { level: 6 }] }));
+  const hiddenCentral = hiddenZip.indexOf(Buffer.from([0x50, 0x4b, 0x01, 0x02]));
+  const hiddenLocal = hiddenZip.subarray(0, hiddenCentral);
+  const outer = Buffer.from(zipSync({ ...Object.fromEntries(Object.entries(parts).map(([name, bytes]) => [name, [bytes, { level: 6 }]])), 'pad.bin': [hiddenLocal, { level: 0 }] }));
+  // The stored pad.bin's data starts after its local header (30 bytes, its name, its extra field).
+  const padHeader = outer.indexOf(Buffer.concat([Buffer.from([0x50, 0x4b, 0x03, 0x04])]), outer.indexOf(Buffer.from('pad.bin')) - 30);
+  const padData = padHeader + 30 + outer.readUInt16LE(padHeader + 26) + outer.readUInt16LE(padHeader + 28);
+  // Repoint the central directory's word/document.xml at it, with the hidden entry's method, CRC and sizes.
+  for (let at = outer.indexOf(Buffer.from([0x50, 0x4b, 0x01, 0x02])); at >= 0 && outer.readUInt32LE(at) === 0x02014b50; ) {
+    const nameLength = outer.readUInt16LE(at + 28);
+    if (outer.toString('latin1', at + 46, at + 46 + nameLength) === 'word/document.xml') {
+      hiddenZip.copy(outer, at + 10, hiddenCentral + 10, hiddenCentral + 28);
+      outer.writeUInt32LE(padData, at + 42);
+    }
+    at += 46 + nameLength + outer.readUInt16LE(at + 30) + outer.readUInt16LE(at + 32);
+  }
+  return new Uint8Array(outer);
+}
+
 function zeroBomb(expandedBytes: number, declaredBytes: number): Uint8Array {
   const megabyte = deflateRawSync(new Uint8Array(1 << 20), { finishFlush: zlibConstants.Z_SYNC_FLUSH });
   const blocks = Math.ceil(expandedBytes / (1 << 20));
@@ -106,6 +133,12 @@ describe('extractText: documents', () => {
     assert.equal(result.method, 'docx');
     assert.match(result.text, /^Quarterly Report\n/);
     assert.match(result.text, /Acme Holdings GmbH raised 5 million euros in its Series B round in March 2024\./);
+  });
+
+  it('gives the DOCX parser only the entries it counted, never a part the central directory hides in another', async () => {
+    const result = await extract(docxWithHiddenDocument());
+    assert.match(result.text, /^Quarterly Report\n/);
+    assert.doesNotMatch(result.text, /Hidden Report/);
   });
 
   it('reads an XLSX as rows labelled with sheet and row', async () => {
