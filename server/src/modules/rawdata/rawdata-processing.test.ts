@@ -281,6 +281,11 @@ describe('raw data processing', () => {
     await completed(a);
     await completed(b);
     const before = (await events()).length;
+    // A name an analyst rejected is not reported.
+    const rejected = (await suggestions('people')).find((row) => row['display_name'] === 'Nadia Ferreira');
+    assert.ok(rejected, 'Nadia Ferreira is suggested');
+    const rejection = await json('POST', `/api/v1/assets/people/${String(rejected['id'])}/reject_suggestion/`, {});
+    assert.equal(rejection.statusCode, 204, rejection.body);
 
     const started = await json('POST', `${BASE}/analysis-report/`, { ids: [a, b] });
     assert.equal(started.statusCode, 202, started.body);
@@ -306,6 +311,7 @@ describe('raw data processing', () => {
     assert.match(String(html.headers['content-disposition']), /^attachment; .*_acme_raw_data_report\.html/, 'never shown inline');
     assert.match(html.body, /Top organizations/);
     assert.match(html.body, /Halcyon Shipping Ltd/);
+    assert.doesNotMatch(html.body, /Nadia Ferreira/, 'a rejected name is not reported');
     assert.match(html.body, /<svg/);
     assert.doesNotMatch(html.body, /<script/i);
 
@@ -319,6 +325,12 @@ describe('raw data processing', () => {
     assert.equal((await json('POST', `${BASE}/analysis-report/`, { ids: [a] }, tokens['paywall'])).statusCode, 403);
     assert.equal((await json('GET', `${BASE}/analysis-report-status/${taskId}/`, undefined, tokens['beta'], beta)).statusCode, 404, "another tenant's task");
     assert.equal((await json('GET', `${BASE}/analysis-report-status/00000000-0000-4000-8000-000000000000/`)).statusCode, 404);
+    // A report is its maker's and the admins': another user of the tenant does not find it.
+    assert.equal((await json('GET', `${BASE}/analysis-report-status/${taskId}/`, undefined, tokens['admin'])).statusCode, 200);
+    await t.createUser(acme, 'second-research@acme.test', { is_research: true });
+    const other = await t.login(acme, 'second-research@acme.test');
+    assert.equal((await json('GET', `${BASE}/analysis-report-status/${taskId}/`, undefined, other)).statusCode, 404);
+    assert.equal((await json('GET', status.links.html, undefined, other)).statusCode, 404);
   });
 });
 
