@@ -246,6 +246,8 @@ describe('raw data processing', () => {
   });
 
   it('sends items to the library once: sending again updates the entry', async () => {
+    const solvang = await json('POST', '/api/v1/assets/organizations/', { name_inc: 'Solvang Energy ASA' }, tokens['admin']);
+    assert.equal(solvang.statusCode, 201, solvang.body);
     const id = await createText('Quarterly outlook\n\nSolvang Energy ASA expects demand to double by 2030, its chief financial officer Mette Lund said on 4 June 2024.', {
       title: 'Solvang outlook',
       source_url: 'https://news.example.org/solvang',
@@ -264,6 +266,7 @@ describe('raw data processing', () => {
     assert.equal(entry.publisher, 'news.example.org');
     assert.match(entry.abstract, /Solvang Energy ASA expects demand/);
     assert.equal(entry.publish_date, '2024-06-04');
+    assert.deepEqual(entry.assets.map((asset: { id: string }) => asset.id), [solvang.json().id], 'the organization it names');
 
     assert.equal((await json('PATCH', `${BASE}/${id}/`, { title: 'Solvang outlook, revised' })).statusCode, 200);
     const again = (await json('POST', `${BASE}/send_to_library/`, { ids: [id] })).json().results[0];
@@ -271,6 +274,16 @@ describe('raw data processing', () => {
     assert.equal((await json('GET', `/api/v1/library/${result.library_entry}/`)).json().title, 'Solvang outlook, revised');
     const count = (await json('GET', `/api/v1/library/?search=Solvang`)).json().count;
     assert.equal(count, 1);
+
+    // A linked record deleted since, then the entry itself: sending still works, naming what is there.
+    assert.equal((await json('DELETE', `/api/v1/assets/organizations/${solvang.json().id}/`, undefined, tokens['admin'])).statusCode, 204);
+    const afterDelete = await json('POST', `${BASE}/send_to_library/`, { ids: [id] });
+    assert.equal(afterDelete.statusCode, 200, afterDelete.body);
+    assert.deepEqual((await json('GET', `/api/v1/library/${result.library_entry}/`)).json().assets, []);
+    assert.equal((await json('DELETE', `/api/v1/library/${result.library_entry}/`, undefined, tokens['admin'])).statusCode, 204);
+    const anew = (await json('POST', `${BASE}/send_to_library/`, { ids: [id] })).json().results[0];
+    assert.equal(anew.created, true);
+    assert.notEqual(anew.library_entry, result.library_entry);
   });
 
   it('writes an analysis report asynchronously: start, status, the workbook and the page, the events', async () => {
