@@ -13,6 +13,7 @@ import type { Worker } from '../../jobs/worker.ts';
 import type { TenantRow } from '../../tenancy/tenants.repository.ts';
 import { multipartForm } from '../../test/multipart.ts';
 import { createTestApp, type TestContext } from '../../test/test-app.ts';
+import { MAX_EXTRACT_ROWS } from './extracted-data.ts';
 
 const BASE = '/api/v1/raw-data';
 
@@ -243,6 +244,13 @@ describe('raw data processing', () => {
     assert.equal((await json('POST', `${BASE}/process/`, { ids: [] })).statusCode, 400);
     assert.equal((await json('GET', `${BASE}/extract-data/?ids=nope`)).statusCode, 400);
     assert.equal((await json('GET', `${BASE}/extract-data/?ids=${id}&type=WHATEVER`)).statusCode, 400);
+    // More rows than one call answers: refused, naming ids, instead of built in memory.
+    await owner(sql`INSERT INTO raw_data_entities (tenant_id, raw_data_id, type, text, normalized, start_offset, end_offset)
+      SELECT ${acme.id}, ${id}, 'EMAIL', 'a' || n || '@x.test', 'a' || n || '@x.test', n, n + 1 FROM generate_series(1, ${MAX_EXTRACT_ROWS + 1}) n`);
+    const tooMany = await json('GET', `${BASE}/extract-data/?ids=${id}`);
+    assert.equal(tooMany.statusCode, 400);
+    assert.match(tooMany.json().errors.ids[0], /more than the 20000 one call answers/);
+    assert.equal((await json('GET', `${BASE}/extract-data/?ids=${id}&type=PER`)).statusCode, 200, 'a type keeps it within');
   });
 
   it('sends items to the library once: sending again updates the entry', async () => {
