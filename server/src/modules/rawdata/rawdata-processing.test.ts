@@ -13,6 +13,7 @@ import type { Worker } from '../../jobs/worker.ts';
 import type { TenantRow } from '../../tenancy/tenants.repository.ts';
 import { multipartForm } from '../../test/multipart.ts';
 import { createTestApp, type TestContext } from '../../test/test-app.ts';
+import { fileKey } from '../../storage/files.ts';
 import { MAX_EXTRACT_ROWS } from './extracted-data.ts';
 
 const BASE = '/api/v1/raw-data';
@@ -199,6 +200,23 @@ describe('raw data processing', () => {
     const errors = (await events()).slice(before).filter((event) => event.name === 'raw_data_error');
     assert.equal(errors.length, 1);
     assert.equal(errors[0]!.payload['id'], id);
+
+    // A file gone from the store (a restore that lost it): named, and not retried.
+    const gone = await t.request(acme, {
+      method: 'POST',
+      url: `${BASE}/`,
+      token: tokens['research'],
+      ...multipartForm([{ field: 'file', filename: 'gone.txt', content: 'Vanished text.', contentType: 'text/plain' }]),
+    });
+    const goneId = gone.json().id as string;
+    const [goneRow] = await owner<{ file_sha256: string }>(sql`SELECT file_sha256 FROM raw_data WHERE id = ${goneId}`);
+    await t.files.driver.delete(fileKey(acme.id, goneRow!.file_sha256));
+    const goneJob = (await processIds([goneId])).json().results[0].job_id as string;
+    const missing = await processed(goneId);
+    assert.equal(missing.processing_status, 'error');
+    assert.match(missing.processing_error, /no longer in the file store/);
+    const [goneAttempts] = await owner<{ attempts: number; status: string }>(sql`SELECT attempts, status FROM jobs WHERE id = ${goneJob}`);
+    assert.deepEqual([goneAttempts!.attempts, goneAttempts!.status], [1, 'succeeded'], 'one attempt: retrying reads the same store');
     await worker.stop();
     worker = null;
 

@@ -388,6 +388,27 @@ describe('extractText: limits and hostile input', () => {
     await rejectsWith(extract('text', undefined, timeout), 'aborted', /took too long/);
   });
 
+  it('keeps what was read when the deadline fires (a soft limit), and still throws on the signal', async () => {
+    const deadline = new AbortController();
+    const partial = await extractText(
+      { bytes: fixture('pages.pdf'), mime: 'application/pdf' },
+      { signal: AbortSignal.timeout(120_000), deadline: deadline.signal, onProgress: (percent) => percent > 0 && deadline.abort() },
+    );
+    assert.equal(partial.method, 'partial: stopped at the time limit');
+    assert.equal(partial.truncated, true);
+    assert.deepEqual(labels(partial), ['page 1']);
+    assert.match(partial.warnings.join('\n'), /stopped at the time limit/);
+    const both = new AbortController();
+    await rejectsWith(
+      extractText(
+        { bytes: fixture('pages.pdf'), mime: 'application/pdf' },
+        { signal: both.signal, deadline: both.signal, onProgress: (percent) => percent > 0 && both.abort() },
+      ),
+      'aborted',
+      /was stopped/,
+    );
+  });
+
   it('reports progress as it goes (99 at most), then 100 when done', async () => {
     const seen: number[] = [];
     await extractText({ bytes: fixture('pages.pdf'), mime: 'application/pdf' }, { onProgress: (percent) => seen.push(percent) });
