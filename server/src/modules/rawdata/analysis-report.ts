@@ -27,6 +27,7 @@ import { isUuid } from '../../resources/service.ts';
 import { visibleTo } from '../../resources/visibility.ts';
 import { XlsxStreamWriter, type CellValue } from '../../resources/xlsx-writer.ts';
 import type { StoredFile } from '../../storage/files.ts';
+import { ENTITY_RECORD_JOINS, ENTITY_RECORD_NAME, ENTITY_RECORD_STATUS } from './entity-records.ts';
 import { rawData } from './rawdata.resource.ts';
 
 /** Rows of each "top" table. */
@@ -90,21 +91,14 @@ export async function gatherReport(ctx: EngineContext, selection: ReportSelectio
   const ranked = async (type: string) =>
     (await query<{ name: string; mentions: string; items: string }>(ctx.tx, sql`
       WITH items AS (${items})
-      SELECT coalesce(o.display_name, p.display_name, g.display_name, c.display_name, k.display_name, t.display_name, min(e.text)) AS name,
-             sum(e.mentions) AS mentions, count(DISTINCT e.raw_data_id) AS items
-      FROM raw_data_entities e JOIN items i ON i.id = e.raw_data_id
-      LEFT JOIN organizations o ON e.record_kind = 'organizations' AND o.id = e.record_id
-      LEFT JOIN people p ON e.record_kind = 'people' AND p.id = e.record_id
-      LEFT JOIN geos g ON e.record_kind = 'geos' AND g.id = e.record_id
-      LEFT JOIN cities c ON e.record_kind = 'cities' AND c.id = e.record_id
-      LEFT JOIN keywords k ON e.record_kind = 'keyword' AND k.id = e.record_id
-      LEFT JOIN terminology t ON e.record_kind = 'terminology' AND t.id = e.record_id
+      SELECT coalesce(${ENTITY_RECORD_NAME}, min(e.text)) AS name, sum(e.mentions) AS mentions, count(DISTINCT e.raw_data_id) AS items
+      FROM raw_data_entities e JOIN items i ON i.id = e.raw_data_id ${ENTITY_RECORD_JOINS}
       WHERE e.type = ${type}
         -- What analysts rejected is not reported: a rejected suggestion, or a name rejected from any source.
-        AND coalesce(o.status, p.status, 'active') <> 'rejected'
+        AND coalesce(${ENTITY_RECORD_STATUS}, 'active') <> 'rejected'
         AND NOT (e.record_id IS NULL AND EXISTS (
           SELECT 1 FROM suggestion_rejections r WHERE r.resource = ${REVIEWED_KIND_OF_TYPE[type] ?? ''} AND r.name_key = e.normalized))
-      GROUP BY coalesce(e.record_id::text, e.normalized), o.display_name, p.display_name, g.display_name, c.display_name, k.display_name, t.display_name
+      GROUP BY coalesce(e.record_id::text, e.normalized), ${ENTITY_RECORD_NAME}
       ORDER BY 2 DESC, 3 DESC, 1 LIMIT ${REPORT_TOP}`)).map((row) => ({ name: row.name, mentions: Number(row.mentions), items: Number(row.items) }));
   const datesMentioned = await query<{ label: string; count: string }>(ctx.tx, sql`
     WITH items AS (${items})

@@ -10,6 +10,7 @@ import { fieldError } from '../../http/errors.ts';
 import type { EngineContext } from '../../resources/context.ts';
 import { uuidArray } from '../../resources/repository.ts';
 import { isUuid, type ResourceService } from '../../resources/service.ts';
+import { ENTITY_RECORD_JOINS, ENTITY_RECORD_NAME, ENTITY_RECORD_STATUS } from './entity-records.ts';
 import { visibleItems } from './rawdata.service.ts';
 import type { CellValue } from '../../resources/xlsx-writer.ts';
 
@@ -56,15 +57,8 @@ export async function extractedData(ctx: EngineContext, items: ResourceService, 
   const rows = await query<Omit<ExtractedRow, 'item' | 'record'> & { record_kind: string | null; record_id: string | null; record_name: string | null; record_status: string | null }>(
     ctx.tx,
     sql`SELECT e.raw_data_id, e.type, e.text, e.normalized, e.mentions, e.snippet, e.value, e.linked, e.record_kind, e.record_id,
-               coalesce(o.display_name, p.display_name, k.display_name, g.display_name, c.display_name, t.display_name) AS record_name,
-               coalesce(o.status, p.status) AS record_status
-        FROM raw_data_entities e
-        LEFT JOIN organizations o ON e.record_kind = 'organizations' AND o.id = e.record_id
-        LEFT JOIN people p ON e.record_kind = 'people' AND p.id = e.record_id
-        LEFT JOIN keywords k ON e.record_kind = 'keyword' AND k.id = e.record_id
-        LEFT JOIN geos g ON e.record_kind = 'geos' AND g.id = e.record_id
-        LEFT JOIN cities c ON e.record_kind = 'cities' AND c.id = e.record_id
-        LEFT JOIN terminology t ON e.record_kind = 'terminology' AND t.id = e.record_id
+               ${ENTITY_RECORD_NAME} AS record_name, ${ENTITY_RECORD_STATUS} AS record_status
+        FROM raw_data_entities e ${ENTITY_RECORD_JOINS}
         WHERE ${matching}
         ORDER BY e.raw_data_id, e.type, e.mentions DESC, e.normalized`,
   );
