@@ -157,7 +157,7 @@ export function extractEntities(input: string, options: ExtractOptions = {}): { 
   }
 
   // The optional extractors' names, where neither the gazetteer nor the rules found one.
-  const externalNames = (options.external ?? []).filter((entity): entity is ExternalName => entity.type !== 'MONEY');
+  const externalNames = (options.external ?? []).filter((entity): entity is ExternalName => entity.type !== 'MONEY' && withinText(entity, text.length));
   for (const found of judgeExternalNames(context, externalNames, { blockedTokens, ruleNames, geoSpans, minConfidence, ...(model ? { model } : {}) })) {
     const span = { start: tokens[found.firstToken]!.start, end: tokens[found.endToken - 1]!.end };
     const name = text.slice(span.start, span.end);
