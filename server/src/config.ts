@@ -197,7 +197,7 @@ const LLM_VARIABLES = ['NER_LLM_KEY', 'NER_LLM_MODEL', 'NER_LLM_TIMEOUT_MS', 'NE
 
 function entityExtractorSettings(env: Env): EntityExtractorSettings {
   const modelDirRaw = str(env, 'NER_MODEL_DIR');
-  const modelMaxChars = int(env, 'NER_MODEL_MAX_CHARS', 200_000, 1_000, 2_000_000);
+  const modelMaxChars = int(env, 'NER_MODEL_MAX_CHARS', 100_000, 1_000, 2_000_000);
   const url = str(env, 'NER_LLM_URL');
   if (url === null) {
     const stray = LLM_VARIABLES.find((name) => str(env, name) !== null);
