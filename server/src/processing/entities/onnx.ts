@@ -127,7 +127,9 @@ export class OnnxNameExtractor implements EntityExtractor {
   /** Loads onnxruntime and the model once per process; a failure stays the answer (the model does not change while running). */
   private load(): Promise<Session> {
     this.session ??= (async () => {
-      const ort = await import('onnxruntime-node');
+      const loaded = await import('onnxruntime-node');
+      // A CommonJS package: its exports are the namespace's, or its default's where Node could not list them.
+      const ort = 'InferenceSession' in loaded ? loaded : (loaded as unknown as { default: typeof loaded }).default;
       // One thread per run: jobs run side by side on few cores, each its own text.
       const session = await ort.InferenceSession.create(path.join(this.folder.dir, 'model.onnx'), {
         executionProviders: ['cpu'],
