@@ -11,7 +11,7 @@
  * of the amount stated, its currency an ISO 4217 code. A name not in the text is dropped
  * (and counted); anything else wrong fails the extractor, and the rules stand alone.
  */
-import { Type, type Static } from 'typebox';
+import { Type, type Static, type TSchema } from 'typebox';
 import { Value } from 'typebox/value';
 import type { ExternalEntity } from './external.ts';
 import type { EntityExtractor, ExtractorResult } from './extractors.ts';
@@ -229,7 +229,7 @@ function parseJson(text: string, what: string): unknown {
   }
 }
 
-function problems(schema: Parameters<typeof Value.Errors>[0], value: unknown): string {
+function problems(schema: TSchema, value: unknown): string {
   return Value.Errors(schema, value)
     .slice(0, 3)
     .map((error) => `${error.instancePath || '/'} ${error.message}`)

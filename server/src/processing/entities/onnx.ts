@@ -86,7 +86,7 @@ export function readModelFolder(dir: string): ModelFolder {
   const labels: Label[] = new Array<Label>(entries.length);
   for (const [key, value] of entries) {
     const id = Number(key);
-    if (!/^\d+$/.test(key) || id >= entries.length) throw new ModelFolderError(`${configFile}: id2label's ids must be 0 to ${entries.length - 1}, found "${key}"`);
+    if (!/^(0|[1-9]\d*)$/.test(key) || id >= entries.length) throw new ModelFolderError(`${configFile}: id2label's ids must be 0 to ${entries.length - 1}, found "${key}"`);
     if (typeof value !== 'string') throw new ModelFolderError(`${configFile}: id2label["${key}"] must be a label name`);
     labels[id] = parseLabel(value, configFile);
   }
