@@ -244,11 +244,11 @@ describe('optional extractors: merging in extractEntities', () => {
   });
 
   it('keeps the gazetteer and the rules first, and refuses what crosses a sentence or lies outside the text', () => {
-    const text = 'Orbex Holdings plc grew. Tamsin Okafor said so.';
+    const text = 'Orbex Holdings plc grew. Anna Weber said so.';
     const { mentions } = extractEntities(text, {
       external: [
         external(text, 'PER', 'Orbex Holdings plc', 0.95),
-        external(text, 'ORG', 'Holdings plc grew. Tamsin', 0.95),
+        external(text, 'ORG', 'Holdings plc grew. Anna', 0.95),
         { type: 'ORG', start: 40, end: 400, confidence: 0.9, source: 'llm' },
         { type: 'PER', start: -5, end: 3, confidence: 0.9, source: 'llm' },
       ],
@@ -256,21 +256,22 @@ describe('optional extractors: merging in extractEntities', () => {
     const names = mentions.filter((mention) => mention.type === 'PER' || mention.type === 'ORG');
     assert.deepEqual(names.map((mention) => [mention.type, mention.text, mention.source ?? 'rules']), [
       ['ORG', 'Orbex Holdings plc', 'rules'],
-      ['PER', 'Tamsin Okafor', 'rules'],
+      ['PER', 'Anna Weber', 'rules'],
     ]);
   });
 
   it('takes the surer of two overlapping extractors, and a little surer when both agree', () => {
-    const text = 'Quorra Lindqvist Capital Advisors expanded.';
+    const text = 'Kallvik Ostrander Vanttaja expanded.';
     const agreeing = extractEntities(text, {
-      external: [external(text, 'ORG', 'Quorra Lindqvist Capital Advisors', 0.7, 'onnx'), external(text, 'ORG', 'Quorra Lindqvist Capital Advisors', 0.8, 'llm')],
+      external: [external(text, 'ORG', 'Kallvik Ostrander Vanttaja', 0.7, 'onnx'), external(text, 'ORG', 'Kallvik Ostrander Vanttaja', 0.8, 'llm')],
     }).mentions.filter((mention) => mention.type === 'ORG');
-    assert.deepEqual(agreeing.map((mention) => [mention.text, mention.confidence, mention.source]), [['Quorra Lindqvist Capital Advisors', 0.85, 'llm']]);
+    assert.deepEqual(agreeing.map((mention) => [mention.text, mention.confidence, mention.source]), [['Kallvik Ostrander Vanttaja', 0.85, 'llm']]);
     const overlapping = extractEntities(text, {
-      external: [external(text, 'PER', 'Quorra Lindqvist', 0.75, 'onnx'), external(text, 'ORG', 'Quorra Lindqvist Capital Advisors', 0.8, 'llm')],
+      external: [external(text, 'PER', 'Kallvik Ostrander', 0.75, 'onnx'), external(text, 'ORG', 'Kallvik Ostrander Vanttaja', 0.8, 'llm')],
     }).mentions.filter((mention) => mention.type === 'PER' || mention.type === 'ORG');
-    assert.deepEqual(overlapping.map((mention) => [mention.type, mention.text]), [['ORG', 'Quorra Lindqvist Capital Advisors']]);
-    const unsure = extractEntities(text, { external: [external(text, 'ORG', 'Quorra Lindqvist', 0.4, 'onnx')] }).mentions;
+    assert.deepEqual(overlapping.map((mention) => [mention.type, mention.text]), [['ORG', 'Kallvik Ostrander Vanttaja']]);
+    assert.deepEqual(extractEntities(text).mentions, [], 'the rules alone find nothing here');
+    const unsure = extractEntities(text, { external: [external(text, 'ORG', 'Kallvik Ostrander', 0.4, 'onnx')] }).mentions;
     assert.equal(unsure.filter((mention) => mention.type === 'ORG').length, 0, 'below minConfidence');
   });
 });
