@@ -4,6 +4,7 @@
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { OptionalExtractorSettings } from './processing/entities/extractors.ts';
 
 /** Where stored files live (server/src/storage, docs/storage.md). */
 export type StorageSettings = { driver: 'local'; dir: string } | S3Settings;
@@ -58,7 +59,7 @@ export interface Config {
    * The optional entity extractors (docs/processing.md, "Optional extractors"); both off
    * unless configured.
    */
-  entities: EntityExtractorSettings;
+  entities: OptionalExtractorSettings;
   /** Outbound fetches (suggested fields from a URL). */
   fetch: { allowPrivate: boolean; timeoutMs: number; maxBytes: number; maxRedirects: number };
   shutdownTimeoutMs: number;
@@ -87,24 +88,6 @@ export interface Config {
     /** How often open streams' tokens and users are checked again (sign-outs are also seen as they commit). */
     accessCheckMs: number;
   };
-}
-
-export interface EntityExtractorSettings {
-  /** A folder holding an ONNX token-classification model (model.onnx, vocab.txt, config.json); null: none. */
-  modelDir: string | null;
-  /** Characters of an item's text the model reads. */
-  modelMaxChars: number;
-  /** An OpenAI-compatible chat endpoint; null: none. */
-  llm: {
-    /** The API's base URL (…/v1) or its chat completions URL. */
-    url: string;
-    key: string | null;
-    model: string;
-    timeoutMs: number;
-    /** Characters of an item's text sent. */
-    maxChars: number;
-    maxAnswerBytes: number;
-  } | null;
 }
 
 /** The event stream's defaults (docs/events.md). */
@@ -195,7 +178,7 @@ function storageSettings(env: Env, dataDir: string): StorageSettings {
 
 const LLM_VARIABLES = ['NER_LLM_KEY', 'NER_LLM_MODEL', 'NER_LLM_TIMEOUT_MS', 'NER_LLM_MAX_CHARS', 'NER_LLM_MAX_ANSWER_BYTES'];
 
-function entityExtractorSettings(env: Env): EntityExtractorSettings {
+function entityExtractorSettings(env: Env): OptionalExtractorSettings {
   const modelDirRaw = str(env, 'NER_MODEL_DIR');
   const modelMaxChars = int(env, 'NER_MODEL_MAX_CHARS', 100_000, 1_000, 2_000_000);
   const url = str(env, 'NER_LLM_URL');

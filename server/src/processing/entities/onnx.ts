@@ -127,7 +127,9 @@ export class OnnxNameExtractor implements EntityExtractor {
   /** Loads onnxruntime and the model once per process; a failure stays the answer (the model does not change while running). */
   private load(): Promise<Session> {
     this.session ??= (async () => {
-      const loaded = await import('onnxruntime-node');
+      const loaded = await import('onnxruntime-node').catch((error: unknown) => {
+        throw new Error(`onnxruntime-node does not load (${(error as Error).message}); it is a dependency of the server: reinstall it with npm ci`);
+      });
       // A CommonJS package: its exports are the namespace's, or its default's where Node could not list them.
       const ort = 'InferenceSession' in loaded ? loaded : (loaded as unknown as { default: typeof loaded }).default;
       // One thread per run: jobs run side by side on few cores, each its own text.
