@@ -52,12 +52,17 @@ export interface FoundEntities {
   link(ctx: EngineContext): Promise<Findings>;
 }
 
-/** Runs the extractor over `text` with the tenant's gazetteer and model, and what the optional extractors found in it. */
-export async function findEntities(ctx: EngineContext, text: string, external: ExternalEntity[] = []): Promise<FoundEntities> {
+export interface FindOptions {
+  /** What the optional extractors found in the text (docs/processing.md "Optional extractors"). */
+  external?: ExternalEntity[];
+}
+
+/** Runs the extractor over `text` with the tenant's gazetteer and model. */
+export async function findEntities(ctx: EngineContext, text: string, options: FindOptions = {}): Promise<FoundEntities> {
   const entries = await gazetteerEntries(ctx, candidateKeys(text));
   const kinds = new Map(entries.map((entry) => [entry.id, entry.kind]));
   const model = await loadTenantModel(ctx);
-  const { mentions, ledger } = extractEntities(text, { gazetteer: buildGazetteer(entries.map((entry) => entry.entry)), ...(model ? { model } : {}), external });
+  const { mentions, ledger } = extractEntities(text, { gazetteer: buildGazetteer(entries.map((entry) => entry.entry)), ...(model ? { model } : {}), external: options.external ?? [] });
   return {
     mentions,
     ledger,

@@ -96,7 +96,7 @@ export class RawDataProcessing {
     // The optional extractors (a model, a chat endpoint) may take seconds: outside any
     // transaction. They never fail the item: one that fails leaves the rules alone.
     const optional = this.entityExtractors.configured ? await this.entityExtractors.run(text.text, job.signal) : undefined;
-    const found: FoundEntities = await job.inTenant((ctx) => findEntities(ctx, text.text, optional?.entities));
+    const found: FoundEntities = await job.inTenant((ctx) => findEntities(ctx, text.text, { external: optional?.entities ?? [] }));
 
     if (!(await this.enterStage(job, 'linking'))) return { skipped: 'superseded' };
     const linked = await job.inTenant((ctx) => found.link(ctx));
