@@ -1,9 +1,12 @@
 /** The job handlers of every module (each in its `<area>.jobs.ts`) and of the engine; jobs/registry.ts checks that every job type has one. */
 import { createJobRegistry, type JobRegistry } from '../jobs/registry.ts';
+import type { OptionalExtractors } from '../processing/entities/index.ts';
 import { spreadsheetImportJobs } from '../resources/import-job.ts';
 import { clientsJobs } from './clients/clients.jobs.ts';
 import { probeJobs } from './probe/probe.jobs.ts';
 import { rawdataJobs } from './rawdata/rawdata.jobs.ts';
 import { CATALOG } from './registry.ts';
 
-export const jobRegistry = (): JobRegistry => createJobRegistry([probeJobs, clientsJobs, spreadsheetImportJobs(CATALOG), rawdataJobs(CATALOG)]);
+/** `entityExtractors`: the optional entity extractors the settings configure (startup.ts); none by default. */
+export const jobRegistry = (options: { entityExtractors?: OptionalExtractors } = {}): JobRegistry =>
+  createJobRegistry([probeJobs, clientsJobs, spreadsheetImportJobs(CATALOG), rawdataJobs(CATALOG, options.entityExtractors)]);

@@ -21,6 +21,7 @@ import { responsibleUser, type EngineContext } from '../../resources/context.ts'
 import type { Row } from '../../resources/repository.ts';
 import type { ResourceService } from '../../resources/service.ts';
 import { fileKey } from '../../storage/files.ts';
+import { OptionalExtractors } from '../../processing/entities/index.ts';
 import { extractText, TextExtractionError, type ExtractedText } from '../../processing/text/index.ts';
 import type { ProcessingStage } from './rawdata.resource.ts';
 import { findEntities, type FoundEntities } from './entity-finding.ts';
@@ -53,6 +54,8 @@ export class RawDataProcessing {
   constructor(
     private readonly items: ResourceService,
     private readonly catalog: Catalog,
+    /** The optional entity extractors the settings configure (docs/processing.md "Optional extractors"); none by default. */
+    private readonly entityExtractors: OptionalExtractors = new OptionalExtractors([], { info: () => {}, warn: () => {} }),
   ) {}
 
   /**
@@ -103,7 +106,10 @@ export class RawDataProcessing {
     }
 
     if (!(await this.enterStage(job, 'extracting'))) return { skipped: 'superseded' };
-    const found: FoundEntities = await job.inTenant((ctx) => findEntities(ctx, text.text));
+    // The optional extractors (a model, a chat endpoint) may take seconds: outside any
+    // transaction. They never fail the item: one that fails leaves the rules alone.
+    const optional = this.entityExtractors.configured ? await this.entityExtractors.run(text.text, job.signal) : undefined;
+    const found: FoundEntities = await job.inTenant((ctx) => findEntities(ctx, text.text, { external: optional?.entities ?? [] }));
 
     if (!(await this.enterStage(job, 'linking'))) return { skipped: 'superseded' };
     const linked = await job.inTenant((ctx) => found.link(ctx));
@@ -124,7 +130,7 @@ export class RawDataProcessing {
     });
     if (!written) return { skipped: 'superseded' };
     await job.progress('completed', 100);
-    return { chars: text.text.length, method: text.method, truncated: text.truncated, ...written.summary };
+    return { chars: text.text.length, method: text.method, truncated: text.truncated, ...written.summary, ...(optional ? { extractors: optional.outcomes } : {}) };
   }
 
   /** The job failed for good (its last attempt, or its worker died): the item says so. */
