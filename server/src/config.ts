@@ -4,6 +4,7 @@
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { OptionalExtractorSettings } from './processing/entities/extractors.ts';
 
 /** Where stored files live (server/src/storage, docs/storage.md). */
 export type StorageSettings = { driver: 'local'; dir: string } | S3Settings;
@@ -54,6 +55,11 @@ export interface Config {
   fileSweepGraceSeconds: number;
   /** Raw data collection (docs/rawdata.md): files per upload request, and how long a direct-upload URL holds. */
   rawData: { maxFilesPerRequest: number; directUploadSeconds: number };
+  /**
+   * The optional entity extractors (docs/processing.md, "Optional extractors"); both off
+   * unless configured.
+   */
+  entities: OptionalExtractorSettings;
   /** Outbound fetches (suggested fields from a URL). */
   fetch: { allowPrivate: boolean; timeoutMs: number; maxBytes: number; maxRedirects: number };
   shutdownTimeoutMs: number;
@@ -217,6 +223,43 @@ function emailSettings(env: Env): Config['emails'] {
   };
 }
 
+const LLM_VARIABLES = ['NER_LLM_KEY', 'NER_LLM_MODEL', 'NER_LLM_TIMEOUT_MS', 'NER_LLM_MAX_CHARS', 'NER_LLM_MAX_ANSWER_BYTES'];
+
+function entityExtractorSettings(env: Env): OptionalExtractorSettings {
+  const modelDirRaw = str(env, 'NER_MODEL_DIR');
+  const modelMaxChars = int(env, 'NER_MODEL_MAX_CHARS', 100_000, 1_000, 2_000_000);
+  const url = str(env, 'NER_LLM_URL');
+  if (url === null) {
+    const stray = LLM_VARIABLES.find((name) => str(env, name) !== null);
+    if (stray) throw new ConfigError(`${stray} is set but NER_LLM_URL is not: set NER_LLM_URL to use a chat endpoint for entities, or remove ${stray}`);
+  } else {
+    let parsed: URL | null = null;
+    try {
+      parsed = new URL(url);
+    } catch {
+      /* reported below */
+    }
+    if (!parsed || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') || parsed.username || parsed.password || parsed.search || parsed.hash) {
+      throw new ConfigError(`NER_LLM_URL must be an http:// or https:// URL such as https://api.openai.com/v1 (the key goes in NER_LLM_KEY), got "${url}"`);
+    }
+    if (str(env, 'NER_LLM_MODEL') === null) throw new ConfigError('NER_LLM_MODEL is required with NER_LLM_URL: the model the endpoint should use');
+  }
+  return {
+    modelDir: modelDirRaw === null ? null : path.resolve(repoRoot, modelDirRaw),
+    modelMaxChars,
+    llm: url === null
+      ? null
+      : {
+          url,
+          key: str(env, 'NER_LLM_KEY'),
+          model: str(env, 'NER_LLM_MODEL')!,
+          timeoutMs: int(env, 'NER_LLM_TIMEOUT_MS', 30_000, 100, 600_000),
+          maxChars: int(env, 'NER_LLM_MAX_CHARS', 20_000, 100, 1_000_000),
+          maxAnswerBytes: int(env, 'NER_LLM_MAX_ANSWER_BYTES', 262_144, 1024, 16 * 1024 * 1024),
+        },
+  };
+}
+
 /**
  * Uploads with more data rows than this import as a job: a few thousand rows take seconds to
  * write, longer than a request should hold PGlite's single connection.
@@ -305,6 +348,7 @@ export function loadConfig(env: Env = process.env): Config {
       maxFilesPerRequest: int(env, 'RAW_DATA_MAX_FILES', 200, 1, 10_000),
       directUploadSeconds: int(env, 'RAW_DATA_DIRECT_UPLOAD_SECONDS', 3600, 1, 7 * 24 * 3600),
     },
+    entities: entityExtractorSettings(env),
     fetch: {
       allowPrivate: bool(env, 'FETCH_ALLOW_PRIVATE', false),
       timeoutMs: int(env, 'FETCH_TIMEOUT_MS', 8000, 100, 120_000),

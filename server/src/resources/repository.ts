@@ -293,6 +293,15 @@ export async function selectOne(tx: Tx, resource: Resource, visible: Visibility[
   return row ?? null;
 }
 
+/** The rows among `ids` the caller may see, in one statement (in no particular order). */
+export async function selectMany(tx: Tx, resource: Resource, visible: Visibility[], ids: string[]): Promise<Row[]> {
+  if (ids.length === 0) return [];
+  return query<Row>(
+    tx,
+    sql`SELECT ${selectColumns(resource)} FROM ${id(resource.table)} WHERE id = ANY(${uuidArray(ids)}) AND ${whereClause(resource, visible)}`,
+  );
+}
+
 /** A uuid[] value from ids (one parameter however many). */
 export const uuidArray = (values: string[]): SQL => sql`${textArray(values)}::uuid[]`;
 

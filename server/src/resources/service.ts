@@ -405,6 +405,12 @@ export class ResourceService {
     if (!row) throw notFound(`${this.resource.label} not found.`);
     return row;
   }
+
+  /** The rows among `rowIds` the reader may see, by id; ids that are not uuids or not visible are absent. */
+  async findVisibleMany(tx: Tx, access: AccessLevel, rowIds: string[]): Promise<Map<string, repo.Row>> {
+    const rows = await repo.selectMany(tx, this.resource, visibleTo(access), rowIds.filter(isUuid));
+    return new Map(rows.map((row) => [String(row.id), row]));
+  }
 }
 
 function throwIfErrors(errors: FieldErrors, itemErrors?: ItemErrors): void {

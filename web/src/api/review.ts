@@ -24,6 +24,7 @@ export const suggestionsPath = (meta: Pick<ResourceMeta, 'path'>): string => `/s
 export const SUGGESTION_LISTS = {
   organizations: '/suggested-entities/organizations',
   people: '/suggested-entities/people',
+  ledger: '/suggested-entities/ledger',
 } as const;
 
 /** The review page of one suggestion (SPEC §2: suggested-entities/organizations/:id/edit). */

@@ -45,17 +45,13 @@ export const MAX_REMOVE_BATCH = 1000;
  * send_to_library, extract-data) takes its items through here.
  */
 export async function visibleItems(ctx: EngineContext, items: ResourceService, ids: string[], outcome: string): Promise<Row[]> {
-  const rows: Row[] = [];
-  const missing: string[] = [];
-  for (const id of new Set(ids.map((id) => id.toLowerCase()))) {
-    const row = isUuid(id) ? await items.findVisible(ctx.tx, ctx.actor.access, id).catch(() => null) : null;
-    if (row) rows.push(row);
-    else missing.push(id);
-  }
+  const wanted = [...new Set(ids.map((id) => id.toLowerCase()))];
+  const found = await items.findVisibleMany(ctx.tx, ctx.actor.access, wanted);
+  const missing = wanted.filter((id) => !found.has(id));
   if (missing.length > 0) {
     throw new ApiError(404, 'not_found', `ids: ${missing.length} of the items were not found; ${outcome}.`, { ids: missing.map((id) => `Not found: ${id}`) });
   }
-  return rows;
+  return wanted.map((id) => found.get(id)!);
 }
 
 export class RawDataService {
@@ -254,13 +250,18 @@ export class RawDataService {
     return { expired: Boolean(row['expired']) };
   }
 
-  /** Records the bytes a PUT stored (held until complete/). */
-  async receivedDirect(ctx: EngineContext, id: string, file: StoredFile): Promise<void> {
-    await query(
+  /**
+   * Records the bytes a PUT stored (held until complete/). False when bytes were recorded
+   * first by another request (two PUTs, or two complete/ calls reading a staged object at
+   * once) or the upload is gone: the caller's hold is then not the upload's, and is released.
+   */
+  async receivedDirect(ctx: EngineContext, id: string, file: StoredFile): Promise<boolean> {
+    const recorded = await query(
       ctx.tx,
       sql`UPDATE raw_data_direct_uploads SET received_sha256 = ${file.sha256}, received_size = ${file.size},
-          received_type = ${file.type}, hold_id = ${file.hold ?? null} WHERE id = ${id}`,
+          received_type = ${file.type}, hold_id = ${file.hold ?? null} WHERE id = ${id} AND hold_id IS NULL RETURNING id`,
     );
+    return recorded.length > 0;
   }
 
   /**

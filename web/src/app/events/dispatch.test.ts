@@ -61,6 +61,15 @@ describe('live event dispatch', () => {
     assert.equal(toasts.length, 0);
   });
 
+  it('refetches the suggested ledger entries when an item is processed (SPEC §4 has no ledger suggestion event)', () => {
+    const { context, lists } = recorder();
+    const at = '2026-11-26T05:30:00.000Z';
+    dispatchLiveEvent({ id: '1', event: 'raw_data_update', data: JSON.stringify({ id: id(1), processing_status: 'processing', updated_at: at }) }, context);
+    assert.deepEqual(lists, []);
+    dispatchLiveEvent({ id: '2', event: 'raw_data_process_complete', data: JSON.stringify({ id: id(1), processing_status: 'completed', updated_at: at }) }, context);
+    assert.deepEqual(lists, ['/suggested-entities/ledger']);
+  });
+
   it('shows new suggested organizations in a toast that stays open and leads to the suggested tab', () => {
     const { context, toasts, visited } = recorder();
     const payload = { raw_data_id: null, count: 1, items: [{ id: id(1), name: 'Acme' }] };

@@ -56,9 +56,18 @@ const refetchRawData = ({ id }: { id: string }, { refetchRecord }: EventContext)
  */
 const refetchSuggestions = (path: string) => (_payload: unknown, { refetchList }: EventContext) => refetchList(path);
 
+/**
+ * SPEC §4 names no event for suggested ledger entries; they are written by the same processing
+ * whose completion is announced, so a completed item also refetches the ledger's suggestions.
+ */
+const refetchProcessedRawData: Handler<'raw_data_process_complete'> = (payload, context) => {
+  refetchRawData(payload, context);
+  context.refetchList(SUGGESTION_LISTS.ledger);
+};
+
 const handlers: Handlers = {
   raw_data_update: refetchRawData,
-  raw_data_process_complete: refetchRawData,
+  raw_data_process_complete: refetchProcessedRawData,
   raw_data_error: refetchRawData,
   new_suggested_organization: refetchSuggestions(SUGGESTION_LISTS.organizations),
   new_suggested_person: refetchSuggestions(SUGGESTION_LISTS.people),
