@@ -2,13 +2,12 @@ import { useState } from 'react';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Stack from '@mui/material/Stack';
-import Tab from '@mui/material/Tab';
-import Tabs from '@mui/material/Tabs';
 import Typography from '@mui/material/Typography';
 import ContentPasteIcon from '@mui/icons-material/ContentPaste';
 import { useSearchParams } from 'react-router';
 import type { ResourceMeta } from '@intelnotes/server/contracts';
 import { DataTable } from '../../components/DataTable';
+import { PageTabs } from '../../components/PageTabs';
 import { useCanWrite } from '../../components/resource-view';
 import { ResourceMetaGate } from '../../components/ResourceMetaGate';
 import { domainEditPath, domainsView, emailEditPath, emailsView } from './emails.view';
@@ -45,33 +44,20 @@ function DomainsTab({ meta }: { meta: ResourceMeta }) {
 
 /** /emails (SPEC §2): ?tab=1 the addresses (the navigation's and launcher's "Emails"), ?tab=2 their domains. */
 export function EmailsPage() {
-  const [params, setParams] = useSearchParams();
+  const [params] = useSearchParams();
   const tab = params.get('tab') === '2' ? '2' : '1';
-  // A tab starts from its own first page: the other tab's search, filters and paging are dropped.
-  const selectTab = (next: string) => setParams({ tab: next });
   return (
     <Stack spacing={2}>
       <Typography variant="h4" component="h1" sx={{ fontWeight: 700 }}>
         {tab === '2' ? 'Email domains' : 'Email list'}
       </Typography>
-      <Tabs
-        value={tab}
-        onChange={(_event, next: string) => selectTab(next)}
-        aria-label="Emails and domains"
-        textColor="inherit"
-        sx={{ borderBottom: 1, borderColor: 'divider', '& .Mui-selected': { color: 'primary.dark' } }}
-      >
-        {TABS.map((entry) => (
-          <Tab key={entry.value} value={entry.value} label={entry.label} id={`emails-tab-${entry.value}`} aria-controls={`emails-panel-${entry.value}`} />
-        ))}
-      </Tabs>
-      <Box role="tabpanel" id={`emails-panel-${tab}`} aria-labelledby={`emails-tab-${tab}`}>
+      <PageTabs tabs={TABS} value={tab} label="Emails and domains" idPrefix="emails">
         {tab === '2' ? (
           <ResourceMetaGate kind={domainsView.kind}>{(meta) => <DomainsTab meta={meta} />}</ResourceMetaGate>
         ) : (
           <ResourceMetaGate kind={emailsView.kind}>{(meta) => <EmailsTab meta={meta} />}</ResourceMetaGate>
         )}
-      </Box>
+      </PageTabs>
     </Stack>
   );
 }

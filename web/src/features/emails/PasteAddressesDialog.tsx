@@ -263,7 +263,7 @@ export function PasteAddressesDialog({ open, onClose }: PasteAddressesDialogProp
                 }}
                 error={problem !== null || tooLarge}
                 helperText={problem ?? (tooLarge ? `${megabytes(bytes)}: at most 1 MB can be pasted at once.` : 'Up to 1 MB of text.')}
-                slotProps={{ htmlInput: { spellCheck: false, 'data-testid': 'paste-text' } }}
+                slotProps={{ htmlInput: { spellCheck: false } }}
                 sx={{ '& textarea': { fontFamily: 'ui-monospace, SFMono-Regular, Menlo, Consolas, monospace', fontSize: '0.85rem' } }}
               />
             </Stack>

@@ -12,7 +12,8 @@ export const emailsView: ResourceView = {
   columns: ['display_name', 'name', 'domain', 'source', 'subscription', 'is_role', 'is_free_mail', 'created_at'],
   labels: {
     display_name: 'Email',
-    email: 'Email',
+    // The stored address (the list's Email column shows the same); the form's field.
+    email: 'Email address',
     is_role: 'Role address',
     is_free_mail: 'Free mail',
     is_disposable: 'Disposable',
@@ -37,6 +38,7 @@ export const domainsView: ResourceView = {
   columns: ['display_name', 'cleaned_emails_count', 'is_free_mail', 'is_disposable', 'mx_found', 'enrichment_status', 'organizations'],
   labels: {
     display_name: 'Domain',
+    domain: 'Domain (ASCII)',
     domain_unicode: 'Domain (as written)',
     cleaned_emails_count: 'Addresses',
     is_free_mail: 'Free mail',
