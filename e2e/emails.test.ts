@@ -4,12 +4,14 @@
 // their counts; an address's page says who holds it; a domain's page follows its enrichment live;
 // the selected addresses are deleted in bulk and the domain's count follows; an anonymous visitor
 // subscribes on the tenant's host and gets the same neutral answer for a new and a known address,
-// and the confirmation and unsubscribe links work once.
+// then the rate-limit message; the confirmation and unsubscribe links work, broken ones say so.
 import assert from 'node:assert/strict';
 import { describe, it, type TestContext } from 'node:test';
 import type { Page } from 'playwright-core';
 import { sql } from 'drizzle-orm';
+import { newToken } from '../server/src/auth/tokens.ts';
 import { publish } from '../server/src/events/bus.ts';
+import { insertToken } from '../server/src/modules/emails/emails.repository.ts';
 import { inTenant, systemActor } from '../server/src/resources/context.ts';
 import type { TenantRow } from '../server/src/tenancy/tenants.repository.ts';
 import { browserUnavailable, DESKTOP, screenshots, signInAt, useServerAndBrowser } from './support/browser.ts';
@@ -54,7 +56,8 @@ describe('email list screens: paste and parse, domains, bulk delete, the public 
     const seeded = await server.request(demo, { method: 'POST', url: `${LIST}/bulk_create/parse_text`, token, payload: { raw_text: 'zoe@acme-shipping.test' } });
     assert.equal(seeded.statusCode, 200, seeded.body);
     await server.create(demo, token, 'assets/organizations', { name_inc: 'Acme Shipping Ltd', emails: ['ann.lee@acme-shipping.test'] });
-  });
+    // Few sign-ups per IP address, so the test reaches the limit (docs/emails.md).
+  }, { SUBSCRIBE_RATE_LIMIT_IP_MAX: '3' });
 
   const items = async (query = ''): Promise<Item[]> => {
     const response = await server.request(demo, { method: 'GET', url: `${LIST}/?limit=100${query}`, token });
@@ -224,21 +227,56 @@ describe('email list screens: paste and parse, domains, bulk delete, the public 
     assert.equal((await answer.innerText()).trim(), neutral);
   });
 
-  it('shows the rate-limit message when the server refuses more sign-ups, and says when a link does not work', async (t) => {
-    const page = await newPage(t, false);
-    await page.route('**/api/v1/dxlist/subscribe/', (route) =>
-      route.fulfill({ status: 429, contentType: 'application/json', body: JSON.stringify({ detail: 'Too many requests.', code: 'rate_limited' }) }),
+  /** A link as the sign-up mail carries it: a fresh token of the address, stored hashed as the server stores its own. */
+  const mintLink = async (email: string, purpose: 'confirm' | 'unsubscribe') => {
+    const item = (await items()).find((entry) => entry.email === email)!;
+    const { token: minted, hash } = newToken();
+    await inTenant(server.db, systemActor(demo.id), (ctx) =>
+      insertToken(ctx.tx, { sha256: hash, itemId: item.id, purpose, expiresAt: purpose === 'confirm' ? new Date(Date.now() + 3_600_000) : null }),
     );
-    await page.goto(server.url('demo', '/emails/add'));
-    const form = page.getByRole('form', { name: 'Join the distribution list' });
-    await form.getByLabel('Email').fill('again@harbour-news.test');
-    await form.getByRole('button', { name: 'Subscribe' }).click();
-    await form.getByRole('alert').filter({ hasText: 'Too many sign-ups from here just now' }).waitFor();
-    assert.equal(await page.getByTestId('subscribe-answer').count(), 0);
+    return server.url('demo', `/emails/${purpose}?token=${minted}`);
+  };
 
-    await page.goto(server.url('demo', '/emails/confirm?token=not-a-token'));
+  it("confirms the subscription from the mail's link, unsubscribes after a click, and says when a link does not work", async (t) => {
+    const page = await newPage(t, false);
+    await page.goto(await mintLink('reader@harbour-news.test', 'confirm'));
+    await page.getByRole('heading', { name: 'Your subscription is confirmed' }).waitFor();
+    assert.equal((await items()).find((item) => item.email === 'reader@harbour-news.test')?.subscription, 'confirmed');
+    await screenshots(page, 'emails-confirmed');
+
+    // Opening the unsubscribe page changes nothing until its button is clicked.
+    await page.goto(await mintLink('reader@harbour-news.test', 'unsubscribe'));
+    await page.getByRole('heading', { name: 'Leave the distribution list?' }).waitFor();
+    assert.equal((await items()).find((item) => item.email === 'reader@harbour-news.test')?.subscription, 'confirmed');
+    await screenshots(page, 'emails-unsubscribe');
+    await page.getByRole('button', { name: 'Unsubscribe' }).click();
+    await page.getByRole('heading', { name: 'You have left the list' }).waitFor();
+    assert.equal((await items()).find((item) => item.email === 'reader@harbour-news.test')?.subscription, 'unsubscribed');
+
+    for (const link of ['/emails/confirm?token=not-a-token', '/emails/confirm', '/emails/unsubscribe']) {
+      await page.goto(server.url('demo', link));
+      await page.getByRole('heading', { name: 'This link does not work' }).waitFor();
+    }
+    await page.goto(server.url('demo', `/emails/unsubscribe?token=${'x'.repeat(43)}`));
+    await page.getByRole('button', { name: 'Unsubscribe' }).click();
     await page.getByRole('heading', { name: 'This link does not work' }).waitFor();
-    await page.goto(server.url('demo', '/emails/unsubscribe'));
-    await page.getByRole('heading', { name: 'This link does not work' }).waitFor();
+  });
+
+  it('shows the rate-limit message once the sign-ups from one address are used up', async (t) => {
+    const page = await newPage(t, false);
+    const form = page.getByRole('form', { name: 'Join the distribution list' });
+    // The server allows SUBSCRIBE_RATE_LIMIT_IP_MAX (3 here) sign-ups per IP address and hour; two were made above.
+    for (let attempt = 1; ; attempt += 1) {
+      await page.goto(server.url('demo', '/emails/add'));
+      await form.getByLabel('Email').fill(`again${attempt}@harbour-news.test`);
+      await form.getByRole('button', { name: 'Subscribe' }).click();
+      const limited = form.getByRole('alert').filter({ hasText: 'Too many sign-ups from here just now' });
+      const answered = page.getByTestId('subscribe-answer');
+      await limited.or(answered).waitFor();
+      if (await limited.isVisible()) break;
+      assert.ok(attempt < 3, 'the limit is reached by the third try');
+    }
+    await screenshots(page, 'emails-subscribe-limited');
+    assert.equal(await page.getByTestId('subscribe-answer').count(), 0);
   });
 });
