@@ -69,6 +69,30 @@ export interface Config {
     /** Adds POST jobs/probe/ and jobs/probe/event/ (admins), which queue probe jobs. */
     probe: boolean;
   };
+  /** The email list (docs/emails.md): the public sign-up widget's mail and limits, and domain enrichment. */
+  emails: {
+    /** How mail is sent: 'log' writes each message's recipient and subject to the log and sends nothing (the default). */
+    mailTransport: 'log';
+    /** The From address of the widget's mail. */
+    mailFrom: string;
+    subscribe: {
+      /** Sign-ups one IP address may make per window, and sign-ups of one address per window. */
+      ipMax: number;
+      addressMax: number;
+      windowSeconds: number;
+      /** A form sent sooner than this after it was shown is a bot's. */
+      minFormSeconds: number;
+      /** How long a confirmation link holds. */
+      confirmHours: number;
+    };
+    enrichment: {
+      /** Whether the enrichment job looks up a domain's MX records (node:dns), and for how long at most. */
+      mxLookup: boolean;
+      dnsTimeoutMs: number;
+      /** Whether it fetches the domain's site for its title and description (through safe-fetch, with the FETCH_* limits). */
+      fetchSites: boolean;
+    };
+  };
   /** The live event stream (server/src/events/, docs/events.md). */
   events: {
     /** A comment line this often keeps proxies from closing a quiet stream. */
@@ -170,6 +194,29 @@ function storageSettings(env: Env, dataDir: string): StorageSettings {
   };
 }
 
+function emailSettings(env: Env): Config['emails'] {
+  const transport = str(env, 'MAIL_TRANSPORT')?.toLowerCase() ?? 'log';
+  if (transport !== 'log') throw new ConfigError(`MAIL_TRANSPORT must be log (the only transport so far: mail is written to the log, not sent), got "${env['MAIL_TRANSPORT']}"`);
+  const mailFrom = str(env, 'MAIL_FROM') ?? 'no-reply@intelnotes.localhost';
+  if (!EMAIL_RE.test(mailFrom)) throw new ConfigError(`MAIL_FROM is not an email address: "${mailFrom}"`);
+  return {
+    mailTransport: transport,
+    mailFrom,
+    subscribe: {
+      ipMax: int(env, 'SUBSCRIBE_RATE_LIMIT_IP_MAX', 10, 1, 100_000),
+      addressMax: int(env, 'SUBSCRIBE_RATE_LIMIT_ADDRESS_MAX', 3, 1, 1_000),
+      windowSeconds: int(env, 'SUBSCRIBE_RATE_LIMIT_WINDOW_SECONDS', 3600, 1, 7 * 86_400),
+      minFormSeconds: int(env, 'SUBSCRIBE_MIN_FORM_SECONDS', 3, 0, 3600),
+      confirmHours: int(env, 'SUBSCRIBE_CONFIRM_HOURS', 72, 1, 30 * 24),
+    },
+    enrichment: {
+      mxLookup: bool(env, 'DOMAIN_ENRICH_DNS', true),
+      dnsTimeoutMs: int(env, 'DOMAIN_ENRICH_DNS_TIMEOUT_MS', 3000, 100, 60_000),
+      fetchSites: bool(env, 'DOMAIN_ENRICH_FETCH', true),
+    },
+  };
+}
+
 /**
  * Uploads with more data rows than this import as a job: a few thousand rows take seconds to
  * write, longer than a request should hold PGlite's single connection.
@@ -265,6 +312,7 @@ export function loadConfig(env: Env = process.env): Config {
       maxRedirects: int(env, 'FETCH_MAX_REDIRECTS', 5, 0, 20),
     },
     shutdownTimeoutMs: int(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
+    emails: emailSettings(env),
     jobs: {
       inProcess: int(env, 'WORKERS', 1, 0, 1) === 1,
       concurrency: int(env, 'WORKER_CONCURRENCY', 2, 1, 100),

@@ -45,7 +45,7 @@ export interface Ready {
  * then readies the database.
  */
 export async function openReady(config: Config): Promise<Ready> {
-  const registry = jobRegistry();
+  const registry = jobRegistry(config);
   const storage = await storageOrExit(config);
   const db = await openDatabase(config);
   const applied = await migrate(db);
