@@ -30,7 +30,7 @@ export interface ParsedInvalid extends TextSpan {
   reason: string;
 }
 
-/** POST dxlist/bulk_create/parse_text: what the text held (docs/emails.md). */
+/** POST dxlist/bulk_create/parse_text/: what the text held (docs/emails.md "The answer"). */
 export interface ParseTextResult {
   created: ParsedCreated[];
   duplicates: ParsedDuplicate[];
@@ -71,7 +71,7 @@ export const emailsApi = api.injectEndpoints({
   endpoints: (build) => ({
     /** POST dxlist/bulk_create/parse_text: every address in the text, added unless already there. */
     parseText: build.mutation<ParseTextResult, string>({
-      query: (rawText) => ({ url: 'dxlist/bulk_create/parse_text', method: 'POST', body: { raw_text: rawText }, timeout: 120_000 }),
+      query: (rawText) => ({ url: 'dxlist/bulk_create/parse_text/', method: 'POST', body: { raw_text: rawText }, timeout: 120_000 }),
       invalidatesTags: (result, error) => (error || !result ? [] : pasted()),
     }),
     /** GET dxlist/email-asset-lookup/?email=: who holds the address. */
