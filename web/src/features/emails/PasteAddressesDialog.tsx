@@ -136,8 +136,11 @@ function HighlightedText({ text, answer }: { text: string; answer: ParseTextResu
   );
 }
 
-/** One list of the answer (invalid, duplicates): each entry with its line and reason, leading to its mark. */
-function ReasonList({ title, kind, entries }: { title: string; kind: SpanKind; entries: Array<{ text: string; line: number; reason: string }> }) {
+/**
+ * One list of the answer (invalid, duplicates): each entry with its line, leading to its mark, its
+ * text (a duplicate's links to the item it repeats) and its reason.
+ */
+function ReasonList({ title, kind, entries }: { title: string; kind: SpanKind; entries: Array<{ text: string; line: number; reason: string; href?: string | null }> }) {
   if (entries.length === 0) return null;
   return (
     <Box component="section" aria-label={title} data-testid={`parse-${kind}-list`}>
@@ -151,7 +154,13 @@ function ReasonList({ title, kind, entries }: { title: string; kind: SpanKind; e
               Line {count(entry.line)}
             </Link>
             {': '}
-            <Box component="code" sx={{ overflowWrap: 'anywhere' }}>{entry.text}</Box>
+            {entry.href ? (
+              <Link component={RouterLink} to={entry.href} sx={{ overflowWrap: 'anywhere', fontFamily: 'monospace' }}>
+                {entry.text}
+              </Link>
+            ) : (
+              <Box component="code" sx={{ overflowWrap: 'anywhere' }}>{entry.text}</Box>
+            )}
             {' — '}
             <Typography component="span" variant="body2" color="text.secondary">
               {entry.reason}
@@ -297,7 +306,13 @@ export function PasteAddressesDialog({ open, onClose }: PasteAddressesDialogProp
               <ReasonList
                 title="Duplicates"
                 kind="duplicate"
-                entries={result.answer.duplicates.map((entry) => ({ text: entry.email, line: entry.line, reason: entry.reason }))}
+                entries={result.answer.duplicates.map((entry) => ({
+                  text: entry.email,
+                  line: entry.line,
+                  reason: entry.reason,
+                  // The item it repeats: the one in the list, or the one its first place in the text added.
+                  href: entry.existing_id ? emailEditPath(entry.existing_id) : null,
+                }))}
               />
               <AddedList answer={result.answer} />
             </Stack>
