@@ -106,7 +106,10 @@ const STATUS_WORDS: Record<string, string> = {
 
 const yesNo = (value: unknown, unknown: string) => (value === true ? 'Yes' : value === false ? 'No' : unknown);
 
-/** What the server found about the domain (enrichment), updated live when it finishes. */
+/**
+ * What the server found about the domain (enrichment), updated live when it finishes; the
+ * organizations it links are the form's (people may link more).
+ */
 function domainFindings(record: ResourceRecord): DetailField[] {
   const status = str(record['enrichment_status']) ?? 'pending';
   const title = str(record['site_title']);
@@ -114,7 +117,6 @@ function domainFindings(record: ResourceRecord): DetailField[] {
   const error = str(record['enrichment_error']);
   const enrichedAt = str(record['enriched_at']);
   const unicode = str(record['domain_unicode']);
-  const organizations = (record['organizations'] as RelatedRef[] | null | undefined) ?? [];
   const fields: DetailField[] = [
     { name: 'domain_unicode', label: 'As written', empty: unicode === null, value: unicode },
     { name: 'enrichment_status', label: 'Looked into', empty: false, value: `${STATUS_WORDS[status] ?? status}${enrichedAt && status === 'completed' ? `, ${formatDateTime(enrichedAt)}` : ''}` },
@@ -124,7 +126,6 @@ function domainFindings(record: ResourceRecord): DetailField[] {
     { name: 'mx_found', label: 'Mail server (MX)', empty: false, value: yesNo(record['mx_found'], 'Unknown (not looked up)') },
     { name: 'site_title', label: 'Site title', empty: title === null, value: title },
     { name: 'site_description', label: 'Site description', empty: description === null, value: description },
-    { name: 'organizations', label: 'Organizations', empty: organizations.length === 0, value: <RelationChips refs={organizations} /> },
   ];
   return fields;
 }

@@ -150,7 +150,7 @@ export function SubscribePage() {
             slotProps={{ htmlInput: { maxLength: 200 } }}
           />
           {/* The honeypot: off screen and out of the tab order, so only a bot fills it in. */}
-          <Box aria-hidden="true" sx={{ position: 'absolute', left: '-10000px', top: 'auto', width: 1, height: 1, overflow: 'hidden' }}>
+          <Box aria-hidden="true" sx={{ position: 'absolute', left: '-10000px', top: 'auto', width: '1px', height: '1px', overflow: 'hidden' }}>
             <label>
               Website
               <input type="text" name="website" tabIndex={-1} autoComplete="off" value={website} onChange={(event) => setWebsite(event.target.value)} />
