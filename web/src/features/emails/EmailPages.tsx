@@ -54,7 +54,7 @@ function HeldBy({ email }: { email: string }) {
   );
 }
 
-const SUBSCRIPTION_WORDS: Record<string, string> = {
+const SUBSCRIPTION_SENTENCES: Record<string, string> = {
   none: 'Not subscribed (added by the team)',
   pending: 'Signed up, waiting for the address to confirm',
   confirmed: 'Subscribed',
@@ -76,7 +76,7 @@ function EmailPanels({ id }: { id: string }) {
       </PanelSection>
       <PanelSection title="Distribution list">
         <Typography data-testid="subscription">
-          {SUBSCRIPTION_WORDS[subscription] ?? subscription}
+          {SUBSCRIPTION_SENTENCES[subscription] ?? subscription}
           {confirmed && subscription === 'confirmed' ? ` since ${formatDateTime(confirmed)}` : ''}
           {unsubscribed && subscription === 'unsubscribed' ? ` on ${formatDateTime(unsubscribed)}` : ''}.
         </Typography>
@@ -97,7 +97,7 @@ export function EmailRecordRedirect() {
   return <Navigate to={emailEditPath(id)} replace />;
 }
 
-const STATUS_WORDS: Record<string, string> = {
+const ENRICHMENT_SENTENCES: Record<string, string> = {
   pending: 'Waiting to be looked into',
   running: 'Being looked into…',
   completed: 'Done',
@@ -119,7 +119,7 @@ function domainFindings(record: ResourceRecord): DetailField[] {
   const unicode = str(record['domain_unicode']);
   const fields: DetailField[] = [
     { name: 'domain_unicode', label: 'As written', empty: unicode === null, value: unicode },
-    { name: 'enrichment_status', label: 'Looked into', empty: false, value: `${STATUS_WORDS[status] ?? status}${enrichedAt && status === 'completed' ? `, ${formatDateTime(enrichedAt)}` : ''}` },
+    { name: 'enrichment_status', label: 'Looked into', empty: false, value: `${ENRICHMENT_SENTENCES[status] ?? status}${enrichedAt && status === 'completed' ? `, ${formatDateTime(enrichedAt)}` : ''}` },
     { name: 'enrichment_error', label: 'Why it failed', empty: error === null, value: error },
     { name: 'is_free_mail', label: 'Free mail provider', empty: false, value: yesNo(record['is_free_mail'], 'Unknown') },
     { name: 'is_disposable', label: 'Disposable addresses', empty: false, value: yesNo(record['is_disposable'], 'Unknown') },

@@ -1,6 +1,13 @@
 import type { ResourceView } from '../../components/resource-view';
 
 const yesNo = (value: unknown) => (value === true ? 'Yes' : value === false ? 'No' : '');
+/** A code as a word of its own ("pasted" → "Pasted"), or the word the table gives it. */
+const worded = (words: Record<string, string> = {}) => (value: unknown) =>
+  typeof value === 'string' ? (words[value] ?? value.charAt(0).toUpperCase() + value.slice(1)) : '';
+
+/** How the tables read the subscription and the enrichment status (their codes are the API's). */
+const SUBSCRIPTION_WORDS: Record<string, string> = { none: 'Not subscribed' };
+const ENRICHMENT_WORDS: Record<string, string> = { completed: 'Done', error: 'Failed' };
 
 /** The email list (research; the Emails tab is the admins'): addresses pasted, subscribed or imported. */
 export const emailsView: ResourceView = {
@@ -20,7 +27,7 @@ export const emailsView: ResourceView = {
     confirmed_at: 'Confirmed',
     unsubscribed_at: 'Unsubscribed',
   },
-  cells: { is_role: yesNo, is_free_mail: yesNo, is_disposable: yesNo },
+  cells: { is_role: yesNo, is_free_mail: yesNo, is_disposable: yesNo, source: worded(), subscription: worded(SUBSCRIPTION_WORDS) },
   // SPEC §9: the email list's preview page size.
   pageSize: 50,
 };
@@ -48,7 +55,12 @@ export const domainsView: ResourceView = {
     enriched_at: 'Looked into at',
     enrichment_error: 'Why not',
   },
-  cells: { is_free_mail: yesNo, is_disposable: yesNo, mx_found: (value) => (value === null || value === undefined ? 'Unknown' : yesNo(value)) },
+  cells: {
+    is_free_mail: yesNo,
+    is_disposable: yesNo,
+    mx_found: (value) => (value === null || value === undefined ? 'Unknown' : yesNo(value)),
+    enrichment_status: worded(ENRICHMENT_WORDS),
+  },
 };
 
 /** The domain's form: what a curator sets (notes, flags, organizations); the page shows the rest live. */
