@@ -14,7 +14,7 @@ import { RelationChips } from '../../components/FieldValue';
 import { PanelSection } from '../../components/PanelSection';
 import { ResourceEditPage } from '../../components/ResourceFormPage';
 import { DOMAINS_PATH, EMAILS_PATH, useEmailHoldersQuery } from './emails.api';
-import { domainAddressesPath, domainEditPath, domainEditView, emailEditPath, emailsView } from './emails.view';
+import { domainAddressesPath, domainEditPath, domainEditView, emailEditPath, emailEditView } from './emails.view';
 
 const str = (value: unknown) => (typeof value === 'string' && value !== '' ? value : null);
 const refs = (items: Array<{ id: string; display_name: string | null }>, kind: string): RelatedRef[] =>
@@ -55,7 +55,7 @@ function HeldBy({ email }: { email: string }) {
 }
 
 const SUBSCRIPTION_SENTENCES: Record<string, string> = {
-  none: 'Not subscribed (added by the team)',
+  none: 'Not subscribed',
   pending: 'Signed up, waiting for the address to confirm',
   confirmed: 'Subscribed',
   unsubscribed: 'Unsubscribed',
@@ -88,7 +88,7 @@ function EmailPanels({ id }: { id: string }) {
 /** emails/:id/edit: an address of the list, its name and notes; who holds it. */
 export function EmailEditPage() {
   const { id = '' } = useParams();
-  return <ResourceEditPage view={emailsView} renderBeforeFields={() => <EmailPanels id={id} />} />;
+  return <ResourceEditPage view={emailEditView} renderBeforeFields={() => <EmailPanels id={id} />} />;
 }
 
 /** An address has no read-only page (as the SPEC gives its domain an edit page only): its address opens the edit page. */

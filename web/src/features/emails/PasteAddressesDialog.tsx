@@ -56,7 +56,7 @@ function Summary({ counts }: { counts: ParseTextResult['counts'] }) {
     { key: 'created', label: 'Added', color: theme.palette.success.dark },
     { key: 'duplicates', label: 'Duplicates', color: theme.palette.warning.dark },
     { key: 'invalid', label: 'Invalid', color: theme.palette.error.dark },
-    { key: 'found', label: 'Found in the text', color: theme.palette.text.primary },
+    { key: 'found', label: 'Addresses found', color: theme.palette.text.primary },
   ];
   return (
     <Box

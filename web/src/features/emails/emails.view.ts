@@ -32,8 +32,23 @@ export const emailsView: ResourceView = {
   pageSize: 50,
 };
 
+/** An address's form: its standing on the distribution list (with its dates) is the page's panel. */
+export const emailEditView: ResourceView = { ...emailsView, omit: ['confirmed_at', 'unsubscribed_at'] };
+
 /** Written by the server when the domain is looked into (the domain's page shows them, kept current). */
-const ENRICHED = ['domain', 'domain_unicode', 'cleaned_emails_count', 'mx_found', 'site_title', 'site_description', 'enrichment_status', 'enrichment_error', 'enriched_at'];
+const ENRICHED = [
+  'domain',
+  'domain_unicode',
+  'cleaned_emails_count',
+  'is_free_mail',
+  'is_disposable',
+  'mx_found',
+  'site_title',
+  'site_description',
+  'enrichment_status',
+  'enrichment_error',
+  'enriched_at',
+];
 
 /** The domains of the list's addresses, most used first; their list is /emails?tab=2. */
 export const domainsView: ResourceView = {
@@ -63,7 +78,7 @@ export const domainsView: ResourceView = {
   },
 };
 
-/** The domain's form: what a curator sets (notes, flags, organizations); the page shows the rest live. */
+/** The domain's form: what people set (organizations, notes); the page shows the rest live. */
 export const domainEditView: ResourceView = { ...domainsView, omit: ENRICHED };
 
 /** Where an address or a domain is opened: the SPEC gives them edit pages only. */
