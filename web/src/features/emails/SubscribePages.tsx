@@ -1,9 +1,8 @@
-import { useRef, useState, type FormEvent, type ReactNode } from 'react';
+import { useRef, useState, type FormEvent } from 'react';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import LinearProgress from '@mui/material/LinearProgress';
-import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
@@ -12,6 +11,7 @@ import { Link as RouterLink, useSearchParams } from 'react-router';
 import { useGetTenantQuery } from '../../api/api';
 import { apiErrorMessage, apiFieldErrors, type ApiError } from '../../api/api-error';
 import { tenantDisplayName } from '../../api/tenant-name';
+import { CenteredCard } from '../../components/CenteredCard';
 import { StatusMessage } from '../../components/StatusMessage';
 import { usePageTitle } from '../../lib/page-title';
 import { useConfirmSubscriptionQuery, useSubscribeMutation, useUnsubscribeMutation } from './emails.api';
@@ -28,16 +28,6 @@ export const RATE_LIMITED_ANSWER = 'Too many sign-ups from here just now. Please
 
 const isStatus = (error: unknown, status: number) => typeof error === 'object' && error !== null && 'status' in error && error.status === status;
 const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-function PublicCard({ children }: { children: ReactNode }) {
-  return (
-    <Box sx={{ display: 'flex', justifyContent: 'center' }}>
-      <Paper variant="outlined" sx={{ width: '100%', maxWidth: 480, p: { xs: 2.5, sm: 4 } }}>
-        {children}
-      </Paper>
-    </Box>
-  );
-}
 
 /**
  * emails/add (SPEC §2's distribution list widget, public): a visitor leaves an address and,
@@ -99,7 +89,7 @@ export function SubscribePage() {
 
   if (answer !== null) {
     return (
-      <PublicCard>
+      <CenteredCard maxWidth={480}>
         <Stack spacing={2} sx={{ alignItems: 'center', textAlign: 'center' }} role="status" data-testid="subscribe-answer">
           <MarkEmailReadIcon color="primary" sx={{ fontSize: 48 }} aria-hidden="true" />
           <Typography variant="h5" component="h1" sx={{ fontWeight: 700 }}>
@@ -110,12 +100,12 @@ export function SubscribePage() {
             Back to the home page
           </Button>
         </Stack>
-      </PublicCard>
+      </CenteredCard>
     );
   }
 
   return (
-    <PublicCard>
+    <CenteredCard maxWidth={480}>
       <Typography variant="h5" component="h1" sx={{ fontWeight: 700, mb: 0.5, overflowWrap: 'anywhere' }}>
         {title}
       </Typography>
@@ -161,7 +151,7 @@ export function SubscribePage() {
           </Button>
         </Stack>
       </Box>
-    </PublicCard>
+    </CenteredCard>
   );
 }
 
