@@ -73,6 +73,9 @@ export function normalizeDomain(input: string): { ok: true; ascii: string; unico
   const text = input.normalize('NFC').replace(/[.\u3002\uff0e\uff61]+$/u, '');
   if (text === '') return { ok: false, reason: INVALID_REASONS.noDomain };
   if (text.startsWith('[') || /^\d{1,3}(\.\d{1,3}){3}$/.test(text)) return { ok: false, reason: INVALID_REASONS.ipLiteral };
+  // Letters, digits, hyphens, dots and non-ASCII symbols (☃.net) only: domainToASCII would read
+  // "example.com/path" as a URL's host.
+  if (!/^(?:[\p{L}\p{M}\p{N}.\u3002\uff0e\uff61-]|(?![!-~])\p{S})+$/u.test(text)) return { ok: false, reason: INVALID_REASONS.badDomain };
   // domainToASCII applies UTS #46 (case folding, full-width dots, IDNA) and answers '' for what is no domain.
   const ascii = domainToASCII(text);
   if (ascii === '' || !/^[a-z0-9.-]+$/.test(ascii)) return { ok: false, reason: INVALID_REASONS.badDomain };
@@ -94,14 +97,14 @@ export function normalizeDomain(input: string): { ok: true; ascii: string; unico
 export function normalizeParts(localInput: string, domainInput: string): AddressResult {
   const local = localInput.normalize('NFC');
   if (local === '') return fail(INVALID_REASONS.noLocalPart);
+  // A quoted local part is one quoted string; an unquoted one has no comments, spaces or
+  // quotes (the grammar would take comments and spaces as folding white space and drop them).
+  if (local.startsWith('"') ? !/^"(?:[^"\\]|\\.)*"$/.test(local) : /[\s()"<>[\]]/.test(local)) return fail(INVALID_REASONS.badLocalPart);
   const domain = normalizeDomain(domainInput);
   if (!domain.ok) return fail(domain.reason);
   if (Buffer.byteLength(local, 'utf8') > LOCAL_PART_MAX_OCTETS) return fail(INVALID_REASONS.localTooLong);
   const email = `${local}@${domain.ascii}`;
   if (email.length > ADDRESS_MAX_LENGTH) return fail(INVALID_REASONS.tooLong);
-  // A quoted local part is one quoted string; an unquoted one has no comments or spaces, which
-  // the grammar would take as folding white space and drop.
-  if (local.startsWith('"') ? !/^"(?:[^"\\]|\\.)*"$/.test(local) : /[\s()"]/.test(local)) return fail(INVALID_REASONS.badLocalPart);
   // The RFC 5322 grammar decides the rest of the local part (the domain is a checked host name by now).
   const parsed = addresses.parseOneAddress({ input: email, rfc6532: true, strict: true, rejectTLD: true });
   if (!parsed || parsed.type !== 'mailbox' || parsed.domain !== domain.ascii) return fail(INVALID_REASONS.badLocalPart);
@@ -121,22 +124,21 @@ export function normalizeAddress(input: string): AddressResult {
   return normalizeParts(text.slice(0, at), text.slice(at + 1));
 }
 
-/** The position of the @ separating local part and domain, null without one, 'many' for more than one outside quotes. */
+/**
+ * The position of the @ separating local part and domain: after a quoted string that opens the
+ * address, else the only @; null without one, 'many' for more than one outside quotes. A quote
+ * that does not open the address is left to the local part's check.
+ */
 function splitAt(text: string): number | 'many' | null {
-  let inQuotes = false;
-  let found: number | null = null;
-  for (let index = 0; index < text.length; index += 1) {
-    const char = text[index];
-    if (char === '\\' && inQuotes) {
-      index += 1;
-    } else if (char === '"') {
-      inQuotes = !inQuotes;
-    } else if (char === '@' && !inQuotes) {
-      if (found !== null) return 'many';
-      found = index;
-    }
+  let from = 0;
+  if (text.startsWith('"')) {
+    let index = 1;
+    while (index < text.length && text[index] !== '"') index += text[index] === '\\' ? 2 : 1;
+    if (text[index + 1] === '@') from = index + 1;
   }
-  return found;
+  const first = text.indexOf('@', from);
+  if (first === -1) return from > 0 ? from : text.lastIndexOf('@') === -1 ? null : text.lastIndexOf('@');
+  return text.indexOf('@', first + 1) === -1 ? first : 'many';
 }
 
 export interface DomainTraits {

@@ -81,10 +81,11 @@ export function deobfuscate(original: string): Mapped {
   let afterWord = false;
   while (index < length) {
     const char = original[index]!;
-    if (char === '[' || char === '(' || char === '{' || char === '<' || char === ' ' || char === '\t') {
+    // Only right after a word: a run of spaces is then tried once, not from each of its spaces.
+    if (afterWord && (char === '[' || char === '(' || char === '{' || char === '<' || char === ' ' || char === '\t')) {
       BRACKETED.lastIndex = index;
       const match = BRACKETED.exec(original);
-      if (match && afterWord) {
+      if (match) {
         const word = (match[1] ?? match[2] ?? match[3] ?? match[4])!.toLowerCase();
         emit(word === 'at' || word === '@' ? '@' : '.', index, index + match[0].length);
         index += match[0].length;
@@ -231,10 +232,10 @@ function candidates(text: string): Candidate[] {
     if (quote && quote[0] < at && at < quote[1]) continue;
     const start = Math.max(localStart(text, at, quoted), consumed);
     const before = text[start - 1];
-    if (text[at + 1] === '[') {
+    if (text[at + 1] === '[' && start < at) {
       // An address literal: user@[192.0.2.1].
-      const close = text.indexOf(']', at + 1);
-      const end = close !== -1 && close - at < 64 ? close + 1 : at + 1;
+      const close = text.slice(at + 1, at + 64).indexOf(']');
+      const end = close !== -1 ? at + 2 + close : at + 1;
       found.push({ start, at, end, problem: INVALID_REASONS.ipLiteral });
       consumed = end;
       continue;
@@ -269,8 +270,8 @@ function nameBeside(text: string, start: number, end: number): string | null {
   if (text[before - 1] === '<' && text[after] === '>') return phraseBefore(text, before - 1);
   // address (Name)
   if (text[after] === '(') {
-    const close = text.indexOf(')', after);
-    if (close !== -1 && close - after <= NAME_SCAN) return cleanName(text.slice(after + 1, close));
+    const close = text.slice(after, after + NAME_SCAN).indexOf(')');
+    if (close !== -1) return cleanName(text.slice(after + 1, after + close));
   }
   return null;
 }

@@ -197,7 +197,6 @@ describe('email list API', () => {
       await parse('Bob Stone <bob@filters.example>');
       const list = (await call('GET', `${BASE}/?limit=50`)).json();
       assert.deepEqual(list.results.map((row: { email: string }) => row.email), ['bob@filters.example', 'ann@gmail.com', 'info@filters.example']);
-      assert.equal(list.limit, 50);
       assert.deepEqual((await call('GET', `${BASE}/?search=stone`)).json().results.map((row: { email: string }) => row.email), ['bob@filters.example']);
       assert.deepEqual((await call('GET', `${BASE}/?is_role=true`)).json().results.map((row: { email: string }) => row.email), ['info@filters.example']);
       assert.deepEqual((await call('GET', `${BASE}/?is_free_mail=true`)).json().results.map((row: { email: string }) => row.email), ['ann@gmail.com']);
