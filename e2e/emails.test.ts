@@ -6,6 +6,7 @@
 // subscribes on the tenant's host and gets the same neutral answer for a new and a known address,
 // then the rate-limit message; the confirmation and unsubscribe links work, broken ones say so.
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { describe, it, type TestContext } from 'node:test';
 import type { Page } from 'playwright-core';
 import { sql } from 'drizzle-orm';
@@ -176,7 +177,7 @@ describe('email list screens: paste and parse, domains, bulk delete, the public 
     assert.equal(await rowOf(page, 'Emails', 'carol@harbour-news.test').count(), 0);
   });
 
-  it('deletes the selected addresses in bulk, and their domain counts follow', async (t) => {
+  it('exports the selected addresses as CSV, deletes them in bulk, and their domain count follows', async (t) => {
     const page = await newPage(t, true);
     await page.goto(server.url('demo', '/emails?tab=1'));
     for (const email of ['carol@harbour-news.test', 'press@harbour-news.test']) {
@@ -184,6 +185,16 @@ describe('email list screens: paste and parse, domains, bulk delete, the public 
     }
     const bar = page.getByTestId('bulk-actions');
     await bar.getByTestId('bulk-selected').filter({ hasText: /^2 .* selected$/ }).waitFor();
+
+    // The selected rows go out as CSV first (the whole filtered list as .xlsx is the Export button's).
+    await bar.getByRole('button', { name: 'Export selected' }).click();
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('menuitem', { name: 'CSV (.csv)' }).click()]);
+    assert.match(download.suggestedFilename(), /\.csv$/);
+    const csv = readFileSync(await download.path(), 'utf8');
+    assert.match(csv, /carol@harbour-news\.test/);
+    assert.match(csv, /press@harbour-news\.test/);
+    assert.doesNotMatch(csv, /acme-shipping\.test/, 'only the selected rows');
+
     await bar.getByRole('button', { name: 'Delete' }).click();
     const confirm = page.getByRole('alertdialog', { name: /^Delete 2 / });
     await confirm.getByRole('button', { name: 'Delete' }).click();
