@@ -12,6 +12,7 @@ import { libraryPublicRoutes, libraryResearchRoutes } from '../features/library/
 import { listsPublicRoutes, listsResearchRoutes } from '../features/lists/routes';
 import { MenuPage } from '../features/menu/MenuPage';
 import { clientsTenantAdminRoutes } from '../features/clients/routes';
+import { emailsPublicRoutes, emailsResearchRoutes } from '../features/emails/routes';
 import { organizationsPublicRoutes, organizationsResearchRoutes } from '../features/organizations/routes';
 import { peoplePublicRoutes, peopleResearchRoutes } from '../features/people/routes';
 import { rawDataResearchRoutes } from '../features/rawdata/routes';
@@ -43,9 +44,9 @@ const publicRoutes: RouteObject[] = [
   notYet('organizations/subquery', 'Organizations subquery'),
   notYet('cagr', 'CAGR calculator'),
   notYet('checkout', 'Payment confirmation'),
-  notYet('emails/add', 'Join the distribution list'),
   notYet(INTELBOOKS_PATH.slice(1), 'Intelbooks'),
   notYet('s/:code', 'Shared intelbook'),
+  ...emailsPublicRoutes,
   ...geosPublicRoutes,
   ...keywordsPublicRoutes(loadGeosTable),
   ...ledgerPublicRoutes,
@@ -58,8 +59,7 @@ const publicRoutes: RouteObject[] = [
 const researchRoutes: RouteObject[] = [
   ...organizationsResearchRoutes,
   ...peopleResearchRoutes,
-  notYet('emails', 'Email list'),
-  notYet('emails/domains/:id/edit', 'Edit domain'),
+  ...emailsResearchRoutes,
   ...keywordsResearchRoutes,
   ...ledgerResearchRoutes,
   ...libraryResearchRoutes,

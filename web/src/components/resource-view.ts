@@ -29,6 +29,8 @@ export interface ResourceView {
   relatedOmit?: string[];
   /** How the list shows a field's value, where the default text would be raw (a size in bytes, a status code). */
   cells?: Record<string, (value: unknown, row: ResourceRecord) => string>;
+  /** Rows a page shows before the reader picks another size (one of 25, 50, 100; 25 when not given). */
+  pageSize?: 25 | 50 | 100;
 }
 
 const ACRONYMS: Record<string, string> = { url: 'URL', urls: 'URLs', hq: 'HQ', dba: 'DBA', id: 'ID' };
