@@ -26,6 +26,7 @@ import multipart from '@fastify/multipart';
 import { mailTransportFor, type MailTransport } from './mail/mail.ts';
 import { clientsRoutes } from './modules/clients/clients.routes.ts';
 import { emailsRoutes } from './modules/emails/emails.routes.ts';
+import { factsRoutes } from './modules/facts/facts.routes.ts';
 import { listsRoutes } from './modules/lists/lists.routes.ts';
 import { organizationsRoutes } from './modules/organizations/organizations.routes.ts';
 import { rawdataRoutes } from './modules/rawdata/rawdata.routes.ts';
@@ -112,6 +113,7 @@ export async function buildApp({ config, db, files, logger, mail }: AppDeps): Pr
       await api.register(searchRoutes);
       await api.register(organizationsRoutes, { config });
       await api.register(listsRoutes);
+      await api.register(factsRoutes, { catalog: CATALOG });
       await api.register(reviewRoutes, { catalog: CATALOG });
       await api.register(rawdataRoutes, { catalog: CATALOG, files, config });
       await api.register(emailsRoutes, { catalog: CATALOG, db, config, mail: mail ?? mailTransportFor(config, app.log) });

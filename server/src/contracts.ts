@@ -617,3 +617,116 @@ export type ImportJobAccepted = Static<typeof ImportJobAccepted>;
 
 /** Live events: every event's name, channel and payload (events/event-map.ts, docs/events.md). */
 export type { CloseReason, EventChannel, EventName, EventPayload, LiveEvent, ResetPayload, StreamClosedPayload } from './events/event-map.ts';
+
+// Intelbooks (docs/intelbooks.md, modules/facts)
+
+const NullableString = Type.Union([Type.String(), Type.Null()]);
+
+/** A fact as the reader shows it, with the children the reader may see (in order). */
+export interface FactTree {
+  id: string;
+  text: string;
+  visibility: 'hidden' | 'paywalled' | 'public';
+  position: number;
+  valid_from: string | null;
+  valid_from_incomplete_day: boolean;
+  valid_from_incomplete_month: boolean;
+  valid_from_incomplete_year: boolean;
+  valid_to: string | null;
+  valid_to_incomplete_day: boolean;
+  valid_to_incomplete_month: boolean;
+  valid_to_incomplete_year: boolean;
+  keywords: RelatedRef[];
+  organizations: RelatedRef[];
+  people: RelatedRef[];
+  ledger_entries: RelatedRef[];
+  sources_library: RelatedRef[];
+  /** Research users and admins only (absent for other readers). */
+  sources_raw_data?: RelatedRef[];
+  source_urls: string[];
+  /** Facts below this one hidden from the reader by the paywall (public visitors). */
+  locked_children: number;
+  children: FactTree[];
+}
+/** The period a fact is true for: two incomplete dates with their flags. */
+export type FactPeriod = Pick<FactTree, `valid_${'from' | 'to'}${'' | '_incomplete_day' | '_incomplete_month' | '_incomplete_year'}`>;
+const refs = Type.Array(RelatedRef);
+// Documented one level deep: `children` are FactTrees again (serialized as they are).
+export const FactTree = Type.Object({
+  id: Type.String(),
+  text: Type.String(),
+  visibility: Type.Union([Type.Literal('hidden'), Type.Literal('paywalled'), Type.Literal('public')]),
+  position: Type.Integer(),
+  valid_from: NullableString,
+  valid_from_incomplete_day: Type.Boolean(),
+  valid_from_incomplete_month: Type.Boolean(),
+  valid_from_incomplete_year: Type.Boolean(),
+  valid_to: NullableString,
+  valid_to_incomplete_day: Type.Boolean(),
+  valid_to_incomplete_month: Type.Boolean(),
+  valid_to_incomplete_year: Type.Boolean(),
+  keywords: refs,
+  organizations: refs,
+  people: refs,
+  ledger_entries: refs,
+  sources_library: refs,
+  sources_raw_data: Type.Optional(refs),
+  source_urls: Type.Array(Type.String()),
+  locked_children: Type.Integer({ minimum: 0 }),
+  children: Type.Array(Type.Unknown({ description: 'FactTree' })),
+});
+
+const Heading = { id: Type.String(), name: Type.String(), description: NullableString };
+
+/** GET facts/view/: sections → categories → fact trees, and how many facts the paywall hides. */
+export const FactsView = Type.Object({
+  sections: Type.Array(Type.Object({
+    ...Heading,
+    categories: Type.Array(Type.Object({
+      /** null: the section's facts without a category (last). */
+      id: NullableString,
+      name: NullableString,
+      description: NullableString,
+      facts: Type.Array(FactTree),
+    })),
+  })),
+  locked_count: Type.Integer({ minimum: 0 }),
+});
+export type FactsView = Omit<Static<typeof FactsView>, 'sections'> & {
+  sections: Array<{ id: string; name: string; description: string | null; categories: Array<{ id: string | null; name: string | null; description: string | null; facts: FactTree[] }> }>;
+};
+
+/** GET facts/shared/{code}/: the shared subtree as the viewer's audience sees it. */
+export const SharedFacts = Type.Object({
+  /** null when the fact itself is behind the paywall for this viewer (locked_count says how many facts). */
+  root: Type.Union([FactTree, Type.Null()]),
+  locked_count: Type.Integer({ minimum: 0 }),
+  expires_at: NullableString,
+});
+export type SharedFacts = { root: FactTree | null; locked_count: number; expires_at: string | null };
+
+export const ShareCodeCreated = Type.Object({
+  id: Type.String(),
+  code: Type.String(),
+  url_path: Type.String(),
+  expires_at: NullableString,
+});
+export type ShareCodeCreated = Static<typeof ShareCodeCreated>;
+
+export const ShareCode = Type.Object({
+  id: Type.String(),
+  code: Type.String(),
+  url_path: Type.String(),
+  fact: Type.Object({ id: Type.String(), text: Type.String() }),
+  view_count: Type.Integer({ minimum: 0 }),
+  last_viewed_at: NullableString,
+  created_at: Type.String(),
+  created_by: NullableString,
+  expires_at: NullableString,
+  expired: Type.Boolean(),
+  revoked: Type.Boolean(),
+  revoked_at: NullableString,
+});
+export type ShareCode = Static<typeof ShareCode>;
+export const ShareCodePage = resourcePage(ShareCode);
+export type ShareCodePage = Static<typeof ShareCodePage>;

@@ -5,6 +5,7 @@
  * (tagging/apply-tagging-rules.ts) here, not in its own declaration.
  */
 import { emailDomains, emailList } from './emails/emails.resource.ts';
+import { factCategories, facts, factSections } from './facts/facts.resource.ts';
 import { cities, geos } from './geos/geos.resource.ts';
 import { keywords } from './keywords/keywords.resource.ts';
 import { investments } from './ledger/investments.resource.ts';
@@ -26,6 +27,7 @@ import type { Resource } from '../resources/resource.ts';
 export const RESOURCES: Resource[] = withTaggingRules([
   organizations, people, keywords, library, ledgerEntries, investments,
   terminology, geos, cities, sourceUrls, taggingRules, lists, buckets, rawData, emailDomains, emailList,
+  factSections, factCategories, facts,
 ]);
 
 /** The resources by kind, with who references whom (relations, merges, deletes), and the engine's extensions. */

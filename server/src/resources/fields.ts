@@ -17,6 +17,7 @@ import {
   parseUrl,
   type Parsed,
 } from './values.ts';
+import { markdownProblem } from './markdown.ts';
 
 export const VISIBILITIES = ['hidden', 'paywalled', 'public'] as const;
 export type Visibility = (typeof VISIBILITIES)[number];
@@ -80,8 +81,11 @@ export interface FieldType {
 export interface RelationSpec {
   targets: string[];
   many: boolean;
-  /** 'remove' drops the reference (default); 'cascade' deletes the referencing row too. */
-  onDelete: 'remove' | 'cascade';
+  /**
+   * 'remove' drops the reference (default); 'cascade' deletes the referencing row too;
+   * 'restrict' refuses to delete a target still referenced (409), e.g. a section with facts.
+   */
+  onDelete: 'remove' | 'cascade' | 'restrict';
   /** The heading of the records holding this field on a target's page (e.g. 'Library entries as author'). */
   inverseLabel?: string;
 }
@@ -108,6 +112,24 @@ export function text(options: { max?: number; required?: boolean; multiline?: bo
       return single(name, value);
     },
     present: (row, name) => row[name] ?? null,
+  };
+}
+
+/**
+ * Multiline text in light Markdown (bold, italic, http(s)/mailto links — markdown.ts): stored
+ * as written, refused (a field error) with raw HTML, images or other link targets.
+ */
+export function markdown(options: { max?: number; required?: boolean } = {}): FieldType {
+  const field = text({ ...options, multiline: true });
+  return {
+    ...field,
+    description: 'Light Markdown: **bold**, *italic*, [links](https://…); no HTML',
+    parse: (input, name) => {
+      const parsed = field.parse(input, name);
+      if (!parsed.ok || typeof parsed.value[name] !== 'string') return parsed;
+      const problem = markdownProblem(parsed.value[name]);
+      return problem ? fail(problem) : parsed;
+    },
   };
 }
 
@@ -386,7 +408,7 @@ function number(kind: 'integer' | 'decimal', options: { min?: number; max?: numb
  */
 export function relation(
   target: string | string[],
-  options: { many?: boolean; max?: number; required?: boolean; onDelete?: 'remove' | 'cascade'; immutable?: boolean; inverseLabel?: string } = {},
+  options: { many?: boolean; max?: number; required?: boolean; onDelete?: RelationSpec['onDelete']; immutable?: boolean; inverseLabel?: string } = {},
 ): FieldType {
   const many = options.many ?? true;
   const max = options.max ?? 500;

@@ -50,8 +50,17 @@ describe('probe defects', () => {
         ['/assets/investments', { ledger_entry: entry, owner_person: person }, { owner_person: person }],
         ['/terminology', { term: 'Public term' }, { keywords: keyword }],
       ];
+      const section = await create('/facts/sections', { name: 'Probe section' });
+      const paper = await create('/library', { title: 'Hidden paper', visibility: 'hidden' });
+      const hiddenFact = await create('/facts', { text: 'Hidden parent', section, visibility: 'hidden' });
+      records.push(
+        ['/facts', { text: 'Public fact', section, sources_library: [paper], organizations: [organization], people: [person], ledger_entries: [entry] },
+          { sources_library: paper, organizations: organization, people: person, ledger_entries: entry, keywords: keyword }],
+        // A child is never more visible than its parent: the hidden parent's child is hidden too.
+        ['/facts', { text: 'Hidden child', parent: hiddenFact, visibility: 'hidden' }, { parent: hiddenFact }],
+      );
       for (const [path, payload, filters] of records) {
-        probes.push({ path, id: await create(path, { ...payload, keywords: [keyword], visibility: 'public' }), filters });
+        probes.push({ path, id: await create(path, { keywords: [keyword], visibility: 'public', ...payload }), filters });
       }
     });
 

@@ -7,7 +7,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { RelatedRef } from '../contracts.ts';
 import { query, type Tx } from '../db/client.ts';
-import type { FieldErrors } from '../http/errors.ts';
+import { conflict, type FieldErrors } from '../http/errors.ts';
 import { relationFields, type Catalog } from './catalog.ts';
 import type { Visibility } from './fields.ts';
 import { visibleCondition } from './repository.ts';
@@ -132,14 +132,27 @@ export interface RemovedReferences {
 /**
  * Removes every reference to a record that is being deleted: ids drop out of
  * uuid[] relations, single references become null, and rows that cannot
- * exist without it (onDelete: 'cascade') are deleted too (recursively).
+ * exist without it (onDelete: 'cascade') are deleted too (recursively); a record still
+ * referenced through an onDelete: 'restrict' relation is not deleted (409: the caller's
+ * transaction rolls back).
  */
 export async function removeReferences(tx: Tx, catalog: Catalog, kind: string, recordId: string): Promise<RemovedReferences> {
   const cascaded: RemovedReferences['cascaded'] = [];
   for (const referrer of catalog.referrersOf(kind)) {
     const table = id(referrer.resource.table);
     const column = id(referrer.field);
-    if (referrer.spec.onDelete === 'cascade') {
+    if (referrer.spec.onDelete === 'restrict') {
+      const [held] = await query<{ n: number }>(
+        tx,
+        referrer.spec.many
+          ? sql`SELECT count(*)::int AS n FROM ${table} WHERE ${column} @> ${uuidList([recordId])}`
+          : sql`SELECT count(*)::int AS n FROM ${table} WHERE ${column} = ${recordId}`,
+      );
+      if (held && held.n > 0) {
+        const plural = referrer.resource.plural ?? `${referrer.resource.label}s`;
+        throw conflict(`This record cannot be deleted: ${held.n} ${held.n === 1 ? referrer.resource.label.toLowerCase() : plural.toLowerCase()} still ${held.n === 1 ? 'refers' : 'refer'} to it (${referrer.field}); move or delete ${held.n === 1 ? 'it' : 'them'} first.`);
+      }
+    } else if (referrer.spec.onDelete === 'cascade') {
       const rows = await query<{ id: string; display_name: string | null }>(
         tx,
         referrer.spec.many

@@ -5,6 +5,7 @@
 import type { AccessLevel } from '../contracts.ts';
 import type { Tx } from '../db/client.ts';
 import type { Catalog } from './catalog.ts';
+import type { EngineContext } from './context.ts';
 import type { FieldType, Visibility } from './fields.ts';
 import { searchFieldProblem, SEARCH_WEIGHTS } from './search-index.ts';
 
@@ -106,6 +107,18 @@ export interface ResourceDeclaration {
    */
   beforeSave?: Array<(context: SaveContext) => Promise<Record<string, unknown> | void>>;
   /**
+   * Runs after a create or edit is written (before the write's own audit entry), in its
+   * transaction, with the engine context: for writes the record's change implies elsewhere,
+   * each with its own audit entry (e.g. a fact's lowered visibility carried down to its
+   * descendants, modules/facts).
+   */
+  afterSave?: Array<(ctx: EngineContext, context: AfterSaveContext) => Promise<void>>;
+  /**
+   * Runs before a record is deleted (a single or a bulk delete), in its transaction, e.g. to
+   * take a lock the resource's writes share (facts: their tree's).
+   */
+  beforeDelete?: Array<(ctx: EngineContext, context: DeleteContext) => Promise<void>>;
+  /**
    * Values presented with each row besides its fields (e.g. a list's item count), read in
    * one go for the rows presented, as a reader with `visible` sees them. Never written nor
    * exported; a client may send them back unchanged with an edit (they are ignored).
@@ -133,6 +146,21 @@ export interface SaveContext {
   input: Record<string, unknown>;
   /** The record before the write, or null on create. */
   current: Record<string, unknown> | null;
+}
+
+export interface AfterSaveContext {
+  resource: Resource;
+  catalog: Catalog;
+  /** The row as stored now. */
+  row: Record<string, unknown> & { id: string };
+  /** The row before the write, or null on create. */
+  current: Record<string, unknown> | null;
+}
+
+export interface DeleteContext {
+  resource: Resource;
+  /** The row about to be deleted (as read before the delete). */
+  row: Record<string, unknown> & { id: string };
 }
 
 /** A reviewed row's status: a suggestion waits for review, then becomes a record or is rejected. */

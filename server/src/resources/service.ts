@@ -246,7 +246,7 @@ export class ResourceService {
   /**
    * Writes a parsed create (current = null) or edit in the caller's
    * transaction: relation ids checked, beforeSave hooks run, the extensions'
-   * afterWrite hooks (e.g. lists) run, an audit entry written. Returns the row as stored.
+   * afterWrite hooks (e.g. lists) and the resource's afterSave hooks run, an audit entry written. Returns the row as stored.
    */
   async write(ctx: EngineContext, current: repo.Row | null, input: ParsedInput): Promise<repo.Row> {
     this.assertMayWrite(ctx.actor);
@@ -280,6 +280,7 @@ export class ResourceService {
       await extension.afterWrite?.(ctx, { resource: this.resource, rowId, input: input.extra ?? {}, created: current === null });
     }
     const row = (await repo.selectOne(tx, this.resource, visibleTo('admin'), rowId))!;
+    for (const hook of this.resource.afterSave ?? []) await hook(ctx, { resource: this.resource, catalog: this.catalog, row, current });
     const after = (await this.presentRows(tx, 'admin', [row]))[0]!;
     await this.audit(ctx, current ? 'update' : 'create', rowId, after['display_name'], diff(before, after));
     return row;
@@ -315,6 +316,7 @@ export class ResourceService {
   async removeRow(ctx: EngineContext, row: repo.Row): Promise<boolean> {
     this.assertMayWrite(ctx.actor);
     const { tx, actor } = ctx;
+    for (const hook of this.resource.beforeDelete ?? []) await hook(ctx, { resource: this.resource, row });
     const before = (await this.presentRows(tx, 'admin', [row]))[0]!;
     // Deleted first: a concurrent delete of the same row waits here for this one to commit,
     // then deletes nothing (its caller rolls back: no second audit entry, no references touched);
