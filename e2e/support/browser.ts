@@ -38,10 +38,13 @@ export interface E2EServer extends TestContext {
   create(tenant: Tenant | string, token: string, path: string, payload: Record<string, unknown>): Promise<string>;
 }
 
-/** Starts the app on a fresh database; `env` adds settings (e.g. IMPORT_JOB_ROWS). */
-async function startServer(env: Record<string, string> = {}): Promise<E2EServer> {
+/** The app's dependencies a test may give it (createTestApp's): e.g. a mail transport that keeps what it sends. */
+export type E2EDeps = Parameters<typeof createTestApp>[3];
+
+/** Starts the app on a fresh database; `env` adds settings (e.g. IMPORT_JOB_ROWS), `deps` replaces dependencies (the mail transport). */
+async function startServer(env: Record<string, string> = {}, deps: E2EDeps = {}): Promise<E2EServer> {
   // E2E_WEB_DIST serves a build of one's own while others rebuild web/dist in a shared tree.
-  const context = await createTestApp({ ...env, WEB_DIST: process.env['E2E_WEB_DIST'] ?? path.join(repoRoot, 'web/dist') });
+  const context = await createTestApp({ ...env, WEB_DIST: process.env['E2E_WEB_DIST'] ?? path.join(repoRoot, 'web/dist') }, undefined, undefined, deps);
   await context.app.listen({ host: '127.0.0.1', port: 0 });
   const address = context.app.server.address();
   const port = typeof address === 'object' && address ? address.port : 0;
@@ -76,13 +79,14 @@ function lateHandle<T extends object>(name: string, current: () => T | undefined
  * returned, which is there by then) and launches the browser; an after() hook closes both. The
  * `server` and `browser` returned are handles filled by that hook, so a suite declares
  * `const { server, browser } = useServerAndBrowser(seed)` once and uses them in its tests and
- * helpers as the objects themselves. `env` adds settings to the server's (startServer).
+ * helpers as the objects themselves. `env` adds settings to the server's (startServer), `deps`
+ * gives it dependencies of the test's (a `MemoryMailTransport`, to read the mail it sends).
  */
-export function useServerAndBrowser(seed?: () => Promise<void>, env: Record<string, string> = {}): { server: E2EServer; browser: Browser } {
+export function useServerAndBrowser(seed?: () => Promise<void>, env: Record<string, string> = {}, deps: E2EDeps = {}): { server: E2EServer; browser: Browser } {
   let server: E2EServer | undefined;
   let browser: Browser | undefined;
   before(async () => {
-    server = await startServer(env);
+    server = await startServer(env, deps);
     await seed?.();
     browser = await launchBrowser();
   });

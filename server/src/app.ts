@@ -23,7 +23,9 @@ import { registerErrorHandling } from './http/error-handler.ts';
 import { requireParamsSchemas, schemaController } from './http/validation.ts';
 import { registerNulGuard } from './http/nul-guard.ts';
 import multipart from '@fastify/multipart';
+import { mailTransportFor, type MailTransport } from './mail/mail.ts';
 import { clientsRoutes } from './modules/clients/clients.routes.ts';
+import { emailsRoutes } from './modules/emails/emails.routes.ts';
 import { factsRoutes } from './modules/facts/facts.routes.ts';
 import { listsRoutes } from './modules/lists/lists.routes.ts';
 import { organizationsRoutes } from './modules/organizations/organizations.routes.ts';
@@ -54,11 +56,13 @@ export interface AppDeps {
   files: FileStore;
   /** Overrides the logger (tests pass false). */
   logger?: FastifyServerOptions['logger'];
+  /** Outgoing mail (mail/mail.ts); the transport MAIL_TRANSPORT names by default. */
+  mail?: MailTransport;
 }
 
 const REQUEST_ID_RE = /^[A-Za-z0-9._-]{1,100}$/;
 
-export async function buildApp({ config, db, files, logger }: AppDeps): Promise<FastifyInstance> {
+export async function buildApp({ config, db, files, logger, mail }: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     logger: logger ?? { level: config.logLevel },
     bodyLimit: config.bodyLimitBytes,
@@ -112,6 +116,7 @@ export async function buildApp({ config, db, files, logger }: AppDeps): Promise<
       await api.register(factsRoutes, { catalog: CATALOG });
       await api.register(reviewRoutes, { catalog: CATALOG });
       await api.register(rawdataRoutes, { catalog: CATALOG, files, config });
+      await api.register(emailsRoutes, { catalog: CATALOG, db, config, mail: mail ?? mailTransportFor(config, app.log) });
       await api.register(taggingRoutes, { catalog: CATALOG });
       await api.register(metadataRoutes, { catalog: CATALOG });
       await api.register(jobsRoutes);

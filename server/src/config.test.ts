@@ -27,6 +27,24 @@ describe('config', () => {
     assert.deepEqual(config.corsOrigins, ['https://a.example.com', 'https://b.example.com']);
   });
 
+  it('leaves the optional entity extractors off unless configured, and reads them when they are', () => {
+    assert.deepEqual(loadConfig({}).entities, { modelDir: null, modelMaxChars: 100_000, llm: null });
+    const configured = loadConfig({
+      NER_MODEL_DIR: '/srv/models/bert-ner',
+      NER_MODEL_MAX_CHARS: '50000',
+      NER_LLM_URL: 'http://127.0.0.1:11434/v1',
+      NER_LLM_MODEL: 'llama3.1:8b',
+      NER_LLM_TIMEOUT_MS: '60000',
+    });
+    assert.deepEqual(configured.entities, {
+      modelDir: '/srv/models/bert-ner',
+      modelMaxChars: 50_000,
+      llm: { url: 'http://127.0.0.1:11434/v1', key: null, model: 'llama3.1:8b', timeoutMs: 60_000, maxChars: 20_000, maxAnswerBytes: 262_144 },
+    });
+    assert.match(loadConfig({ NER_MODEL_DIR: 'models/ner' }).entities.modelDir!, /\/models\/ner$/, 'relative to the repository');
+    assert.equal(loadConfig({ NER_LLM_URL: 'https://api.openai.com/v1', NER_LLM_MODEL: 'gpt-4o-mini', NER_LLM_KEY: 'sk-1' }).entities.llm?.key, 'sk-1');
+  });
+
   it('stores files under DATA_DIR by default, or in S3 when told', () => {
     const local = loadConfig({ DATA_DIR: '/srv/intelnotes' });
     assert.deepEqual(local.storage, { driver: 'local', dir: '/srv/intelnotes/files' });
@@ -86,6 +104,13 @@ describe('config', () => {
     [{ STORAGE: 's3', S3_BUCKET: 'files', S3_FORCE_PATH_STYLE: 'maybe' }, /S3_FORCE_PATH_STYLE must be true or false/],
     [{ S3_BUCKET: 'files' }, /S3_BUCKET is set but STORAGE is local/],
     [{ FILE_UPLOAD_LIMIT_BYTES: '6000000000' }, /FILE_UPLOAD_LIMIT_BYTES must be between/],
+    [{ NER_LLM_MODEL: 'gpt-4o-mini' }, /NER_LLM_MODEL is set but NER_LLM_URL is not/],
+    [{ NER_LLM_KEY: 'sk-1' }, /NER_LLM_KEY is set but NER_LLM_URL is not/],
+    [{ NER_LLM_URL: 'https://api.openai.com/v1' }, /NER_LLM_MODEL is required with NER_LLM_URL/],
+    [{ NER_LLM_URL: 'api.openai.com/v1', NER_LLM_MODEL: 'm' }, /NER_LLM_URL must be an http:\/\/ or https:\/\/ URL/],
+    [{ NER_LLM_URL: 'https://user:sk-1@api.example.com/v1', NER_LLM_MODEL: 'm' }, /NER_LLM_URL must be .* \(the key goes in NER_LLM_KEY\)/],
+    [{ NER_LLM_URL: 'http://127.0.0.1:11434/v1', NER_LLM_MODEL: 'm', NER_LLM_TIMEOUT_MS: '50' }, /NER_LLM_TIMEOUT_MS must be between/],
+    [{ NER_MODEL_MAX_CHARS: 'lots' }, /NER_MODEL_MAX_CHARS must be a whole number/],
   ];
   for (const [env, message] of bad) {
     it(`rejects ${JSON.stringify(env)}`, () => {

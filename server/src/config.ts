@@ -4,6 +4,7 @@
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { OptionalExtractorSettings } from './processing/entities/extractors.ts';
 
 /** Where stored files live (server/src/storage, docs/storage.md). */
 export type StorageSettings = { driver: 'local'; dir: string } | S3Settings;
@@ -54,6 +55,11 @@ export interface Config {
   fileSweepGraceSeconds: number;
   /** Raw data collection (docs/rawdata.md): files per upload request, and how long a direct-upload URL holds. */
   rawData: { maxFilesPerRequest: number; directUploadSeconds: number };
+  /**
+   * The optional entity extractors (docs/processing.md, "Optional extractors"); both off
+   * unless configured.
+   */
+  entities: OptionalExtractorSettings;
   /** Outbound fetches (suggested fields from a URL). */
   fetch: { allowPrivate: boolean; timeoutMs: number; maxBytes: number; maxRedirects: number };
   shutdownTimeoutMs: number;
@@ -68,6 +74,30 @@ export interface Config {
     leaseMs: number;
     /** Adds POST jobs/probe/ and jobs/probe/event/ (admins), which queue probe jobs. */
     probe: boolean;
+  };
+  /** The email list (docs/emails.md): the public sign-up widget's mail and limits, and domain enrichment. */
+  emails: {
+    /** How mail is sent: 'log' writes each message's recipient and subject to the log and sends nothing (the default). */
+    mailTransport: 'log';
+    /** The From address of the widget's mail. */
+    mailFrom: string;
+    subscribe: {
+      /** Sign-ups one IP address may make per window, and sign-ups of one address per window. */
+      ipMax: number;
+      addressMax: number;
+      windowSeconds: number;
+      /** A form sent sooner than this after it was shown is a bot's. */
+      minFormSeconds: number;
+      /** How long a confirmation link holds. */
+      confirmHours: number;
+    };
+    enrichment: {
+      /** Whether the enrichment job looks up a domain's MX records (node:dns), and for how long at most. */
+      mxLookup: boolean;
+      dnsTimeoutMs: number;
+      /** Whether it fetches the domain's site for its title and description (through safe-fetch, with the FETCH_* limits). */
+      fetchSites: boolean;
+    };
   };
   /** The live event stream (server/src/events/, docs/events.md). */
   events: {
@@ -170,6 +200,66 @@ function storageSettings(env: Env, dataDir: string): StorageSettings {
   };
 }
 
+function emailSettings(env: Env): Config['emails'] {
+  const transport = str(env, 'MAIL_TRANSPORT')?.toLowerCase() ?? 'log';
+  if (transport !== 'log') throw new ConfigError(`MAIL_TRANSPORT must be log (the only transport so far: mail is written to the log, not sent), got "${env['MAIL_TRANSPORT']}"`);
+  const mailFrom = str(env, 'MAIL_FROM') ?? 'no-reply@intelnotes.localhost';
+  if (!EMAIL_RE.test(mailFrom)) throw new ConfigError(`MAIL_FROM is not an email address: "${mailFrom}"`);
+  return {
+    mailTransport: transport,
+    mailFrom,
+    subscribe: {
+      ipMax: int(env, 'SUBSCRIBE_RATE_LIMIT_IP_MAX', 10, 1, 100_000),
+      addressMax: int(env, 'SUBSCRIBE_RATE_LIMIT_ADDRESS_MAX', 3, 1, 1_000),
+      windowSeconds: int(env, 'SUBSCRIBE_RATE_LIMIT_WINDOW_SECONDS', 3600, 1, 7 * 86_400),
+      minFormSeconds: int(env, 'SUBSCRIBE_MIN_FORM_SECONDS', 3, 0, 3600),
+      confirmHours: int(env, 'SUBSCRIBE_CONFIRM_HOURS', 72, 1, 30 * 24),
+    },
+    enrichment: {
+      mxLookup: bool(env, 'DOMAIN_ENRICH_DNS', true),
+      dnsTimeoutMs: int(env, 'DOMAIN_ENRICH_DNS_TIMEOUT_MS', 3000, 100, 60_000),
+      fetchSites: bool(env, 'DOMAIN_ENRICH_FETCH', true),
+    },
+  };
+}
+
+const LLM_VARIABLES = ['NER_LLM_KEY', 'NER_LLM_MODEL', 'NER_LLM_TIMEOUT_MS', 'NER_LLM_MAX_CHARS', 'NER_LLM_MAX_ANSWER_BYTES'];
+
+function entityExtractorSettings(env: Env): OptionalExtractorSettings {
+  const modelDirRaw = str(env, 'NER_MODEL_DIR');
+  const modelMaxChars = int(env, 'NER_MODEL_MAX_CHARS', 100_000, 1_000, 2_000_000);
+  const url = str(env, 'NER_LLM_URL');
+  if (url === null) {
+    const stray = LLM_VARIABLES.find((name) => str(env, name) !== null);
+    if (stray) throw new ConfigError(`${stray} is set but NER_LLM_URL is not: set NER_LLM_URL to use a chat endpoint for entities, or remove ${stray}`);
+  } else {
+    let parsed: URL | null = null;
+    try {
+      parsed = new URL(url);
+    } catch {
+      /* reported below */
+    }
+    if (!parsed || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') || parsed.username || parsed.password || parsed.search || parsed.hash) {
+      throw new ConfigError(`NER_LLM_URL must be an http:// or https:// URL such as https://api.openai.com/v1 (the key goes in NER_LLM_KEY), got "${url}"`);
+    }
+    if (str(env, 'NER_LLM_MODEL') === null) throw new ConfigError('NER_LLM_MODEL is required with NER_LLM_URL: the model the endpoint should use');
+  }
+  return {
+    modelDir: modelDirRaw === null ? null : path.resolve(repoRoot, modelDirRaw),
+    modelMaxChars,
+    llm: url === null
+      ? null
+      : {
+          url,
+          key: str(env, 'NER_LLM_KEY'),
+          model: str(env, 'NER_LLM_MODEL')!,
+          timeoutMs: int(env, 'NER_LLM_TIMEOUT_MS', 30_000, 100, 600_000),
+          maxChars: int(env, 'NER_LLM_MAX_CHARS', 20_000, 100, 1_000_000),
+          maxAnswerBytes: int(env, 'NER_LLM_MAX_ANSWER_BYTES', 262_144, 1024, 16 * 1024 * 1024),
+        },
+  };
+}
+
 /**
  * Uploads with more data rows than this import as a job: a few thousand rows take seconds to
  * write, longer than a request should hold PGlite's single connection.
@@ -258,6 +348,7 @@ export function loadConfig(env: Env = process.env): Config {
       maxFilesPerRequest: int(env, 'RAW_DATA_MAX_FILES', 200, 1, 10_000),
       directUploadSeconds: int(env, 'RAW_DATA_DIRECT_UPLOAD_SECONDS', 3600, 1, 7 * 24 * 3600),
     },
+    entities: entityExtractorSettings(env),
     fetch: {
       allowPrivate: bool(env, 'FETCH_ALLOW_PRIVATE', false),
       timeoutMs: int(env, 'FETCH_TIMEOUT_MS', 8000, 100, 120_000),
@@ -265,6 +356,7 @@ export function loadConfig(env: Env = process.env): Config {
       maxRedirects: int(env, 'FETCH_MAX_REDIRECTS', 5, 0, 20),
     },
     shutdownTimeoutMs: int(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
+    emails: emailSettings(env),
     jobs: {
       inProcess: int(env, 'WORKERS', 1, 0, 1) === 1,
       concurrency: int(env, 'WORKER_CONCURRENCY', 2, 1, 100),

@@ -259,7 +259,7 @@ export const FieldMeta = Type.Object({
     Type.Literal('text'), Type.Literal('category'), Type.Literal('choice'), Type.Literal('visibility'),
     Type.Literal('boolean'), Type.Literal('date'), Type.Literal('incomplete_date'), Type.Literal('emails'),
     Type.Literal('phones'), Type.Literal('urls'), Type.Literal('url'), Type.Literal('strings'), Type.Literal('object'),
-    Type.Literal('integer'), Type.Literal('decimal'), Type.Literal('relation'),
+    Type.Literal('integer'), Type.Literal('decimal'), Type.Literal('relation'), Type.Literal('datetime'),
   ]),
   max_length: Type.Union([Type.Integer(), Type.Null()]),
   multiline: Type.Boolean(),

@@ -3,13 +3,16 @@
  * read the settings, check the file store, open and migrate the database, check the job
  * registry; and how it stops.
  */
+import { pino } from 'pino';
 import { ConfigError, loadConfig, type Config } from './config.ts';
 import type { Database } from './db/client.ts';
 import { migrate } from './db/migrate.ts';
 import { openDatabase } from './db/open.ts';
 import type { JobRegistry } from './jobs/registry.ts';
+import { enrichmentDeps } from './modules/emails/domain-enrichment.ts';
 import { jobRegistry } from './modules/jobs.ts';
 import { RESOURCES } from './modules/registry.ts';
+import { ModelFolderError, createOptionalExtractors, type OptionalExtractors } from './processing/entities/index.ts';
 import { applySearchIndexes } from './resources/search-index.ts';
 import { createStorageDriver, StorageError, type StorageDriver } from './storage/storage.ts';
 
@@ -45,12 +48,35 @@ export interface Ready {
  * then readies the database.
  */
 export async function openReady(config: Config): Promise<Ready> {
-  const registry = jobRegistry();
+  const registry = jobRegistry({ entityExtractors: entityExtractorsOrExit(config), emailEnrichment: enrichmentDeps(config) });
   const storage = await storageOrExit(config);
   const db = await openDatabase(config);
   const applied = await migrate(db);
   const searchRebuilt = await applySearchIndexes(db, RESOURCES);
   return { db, registry, storage, applied, searchRebuilt };
+}
+
+/**
+ * The optional entity extractors the settings ask for (NER_MODEL_DIR, NER_LLM_URL): a model
+ * folder that cannot serve is a setting to fix, reported like one. onnxruntime itself loads
+ * with the first item processed.
+ */
+function entityExtractorsOrExit(config: Config): OptionalExtractors {
+  const log = pino({ level: config.logLevel, base: { role: 'entities' } });
+  try {
+    const extractors = createOptionalExtractors(config.entities, log);
+    if (extractors.configured) {
+      const { modelDir, llm } = config.entities;
+      log.info({ modelDir, llm: llm ? { url: llm.url, model: llm.model } : null }, 'entities: optional extractors configured');
+    }
+    return extractors;
+  } catch (error) {
+    if (error instanceof ModelFolderError) {
+      console.error(`intelnotes: invalid configuration: NER_MODEL_DIR: ${error.message}`);
+      process.exit(CONFIG_EXIT);
+    }
+    throw error;
+  }
 }
 
 /** A storage folder that cannot be written or a bucket that does not answer is a setting to fix, reported like one. */

@@ -11,7 +11,7 @@ import { ApiError, notAuthenticated, tooManyRequests } from '../http/errors.ts';
 import type { TenantRow } from '../tenancy/tenants.repository.ts';
 import { PUBLIC_PRINCIPAL, principalFor, type Principal } from './access.ts';
 import { dummyPasswordHash, verifyPassword } from './passwords.ts';
-import { clearLimit, findLiveSession, insertSession, releaseLimitSlot, revokeSession, takeLimitSlots, type LimitSlot } from './sessions.repository.ts';
+import { clearLimit, findLiveSession, insertSession, releaseLimitSlot, revokeSession, takeLimitSlots, type LimitScope, type LimitSlot } from './sessions.repository.ts';
 import { hashToken, newToken } from './tokens.ts';
 import { findUserByEmail, touchLastLogin, type SessionUser } from './users.repository.ts';
 
@@ -98,7 +98,7 @@ export class AuthService {
 }
 
 /** Counter rows are locked ip first, then email, everywhere, so two tries never wait on each other in a cycle. */
-const slotsInLockOrder = (slots: LimitSlot[]) => [...slots].sort((a, b) => (a.scope === b.scope ? 0 : a.scope === 'ip' ? -1 : 1));
+const slotsInLockOrder = <S extends LimitScope>(slots: Array<LimitSlot<S>>) => [...slots].sort((a, b) => (a.scope === b.scope ? 0 : a.scope === 'ip' ? -1 : 1));
 
 export function currentUser(user: SessionUser, tenant: TenantRow) {
   return {

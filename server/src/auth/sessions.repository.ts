@@ -42,8 +42,14 @@ export async function revokeSession(executor: Executor, sessionId: string): Prom
 }
 
 /** One sign-in's slot in a throttling window: the count including this try, and the window it is in. */
-export interface LimitSlot {
-  scope: 'ip' | 'email';
+/**
+ * What a counter counts: failed sign-ins per IP and per email, and the email list's public
+ * sign-ups per IP and per address (modules/emails/subscription.ts).
+ */
+export type LimitScope = 'ip' | 'email' | 'subscribe_ip' | 'subscribe_email';
+
+export interface LimitSlot<S extends LimitScope = LimitScope> {
+  scope: S;
   failures: number;
   /** The window's start as PostgreSQL text (full precision), naming the window for the release. */
   window: string;
@@ -58,14 +64,14 @@ export interface LimitSlot {
  * count its own try made. Keys are locked in the order given (ip before email
  * everywhere), so two tries never wait on each other in a cycle.
  */
-export async function takeLimitSlots(
+export async function takeLimitSlots<S extends LimitScope>(
   executor: Executor,
   tenantId: string,
-  entries: Array<{ scope: 'ip' | 'email'; key: string }>,
+  entries: Array<{ scope: S; key: string }>,
   windowSeconds: number,
-): Promise<LimitSlot[]> {
+): Promise<Array<LimitSlot<S>>> {
   const expired = sql`l.window_started_at <= now() - make_interval(secs => ${windowSeconds})`;
-  const rows = await query<{ scope: 'ip' | 'email'; failures: number; window: string; retry_after: number }>(
+  const rows = await query<{ scope: S; failures: number; window: string; retry_after: number }>(
     executor,
     sql`INSERT INTO login_limits AS l (tenant_id, scope, key, failures)
         VALUES ${sql.join(entries.map((entry) => sql`(${tenantId}, ${entry.scope}, ${entry.key}, 1)`), sql`, `)}

@@ -120,6 +120,19 @@ export const JOB_TYPES = {
     actsFor: 'creator',
   }),
   /**
+   * Enriches one email domain (modules/emails/domain-enrichment.ts): free-mail and disposable
+   * lists, role addresses of its items, the organizations using it, MX records, the site's
+   * title and description. Queued with the domain, in the transaction that creates it; publishes
+   * domain_info_enrich_complete.
+   */
+  'dxlist.enrich_domain': define({
+    payload: Type.Object({ domain_id: Type.String({ format: 'uuid' }) }, { additionalProperties: false }),
+    // A DNS lookup and one page fetch, each with its own short time limit.
+    timeoutMs: 60_000,
+    maxAttempts: 4,
+    backoffMs: 10_000,
+  }),
+  /**
    * Removes a deleted tenant's stored files from the file store (modules/clients/clients.jobs.ts).
    * Queued, in the tenant manager's tenant, by the transaction that deletes the tenant: it exists
    * exactly when the deletion commits, and outlives the deleted tenant's rows.

@@ -32,6 +32,7 @@ export interface JobRow {
   percent: number | null;
   result: unknown;
   error: string | null;
+  created_by: string | null;
   created_at: string;
   started_at: string | null;
   finished_at: string | null;
@@ -177,7 +178,7 @@ export async function findJob(tx: Tx, id: string): Promise<JobRow | null> {
   const [row] = await query<JobRow>(
     tx,
     sql`SELECT id, name, status, attempts, max_attempts, stage, percent, result, error,
-               created_at, started_at, finished_at, updated_at
+               created_by, created_at, started_at, finished_at, updated_at
         FROM jobs WHERE id = ${id}`,
   );
   return row ?? null;

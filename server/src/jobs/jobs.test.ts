@@ -13,7 +13,7 @@ import type { TenantRow } from '../tenancy/tenants.repository.ts';
 import { createTestApp, type TestContext } from '../test/test-app.ts';
 import { claimDueJobs, failLostJob, findLostJobs } from './jobs.repository.ts';
 import { enqueue, JobPayloadError } from './queue.ts';
-import { createJobRegistry, JobRegistryError, runnerOf, type JobHandlers } from './registry.ts';
+import { createJobRegistry, JobRegistryError, JobUserError, runnerOf, UNEXPECTED_FAILURE, type JobHandlers } from './registry.ts';
 import { Worker } from './worker.ts';
 
 const silent = { info: () => {}, warn: () => {}, error: () => {} };
@@ -192,8 +192,10 @@ describe('jobs', () => {
     const calls: string[] = [];
     const failing: JobHandlers = {
       'probe.echo': {
-        run: async () => {
-          throw new Error('the file is corrupt');
+        // What users may read (JobUserError) is passed on; a driver's text is not.
+        run: async ({ payload }) => {
+          if (payload.key === 'internal') throw new Error('relation "secret_table" does not exist');
+          throw new JobUserError('the file is corrupt');
         },
         failed: async ({ tx, actor }, failure) => {
           calls.push(failure.job.id);
@@ -208,13 +210,18 @@ describe('jobs', () => {
     assert.equal(claimed?.id, lost);
     const failed = await queue({ key: 'failing', sleep_ms: 0 });
     await t.db.owner.execute(sql`UPDATE jobs SET max_attempts = 2 WHERE id = ${failed}`);
+    const internal = await queue({ key: 'internal', sleep_ms: 0 });
+    await t.db.owner.execute(sql`UPDATE jobs SET max_attempts = 1 WHERE id = ${internal}`);
     await startWorker(failing);
     assert.equal((await settled(failed)).status, 'failed');
     assert.equal((await settled(lost)).status, 'failed');
-    await until(async () => calls.length >= 2 || null);
+    const internalJob = await settled(internal);
+    await until(async () => calls.length >= 3 || null);
     assert.deepEqual(await effects(failed), ['the file is corrupt']);
     assert.match((await effects(lost))[0]!, /did not finish: its worker stopped/);
-    assert.deepEqual(calls.sort(), [failed, lost].sort(), 'once per job, only when it failed for good');
+    assert.deepEqual(await effects(internal), [UNEXPECTED_FAILURE]);
+    assert.equal(internalJob.error, 'relation "secret_table" does not exist', "the job's record keeps the text");
+    assert.deepEqual(calls.sort(), [failed, lost, internal].sort(), 'once per job, only when it failed for good');
   });
 
   it('records the failure even when the failure handler throws', async () => {

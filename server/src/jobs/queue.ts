@@ -58,3 +58,30 @@ export async function enqueueFor<N extends JobName>(tx: Tx, tenantId: string, jo
   await query(tx, sql`SELECT set_config('app.tenant_id', ${scope?.tenant_id ?? ''}, true)`);
   return id;
 }
+
+/**
+ * Queues many jobs in one statement (e.g. an enrichment per domain a paste created), for the
+ * transaction's tenant; their ids.
+ */
+export async function enqueueMany<N extends JobName>(tx: Tx, jobs: Array<NewJob<N>>): Promise<string[]> {
+  if (jobs.length === 0) return [];
+  const rows = jobs.map((job) => {
+    const type = JOB_TYPES[job.name];
+    return {
+      name: job.name,
+      payload: checkPayload(job.name, job.payload),
+      max_attempts: type.maxAttempts,
+      timeout_ms: type.timeoutMs,
+      created_by: job.createdBy ?? null,
+      file_sha256: job.file ?? null,
+    };
+  });
+  const inserted = await query<{ id: string }>(
+    tx,
+    sql`INSERT INTO jobs (tenant_id, name, payload, max_attempts, timeout_ms, created_by, file_sha256)
+        SELECT app_tenant_id(), j.name, j.payload, j.max_attempts, j.timeout_ms, j.created_by, j.file_sha256
+        FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS j(name text, payload jsonb, max_attempts int, timeout_ms int, created_by uuid, file_sha256 text)
+        RETURNING id`,
+  );
+  return inserted.map((row) => row.id);
+}

@@ -56,12 +56,27 @@ export interface JobContext<N extends JobName> {
 /** Returns a small JSON result shown with the job (or nothing). Throwing fails the attempt. */
 export type JobHandler<N extends JobName> = (context: JobContext<N>) => Promise<unknown>;
 
+/**
+ * An error whose message is written for the people who queued the job: a failure handler
+ * may pass it on to them (an event, a status). Any other error a handler throws is an
+ * internal one — a driver's or PostgreSQL's text — kept in the job's record and the log only.
+ */
+export class JobUserError extends Error {}
+
 /** A job that failed for good: its last attempt's reason. */
 export interface JobFailure<N extends JobName> {
   job: JobInfo;
   payload: JobPayload<N>;
+  /**
+   * Why, in words fit for the people who queued it: the queue's own reasons (timed out, its
+   * worker stopped, its user is gone) and JobUserError messages as they are; any other error
+   * as UNEXPECTED_FAILURE (the job's record and the log keep its text).
+   */
   reason: string;
 }
+
+/** The reason a failure handler is given for an error not meant for users. */
+export const UNEXPECTED_FAILURE = 'It failed unexpectedly; the details are in the server log.';
 
 /**
  * Runs in the transaction that marks the job failed for good (after its last attempt, or when

@@ -24,7 +24,7 @@ import {
   type LostJob,
 } from './jobs.repository.ts';
 import { checkPayload, JobPayloadError } from './queue.ts';
-import type { JobContext, JobDefinition, JobInfo, JobRegistry } from './registry.ts';
+import { type JobContext, type JobDefinition, type JobInfo, type JobRegistry, JobUserError, UNEXPECTED_FAILURE } from './registry.ts';
 
 export const JOBS_CHANNEL = 'intelnotes_jobs';
 /** Longest wait between retries. */
@@ -207,7 +207,7 @@ export class Worker {
         actor = await this.actorOf(job);
       } catch (error) {
         // A payload that no attempt can accept, a user who is gone: failed at once, without retries.
-        if (error instanceof JobPayloadError || error instanceof JobCannotRun) return await this.settleFailure(job, error.message, true);
+        if (error instanceof JobPayloadError || error instanceof JobCannotRun) return await this.settleFailure(job, error.message, true, error.message);
         throw error;
       }
       const leaseLost = () => {
@@ -238,7 +238,8 @@ export class Worker {
       } catch (error) {
         const reason = controller.signal.aborted ? (controller.signal.reason as Error).message : messageOf(error);
         log.warn({ ...details, reason }, 'jobs: attempt failed');
-        return await this.settleFailure(job, reason, false);
+        const shown = controller.signal.aborted || error instanceof JobUserError ? reason : UNEXPECTED_FAILURE;
+        return await this.settleFailure(job, reason, false, shown);
       }
       const held = await this.inTenant(job, (tx) => markSucceeded(tx, job.id, job.lease_token, result));
       if (!held) log.warn(details, 'jobs: finished after its lease was lost; the other attempt settles it');
@@ -255,13 +256,14 @@ export class Worker {
     return { id: job.id, tenantId: job.tenant_id, name: job.name, attempt: job.attempts, maxAttempts: job.max_attempts, createdBy: job.created_by };
   }
 
-  private async settleFailure(job: ClaimedJob, reason: string, permanent: boolean): Promise<void> {
+  /** Records the attempt's `reason`; a job failed for good gives its handler `shown` (JobFailure's reason). */
+  private async settleFailure(job: ClaimedJob, reason: string, permanent: boolean, shown: string): Promise<void> {
     const recorded = reason.slice(0, 2000);
     await this.inTenant(job, async (tx) => {
       const status = await markAttemptFailed(tx, job.id, job.lease_token, recorded, backoffMs(job.name, job.attempts), permanent);
       if (status !== 'failed') return;
       this.options.log.error({ job: job.id, name: job.name, reason }, 'jobs: job failed');
-      await this.afterFailure(tx, this.infoOf(job), job.payload, recorded);
+      await this.afterFailure(tx, this.infoOf(job), job.payload, shown.slice(0, 2000));
     });
   }
 }

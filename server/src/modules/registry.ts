@@ -4,6 +4,7 @@
  * resource with keywords and text gets the tagging-rules hook
  * (tagging/apply-tagging-rules.ts) here, not in its own declaration.
  */
+import { emailDomains, emailList } from './emails/emails.resource.ts';
 import { factCategories, facts, factSections } from './facts/facts.resource.ts';
 import { cities, geos } from './geos/geos.resource.ts';
 import { keywords } from './keywords/keywords.resource.ts';
@@ -25,7 +26,7 @@ import type { Resource } from '../resources/resource.ts';
 
 export const RESOURCES: Resource[] = withTaggingRules([
   organizations, people, keywords, library, ledgerEntries, investments,
-  terminology, geos, cities, sourceUrls, taggingRules, lists, buckets, rawData,
+  terminology, geos, cities, sourceUrls, taggingRules, lists, buckets, rawData, emailDomains, emailList,
   factSections, factCategories, facts,
 ]);
 

@@ -37,6 +37,9 @@ export function expectedColumnTypes(field: FieldType, name: string): Record<stri
     case 'date': case 'incomplete_date':
       types[main!] = 'date';
       break;
+    case 'datetime':
+      types[main!] = 'timestamp with time zone';
+      break;
     case 'emails': case 'phones': case 'urls': case 'strings':
       types[main!] = 'text[]';
       break;

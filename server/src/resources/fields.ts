@@ -177,11 +177,13 @@ export function visibility(defaultValue: Visibility): FieldType {
 const TRUE_WORDS = ['true', '1', 'yes', 'y', 'on'];
 const FALSE_WORDS = ['false', '0', 'no', 'n', 'off', ''];
 
-export function boolean(defaultValue = false): FieldType {
+/** True or false; with a null default, also unknown (null), e.g. whether a domain has mail servers before anyone looked. */
+export function boolean(defaultValue: boolean | null = false): FieldType {
+  const unknown = defaultValue === null;
   return {
     kind: 'boolean',
     columns: (name) => [name],
-    schema: Type.Boolean(),
+    schema: unknown ? nullable(Type.Boolean()) : Type.Boolean(),
     defaultValue,
     filter: 'boolean',
     parse: (input, name) => {
@@ -194,7 +196,32 @@ export function boolean(defaultValue = false): FieldType {
       if (input === null) return single(name, defaultValue);
       return fail('Must be true or false.');
     },
-    present: (row, name) => Boolean(row[name]),
+    present: (row, name) => (unknown && (row[name] === null || row[name] === undefined) ? null : Boolean(row[name])),
+  };
+}
+
+/**
+ * A moment (timestamptz), presented as an ISO 8601 date-time in UTC. Usually set by the server
+ * (`readOnly(datetime())`: when an address was confirmed, when a domain was enriched).
+ */
+export function datetime(): FieldType {
+  return {
+    kind: 'datetime',
+    columns: (name) => [name],
+    schema: nullable(Type.String({ format: 'date-time' })),
+    parse: (input, name) => {
+      if (input === null || input === '') return single(name, null);
+      if (typeof input !== 'string' || !/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?(Z|[+-]\d{2}:\d{2})$/.test(input.trim())) {
+        return fail('Enter a date and time as an ISO 8601 date-time with its offset, e.g. 2026-01-31T09:30:00Z.');
+      }
+      const value = new Date(input.trim());
+      return Number.isNaN(value.getTime()) ? fail('Enter a real date and time.') : single(name, value.toISOString());
+    },
+    present: (row, name) => {
+      const value = row[name];
+      if (value === null || value === undefined) return null;
+      return (value instanceof Date ? value : new Date(String(value))).toISOString();
+    },
   };
 }
 
@@ -450,7 +477,7 @@ export function fieldSection(field: FieldType, name: string, names: readonly str
   if (field.kind === 'visibility' || field.internal) return 'sharing';
   if (names.includes(name) || field.required) return 'identity';
   if (field.kind === 'emails' || field.kind === 'phones' || field.kind === 'urls') return 'contact';
-  if (field.kind === 'date' || field.kind === 'incomplete_date') return 'dates';
+  if (field.kind === 'date' || field.kind === 'incomplete_date' || field.kind === 'datetime') return 'dates';
   return 'details';
 }
 

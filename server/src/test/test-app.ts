@@ -6,7 +6,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
-import { buildApp } from '../app.ts';
+import { buildApp, type AppDeps } from '../app.ts';
 import { hashPassword } from '../auth/passwords.ts';
 import { insertUser, type UserRow } from '../auth/users.repository.ts';
 import { loadConfig, type Config } from '../config.ts';
@@ -72,12 +72,14 @@ export async function createTestApp(
   beforeReady?: (app: FastifyInstance) => void | Promise<void>,
   /** The store's driver (e.g. S3 against s3rver, test/storage-drivers.ts); a local folder by default. */
   driver?: StorageDriver,
+  /** The app's other dependencies (e.g. a mail transport that keeps what it is given). */
+  deps: Pick<AppDeps, 'mail'> = {},
 ): Promise<TestContext> {
   const testDb = await createTestDatabase();
   const config = loadConfig({ NODE_ENV: 'test', WEB_DIST: '/nonexistent', ...env });
   const filesDir = await mkdtemp(path.join(os.tmpdir(), 'intelnotes-test-files-'));
   const files = new FileStore(driver ?? new LocalDriver(filesDir), testDb.db);
-  const app = await buildApp({ config, db: testDb.db, files, logger: false });
+  const app = await buildApp({ config, db: testDb.db, files, logger: false, ...deps });
   const workers: Worker[] = [];
   await beforeReady?.(app);
   await app.ready();

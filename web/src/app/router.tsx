@@ -13,6 +13,7 @@ import { libraryPublicRoutes, libraryResearchRoutes } from '../features/library/
 import { listsPublicRoutes, listsResearchRoutes } from '../features/lists/routes';
 import { MenuPage } from '../features/menu/MenuPage';
 import { clientsTenantAdminRoutes } from '../features/clients/routes';
+import { emailsPublicRoutes, emailsResearchRoutes } from '../features/emails/routes';
 import { organizationsPublicRoutes, organizationsResearchRoutes } from '../features/organizations/routes';
 import { peoplePublicRoutes, peopleResearchRoutes } from '../features/people/routes';
 import { rawDataResearchRoutes } from '../features/rawdata/routes';
@@ -43,8 +44,8 @@ const publicRoutes: RouteObject[] = [
   notYet('organizations/subquery', 'Organizations subquery'),
   notYet('cagr', 'CAGR calculator'),
   notYet('checkout', 'Payment confirmation'),
-  notYet('emails/add', 'Join the distribution list'),
   ...factsPublicRoutes,
+  ...emailsPublicRoutes,
   ...geosPublicRoutes,
   ...keywordsPublicRoutes(loadGeosTable),
   ...ledgerPublicRoutes,
@@ -57,8 +58,7 @@ const publicRoutes: RouteObject[] = [
 const researchRoutes: RouteObject[] = [
   ...organizationsResearchRoutes,
   ...peopleResearchRoutes,
-  notYet('emails', 'Email list'),
-  notYet('emails/domains/:id/edit', 'Edit domain'),
+  ...emailsResearchRoutes,
   ...keywordsResearchRoutes,
   ...ledgerResearchRoutes,
   ...libraryResearchRoutes,

@@ -98,7 +98,7 @@ export function DataTable({
   const pathOf = useCallback((row: ResourceRecord) => (rowPath ? rowPath(row) : recordPath(view, row.id)), [rowPath, view]);
   const canWrite = useCanWrite(meta);
   const access = useAccessLevel();
-  const { state, update } = useListUrlState(meta);
+  const { state, update } = useListUrlState(meta, view.pageSize);
   const params = useMemo(() => ({ ...listParams(state), ...fixedParams }), [state, fixedParams]);
   const query = useMemo(() => ({ ...listParams(state, false), ...fixedParams }), [state, fixedParams]);
   const list = useListResourceQuery({ path: meta.path, params });

@@ -107,6 +107,7 @@ export function FieldValue({ field, value }: { field: FieldMeta; value: unknown 
     case 'boolean':
     case 'incomplete_date':
     case 'date':
+    case 'datetime':
       return formatScalar(kind, value);
     case 'choice':
       return choiceText(field, value);

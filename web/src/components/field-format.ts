@@ -62,7 +62,7 @@ export function formatItem(kind: FieldMeta['kind'] | undefined, value: unknown):
   return kind === 'phones' ? formatPhone(String(value)) : String(value);
 }
 
-/** A single value of a field as text: Yes/No for booleans, words for dates. */
+/** A single value of a field as text: Yes/No for booleans, words for dates, a date and time for timestamps. */
 export function formatScalar(kind: FieldMeta['kind'] | undefined, value: unknown): string {
   switch (kind) {
     case 'boolean':
@@ -71,6 +71,8 @@ export function formatScalar(kind: FieldMeta['kind'] | undefined, value: unknown
       return formatIncompleteDate(String(value));
     case 'date':
       return formatDate(String(value));
+    case 'datetime':
+      return formatDateTime(String(value));
     default:
       return String(value);
   }

@@ -33,6 +33,8 @@ const RECORD_PAGES: Record<string, string> = {
   cities: '/cities',
   source: '/urls',
   tagging_rules: '/taggingrules',
+  emails: '/emails',
+  domains: '/emails/domains',
 };
 
 /** The page of a list, from its list type: /lists/organizations/{slug}; null for an unknown type. */

@@ -29,6 +29,8 @@ export interface ResourceView {
   relatedOmit?: string[];
   /** How the list shows a field's value, where the default text would be raw (a size in bytes, a status code). */
   cells?: Record<string, (value: unknown, row: ResourceRecord) => string>;
+  /** Rows a page shows before the reader picks another size (one of 25, 50, 100; 25 when not given). */
+  pageSize?: 25 | 50 | 100;
   /**
    * false for a resource SPEC §2 gives no page of its own (intelbook sections and categories): a
    * row opens the record's edit page, and saving or cancelling its form leads back to the list.

@@ -4,7 +4,8 @@ import type { ResourceMeta } from '@intelnotes/server/contracts';
 import type { ListParams } from '../api/resources';
 
 export const PAGE_SIZES = [25, 50, 100] as const;
-const DEFAULT_PAGE_SIZE = PAGE_SIZES[0];
+/** The page size of a list whose view names none (SPEC §9: 25, 50 or 100 a page). */
+export const DEFAULT_PAGE_SIZE = PAGE_SIZES[0];
 
 /** What a list shows, all of it kept in the URL query string so a view can be bookmarked. */
 export interface ListUrlState {
@@ -21,7 +22,7 @@ export interface ListUrlState {
 /** What a list's URL state needs to know: the fields it may order and filter by. */
 export type ListUrlSpec = Pick<ResourceMeta, 'ordering' | 'filters'>;
 
-function readState(params: URLSearchParams, meta: ListUrlSpec): ListUrlState {
+function readState(params: URLSearchParams, meta: ListUrlSpec, defaultPageSize: number): ListUrlState {
   const page = Number(params.get('page'));
   const pageSize = Number(params.get('page_size'));
   const ordering = (params.get('ordering') ?? '')
@@ -36,7 +37,7 @@ function readState(params: URLSearchParams, meta: ListUrlSpec): ListUrlState {
   }
   return {
     page: Number.isInteger(page) && page > 1 ? page - 1 : 0,
-    pageSize: (PAGE_SIZES as readonly number[]).includes(pageSize) ? pageSize : DEFAULT_PAGE_SIZE,
+    pageSize: (PAGE_SIZES as readonly number[]).includes(pageSize) ? pageSize : defaultPageSize,
     ordering,
     search: params.get('search') ?? '',
     filters,
@@ -46,15 +47,16 @@ function readState(params: URLSearchParams, meta: ListUrlSpec): ListUrlState {
 /**
  * The list state of a resource read from and written to the URL. Parameters it does not own
  * (such as `tab`) are kept as they are. Changing the search, filters, ordering or page size
- * goes back to the first page.
+ * goes back to the first page. `defaultPageSize` is the page size of a URL without one (the
+ * email list's preview shows 50, SPEC §9); the URL names the page size only when it differs.
  */
-export function useListUrlState(meta: ListUrlSpec) {
+export function useListUrlState(meta: ListUrlSpec, defaultPageSize: number = DEFAULT_PAGE_SIZE) {
   const [params, setParams] = useSearchParams();
-  const state = useMemo(() => readState(params, meta), [params, meta]);
+  const state = useMemo(() => readState(params, meta, defaultPageSize), [params, meta, defaultPageSize]);
 
   const update = useCallback(
     (patch: Partial<ListUrlState>, options: { replace?: boolean } = {}) => {
-      const previous = readState(params, meta);
+      const previous = readState(params, meta, defaultPageSize);
       const next = { ...previous, ...patch };
       const resetsPage =
         patch.page === undefined &&
@@ -68,7 +70,7 @@ export function useListUrlState(meta: ListUrlSpec) {
         else out.set(name, value);
       };
       put('page', String(next.page + 1), '1');
-      put('page_size', String(next.pageSize), String(DEFAULT_PAGE_SIZE));
+      put('page_size', String(next.pageSize), String(defaultPageSize));
       put('ordering', next.ordering);
       put('search', next.search.trim());
       for (const name of meta.filters) put(name, (next.filters[name] ?? []).join(','));
@@ -76,7 +78,7 @@ export function useListUrlState(meta: ListUrlSpec) {
       if (out.toString() === params.toString()) return;
       setParams(out, { replace: options.replace ?? false });
     },
-    [meta, params, setParams],
+    [meta, params, setParams, defaultPageSize],
   );
 
   return { state, update };

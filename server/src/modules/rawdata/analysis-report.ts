@@ -27,6 +27,7 @@ import { isUuid } from '../../resources/service.ts';
 import { visibleTo } from '../../resources/visibility.ts';
 import { XlsxStreamWriter, type CellValue } from '../../resources/xlsx-writer.ts';
 import type { StoredFile } from '../../storage/files.ts';
+import { ENTITY_RECORD_JOINS, ENTITY_RECORD_NAME, ENTITY_RECORD_STATUS } from './entity-records.ts';
 import { rawData } from './rawdata.resource.ts';
 
 /** Rows of each "top" table. */
@@ -90,17 +91,14 @@ export async function gatherReport(ctx: EngineContext, selection: ReportSelectio
   const ranked = async (type: string) =>
     (await query<{ name: string; mentions: string; items: string }>(ctx.tx, sql`
       WITH items AS (${items})
-      SELECT coalesce(o.display_name, p.display_name, g.display_name, c.display_name, k.display_name, t.display_name, min(e.text)) AS name,
-             sum(e.mentions) AS mentions, count(DISTINCT e.raw_data_id) AS items
-      FROM raw_data_entities e JOIN items i ON i.id = e.raw_data_id
-      LEFT JOIN organizations o ON e.record_kind = 'organizations' AND o.id = e.record_id AND o.status <> 'rejected'
-      LEFT JOIN people p ON e.record_kind = 'people' AND p.id = e.record_id AND p.status <> 'rejected'
-      LEFT JOIN geos g ON e.record_kind = 'geos' AND g.id = e.record_id
-      LEFT JOIN cities c ON e.record_kind = 'cities' AND c.id = e.record_id
-      LEFT JOIN keywords k ON e.record_kind = 'keyword' AND k.id = e.record_id
-      LEFT JOIN terminology t ON e.record_kind = 'terminology' AND t.id = e.record_id
+      SELECT coalesce(${ENTITY_RECORD_NAME}, min(e.text)) AS name, sum(e.mentions) AS mentions, count(DISTINCT e.raw_data_id) AS items
+      FROM raw_data_entities e JOIN items i ON i.id = e.raw_data_id ${ENTITY_RECORD_JOINS}
       WHERE e.type = ${type}
-      GROUP BY coalesce(e.record_id::text, e.normalized), o.display_name, p.display_name, g.display_name, c.display_name, k.display_name, t.display_name
+        -- What analysts rejected is not reported: a rejected suggestion, or a name rejected from any source.
+        AND coalesce(${ENTITY_RECORD_STATUS}, 'active') <> 'rejected'
+        AND NOT (e.record_id IS NULL AND EXISTS (
+          SELECT 1 FROM suggestion_rejections r WHERE r.resource = ${REVIEWED_KIND_OF_TYPE[type] ?? ''} AND r.name_key = e.normalized))
+      GROUP BY coalesce(e.record_id::text, e.normalized), ${ENTITY_RECORD_NAME}
       ORDER BY 2 DESC, 3 DESC, 1 LIMIT ${REPORT_TOP}`)).map((row) => ({ name: row.name, mentions: Number(row.mentions), items: Number(row.items) }));
   const datesMentioned = await query<{ label: string; count: string }>(ctx.tx, sql`
     WITH items AS (${items})
@@ -203,6 +201,15 @@ ${body.join('\n')}
 
 type ReportJob = JobContext<'rawdata.report'>;
 
+/** The reviewed resource kind of an entity type (its rejections are remembered under it). */
+const REVIEWED_KIND_OF_TYPE: Record<string, string> = { ORG: 'organizations', PER: 'people' };
+
+const REPORT_FAILED = 'The report could not be made. Try again; if it fails again, an administrator finds the reason in the server log.';
+
+/** A report is read by the user who asked for it, and by admins. */
+const mayRead = (ctx: EngineContext, createdBy: string | null): boolean =>
+  ctx.actor.access === 'admin' || (responsibleUser(ctx.actor)?.id ?? null) === createdBy;
+
 export class RawDataReports {
   /** POST raw-data/analysis-report/: the selection checked, the job queued; its id is the task id. */
   async start(ctx: EngineContext, selection: ReportSelection): Promise<{ task_id: string }> {
@@ -245,28 +252,33 @@ export class RawDataReports {
   }
 
   async failed(ctx: EngineContext, failure: JobFailure<'rawdata.report'>): Promise<void> {
-    await publish(ctx, 'generate_raw_data_report_error', { task_id: failure.job.id, reason: failure.reason.slice(0, 500) || 'The report failed.' });
+    await publish(ctx, 'generate_raw_data_report_error', { task_id: failure.job.id, reason: failure.reason.slice(0, 500) || REPORT_FAILED });
   }
 
   /** GET raw-data/analysis-report-status/{task_id}/. */
   async status(ctx: EngineContext, taskId: string): Promise<Record<string, unknown>> {
     const job = isUuid(taskId) ? await findJob(ctx.tx, taskId) : null;
-    if (!job || job.name !== 'rawdata.report') throw notFound('No such report.');
+    // Task ids go out on the research channel to every researcher: a report is its maker's (and the admins').
+    if (!job || job.name !== 'rawdata.report' || !mayRead(ctx, job.created_by)) throw notFound('No such report.');
     const base = `/api/v1/raw-data/analysis-report/${job.id}`;
     if (job.status === 'succeeded') {
       const [report] = await query<{ items: number }>(ctx.tx, sql`SELECT items FROM raw_data_reports WHERE job_id = ${job.id}`);
       return { task_id: job.id, status: 'completed', percent: 100, items: report?.items ?? 0, links: { xlsx: `${base}/report.xlsx`, html: `${base}/report.html` } };
     }
-    if (job.status === 'failed') return { task_id: job.id, status: 'error', reason: job.error ?? 'The report failed.' };
+    // The job's recorded error may be a driver's or PostgreSQL's text: that stays in the log (the error event said what may be said).
+    if (job.status === 'failed') return { task_id: job.id, status: 'error', reason: REPORT_FAILED };
     return { task_id: job.id, status: job.status === 'running' ? 'running' : 'pending', percent: job.percent ?? 0 };
   }
 
   /** A report's file: its hash and name. */
   async file(ctx: EngineContext, taskId: string, format: 'xlsx' | 'html', tenantCode: string): Promise<{ sha256: string; name: string; type: string }> {
     const [report] = isUuid(taskId)
-      ? await query<{ xlsx_sha256: string; html_sha256: string; created_at: Date | string }>(ctx.tx, sql`SELECT xlsx_sha256, html_sha256, created_at FROM raw_data_reports WHERE job_id = ${taskId}`)
+      ? await query<{ xlsx_sha256: string; html_sha256: string; created_by: string | null; created_at: Date | string }>(
+          ctx.tx,
+          sql`SELECT xlsx_sha256, html_sha256, created_by, created_at FROM raw_data_reports WHERE job_id = ${taskId}`,
+        )
       : [];
-    if (!report) throw notFound('No such report (or it is not ready yet).');
+    if (!report || !mayRead(ctx, report.created_by)) throw notFound('No such report (or it is not ready yet).');
     const day = new Date(report.created_at).toISOString().slice(0, 10);
     return format === 'xlsx'
       ? { sha256: report.xlsx_sha256, name: `${day}_${tenantCode}_raw_data_report.xlsx`, type: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' }

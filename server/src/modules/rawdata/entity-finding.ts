@@ -13,7 +13,7 @@ import { sql } from 'drizzle-orm';
 import { query } from '../../db/client.ts';
 import type { EngineContext } from '../../resources/context.ts';
 import { normalizeName } from '../../resources/values.ts';
-import { buildGazetteer, extractEntities, type GazetteerEntry, type LedgerCandidate, type Mention } from '../../processing/entities/index.ts';
+import { buildGazetteer, extractEntities, type ExternalEntity, type GazetteerEntry, type LedgerCandidate, type Mention } from '../../processing/entities/index.ts';
 import { loadTenantModel } from './entity-model.ts';
 
 /** Longest run of words looked up as one name. */
@@ -52,12 +52,17 @@ export interface FoundEntities {
   link(ctx: EngineContext): Promise<Findings>;
 }
 
+export interface FindOptions {
+  /** What the optional extractors found in the text (docs/processing.md "Optional extractors"). */
+  external?: ExternalEntity[];
+}
+
 /** Runs the extractor over `text` with the tenant's gazetteer and model. */
-export async function findEntities(ctx: EngineContext, text: string): Promise<FoundEntities> {
+export async function findEntities(ctx: EngineContext, text: string, options: FindOptions = {}): Promise<FoundEntities> {
   const entries = await gazetteerEntries(ctx, candidateKeys(text));
   const kinds = new Map(entries.map((entry) => [entry.id, entry.kind]));
   const model = await loadTenantModel(ctx);
-  const { mentions, ledger } = extractEntities(text, { gazetteer: buildGazetteer(entries.map((entry) => entry.entry)), ...(model ? { model } : {}) });
+  const { mentions, ledger } = extractEntities(text, { gazetteer: buildGazetteer(entries.map((entry) => entry.entry)), ...(model ? { model } : {}), external: options.external ?? [] });
   return {
     mentions,
     ledger,

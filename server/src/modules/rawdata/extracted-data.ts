@@ -10,11 +10,17 @@ import { fieldError } from '../../http/errors.ts';
 import type { EngineContext } from '../../resources/context.ts';
 import { uuidArray } from '../../resources/repository.ts';
 import { isUuid, type ResourceService } from '../../resources/service.ts';
+import { ENTITY_RECORD_JOINS, ENTITY_RECORD_NAME, ENTITY_RECORD_STATUS } from './entity-records.ts';
 import { visibleItems } from './rawdata.service.ts';
 import type { CellValue } from '../../resources/xlsx-writer.ts';
 
 /** Items one extract-data call may name. */
 export const MAX_EXTRACT_ITEMS = 500;
+/**
+ * Rows one call answers at most (each up to a 2,000-character snippet): the table is built in
+ * memory, so a call over more is refused, asking for fewer items or a type, rather than sent.
+ */
+export const MAX_EXTRACT_ROWS = 20_000;
 
 /** A row of extract-data (contracts.ts, shared with the web app). */
 export type ExtractedRow = ExtractedEntity;
@@ -42,20 +48,18 @@ export async function extractedData(ctx: EngineContext, items: ResourceService, 
   const unknown = types.filter((t) => !(ENTITY_TYPES as readonly string[]).includes(t));
   if (unknown.length > 0) throw fieldError('type', `Unknown type ${unknown.join(', ')}; one of ${ENTITY_TYPES.join(', ')}.`);
   const names = new Map((await visibleItems(ctx, items, ids, 'nothing was read')).map((row) => [row.id, String(row['display_name'] ?? '')]));
+  const matching = sql`e.raw_data_id = ANY(${uuidArray([...names.keys()])})
+    ${types.length > 0 ? sql`AND e.type = ANY(string_to_array(${types.join(',')}, ','))` : sql``}`;
+  const [counted] = await query<{ n: number }>(ctx.tx, sql`SELECT count(*)::int AS n FROM raw_data_entities e WHERE ${matching}`);
+  if ((counted?.n ?? 0) > MAX_EXTRACT_ROWS) {
+    throw fieldError('ids', `These items hold ${counted!.n} entities, more than the ${MAX_EXTRACT_ROWS} one call answers: name fewer items, or choose a type.`);
+  }
   const rows = await query<Omit<ExtractedRow, 'item' | 'record'> & { record_kind: string | null; record_id: string | null; record_name: string | null; record_status: string | null }>(
     ctx.tx,
     sql`SELECT e.raw_data_id, e.type, e.text, e.normalized, e.mentions, e.snippet, e.value, e.linked, e.record_kind, e.record_id,
-               coalesce(o.display_name, p.display_name, k.display_name, g.display_name, c.display_name, t.display_name) AS record_name,
-               coalesce(o.status, p.status) AS record_status
-        FROM raw_data_entities e
-        LEFT JOIN organizations o ON e.record_kind = 'organizations' AND o.id = e.record_id
-        LEFT JOIN people p ON e.record_kind = 'people' AND p.id = e.record_id
-        LEFT JOIN keywords k ON e.record_kind = 'keyword' AND k.id = e.record_id
-        LEFT JOIN geos g ON e.record_kind = 'geos' AND g.id = e.record_id
-        LEFT JOIN cities c ON e.record_kind = 'cities' AND c.id = e.record_id
-        LEFT JOIN terminology t ON e.record_kind = 'terminology' AND t.id = e.record_id
-        WHERE e.raw_data_id = ANY(${uuidArray([...names.keys()])})
-          ${types.length > 0 ? sql`AND e.type = ANY(string_to_array(${types.join(',')}, ','))` : sql``}
+               ${ENTITY_RECORD_NAME} AS record_name, ${ENTITY_RECORD_STATUS} AS record_status
+        FROM raw_data_entities e ${ENTITY_RECORD_JOINS}
+        WHERE ${matching}
         ORDER BY e.raw_data_id, e.type, e.mentions DESC, e.normalized`,
   );
   return rows.map(({ record_kind: kind, record_id: id, record_name: name, record_status: status, ...row }) => ({

@@ -13,6 +13,8 @@ import type { Worker } from '../../jobs/worker.ts';
 import type { TenantRow } from '../../tenancy/tenants.repository.ts';
 import { multipartForm } from '../../test/multipart.ts';
 import { createTestApp, type TestContext } from '../../test/test-app.ts';
+import { fileKey } from '../../storage/files.ts';
+import { MAX_EXTRACT_ROWS } from './extracted-data.ts';
 
 const BASE = '/api/v1/raw-data';
 
@@ -198,6 +200,23 @@ describe('raw data processing', () => {
     const errors = (await events()).slice(before).filter((event) => event.name === 'raw_data_error');
     assert.equal(errors.length, 1);
     assert.equal(errors[0]!.payload['id'], id);
+
+    // A file gone from the store (a restore that lost it): named, and not retried.
+    const gone = await t.request(acme, {
+      method: 'POST',
+      url: `${BASE}/`,
+      token: tokens['research'],
+      ...multipartForm([{ field: 'file', filename: 'gone.txt', content: 'Vanished text.', contentType: 'text/plain' }]),
+    });
+    const goneId = gone.json().id as string;
+    const [goneRow] = await owner<{ file_sha256: string }>(sql`SELECT file_sha256 FROM raw_data WHERE id = ${goneId}`);
+    await t.files.driver.delete(fileKey(acme.id, goneRow!.file_sha256));
+    const goneJob = (await processIds([goneId])).json().results[0].job_id as string;
+    const missing = await processed(goneId);
+    assert.equal(missing.processing_status, 'error');
+    assert.match(missing.processing_error, /no longer in the file store/);
+    const [goneAttempts] = await owner<{ attempts: number; status: string }>(sql`SELECT attempts, status FROM jobs WHERE id = ${goneJob}`);
+    assert.deepEqual([goneAttempts!.attempts, goneAttempts!.status], [1, 'succeeded'], 'one attempt: retrying reads the same store');
     await worker.stop();
     worker = null;
 
@@ -243,9 +262,18 @@ describe('raw data processing', () => {
     assert.equal((await json('POST', `${BASE}/process/`, { ids: [] })).statusCode, 400);
     assert.equal((await json('GET', `${BASE}/extract-data/?ids=nope`)).statusCode, 400);
     assert.equal((await json('GET', `${BASE}/extract-data/?ids=${id}&type=WHATEVER`)).statusCode, 400);
+    // More rows than one call answers: refused, naming ids, instead of built in memory.
+    await owner(sql`INSERT INTO raw_data_entities (tenant_id, raw_data_id, type, text, normalized, start_offset, end_offset)
+      SELECT ${acme.id}, ${id}, 'EMAIL', 'a' || n || '@x.test', 'a' || n || '@x.test', n, n + 1 FROM generate_series(1, ${MAX_EXTRACT_ROWS + 1}) n`);
+    const tooMany = await json('GET', `${BASE}/extract-data/?ids=${id}`);
+    assert.equal(tooMany.statusCode, 400);
+    assert.match(tooMany.json().errors.ids[0], /more than the 20000 one call answers/);
+    assert.equal((await json('GET', `${BASE}/extract-data/?ids=${id}&type=PER`)).statusCode, 200, 'a type keeps it within');
   });
 
   it('sends items to the library once: sending again updates the entry', async () => {
+    const solvang = await json('POST', '/api/v1/assets/organizations/', { name_inc: 'Solvang Energy ASA' }, tokens['admin']);
+    assert.equal(solvang.statusCode, 201, solvang.body);
     const id = await createText('Quarterly outlook\n\nSolvang Energy ASA expects demand to double by 2030, its chief financial officer Mette Lund said on 4 June 2024.', {
       title: 'Solvang outlook',
       source_url: 'https://news.example.org/solvang',
@@ -264,6 +292,7 @@ describe('raw data processing', () => {
     assert.equal(entry.publisher, 'news.example.org');
     assert.match(entry.abstract, /Solvang Energy ASA expects demand/);
     assert.equal(entry.publish_date, '2024-06-04');
+    assert.deepEqual(entry.assets.map((asset: { id: string }) => asset.id), [solvang.json().id], 'the organization it names');
 
     assert.equal((await json('PATCH', `${BASE}/${id}/`, { title: 'Solvang outlook, revised' })).statusCode, 200);
     const again = (await json('POST', `${BASE}/send_to_library/`, { ids: [id] })).json().results[0];
@@ -271,6 +300,16 @@ describe('raw data processing', () => {
     assert.equal((await json('GET', `/api/v1/library/${result.library_entry}/`)).json().title, 'Solvang outlook, revised');
     const count = (await json('GET', `/api/v1/library/?search=Solvang`)).json().count;
     assert.equal(count, 1);
+
+    // A linked record deleted since, then the entry itself: sending still works, naming what is there.
+    assert.equal((await json('DELETE', `/api/v1/assets/organizations/${solvang.json().id}/`, undefined, tokens['admin'])).statusCode, 204);
+    const afterDelete = await json('POST', `${BASE}/send_to_library/`, { ids: [id] });
+    assert.equal(afterDelete.statusCode, 200, afterDelete.body);
+    assert.deepEqual((await json('GET', `/api/v1/library/${result.library_entry}/`)).json().assets, []);
+    assert.equal((await json('DELETE', `/api/v1/library/${result.library_entry}/`, undefined, tokens['admin'])).statusCode, 204);
+    const anew = (await json('POST', `${BASE}/send_to_library/`, { ids: [id] })).json().results[0];
+    assert.equal(anew.created, true);
+    assert.notEqual(anew.library_entry, result.library_entry);
   });
 
   it('writes an analysis report asynchronously: start, status, the workbook and the page, the events', async () => {
@@ -281,6 +320,11 @@ describe('raw data processing', () => {
     await completed(a);
     await completed(b);
     const before = (await events()).length;
+    // A name an analyst rejected is not reported.
+    const rejected = (await suggestions('people')).find((row) => row['display_name'] === 'Nadia Ferreira');
+    assert.ok(rejected, 'Nadia Ferreira is suggested');
+    const rejection = await json('POST', `/api/v1/assets/people/${String(rejected['id'])}/reject_suggestion/`, {});
+    assert.equal(rejection.statusCode, 204, rejection.body);
 
     const started = await json('POST', `${BASE}/analysis-report/`, { ids: [a, b] });
     assert.equal(started.statusCode, 202, started.body);
@@ -306,6 +350,7 @@ describe('raw data processing', () => {
     assert.match(String(html.headers['content-disposition']), /^attachment; .*_acme_raw_data_report\.html/, 'never shown inline');
     assert.match(html.body, /Top organizations/);
     assert.match(html.body, /Halcyon Shipping Ltd/);
+    assert.doesNotMatch(html.body, /Nadia Ferreira/, 'a rejected name is not reported');
     assert.match(html.body, /<svg/);
     assert.doesNotMatch(html.body, /<script/i);
 
@@ -319,6 +364,12 @@ describe('raw data processing', () => {
     assert.equal((await json('POST', `${BASE}/analysis-report/`, { ids: [a] }, tokens['paywall'])).statusCode, 403);
     assert.equal((await json('GET', `${BASE}/analysis-report-status/${taskId}/`, undefined, tokens['beta'], beta)).statusCode, 404, "another tenant's task");
     assert.equal((await json('GET', `${BASE}/analysis-report-status/00000000-0000-4000-8000-000000000000/`)).statusCode, 404);
+    // A report is its maker's and the admins': another user of the tenant does not find it.
+    assert.equal((await json('GET', `${BASE}/analysis-report-status/${taskId}/`, undefined, tokens['admin'])).statusCode, 200);
+    await t.createUser(acme, 'second-research@acme.test', { is_research: true });
+    const other = await t.login(acme, 'second-research@acme.test');
+    assert.equal((await json('GET', `${BASE}/analysis-report-status/${taskId}/`, undefined, other)).statusCode, 404);
+    assert.equal((await json('GET', status.links.html, undefined, other)).statusCode, 404);
   });
 });
 

@@ -13,6 +13,7 @@
 import { sql } from 'drizzle-orm';
 import { query } from '../../db/client.ts';
 import { publish } from '../../events/bus.ts';
+import { JOB_TYPES } from '../../jobs/job-types.ts';
 import { enqueue } from '../../jobs/queue.ts';
 import type { JobContext, JobFailure } from '../../jobs/registry.ts';
 import type { Catalog } from '../../resources/catalog.ts';
@@ -20,6 +21,7 @@ import { responsibleUser, type EngineContext } from '../../resources/context.ts'
 import type { Row } from '../../resources/repository.ts';
 import type { ResourceService } from '../../resources/service.ts';
 import { fileKey } from '../../storage/files.ts';
+import { OptionalExtractors } from '../../processing/entities/index.ts';
 import { extractText, TextExtractionError, type ExtractedText } from '../../processing/text/index.ts';
 import type { ProcessingStage } from './rawdata.resource.ts';
 import { findEntities, type FoundEntities } from './entity-finding.ts';
@@ -32,6 +34,18 @@ export const MAX_PROCESS_BATCH = 1000;
 export const PROCESSED_TEXT_MAX = 200_000;
 
 /** Where each stage starts, in percent (the job's and the item's). */
+/**
+ * Files larger than this are not read: extraction holds a file in memory (twice, for a PDF,
+ * which pdf.js takes ownership of), so the limit bounds a worker's memory whatever the upload limit.
+ */
+export const MAX_PROCESS_FILE_BYTES = 256 * 1024 * 1024;
+/**
+ * Reading a file stops at this share of the job's time limit and keeps what it read (a long
+ * scan through OCR), so the rest of the stages finish within the limit instead of the whole
+ * attempt timing out, being retried, and timing out again.
+ */
+const READING_SHARE_OF_TIME_LIMIT = 0.7;
+
 const STAGE_PERCENT: Record<ProcessingStage, number> = { reading: 5, extracting: 40, linking: 60, suggesting: 80 };
 
 type ProcessJob = JobContext<'rawdata.process'>;
@@ -40,6 +54,8 @@ export class RawDataProcessing {
   constructor(
     private readonly items: ResourceService,
     private readonly catalog: Catalog,
+    /** The optional entity extractors the settings configure (docs/processing.md "Optional extractors"); none by default. */
+    private readonly entityExtractors: OptionalExtractors = new OptionalExtractors([], { info: () => {}, warn: () => {} }),
   ) {}
 
   /**
@@ -90,7 +106,10 @@ export class RawDataProcessing {
     }
 
     if (!(await this.enterStage(job, 'extracting'))) return { skipped: 'superseded' };
-    const found: FoundEntities = await job.inTenant((ctx) => findEntities(ctx, text.text));
+    // The optional extractors (a model, a chat endpoint) may take seconds: outside any
+    // transaction. They never fail the item: one that fails leaves the rules alone.
+    const optional = this.entityExtractors.configured ? await this.entityExtractors.run(text.text, job.signal) : undefined;
+    const found: FoundEntities = await job.inTenant((ctx) => findEntities(ctx, text.text, { external: optional?.entities ?? [] }));
 
     if (!(await this.enterStage(job, 'linking'))) return { skipped: 'superseded' };
     const linked = await job.inTenant((ctx) => found.link(ctx));
@@ -111,7 +130,7 @@ export class RawDataProcessing {
     });
     if (!written) return { skipped: 'superseded' };
     await job.progress('completed', 100);
-    return { chars: text.text.length, method: text.method, truncated: text.truncated, ...written.summary };
+    return { chars: text.text.length, method: text.method, truncated: text.truncated, ...written.summary, ...(optional ? { extractors: optional.outcomes } : {}) };
   }
 
   /** The job failed for good (its last attempt, or its worker died): the item says so. */
@@ -124,10 +143,21 @@ export class RawDataProcessing {
     const pasted = typeof item['text'] === 'string' ? item['text'] : '';
     const sha256 = typeof item['file_sha256'] === 'string' ? item['file_sha256'] : null;
     if (!sha256) return { text: pasted, segments: [{ start: 0, end: pasted.length, label: 'text' }], truncated: false, warnings: [], method: 'text' };
-    const bytes = await readAll(await job.files.get(fileKey(job.job.tenantId, sha256)), job.signal);
+    const key = fileKey(job.job.tenantId, sha256);
+    const stored = await job.files.stat(key);
+    if (!stored) throw new TextExtractionError('missing', "The item's file is no longer in the file store");
+    if (stored.size > MAX_PROCESS_FILE_BYTES) {
+      throw new TextExtractionError('too_large', `The file is larger than ${MAX_PROCESS_FILE_BYTES / (1024 * 1024)} MB: too large to read`);
+    }
+    const bytes = await readAll(await job.files.get(key), stored.size, job.signal);
     const fromFile = await extractText(
       { bytes, mime: String(item['file_type'] ?? ''), fileName: String(item['file_name'] ?? '') },
-      { signal: job.signal, onProgress: (percent) => void job.progress('reading', STAGE_PERCENT.reading + percent * 0.3).catch(() => {}) },
+      {
+        signal: job.signal,
+        deadline: AbortSignal.timeout(Math.floor(JOB_TYPES['rawdata.process'].timeoutMs * READING_SHARE_OF_TIME_LIMIT)),
+        // One progress write at a time, the latest percent: a fast PDF's hundred steps do not queue a hundred transactions.
+        onProgress: latestOnly((percent) => job.progress('reading', STAGE_PERCENT.reading + percent * 0.3)),
+      },
     );
     if (!pasted) return fromFile;
     const offset = pasted.length + 2;
@@ -190,11 +220,35 @@ function clip(text: string, max: number): string {
   return text.slice(0, end);
 }
 
-async function readAll(stream: NodeJS.ReadableStream, signal: AbortSignal): Promise<Uint8Array> {
-  const chunks: Buffer[] = [];
+/** The file's bytes, in one buffer of its stored size (never more: a file that grew is refused). */
+async function readAll(stream: NodeJS.ReadableStream, size: number, signal: AbortSignal): Promise<Uint8Array> {
+  const bytes = Buffer.allocUnsafe(size);
+  let filled = 0;
   for await (const chunk of stream) {
     if (signal.aborted) throw new TextExtractionError('aborted', 'Processing was stopped.');
-    chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as string));
+    const piece = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as string);
+    if (filled + piece.length > size) throw new TextExtractionError('corrupt', 'The stored file is longer than recorded');
+    piece.copy(bytes, filled);
+    filled += piece.length;
   }
-  return Buffer.concat(chunks);
+  return bytes.subarray(0, filled);
+}
+
+/** `write` for the latest value only, one call at a time; failures are ignored (progress is advisory). */
+function latestOnly(write: (value: number) => Promise<unknown>): (value: number) => void {
+  let next: number | null = null;
+  let running = false;
+  const pump = async () => {
+    running = true;
+    while (next !== null) {
+      const value = next;
+      next = null;
+      await write(value).catch(() => undefined);
+    }
+    running = false;
+  };
+  return (value) => {
+    next = value;
+    if (!running) void pump();
+  };
 }

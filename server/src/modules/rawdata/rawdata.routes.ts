@@ -367,9 +367,13 @@ export async function rawdataRoutes(instance: FastifyInstance, options: { catalo
         }
         throw error;
       }
-      await withFiles(request, [{ ...stored, field: 'file', filename: '' }], () =>
+      const recorded = await withFiles(request, [{ ...stored, field: 'file', filename: '' }], () =>
         withContext(request, (ctx) => service.receivedDirect(ctx, request.params.id, stored)),
       );
+      if (!recorded) {
+        await files.discard(tenantId, stored.hold ? [stored.hold] : []);
+        throw new ApiError(409, 'conflict', 'The bytes of this upload were already received.');
+      }
       return reply.status(204).send(null);
     });
   });
@@ -383,14 +387,20 @@ export async function rawdataRoutes(instance: FastifyInstance, options: { catalo
     if (!direct) return;
     const awaiting = await withContext(request, (ctx) => service.directUploadInStore(ctx, id));
     if (!awaiting) return;
+    const tenantId = actorOf(request).tenantId;
     try {
       // Bytes of an expired upload are not read: complete/ refuses it, and they go.
       if (awaiting.expired || !(await direct.statStaged({ id }))) return;
-      const stored = await files.put(actorOf(request).tenantId, await direct.readStaged({ id }), { maxBytes: maxFileBytes, hold: true });
-      await withFiles(request, [{ ...stored, field: 'file', filename: '' }], () => withContext(request, (ctx) => service.receivedDirect(ctx, id, stored)));
+      const stored = await files.put(tenantId, await direct.readStaged({ id }), { maxBytes: maxFileBytes, hold: true });
+      const recorded = await withFiles(request, [{ ...stored, field: 'file', filename: '' }], () => withContext(request, (ctx) => service.receivedDirect(ctx, id, stored)));
+      // A concurrent complete/ read the same bytes and recorded them first: this copy's hold goes.
+      if (!recorded) await files.discard(tenantId, stored.hold ? [stored.hold] : []);
     } catch (error) {
-      if (!(error instanceof FileTooLargeError)) throw error;
       // Bigger than announced and than the limit: complete/ finds no bytes received and says so.
+      if (error instanceof FileTooLargeError) return;
+      // The staged object went under this read because a concurrent complete/ finished with it.
+      if (!(await withContext(request, (ctx) => service.directUploadInStore(ctx, id)))) return;
+      throw error;
     } finally {
       await files.driver.discard({ id });
     }

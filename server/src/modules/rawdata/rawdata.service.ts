@@ -250,13 +250,18 @@ export class RawDataService {
     return { expired: Boolean(row['expired']) };
   }
 
-  /** Records the bytes a PUT stored (held until complete/). */
-  async receivedDirect(ctx: EngineContext, id: string, file: StoredFile): Promise<void> {
-    await query(
+  /**
+   * Records the bytes a PUT stored (held until complete/). False when bytes were recorded
+   * first by another request (two PUTs, or two complete/ calls reading a staged object at
+   * once) or the upload is gone: the caller's hold is then not the upload's, and is released.
+   */
+  async receivedDirect(ctx: EngineContext, id: string, file: StoredFile): Promise<boolean> {
+    const recorded = await query(
       ctx.tx,
       sql`UPDATE raw_data_direct_uploads SET received_sha256 = ${file.sha256}, received_size = ${file.size},
-          received_type = ${file.type}, hold_id = ${file.hold ?? null} WHERE id = ${id}`,
+          received_type = ${file.type}, hold_id = ${file.hold ?? null} WHERE id = ${id} AND hold_id IS NULL RETURNING id`,
     );
+    return recorded.length > 0;
   }
 
   /**

@@ -337,6 +337,19 @@ for (const [driverKind, makeDriver] of testDrivers()) describe(`raw data API (${
       const tooBig = await initiate({ size: 64 * 1024 + 1 });
       assert.equal(tooBig.statusCode, 413);
     });
+
+    it('two complete/ calls (or PUTs) at once make one item and leave no hold behind', async () => {
+      const started = (await initiate()).json();
+      if (driverKind === 'local') {
+        const puts = await Promise.all([put(started.upload_url, content), put(started.upload_url, content)]);
+        assert.deepEqual(puts.map((answer) => answer.statusCode).sort(), [204, 409]);
+      } else {
+        assert.equal((await put(started.upload_url, content)).statusCode, 200);
+      }
+      const completes = await Promise.all([complete(started.upload_id), complete(started.upload_id)]);
+      assert.deepEqual(completes.map((answer) => answer.statusCode).sort(), [201, 404], completes.map((answer) => answer.body).join('\n'));
+      assert.equal((await holds()).length, 0);
+    });
   });
 
   describe('export', () => {

@@ -48,7 +48,8 @@ export async function sendToLibrary(
   for (const item of rows) {
     const body = await entryFor(ctx, item);
     const [kept] = await query<{ library_entry: string | null }>(ctx.tx, sql`SELECT library_entry FROM raw_data WHERE id = ${item.id} FOR UPDATE`);
-    const current = kept?.library_entry ? await library.findVisible(ctx.tx, ctx.actor.access, kept.library_entry).catch(() => null) : null;
+    // The entry sent before, unless it was deleted since (then a new one is made).
+    const current = kept?.library_entry ? ((await library.findVisibleMany(ctx.tx, ctx.actor.access, [kept.library_entry])).get(kept.library_entry) ?? null) : null;
     const entry = current ? await library.write(ctx, current, library.parseInput(body, current, ctx.actor.access)) : await library.write(ctx, null, library.parseInput(body, null, ctx.actor.access));
     await query(ctx.tx, sql`UPDATE raw_data SET library_entry = ${entry.id} WHERE id = ${item.id}`);
     results.push({ id: item.id, library_entry: entry.id, created: !current });
@@ -64,7 +65,16 @@ async function entryFor(ctx: EngineContext, item: Row): Promise<Record<string, u
   const text = extra?.extracted_text ?? (typeof item['text'] === 'string' ? item['text'] : '');
   const found = await query<{ type: string; value: { year?: number; month?: number; day?: number } | null; record_kind: string | null; record_id: string | null; linked: boolean; start_offset: number }>(
     ctx.tx,
-    sql`SELECT type, value, record_kind, record_id, linked, start_offset FROM raw_data_entities WHERE raw_data_id = ${item.id} ORDER BY start_offset`,
+    // Links to records merged away, deleted or rejected since the item was processed are left out:
+    // the entry names only records that are there.
+    sql`SELECT e.type, e.value, e.record_kind, e.record_id, e.linked, e.start_offset FROM raw_data_entities e
+        WHERE e.raw_data_id = ${item.id}
+          AND (e.record_id IS NULL OR CASE e.record_kind
+            WHEN 'organizations' THEN EXISTS (SELECT 1 FROM organizations o WHERE o.id = e.record_id AND o.status = 'active')
+            WHEN 'people' THEN EXISTS (SELECT 1 FROM people p WHERE p.id = e.record_id AND p.status = 'active')
+            WHEN 'keyword' THEN EXISTS (SELECT 1 FROM keywords k WHERE k.id = e.record_id)
+            ELSE true END)
+        ORDER BY e.start_offset`,
   );
   const linked = (kind: string, near?: number) =>
     [...new Set(found.filter((e) => e.linked && e.record_kind === kind && e.record_id && (near === undefined || e.start_offset < near)).map((e) => e.record_id!))];

@@ -3,12 +3,13 @@
  * text, the tenant's gazetteer and the tenant's model (no database).
  */
 import type { CountryCode } from 'libphonenumber-js';
+import type { ExternalEntity, ExternalMoney, ExternalName, ExtractorName } from './external.ts';
 import { Gazetteer, type GazetteerMatch } from './gazetteer.ts';
 import { TenantModel, contextOf, spanFeatures } from './model.ts';
-import { RULE_THRESHOLD, findCandidateSpans, judgeCandidates, propagate, type NameType } from './names.ts';
+import { RULE_THRESHOLD, findCandidateSpans, judgeCandidates, propagate, vetoed, type NameContext, type NameType } from './names.ts';
 import { STOP_WORDS } from './lexicon.ts';
 import { normalizeName } from './normalize.ts';
-import { Coverage, findDates, findEmails, findMoney, findPhones, findUrls, moneyPeriod, type Span } from './patterns.ts';
+import { Coverage, findDates, findEmails, findMoney, findPhones, findUrls, moneyPeriod, type MoneySpan, type Span } from './patterns.ts';
 import { cleanControlCharacters, tokenize, type Sentence, type Token } from './tokens.ts';
 
 export type MentionType = 'PER' | 'ORG' | 'MONEY' | 'DATE' | 'EMAIL' | 'PHONE' | 'URL' | 'GEO' | 'KEYWORD';
@@ -28,6 +29,8 @@ export interface Mention {
   date?: { year: number; quarter?: number; month?: number; day?: number };
   /** The gazetteer entry the mention matched. */
   gazetteerId?: string;
+  /** Found by an optional extractor where the gazetteer and the rules found nothing. */
+  source?: ExtractorName;
 }
 
 export interface LedgerCandidate {
@@ -49,6 +52,12 @@ export interface ExtractOptions {
   defaultPhoneCountry?: CountryCode;
   /** Leave out PER/ORG mentions below this confidence (default 0.6). */
   minConfidence?: number;
+  /**
+   * Names and amounts from the optional extractors (./onnx.ts, ./llm.ts), offsets into this
+   * text. They join where the gazetteer and the rules found nothing, under the same vetoes and
+   * the tenant's model.
+   */
+  external?: ExternalEntity[];
 }
 
 export const DEFAULT_MAX_CHARS = 2_000_000;
@@ -72,7 +81,7 @@ export function extractEntities(input: string, options: ExtractOptions = {}): { 
 
   const emails = findEmails(text);
   const urls = findUrls(text).filter((url) => !emails.some((email) => url.start < email.end && url.end > email.start));
-  const money = findMoney(text);
+  const { amounts: money, external: externalMoney } = withExternalMoney(text, findMoney(text), options.external ?? [], [...emails, ...urls]);
   const dates = findDates(text, [...money, ...emails, ...urls]);
   const phones = findPhones(text, [...money, ...dates, ...emails, ...urls], options.defaultPhoneCountry);
   for (const email of emails) push('EMAIL', email, { normalized: email.normalized, confidence: 0.99 });
@@ -82,7 +91,12 @@ export function extractEntities(input: string, options: ExtractOptions = {}): { 
   for (const amount of money) {
     const sentence = sentenceAt(amount.start);
     const period = moneyPeriod(text, amount, dates, sentence.end);
-    push('MONEY', amount, { money: { amount: amount.amount, currency: amount.currency, ...(period ? { period } : {}) }, confidence: 0.95 });
+    const external = externalMoney.get(amount);
+    push('MONEY', amount, {
+      money: { amount: amount.amount, currency: amount.currency, ...(period ? { period } : {}) },
+      confidence: external ? external.confidence : 0.95,
+      ...(external ? { source: external.source } : {}),
+    });
   }
 
   // Names: the gazetteer's first, then the rules' and the model's where it found none.
@@ -111,6 +125,7 @@ export function extractEntities(input: string, options: ExtractOptions = {}): { 
   const model = options.model;
   const geoSpans = new Set(gazetteerMatches.filter((match) => match.entry.type === 'GEO').map((match) => `${match.firstToken}:${match.endToken}`));
 
+  const ruleNames = new Map<string, Mention>();
   for (const candidate of candidates) {
     let type: NameType | undefined = candidate.confidence >= minConfidence ? candidate.type : undefined;
     let confidence = candidate.confidence;
@@ -138,6 +153,21 @@ export function extractEntities(input: string, options: ExtractOptions = {}): { 
       normalized: normalizeName(name, type),
       ...(linked ? { gazetteerId: linked.id } : {}),
     });
+    ruleNames.set(`${candidate.firstToken}:${candidate.endToken}`, mentions[mentions.length - 1]!);
+  }
+
+  // The optional extractors' names, where neither the gazetteer nor the rules found one.
+  const externalNames = (options.external ?? []).filter((entity): entity is ExternalName => entity.type !== 'MONEY' && withinText(entity, text.length));
+  for (const found of judgeExternalNames(context, externalNames, { blockedTokens, ruleNames, geoSpans, minConfidence, ...(model ? { model } : {}) })) {
+    const span = { start: tokens[found.firstToken]!.start, end: tokens[found.endToken - 1]!.end };
+    const name = text.slice(span.start, span.end);
+    const linked = options.gazetteer?.lookup(name, found.type)[0];
+    push(found.type, span, {
+      confidence: found.confidence,
+      normalized: normalizeName(name, found.type),
+      source: found.source,
+      ...(linked ? { gazetteerId: linked.id } : {}),
+    });
   }
 
   // A GEO inside an organization's name is part of that name.
@@ -145,6 +175,113 @@ export function extractEntities(input: string, options: ExtractOptions = {}): { 
   const kept = mentions.filter((mention) => mention.type !== 'GEO' || !names.overlaps(mention.start, mention.end));
   kept.sort((a, b) => a.start - b.start || b.end - a.end);
   return { mentions: kept, ledger: ledgerCandidates(text, kept) };
+}
+
+/**
+ * The rules' amounts, and an optional extractor's where they found none (the extractor has
+ * checked its amount against the text: ./llm.ts). `external` says which came from one.
+ */
+function withExternalMoney(text: string, rules: MoneySpan[], external: ExternalEntity[], taken: Span[]): { amounts: MoneySpan[]; external: Map<MoneySpan, ExternalMoney> } {
+  const coverage = new Coverage(text.length, [...rules, ...taken]);
+  const fromExtractors = new Map<MoneySpan, ExternalMoney>();
+  const amounts = [...rules];
+  for (const entity of external) {
+    if (entity.type !== 'MONEY' || !withinText(entity, text.length) || coverage.overlaps(entity.start, entity.end)) continue;
+    const amount: MoneySpan = { start: entity.start, end: entity.end, amount: entity.money.amount, currency: entity.money.currency };
+    coverage.mark(amount);
+    amounts.push(amount);
+    fromExtractors.set(amount, entity);
+  }
+  amounts.sort((a, b) => a.start - b.start);
+  return { amounts, external: fromExtractors };
+}
+
+const withinText = (span: Span, length: number) =>
+  Number.isInteger(span.start) && Number.isInteger(span.end) && span.start >= 0 && span.start < span.end && span.end <= length;
+
+interface JudgedExternalName {
+  type: NameType;
+  firstToken: number;
+  endToken: number;
+  confidence: number;
+  source: ExtractorName;
+}
+
+/**
+ * The optional extractors' names, snapped to whole tokens of one sentence: kept where no
+ * gazetteer or rule name, e-mail, link, amount, date or phone lies, unless vetoed (stop words,
+ * countries, words written in lower case elsewhere) or a known place; the tenant's model, once
+ * trained, drops a name its analysts keep rejecting and corrects the type they keep
+ * correcting, as it does for the rules. Where a rule name has the same span and type, that
+ * name's confidence rises instead. The more confident extractor wins an overlap.
+ */
+function judgeExternalNames(
+  context: NameContext,
+  names: ExternalName[],
+  known: { blockedTokens: Set<number>; ruleNames: Map<string, Mention>; geoSpans: Set<string>; minConfidence: number; model?: TenantModel },
+): JudgedExternalName[] {
+  const { tokens } = context;
+  const taken = new Uint8Array(tokens.length);
+  for (const index of known.blockedTokens) taken[index] = 1;
+  for (const key of known.ruleNames.keys()) {
+    const [first, end] = key.split(':').map(Number) as [number, number];
+    taken.fill(1, first, end);
+  }
+  const kept: JudgedExternalName[] = [];
+  const byConfidence = [...names].sort((a, b) => b.confidence - a.confidence || a.start - b.start);
+  for (const name of byConfidence) {
+    const range = tokenRange(tokens, name.start, name.end);
+    if (!range) continue;
+    const [first, end] = range;
+    const key = `${first}:${end}`;
+    const ruleName = known.ruleNames.get(key);
+    if (ruleName) {
+      if (ruleName.type === name.type) ruleName.confidence = Math.max(ruleName.confidence, Math.round(Math.min(0.99, name.confidence) * 100) / 100);
+      continue;
+    }
+    const same = kept.find((found) => found.firstToken === first && found.endToken === end);
+    if (same) {
+      // Two extractors agree on the span: a little surer when they agree on the type too.
+      if (same.type === name.type) same.confidence = Math.min(0.99, Math.round((same.confidence + 0.05) * 100) / 100);
+      continue;
+    }
+    if (taken.subarray(first, end).some((mark) => mark === 1)) continue;
+    if (!tokens[first]!.capitalized || vetoed(context, first, end) || known.geoSpans.has(key)) continue;
+    let type: NameType = name.type;
+    if (known.model?.canAdd) {
+      const verdict = known.model.score(spanFeatures(context, first, end));
+      if (verdict.best === 'O' && verdict.margin >= MODEL_DROP_MARGIN) continue;
+      if (verdict.best !== 'O' && verdict.best !== type && verdict.margin >= MODEL_SWITCH_MARGIN) type = verdict.best;
+    }
+    const confidence = Math.round(Math.min(0.99, name.confidence) * 100) / 100;
+    if (confidence < known.minConfidence) continue;
+    taken.fill(1, first, end);
+    kept.push({ type, firstToken: first, endToken: end, confidence, source: name.source });
+  }
+  return kept.sort((a, b) => a.firstToken - b.firstToken);
+}
+
+/**
+ * The tokens [first, end) a character span covers, widened to whole tokens, without
+ * punctuation, a possessive or a leading "the" at its edges; none when it crosses a sentence.
+ */
+function tokenRange(tokens: Token[], start: number, end: number): [number, number] | undefined {
+  let low = 0;
+  let high = tokens.length;
+  while (low < high) {
+    const middle = (low + high) >> 1;
+    if (tokens[middle]!.end <= start) low = middle + 1;
+    else high = middle;
+  }
+  let first = low;
+  let last = first;
+  while (last + 1 < tokens.length && tokens[last + 1]!.start < end) last++;
+  if (first >= tokens.length || tokens[first]!.start >= end) return undefined;
+  const edge = (token: Token) => !token.isWord || token.key === "'s" || token.key === '’s';
+  while (first <= last && (edge(tokens[first]!) || (tokens[first]!.key === 'the' && first < last))) first++;
+  while (last >= first && edge(tokens[last]!)) last--;
+  if (first > last || tokens[first]!.sentence !== tokens[last]!.sentence) return undefined;
+  return [first, last + 1];
 }
 
 /**

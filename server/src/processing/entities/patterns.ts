@@ -190,7 +190,7 @@ const MULTIPLIER = /[ -]?(thousand|millions?|billions?|trillion|crore|lakh|mln|b
 const SUFFIX_WORD = /,? ?(u\.s\. dollars|us dollars?|swiss francs?|pounds sterling|canadian dollars|australian dollars|hong kong dollars|singapore dollars|dollars?|euros?|pounds?|sterling|yen|yuan|renminbi|rupees?|francs?|won|roubles?|rubles?|lira|reais|kronor|krona|zlotys?|rand|naira|shekels?|dirhams?|riyals?|pesos)(?![\p{L}])/iuy;
 const SUFFIX_CODE = / ?(US\$|\$|€|£|¥|[A-Z]{3})(?![\p{L}\p{N}])/uy;
 
-function isCurrencyCode(code: string): boolean {
+export function isCurrencyCode(code: string): boolean {
   return /^[A-Z]{3}$/.test(code) && currencyCodes.code(code) !== undefined && !['XXX', 'XTS'].includes(code);
 }
 

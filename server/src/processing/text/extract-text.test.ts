@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, describe, it } from 'node:test';
 import { deflateRawSync, constants as zlibConstants } from 'node:zlib';
-import { strToU8, zipSync } from 'fflate';
+import { strToU8, unzipSync, zipSync } from 'fflate';
 import { closeOcrWorker, type ExtractedText, extractText, TextExtractionError, type TextLimits } from './index.ts';
 
 const fixture = (name: string) => new Uint8Array(readFileSync(new URL(`./fixtures/${name}`, import.meta.url)));
@@ -38,6 +38,33 @@ const segmentText = (result: ExtractedText, label: string) => {
  * megabyte deflated once, ending in a sync flush (byte-aligned, not final), repeated, then a
  * final empty stored block. `declaredBytes` is the size the headers claim (a liar's, or the truth).
  */
+/**
+ * A DOCX whose central directory points `word/document.xml` at a second copy hidden inside
+ * the data of a stored entry (`pad.bin`): reading local headers front to back sees only the
+ * first copy; a parser that follows the central directory would read the hidden one.
+ */
+function docxWithHiddenDocument(): Uint8Array {
+  const parts = unzipSync(fixture('report.docx'));
+  const hiddenXml = new TextDecoder().decode(parts['word/document.xml']).replace('Quarterly Report', 'Hidden Report');
+  const hiddenZip = Buffer.from(zipSync({ 'word/document.xml': [strToU8(hiddenXml), { level: 6 }] }));
+  const hiddenCentral = hiddenZip.indexOf(Buffer.from([0x50, 0x4b, 0x01, 0x02]));
+  const hiddenLocal = hiddenZip.subarray(0, hiddenCentral);
+  const outer = Buffer.from(zipSync({ ...Object.fromEntries(Object.entries(parts).map(([name, bytes]) => [name, [bytes, { level: 6 }]])), 'pad.bin': [hiddenLocal, { level: 0 }] }));
+  // The stored pad.bin's data starts after its local header (30 bytes, its name, its extra field).
+  const padHeader = outer.indexOf(Buffer.concat([Buffer.from([0x50, 0x4b, 0x03, 0x04])]), outer.indexOf(Buffer.from('pad.bin')) - 30);
+  const padData = padHeader + 30 + outer.readUInt16LE(padHeader + 26) + outer.readUInt16LE(padHeader + 28);
+  // Repoint the central directory's word/document.xml at it, with the hidden entry's method, CRC and sizes.
+  for (let at = outer.indexOf(Buffer.from([0x50, 0x4b, 0x01, 0x02])); at >= 0 && outer.readUInt32LE(at) === 0x02014b50; ) {
+    const nameLength = outer.readUInt16LE(at + 28);
+    if (outer.toString('latin1', at + 46, at + 46 + nameLength) === 'word/document.xml') {
+      hiddenZip.copy(outer, at + 10, hiddenCentral + 10, hiddenCentral + 28);
+      outer.writeUInt32LE(padData, at + 42);
+    }
+    at += 46 + nameLength + outer.readUInt16LE(at + 30) + outer.readUInt16LE(at + 32);
+  }
+  return new Uint8Array(outer);
+}
+
 function zeroBomb(expandedBytes: number, declaredBytes: number): Uint8Array {
   const megabyte = deflateRawSync(new Uint8Array(1 << 20), { finishFlush: zlibConstants.Z_SYNC_FLUSH });
   const blocks = Math.ceil(expandedBytes / (1 << 20));
@@ -106,6 +133,12 @@ describe('extractText: documents', () => {
     assert.equal(result.method, 'docx');
     assert.match(result.text, /^Quarterly Report\n/);
     assert.match(result.text, /Acme Holdings GmbH raised 5 million euros in its Series B round in March 2024\./);
+  });
+
+  it('gives the DOCX parser only the entries it counted, never a part the central directory hides in another', async () => {
+    const result = await extract(docxWithHiddenDocument());
+    assert.match(result.text, /^Quarterly Report\n/);
+    assert.doesNotMatch(result.text, /Hidden Report/);
   });
 
   it('reads an XLSX as rows labelled with sheet and row', async () => {
@@ -253,6 +286,31 @@ describe('extractText: OCR', () => {
     png.writeUInt32BE(100_000, 20);
     await rejectsWith(extract(new Uint8Array(png)), 'too_large', /100000 × 100000 pixels/);
   });
+
+  it('refuses a TIFF declaring too many pixels, and an image whose size cannot be read', async () => {
+    // The fax TIFF's first directory, its ImageWidth (256) and ImageLength (257) set to 100,000.
+    const tiff = Buffer.from(fixture('scan-g4.tiff'));
+    const little = tiff.toString('latin1', 0, 2) === 'II';
+    const u16 = (at: number) => (little ? tiff.readUInt16LE(at) : tiff.readUInt16BE(at));
+    const directory = little ? tiff.readUInt32LE(4) : tiff.readUInt32BE(4);
+    for (let entry = 0; entry < u16(directory); entry++) {
+      const at = directory + 2 + entry * 12;
+      if (u16(at) !== 256 && u16(at) !== 257) continue;
+      if (little) {
+        tiff.writeUInt16LE(4, at + 2);
+        tiff.writeUInt32LE(100_000, at + 8);
+      } else {
+        tiff.writeUInt16BE(4, at + 2);
+        tiff.writeUInt32BE(100_000, at + 8);
+      }
+    }
+    await rejectsWith(extract(new Uint8Array(tiff)), 'too_large', /100000 × 100000 pixels/);
+
+    const headless = Buffer.from(fixture('scan-g4.tiff'));
+    headless.writeUInt32LE(headless.length + 10, 4);
+    headless.writeUInt32BE(headless.length + 10, 4);
+    await rejectsWith(extract(new Uint8Array(headless)), 'corrupt', /size cannot be read/);
+  });
 });
 
 describe('extractText: limits and hostile input', () => {
@@ -328,6 +386,27 @@ describe('extractText: limits and hostile input', () => {
     const timeout = AbortSignal.timeout(1);
     await new Promise((resolve) => setTimeout(resolve, 20));
     await rejectsWith(extract('text', undefined, timeout), 'aborted', /took too long/);
+  });
+
+  it('keeps what was read when the deadline fires (a soft limit), and still throws on the signal', async () => {
+    const deadline = new AbortController();
+    const partial = await extractText(
+      { bytes: fixture('pages.pdf'), mime: 'application/pdf' },
+      { signal: AbortSignal.timeout(120_000), deadline: deadline.signal, onProgress: (percent) => percent > 0 && deadline.abort() },
+    );
+    assert.equal(partial.method, 'partial: stopped at the time limit');
+    assert.equal(partial.truncated, true);
+    assert.deepEqual(labels(partial), ['page 1']);
+    assert.match(partial.warnings.join('\n'), /stopped at the time limit/);
+    const both = new AbortController();
+    await rejectsWith(
+      extractText(
+        { bytes: fixture('pages.pdf'), mime: 'application/pdf' },
+        { signal: both.signal, deadline: both.signal, onProgress: (percent) => percent > 0 && both.abort() },
+      ),
+      'aborted',
+      /was stopped/,
+    );
   });
 
   it('reports progress as it goes (99 at most), then 100 when done', async () => {

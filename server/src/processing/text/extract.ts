@@ -141,9 +141,20 @@ function resolveLimits(overrides: Partial<TextLimits> | undefined): TextLimits {
  */
 export async function extractText(
   input: { bytes: Uint8Array; mime: string; fileName?: string },
-  options: { signal?: AbortSignal; limits?: Partial<TextLimits>; onProgress?: (percent: number) => void } = {},
+  options: {
+    signal?: AbortSignal;
+    /**
+     * When it fires, reading stops and what was read so far is the result (truncated, with a
+     * warning) — a soft time limit, where `signal` throws the whole extraction away.
+     */
+    deadline?: AbortSignal;
+    limits?: Partial<TextLimits>;
+    onProgress?: (percent: number) => void;
+  } = {},
 ): Promise<ExtractedText> {
   const limits = resolveLimits(options.limits);
+  const signals = [options.signal, options.deadline].filter((signal): signal is AbortSignal => signal !== undefined);
+  const signal = signals.length > 1 ? AbortSignal.any(signals) : signals[0];
   const out = new TextBuilder(limits.maxChars);
   const budget = { expandedBytes: 0 };
   let pages: number | undefined;
@@ -151,7 +162,7 @@ export async function extractText(
 
   const contextAt = (depth: number): ExtractionContext => ({
     limits,
-    signal: options.signal,
+    signal,
     depth,
     out,
     budget,
@@ -178,7 +189,16 @@ export async function extractText(
     },
   });
 
-  const method = await extractInto({ bytes: input.bytes, mime: input.mime, fileName: input.fileName }, contextAt(0));
+  let method: string;
+  try {
+    method = await extractInto({ bytes: input.bytes, mime: input.mime, fileName: input.fileName }, contextAt(0));
+  } catch (error) {
+    const pastDeadline = error instanceof TextExtractionError && error.code === 'aborted' && options.deadline?.aborted && !options.signal?.aborted;
+    if (!pastDeadline) throw error;
+    out.partial = true;
+    out.warn('Reading stopped at the time limit: the text read until then is kept');
+    method = 'partial: stopped at the time limit';
+  }
   throwIfAborted(options.signal);
   const { text, segments, truncated: cut } = out.finish();
   if (cut) out.warn(`The text was cut at ${limits.maxChars.toLocaleString('en')} characters`);

@@ -51,7 +51,7 @@ function scheduleIdleStop(): void {
 }
 
 /**
- * The text tesseract reads in an image (PNG, JPEG, TIFF, WebP, BMP, PNM). Aborting ends the
+ * The text tesseract reads in an image (PNG, JPEG, TIFF, WebP, BMP). Aborting ends the
  * worker, the only way to stop a recognition under way.
  */
 export function recognizeImage(image: Uint8Array, signal: AbortSignal | undefined, onProgress?: (fraction: number) => void): Promise<string> {

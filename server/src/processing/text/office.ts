@@ -2,11 +2,11 @@ import mammoth from 'mammoth';
 import readXlsxFile from 'read-excel-file/node';
 import { abortable, type ExtractionContext, throwIfAborted } from './context.ts';
 import { TextExtractionError } from './types.ts';
-import { checkOfficeZipSize } from './zip.ts';
+import { officeZip } from './zip.ts';
 
 /** DOCX: the document's raw text (paragraphs, tables, headers' text) with mammoth. */
-export async function extractDocx(bytes: Uint8Array, ctx: ExtractionContext): Promise<void> {
-  await checkOfficeZipSize(bytes, ctx, 'DOCX file');
+export async function extractDocx(file: Uint8Array, ctx: ExtractionContext): Promise<void> {
+  const bytes = await officeZip(file, ctx, 'DOCX file');
   let result;
   try {
     result = await abortable(mammoth.extractRawText({ buffer: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength) }), ctx.signal);
@@ -28,8 +28,8 @@ function cellText(value: unknown): string {
 }
 
 /** XLSX: each sheet's non-empty rows, cells joined with " | ", labelled "<sheet> row <n>". */
-export async function extractXlsx(bytes: Uint8Array, ctx: ExtractionContext): Promise<void> {
-  await checkOfficeZipSize(bytes, ctx, 'XLSX file');
+export async function extractXlsx(file: Uint8Array, ctx: ExtractionContext): Promise<void> {
+  const bytes = await officeZip(file, ctx, 'XLSX file');
   let sheets;
   try {
     // Numbers as written in the file (no float reformatting): the text is for reading, not arithmetic.

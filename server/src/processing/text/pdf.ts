@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { type ExtractionContext, abortable, throwIfAborted } from './context.ts';
+import { MAX_IMAGE_PIXELS } from './image.ts';
 import { recognizeImage } from './ocr.ts';
 import { TextExtractionError } from './types.ts';
 
@@ -94,6 +95,11 @@ export async function extractPdf(bytes: Uint8Array, ctx: ExtractionContext): Pro
     disableFontFace: true,
     useSystemFonts: false,
     isOffscreenCanvasSupported: false,
+    // An image inside the PDF is decoded only up to the pixels an image file may have (pdf.js
+    // has no limit by default: a small stream declaring 30,000 × 30,000 pixels would take GBs).
+    maxImageSize: MAX_IMAGE_PIXELS,
+    // Canvases (the OCR render of a scanned page) are capped likewise, 4 bytes per pixel.
+    canvasMaxAreaInBytes: MAX_IMAGE_PIXELS * 4,
     verbosity: 0,
   });
   let usedText = false;

@@ -48,7 +48,7 @@ export interface ExtractedText {
   method: string;
 }
 
-export type TextExtractionErrorCode = 'encrypted' | 'corrupt' | 'unsupported' | 'too_large' | 'aborted';
+export type TextExtractionErrorCode = 'encrypted' | 'corrupt' | 'unsupported' | 'too_large' | 'missing' | 'aborted';
 
 /** The file cannot be read as text; `message` says why in words an analyst understands. */
 export class TextExtractionError extends Error {

@@ -1,4 +1,4 @@
-import { Unzip, UnzipInflate, type UnzipFile } from 'fflate';
+import { Unzip, UnzipInflate, zipSync, type UnzipFile, type Zippable } from 'fflate';
 import { type ExtractionContext, throwIfAborted, yieldToEventLoop } from './context.ts';
 import { TextExtractionError } from './types.ts';
 
@@ -67,13 +67,14 @@ interface ZipEntry {
  * Decompresses `bytes` entry by entry, counting every expanded byte against the
  * extraction's budget as it is produced, and hands each whole entry to `onEntry` (which
  * may be async; decompression waits for it, so at most one entry is held at a time).
- * With `keep: false` entries are only counted (the size check before an Office parser).
+ * `everyEntry` lifts the entry-count limit (an Office file's parts are all needed).
  */
 async function streamZip(
   bytes: Uint8Array,
   ctx: ExtractionContext,
   what: string,
-  onEntry: ((entry: ZipEntry) => Promise<void>) | null,
+  onEntry: (entry: ZipEntry) => Promise<void>,
+  everyEntry = false,
 ): Promise<{ entries: number; skipped: string[] }> {
   const limit = ctx.limits.maxExpandedBytes;
   const directory = readCentralDirectory(bytes);
@@ -88,7 +89,7 @@ async function streamZip(
   let entryError: Error | null = null;
   const unzip = new Unzip((file: UnzipFile) => {
     entries += 1;
-    if (onEntry && entries > ctx.limits.maxZipEntries) {
+    if (!everyEntry && entries > ctx.limits.maxZipEntries) {
       skipped.push(file.name);
       return;
     }
@@ -109,8 +110,8 @@ async function streamZip(
         file.terminate();
         throw tooLarge(limit);
       }
-      if (onEntry) chunks.push(chunk);
-      if (final && onEntry) ready.push({ name: file.name, bytes: chunks.length === 1 ? chunks[0]! : concat(chunks) });
+      chunks.push(chunk);
+      if (final) ready.push({ name: file.name, bytes: chunks.length === 1 ? chunks[0]! : concat(chunks) });
     };
     file.start();
   });
@@ -123,7 +124,7 @@ async function streamZip(
       unzip.push(bytes.subarray(offset, end), end === bytes.length);
       if (entryError) throw entryError;
       ctx.progress(end / bytes.length);
-      while (ready.length > 0) await onEntry!(ready.shift()!);
+      while (ready.length > 0) await onEntry(ready.shift()!);
       if (offset % (64 * INPUT_CHUNK_BYTES) === 0) await yieldToEventLoop();
     }
   } catch (error) {
@@ -162,10 +163,16 @@ export async function extractZip(bytes: Uint8Array, ctx: ExtractionContext): Pro
 }
 
 /**
- * Office files (DOCX, XLSX) are zips that their parsers expand whole in memory: they are
- * expanded once here first, keeping nothing, so one over the limit fails before the parser
- * allocates it.
+ * Office files (DOCX, XLSX) are zips that their parsers expand whole in memory. They are
+ * expanded here first, within the budget, and the parser is given the entries this pass
+ * expanded, stored again uncompressed — never the original archive: a parser that follows
+ * the central directory (mammoth's JSZip) could otherwise be pointed at a deflate bomb the
+ * streaming pass, reading local headers front to back, never counted.
  */
-export async function checkOfficeZipSize(bytes: Uint8Array, ctx: ExtractionContext, what: string): Promise<void> {
-  await streamZip(bytes, ctx, what, null);
+export async function officeZip(bytes: Uint8Array, ctx: ExtractionContext, what: string): Promise<Uint8Array> {
+  const parts: Zippable = {};
+  await streamZip(bytes, ctx, what, async (entry) => {
+    parts[entry.name] = [entry.bytes, { level: 0 }];
+  }, true);
+  return zipSync(parts);
 }

@@ -1,6 +1,7 @@
 // What the web app does with each live event (app/events/dispatch.ts): the toast of new
 // suggested organizations (stays open, names cut at 100 characters plus "…", a click goes to
-// /organizations?tab=2), reset refetching the cache, and events without a handler ignored.
+// /organizations?tab=2), the raw data, suggestion and email domain events refetching what they
+// name, reset refetching the cache, and events without a handler ignored.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { EventPayload } from '@intelnotes/server/contracts';
@@ -68,6 +69,14 @@ describe('live event dispatch', () => {
     assert.deepEqual(lists, []);
     dispatchLiveEvent({ id: '2', event: 'raw_data_process_complete', data: JSON.stringify({ id: id(1), processing_status: 'completed', updated_at: at }) }, context);
     assert.deepEqual(lists, ['/suggested-entities/ledger']);
+  });
+
+  it('refetches an email domain, the cached domain lists and the address lists when the domain has been looked into', () => {
+    const { context, records, lists, toasts } = recorder();
+    dispatchLiveEvent({ id: '5', event: 'domain_info_enrich_complete', data: JSON.stringify({ id: id(7), updated_at: '2026-11-26T05:00:00.000Z' }) }, context);
+    assert.deepEqual(records, [`/dxlist/domains ${id(7)}`]);
+    assert.deepEqual(lists, ['/dxlist']);
+    assert.equal(toasts.length, 0);
   });
 
   it('shows new suggested organizations in a toast that stays open and leads to the suggested tab', () => {

@@ -1,14 +1,14 @@
 import type { EventName, EventPayload } from '@intelnotes/server/contracts';
 import { SUGGESTION_LISTS } from '../../api/review';
 import { truncate, type StickyToast } from '../../components/notify';
+import { DOMAINS_PATH, EMAILS_PATH } from '../../features/emails/emails.api';
 import { RAW_DATA_PATH } from '../../features/rawdata/rawdata.api';
 import type { StreamMessage } from './stream';
 
 /**
  * What the web app does with each live event (SPEC §4), in one place: a typed map from the
- * event's name to its handler. Events of screens that do not exist yet (email domains) have no
- * handler: they come with those screens; the report events need none, as the report dialog polls
- * its task (docs/web.md). An event without a handler, or of a newer server, is ignored.
+ * event's name to its handler. The report events need none, as the report dialog polls its task
+ * (docs/web.md). An event without a handler, or of a newer server, is ignored.
  */
 
 /** What handlers may do: refetch cached data, show a toast, go to a page. */
@@ -65,10 +65,21 @@ const refetchProcessedRawData: Handler<'raw_data_process_complete'> = (payload, 
   context.refetchList(SUGGESTION_LISTS.ledger);
 };
 
+/**
+ * A domain was looked into (free mail, disposable, MX, its site, its organizations): the domain
+ * and the cached domain lists are refetched, and the address lists, whose rows show the
+ * domain's free-mail and disposable flags.
+ */
+const refetchDomain = ({ id }: { id: string }, { refetchRecord, refetchList }: EventContext) => {
+  refetchRecord(DOMAINS_PATH, id);
+  refetchList(EMAILS_PATH);
+};
+
 const handlers: Handlers = {
   raw_data_update: refetchRawData,
   raw_data_process_complete: refetchProcessedRawData,
   raw_data_error: refetchRawData,
+  domain_info_enrich_complete: refetchDomain,
   new_suggested_organization: refetchSuggestions(SUGGESTION_LISTS.organizations),
   new_suggested_person: refetchSuggestions(SUGGESTION_LISTS.people),
   new_suggested_people: refetchSuggestions(SUGGESTION_LISTS.people),

@@ -2,7 +2,6 @@ import { useRef, useState, type FormEvent } from 'react';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
-import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
@@ -11,6 +10,7 @@ import { Navigate, useLocation, useNavigate } from 'react-router';
 import { useGetTenantQuery, useLoginMutation } from '../../api/api';
 import { apiErrorMessage, apiFieldErrors, type ApiError } from '../../api/api-error';
 import { tenantDisplayName } from '../../api/tenant-name';
+import { CenteredCard } from '../../components/CenteredCard';
 import type { LoginRedirectState } from '../../lib/route-groups';
 import { selectToken, setSession, useSessionSelector } from '../../lib/session';
 
@@ -72,52 +72,50 @@ export function LoginPage() {
   // Both fields are required (the inputs say so to assistive technology); the labels carry
   // no asterisk so they read exactly "Email" and "Password".
   return (
-    <Box sx={{ display: 'flex', justifyContent: 'center' }}>
-      <Paper variant="outlined" sx={{ width: '100%', maxWidth: 420, p: { xs: 2.5, sm: 4 } }}>
-        <Typography variant="h5" component="h1" sx={{ fontWeight: 700, mb: 0.5, overflowWrap: 'anywhere' }}>
-          {tenant ? `Sign in to ${tenantDisplayName(tenant)}` : 'Sign in to intelnotes'}
-        </Typography>
-        <Typography color="text.secondary" sx={{ mb: 3 }}>
-          Use the email address and password of your account.
-        </Typography>
-        <Box component="form" noValidate onSubmit={(event) => void handleSubmit(event)}>
-          <Stack spacing={2.5}>
-            {formError && <Alert severity="error">{formError}</Alert>}
-            <TextField
-              label="Email"
-              name="email"
-              type="email"
-              autoComplete="username"
-              required
-              fullWidth
-              autoFocus
-              value={email}
-              onChange={(event) => setEmail(event.target.value)}
-              error={Boolean(fieldErrors.email)}
-              helperText={fieldErrors.email}
-              inputRef={emailRef}
-              slotProps={{ htmlInput: { maxLength: 254, inputMode: 'email' }, inputLabel: { required: false } }}
-            />
-            <TextField
-              label="Password"
-              name="password"
-              type="password"
-              autoComplete="current-password"
-              required
-              fullWidth
-              value={password}
-              onChange={(event) => setPassword(event.target.value)}
-              error={Boolean(fieldErrors.password)}
-              helperText={fieldErrors.password}
-              inputRef={passwordRef}
-              slotProps={{ htmlInput: { maxLength: 1024 }, inputLabel: { required: false } }}
-            />
-            <Button type="submit" variant="contained" size="large" fullWidth loading={isLoading} loadingPosition="start">
-              Sign in
-            </Button>
-          </Stack>
-        </Box>
-      </Paper>
-    </Box>
+    <CenteredCard>
+      <Typography variant="h5" component="h1" sx={{ fontWeight: 700, mb: 0.5, overflowWrap: 'anywhere' }}>
+        {tenant ? `Sign in to ${tenantDisplayName(tenant)}` : 'Sign in to intelnotes'}
+      </Typography>
+      <Typography color="text.secondary" sx={{ mb: 3 }}>
+        Use the email address and password of your account.
+      </Typography>
+      <Box component="form" noValidate onSubmit={(event) => void handleSubmit(event)}>
+        <Stack spacing={2.5}>
+          {formError && <Alert severity="error">{formError}</Alert>}
+          <TextField
+            label="Email"
+            name="email"
+            type="email"
+            autoComplete="username"
+            required
+            fullWidth
+            autoFocus
+            value={email}
+            onChange={(event) => setEmail(event.target.value)}
+            error={Boolean(fieldErrors.email)}
+            helperText={fieldErrors.email}
+            inputRef={emailRef}
+            slotProps={{ htmlInput: { maxLength: 254, inputMode: 'email' }, inputLabel: { required: false } }}
+          />
+          <TextField
+            label="Password"
+            name="password"
+            type="password"
+            autoComplete="current-password"
+            required
+            fullWidth
+            value={password}
+            onChange={(event) => setPassword(event.target.value)}
+            error={Boolean(fieldErrors.password)}
+            helperText={fieldErrors.password}
+            inputRef={passwordRef}
+            slotProps={{ htmlInput: { maxLength: 1024 }, inputLabel: { required: false } }}
+          />
+          <Button type="submit" variant="contained" size="large" fullWidth loading={isLoading} loadingPosition="start">
+            Sign in
+          </Button>
+        </Stack>
+      </Box>
+    </CenteredCard>
   );
 }

@@ -5,8 +5,6 @@ import Chip from '@mui/material/Chip';
 import Menu from '@mui/material/Menu';
 import MenuItem from '@mui/material/MenuItem';
 import Stack from '@mui/material/Stack';
-import Tab from '@mui/material/Tab';
-import Tabs from '@mui/material/Tabs';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import AddIcon from '@mui/icons-material/Add';
@@ -24,6 +22,7 @@ import type { BulkExtension, RowSelection } from '../../components/BulkActionBar
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { DataTable } from '../../components/DataTable';
 import { notify } from '../../components/notify';
+import { PageTabs } from '../../components/PageTabs';
 import { useCanWrite } from '../../components/resource-view';
 import { ResourceMetaGate } from '../../components/ResourceMetaGate';
 import { listParams, useListUrlState } from '../../components/use-list-url-state';
@@ -279,33 +278,20 @@ function BucketsTab({ meta }: { meta: ResourceMeta }) {
 
 /** /rawdata (SPEC §2): ?tab=1 the items (the navigation's and launcher's "Raw data"), ?tab=2 the buckets. */
 export function RawDataListPage() {
-  const [params, setParams] = useSearchParams();
+  const [params] = useSearchParams();
   const tab = params.get('tab') === '2' ? '2' : '1';
-  // A tab starts from its own first page: the other tab's search, filters and paging are dropped.
-  const selectTab = (next: string) => setParams({ tab: next });
   return (
     <Stack spacing={2}>
       <Typography variant="h4" component="h1" sx={{ fontWeight: 700 }}>
         {tab === '2' ? 'Buckets' : 'Raw data'}
       </Typography>
-      <Tabs
-        value={tab}
-        onChange={(_event, next: string) => selectTab(next)}
-        aria-label="Raw data and buckets"
-        textColor="inherit"
-        sx={{ borderBottom: 1, borderColor: 'divider', '& .Mui-selected': { color: 'primary.dark' } }}
-      >
-        {TABS.map((entry) => (
-          <Tab key={entry.value} value={entry.value} label={entry.label} id={`rawdata-tab-${entry.value}`} aria-controls={`rawdata-panel-${entry.value}`} />
-        ))}
-      </Tabs>
-      <Box role="tabpanel" id={`rawdata-panel-${tab}`} aria-labelledby={`rawdata-tab-${tab}`}>
+      <PageTabs tabs={TABS} value={tab} label="Raw data and buckets" idPrefix="rawdata">
         {tab === '2' ? (
           <ResourceMetaGate kind={bucketsView.kind}>{(meta) => <BucketsTab meta={meta} />}</ResourceMetaGate>
         ) : (
           <ResourceMetaGate kind={rawDataView.kind}>{(meta) => <ItemsTab meta={meta} />}</ResourceMetaGate>
         )}
-      </Box>
+      </PageTabs>
     </Stack>
   );
 }

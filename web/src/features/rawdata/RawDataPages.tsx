@@ -1,9 +1,8 @@
-import { useState, type ReactNode } from 'react';
+import { useState } from 'react';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Link from '@mui/material/Link';
-import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
@@ -13,6 +12,7 @@ import { apiErrorMessage, apiFieldErrors, type ApiError } from '../../api/api-er
 import { useGetResourceQuery, type RelatedRef, type ResourceRecord } from '../../api/resources';
 import { DetailItem, DetailList } from '../../components/DetailList';
 import { notify } from '../../components/notify';
+import { PanelSection } from '../../components/PanelSection';
 import { ResourceCreatePage, ResourceEditPage } from '../../components/ResourceFormPage';
 import { fileSize } from './format';
 import { ProcessingSection } from './ProcessingSection';
@@ -134,32 +134,21 @@ function SourceSection({ record }: { record: ResourceRecord }) {
   );
 }
 
-function Section({ title, children }: { title: string; children: ReactNode }) {
-  return (
-    <Paper variant="outlined" sx={{ p: 2 }} component="section" aria-label={title}>
-      <Typography variant="h6" component="h2" sx={{ fontWeight: 600, mb: 1.5 }}>
-        {title}
-      </Typography>
-      {children}
-    </Paper>
-  );
-}
-
 /** What the server knows of an item beyond its form: the file, its processing and its source (kept current). */
 function ItemPanels({ id }: { id: string }) {
   const { data: record } = useGetResourceQuery({ path: RAW_DATA_PATH, id });
   if (!record) return null;
   return (
     <Stack spacing={2}>
-      <Section title="File">
+      <PanelSection title="File">
         <FileSection record={record} />
-      </Section>
-      <Section title="Processing">
+      </PanelSection>
+      <PanelSection title="Processing">
         <ProcessingSection record={record} />
-      </Section>
-      <Section title="Source">
+      </PanelSection>
+      <PanelSection title="Source">
         <SourceSection record={record} />
-      </Section>
+      </PanelSection>
     </Stack>
   );
 }
