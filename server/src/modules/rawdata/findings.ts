@@ -18,7 +18,9 @@ import { query } from '../../db/client.ts';
 import { publish } from '../../events/bus.ts';
 import type { Catalog } from '../../resources/catalog.ts';
 import type { EngineContext } from '../../resources/context.ts';
+import { lockRows, uuidArray } from '../../resources/repository.ts';
 import { normalizeName } from '../../resources/values.ts';
+import { visibleTo } from '../../resources/visibility.ts';
 import { isRejected, ReviewService, reviewedResourceOf, SNIPPET_MAX } from '../review/review.service.ts';
 import { insertProvenance, type ProvenanceInput } from '../review/review.repository.ts';
 import type { LedgerCandidate, Mention } from '../../processing/entities/index.ts';
@@ -35,14 +37,14 @@ export interface WrittenFindings {
   summary: { entities: number; linked: number; suggested: { organizations: number; people: number; ledger: number } };
 }
 
-const REVIEWED_TABLES = ['organizations', 'people', 'ledger_entries'] as const;
 
 export async function writeFindings(ctx: EngineContext, catalog: Catalog, itemId: string, text: string, findings: Findings): Promise<WrittenFindings> {
-  await forgetEarlierFindings(ctx, itemId);
   const source = { kind: 'raw_data', id: itemId };
   const organizations = new ReviewService(reviewedResourceOf(catalog, 'ORG'), catalog);
   const people = new ReviewService(reviewedResourceOf(catalog, 'PER'), catalog);
   const ledger = new ReviewService(reviewedResourceOf(catalog, 'LEDGER'), catalog);
+  await lockTenantSuggestions(ctx);
+  await forgetEarlierFindings(ctx, itemId, [organizations, people, ledger]);
 
   const entities = [...findings.entities].sort((a, b) => b.mentions.length - a.mentions.length).slice(0, MAX_ENTITIES_PER_ITEM);
   // A ledger entry may only point at curated records: the linked ones, not suggestions.
@@ -52,10 +54,6 @@ export async function writeFindings(ctx: EngineContext, catalog: Catalog, itemId
     candidate,
     body: ledgerBody(candidate, (mention) => linkedRecord(mention, 'organizations'), (mention) => linkedRecord(mention, 'people')),
   }));
-  await lockNames(ctx, [
-    ...entities.filter((entity) => !entity.record && (entity.type === 'ORG' || entity.type === 'PER')).map((entity) => `${entity.type}:${normalizeName(entity.text)}`),
-    ...ledgerSuggestions.map(({ body }) => `LEDGER:${String(body['caption'])}`),
-  ]);
   const suggested = { organizations: [] as Array<{ id: string; name: string }>, people: [] as string[], ledger: 0 };
   for (const entity of entities) {
     if (entity.record || (entity.type !== 'ORG' && entity.type !== 'PER')) continue;
@@ -85,30 +83,38 @@ export async function writeFindings(ctx: EngineContext, catalog: Catalog, itemId
   };
 }
 
-/** Step 1: what an earlier processing of the item wrote, except what was reviewed since. */
-async function forgetEarlierFindings(ctx: EngineContext, itemId: string): Promise<void> {
-  await query(ctx.tx, sql`DELETE FROM raw_data_entities WHERE raw_data_id = ${itemId}`);
-  for (const table of REVIEWED_TABLES) {
-    const t = sql.identifier(table);
-    await query(ctx.tx, sql`
-      WITH dropped AS (
-        DELETE FROM suggestion_provenance p USING ${t} r
-        WHERE p.resource = ${table} AND p.source_kind = 'raw_data' AND p.source_id = ${itemId}
-          AND r.id = p.record_id AND r.status = 'suggested'
-        RETURNING p.record_id)
-      DELETE FROM ${t} r WHERE r.id IN (SELECT record_id FROM dropped) AND r.status = 'suggested'
-        AND NOT EXISTS (SELECT 1 FROM suggestion_provenance p WHERE p.resource = ${table} AND p.record_id = r.id AND p.source_id IS DISTINCT FROM ${itemId}::uuid)`);
-  }
+/**
+ * Two items processed at once that both name "Acme" must make one suggestion, not two. Their
+ * suggesting steps (one short transaction each) take turns per tenant: one lock, taken before
+ * any row lock, instead of one per name — a thousand names would fill PostgreSQL's lock table,
+ * and locks taken after row locks could wait on each other crosswise.
+ */
+async function lockTenantSuggestions(ctx: EngineContext): Promise<void> {
+  await query(ctx.tx, sql`SELECT pg_advisory_xact_lock(hashtextextended(${`suggest:${ctx.actor.tenantId}`}, 0))`);
 }
 
 /**
- * Two items processed at once that both name "Acme" must make one suggestion, not two: each
- * takes a transaction lock per name before looking for an existing suggestion, all in one
- * sorted order (so two items never wait on each other crosswise).
+ * Step 1: what an earlier processing of the item wrote, except what was reviewed since. The
+ * item's suggestions are locked first: one accepted or rejected meanwhile is re-read as no
+ * longer suggested and keeps this item's provenance (its snippets, the decision's training
+ * example). A suggestion left with no source is deleted through the engine (references,
+ * history), as any delete.
  */
-async function lockNames(ctx: EngineContext, names: string[]): Promise<void> {
-  for (const name of [...new Set(names)].sort()) {
-    await query(ctx.tx, sql`SELECT pg_advisory_xact_lock(hashtextextended(${`suggest:${ctx.actor.tenantId}:${name}`}, 0))`);
+async function forgetEarlierFindings(ctx: EngineContext, itemId: string, reviews: ReviewService[]): Promise<void> {
+  await query(ctx.tx, sql`DELETE FROM raw_data_entities WHERE raw_data_id = ${itemId}`);
+  for (const review of reviews) {
+    const resource = review.suggestions.resource;
+    const table = sql.identifier(resource.table);
+    const fromItem = sql`p.resource = ${review.resource.kind} AND p.source_kind = 'raw_data' AND p.source_id = ${itemId}`;
+    const candidates = await query<{ id: string }>(ctx.tx, sql`SELECT DISTINCT p.record_id AS id FROM suggestion_provenance p WHERE ${fromItem}`);
+    const locked = await lockRows(ctx.tx, resource, visibleTo('admin'), candidates.map((row) => row.id));
+    if (locked.length === 0) continue;
+    const ids = uuidArray(locked.map((row) => row.id));
+    await query(ctx.tx, sql`DELETE FROM suggestion_provenance p WHERE ${fromItem} AND p.record_id = ANY(${ids})`);
+    const orphans = new Set((await query<{ id: string }>(ctx.tx, sql`
+      SELECT r.id FROM ${table} r WHERE r.id = ANY(${ids})
+        AND NOT EXISTS (SELECT 1 FROM suggestion_provenance p WHERE p.resource = ${review.resource.kind} AND p.record_id = r.id)`)).map((row) => row.id));
+    for (const row of locked) if (orphans.has(row.id)) await review.suggestions.removeRow(ctx, row);
   }
 }
 
@@ -132,11 +138,13 @@ async function suggestOrJoin(
   const resource = review.resource;
   const body = entity.body ?? suggestionBody(resource.kind, entity.text);
   const key = normalizeName(entity.text);
-  if (!key || (await isRejected(ctx, resource, entity.text, source))) return null;
+  if (!key) return null;
   const table = sql.identifier(resource.table);
   const [existing] = resource.kind === 'ledger_entries'
     ? await query<{ id: string }>(ctx.tx, sql`SELECT id FROM ${table} WHERE status = 'suggested' AND caption = ${String(body['caption'])} ORDER BY created_at LIMIT 1 FOR UPDATE`)
     : await query<{ id: string }>(ctx.tx, sql`SELECT id FROM ${table} WHERE status = 'suggested' AND name_keys && ARRAY[${key}]::text[] ORDER BY created_at LIMIT 1 FOR UPDATE`);
+  // Asked after the suggestion is locked: a rejection committed while this waited is seen here.
+  if (await isRejected(ctx, resource, entity.text, source)) return null;
   if (existing) {
     await insertProvenance(ctx.tx, ctx.actor.tenantId, resource.kind, existing.id, provenance);
     return { id: existing.id, created: false };
