@@ -12,7 +12,7 @@
 import { sql } from 'drizzle-orm';
 import { query } from '../../db/client.ts';
 import type { EngineContext } from '../../resources/context.ts';
-import { normalizeName } from '../../resources/values.ts';
+import { normalizeName, normalizeUrlForMatch } from '../../resources/values.ts';
 import { buildGazetteer, extractEntities, type GazetteerEntry, type LedgerCandidate, type Mention } from '../../processing/entities/index.ts';
 import { loadTenantModel } from './entity-model.ts';
 
@@ -24,6 +24,17 @@ const MAX_CANDIDATE_KEYS = 20_000;
 const MAX_VOCABULARY = 20_000;
 /** How alike a name must be to a record's (pg_trgm similarity) to be linked to it without an exact key. */
 export const LINK_SIMILARITY = 0.8;
+/**
+ * How much of a name must be found in a record's name (pg_trgm word_similarity) for a shared
+ * e-mail or URL to link them: the address says which record the sentence is about, the name
+ * must still be that record's ("Jane Doe, jane@acme.example" is not John Roe of the same sentence).
+ */
+export const LINK_CONTACT_NAME = 0.5;
+/** Path segments of a URL kept as keys of their own (host, host/a, host/a/b, …). */
+const MAX_URL_DEPTH = 8;
+
+/** What linked a name to a record. */
+export type LinkEvidence = 'name' | 'email' | 'url' | 'similar';
 
 /** A gazetteer entry's record: the resource kind it belongs to. */
 export type RecordKind = 'organizations' | 'people' | 'geos' | 'cities' | 'keyword' | 'terminology';
@@ -36,6 +47,8 @@ export interface LinkedEntity {
   mentions: Mention[];
   /** The existing record it names, when one was found. */
   record: { kind: RecordKind; id: string } | null;
+  /** How the record was found: the gazetteer (its name or an alias), a shared e-mail or URL, a very similar name. */
+  linkedBy?: LinkEvidence;
   /** The suggestion made of it (or joined), when it names no record. */
   suggestion?: { kind: 'organizations' | 'people'; id: string };
 }
@@ -48,12 +61,17 @@ export interface Findings {
 export interface FoundEntities {
   mentions: Mention[];
   ledger: LedgerCandidate[];
-  /** Links what the gazetteer did not to records of the same e-mail or a very similar name. */
+  /** Links what the gazetteer did not to records of the same e-mail or URL, or a very similar name. */
   link(ctx: EngineContext): Promise<Findings>;
 }
 
+export interface FindOptions {
+  /** The address the item came from (its source URL): a record with that site's URL is a candidate for every name in it. */
+  sourceUrl?: string | null;
+}
+
 /** Runs the extractor over `text` with the tenant's gazetteer and model. */
-export async function findEntities(ctx: EngineContext, text: string): Promise<FoundEntities> {
+export async function findEntities(ctx: EngineContext, text: string, options: FindOptions = {}): Promise<FoundEntities> {
   const entries = await gazetteerEntries(ctx, candidateKeys(text));
   const kinds = new Map(entries.map((entry) => [entry.id, entry.kind]));
   const model = await loadTenantModel(ctx);
@@ -61,8 +79,14 @@ export async function findEntities(ctx: EngineContext, text: string): Promise<Fo
   return {
     mentions,
     ledger,
-    link: async (linkCtx) => ({ entities: await linkEntities(linkCtx, groupMentions(mentions), kinds), ledger }),
+    link: async (linkCtx) => ({ entities: await linkEntities(linkCtx, groupMentions(mentions), kinds, options.sourceUrl ?? null), ledger }),
   };
+}
+
+/** The item's source URL (raw_data.source → source_urls), for FindOptions.sourceUrl. */
+export async function itemSourceUrl(ctx: EngineContext, itemId: string): Promise<string | null> {
+  const [row] = await query<{ url: string | null }>(ctx.tx, sql`SELECT s.url FROM raw_data r JOIN source_urls s ON s.id = r.source WHERE r.id = ${itemId}`);
+  return row?.url ?? null;
 }
 
 /** The keys (normalizeName) of every run of capitalized words in the text, and of its parts. */
@@ -145,39 +169,98 @@ function entityKey(mention: Mention): string {
 }
 
 /**
- * The record each entity names: the gazetteer's match; else, for people and organizations,
- * a record holding an e-mail written in the same sentence, or one whose name is very like it.
+ * The match keys a URL found in a text stands for: its own (host and path, as url_keys hold
+ * them: normalizeUrlForMatch) and those of the pages above it, down to the host — a record
+ * usually keeps a site's home page ("acme.example"), a text links a page of it
+ * ("acme.example/news/2024/results").
  */
-async function linkEntities(ctx: EngineContext, entities: LinkedEntity[], kinds: Map<string, RecordKind>): Promise<LinkedEntity[]> {
-  const emailsBySentence = new Map<number, string[]>();
+export function urlMatchKeys(url: string): string[] {
+  const key = normalizeUrlForMatch(url);
+  if (!key) return [];
+  const [host, ...path] = key.split('/');
+  if (!host) return [];
+  const keys = [host];
+  for (let depth = 1; depth <= Math.min(path.length, MAX_URL_DEPTH); depth += 1) keys.push([host, ...path.slice(0, depth)].join('/'));
+  if (path.length > MAX_URL_DEPTH) keys.push(key);
+  return keys;
+}
+
+/** A name to link and the contact details around it. */
+interface Unlinked {
+  entity: LinkedEntity;
+  emails: string[];
+  urls: string[];
+}
+
+/**
+ * The record each entity names: the gazetteer's match; else, for people and organizations,
+ * a record holding an e-mail or URL written in the same sentence (or the item's source URL)
+ * whose name the name is found in, or one whose name is very like it. One query per kind for
+ * all the names of the item, each name getting its best match.
+ */
+async function linkEntities(ctx: EngineContext, entities: LinkedEntity[], kinds: Map<string, RecordKind>, sourceUrl: string | null): Promise<LinkedEntity[]> {
+  const emailsBySentence = new Map<number, Set<string>>();
+  const urlsBySentence = new Map<number, Set<string>>();
+  const addTo = (map: Map<number, Set<string>>, sentence: number, values: string[]) => {
+    const set = map.get(sentence) ?? new Set<string>();
+    for (const value of values) set.add(value);
+    map.set(sentence, set);
+  };
   for (const entity of entities) {
-    if (entity.type !== 'EMAIL') continue;
-    for (const mention of entity.mentions) emailsBySentence.set(mention.sentence.start, [...(emailsBySentence.get(mention.sentence.start) ?? []), entity.normalized]);
+    if (entity.type !== 'EMAIL' && entity.type !== 'URL') continue;
+    const values = entity.type === 'EMAIL' ? [entity.normalized] : urlMatchKeys(entity.mentions[0]!.normalized ?? entity.text);
+    for (const mention of entity.mentions) addTo(entity.type === 'EMAIL' ? emailsBySentence : urlsBySentence, mention.sentence.start, values);
   }
+  const sourceKeys = sourceUrl ? urlMatchKeys(sourceUrl) : [];
+  const unlinked: Record<'PER' | 'ORG', Unlinked[]> = { PER: [], ORG: [] };
   for (const entity of entities) {
     const matched = entity.mentions.find((mention) => mention.gazetteerId && kinds.has(mention.gazetteerId));
     if (matched) {
       entity.record = { kind: kinds.get(matched.gazetteerId!)!, id: matched.gazetteerId! };
+      entity.linkedBy = 'name';
       continue;
     }
     if (entity.type !== 'PER' && entity.type !== 'ORG') continue;
-    const table = entity.type === 'PER' ? sql`people` : sql`organizations`;
-    const kind: RecordKind = entity.type === 'PER' ? 'people' : 'organizations';
-    const emails = [...new Set(entity.mentions.flatMap((mention) => emailsBySentence.get(mention.sentence.start) ?? []))];
-    if (emails.length > 0) {
-      const [byEmail] = await query<{ id: string }>(ctx.tx, sql`
-        SELECT id FROM ${table} WHERE status = 'active' AND emails && ${`{${emails.map((email) => `"${email.replaceAll('"', '')}"`).join(',')}}`}::text[]
-        ORDER BY updated_at DESC LIMIT 1`);
-      if (byEmail) {
-        entity.record = { kind, id: byEmail.id };
-        continue;
-      }
+    const around = (map: Map<number, Set<string>>) => [...new Set(entity.mentions.flatMap((mention) => [...(map.get(mention.sentence.start) ?? [])]))];
+    unlinked[entity.type].push({ entity, emails: around(emailsBySentence), urls: [...new Set([...around(urlsBySentence), ...sourceKeys])] });
+  }
+  for (const [type, names] of Object.entries(unlinked) as Array<['PER' | 'ORG', Unlinked[]]>) {
+    if (names.length === 0) continue;
+    const kind: RecordKind = type === 'PER' ? 'people' : 'organizations';
+    for (const match of await bestMatches(ctx, kind, names)) {
+      const { entity } = names[match.i]!;
+      entity.record = { kind, id: match.id };
+      entity.linkedBy = match.via;
     }
-    const [similar] = await query<{ id: string }>(ctx.tx, sql`
-      SELECT id FROM ${table}
-      WHERE status = 'active' AND search_name % search_text(${entity.text}) AND similarity(search_name, search_text(${entity.text})) >= ${LINK_SIMILARITY}
-      ORDER BY similarity(search_name, search_text(${entity.text})) DESC LIMIT 1`);
-    if (similar) entity.record = { kind, id: similar.id };
   }
   return entities;
+}
+
+/**
+ * For each name, its best record in one statement: one holding an e-mail of the name's sentences
+ * (the most recently updated), else one holding one of its URL keys whose name holds the name (the
+ * most alike), else the record whose name is most alike when at least LINK_SIMILARITY.
+ */
+async function bestMatches(ctx: EngineContext, kind: 'people' | 'organizations', names: Unlinked[]): Promise<Array<{ i: number; id: string; via: LinkEvidence }>> {
+  const table = sql.identifier(kind);
+  const rows = JSON.stringify(names.map((name, i) => ({ i, name: name.entity.text, emails: name.emails, urls: name.urls })));
+  return query<{ i: number; id: string; via: LinkEvidence }>(ctx.tx, sql`
+    SELECT n.i, best.id, best.via
+    FROM jsonb_to_recordset(${rows}::jsonb) AS n(i integer, name text, emails text[], urls text[])
+    CROSS JOIN LATERAL (SELECT search_text(n.name) AS key) k
+    CROSS JOIN LATERAL (
+      SELECT c.id, c.via FROM (
+        (SELECT r.id, 1 AS rank, 'email' AS via FROM ${table} r
+          WHERE cardinality(n.emails) > 0 AND r.status = 'active' AND r.emails && n.emails
+          ORDER BY r.updated_at DESC LIMIT 1)
+        UNION ALL
+        (SELECT r.id, 2, 'url' FROM ${table} r
+          WHERE cardinality(n.urls) > 0 AND r.status = 'active' AND r.url_keys && n.urls AND word_similarity(k.key, r.search_name) >= ${LINK_CONTACT_NAME}
+          ORDER BY word_similarity(k.key, r.search_name) DESC, r.updated_at DESC LIMIT 1)
+        UNION ALL
+        (SELECT r.id, 3, 'similar' FROM ${table} r
+          WHERE r.status = 'active' AND r.search_name % k.key AND similarity(r.search_name, k.key) >= ${LINK_SIMILARITY}
+          ORDER BY similarity(r.search_name, k.key) DESC LIMIT 1)
+      ) c ORDER BY c.rank LIMIT 1
+    ) best`);
 }

@@ -22,7 +22,7 @@ import type { ResourceService } from '../../resources/service.ts';
 import { fileKey } from '../../storage/files.ts';
 import { extractText, TextExtractionError, type ExtractedText } from '../../processing/text/index.ts';
 import type { ProcessingStage } from './rawdata.resource.ts';
-import { findEntities, type FoundEntities } from './entity-finding.ts';
+import { findEntities, itemSourceUrl, type FoundEntities } from './entity-finding.ts';
 import { writeFindings, type WrittenFindings } from './findings.ts';
 import { visibleItems } from './rawdata.service.ts';
 
@@ -90,7 +90,7 @@ export class RawDataProcessing {
     }
 
     if (!(await this.enterStage(job, 'extracting'))) return { skipped: 'superseded' };
-    const found: FoundEntities = await job.inTenant((ctx) => findEntities(ctx, text.text));
+    const found: FoundEntities = await job.inTenant(async (ctx) => findEntities(ctx, text.text, { sourceUrl: await itemSourceUrl(ctx, itemId) }));
 
     if (!(await this.enterStage(job, 'linking'))) return { skipped: 'superseded' };
     const linked = await job.inTenant((ctx) => found.link(ctx));
