@@ -8,7 +8,7 @@ import type { Executor } from '../../db/client.ts';
 import { inTenant, systemActor, type EngineContext } from '../../resources/context.ts';
 import type { TenantRow } from '../../tenancy/tenants.repository.ts';
 import { createTestApp, type TestContext } from '../../test/test-app.ts';
-import { findEntities, urlMatchKeys, type FindOptions, type LinkedEntity } from './entity-finding.ts';
+import { findEntities, fitsContact, sameName, urlMatchKeys, type FindOptions, type LinkedEntity } from './entity-finding.ts';
 
 describe('linking names to records', () => {
   let t: TestContext;
@@ -59,6 +59,38 @@ describe('linking names to records', () => {
     assert.deepEqual(urlMatchKeys('https://corvane.example/'), ['corvane.example']);
   });
 
+  it('links without a shared address only the same name written otherwise, never a near miss', () => {
+    const org = (text: string, ...names: string[]) => sameName({ type: 'ORG', text }, { names });
+    const person = (text: string, given: string, family: string, nickname: string | null = null) => sameName({ type: 'PER', text }, { given, family, nickname, legal: null });
+    assert.equal(org('Halden Energy Group', 'Halden Energy ASA'), true, 'a generic word more');
+    assert.equal(org('Nord Ferry AB', 'Nordic Ferry Lines AB', 'NordFerry'), true, 'spacing');
+    assert.equal(org('Brightline Analytica', 'Brightline Analytics Ltd'), false);
+    assert.equal(org('Halden Energy Services', 'Halden Energy ASA'), false, 'a subsidiary is not its parent');
+    assert.equal(person('Samuel J. Okonkwo', 'Samuel', 'Okonkwo'), true, 'a middle initial');
+    assert.equal(person('Dr S. Okonkwo', 'Samuel', 'Okonkwo'), true, 'an initial and a title');
+    assert.equal(person('Segun Adeyemi', 'Olusegun', 'Adeyemi', 'Segun'), true, 'the nickname');
+    assert.equal(person('Christophe Vandenberghe', 'Christopher', 'Vandenberghe'), false);
+    assert.equal(person('Lotte Dekkers', 'Lotte', 'Dekker'), false);
+    assert.equal(person('Katarzyna Nowak-Lis', 'Katarzyna', 'Nowak'), false);
+    assert.equal(person('Gustavo Lima', 'Gustavo', 'Pereira Lima'), false);
+    assert.equal(person('Okonkwo', 'Samuel', 'Okonkwo'), false, 'a family name alone is anybody of that family');
+  });
+
+  it('links by a shared address only a name that fits the record', () => {
+    const org = (text: string, ...names: string[]) => fitsContact({ type: 'ORG', text }, { names });
+    const person = (text: string, given: string, family: string) => fitsContact({ type: 'PER', text }, { given, family, nickname: null, legal: null });
+    assert.equal(org('Velora Pay', 'Velora Payments BV'), true);
+    assert.equal(org('NFL', 'Nordic Ferry Lines AB'), true, 'initials');
+    assert.equal(org('Osterlund Shipping AB', 'Ferrowind Turbines SA'), false, 'another company of the sentence');
+    assert.equal(org('North Sea Oil Ltd', 'North Star Shipping Ltd'), false, 'a first word many share');
+    assert.equal(person('Priya', 'Priya', 'Venkataraman'), true);
+    assert.equal(person('Ms Venkataraman', 'Priya', 'Venkataraman'), true);
+    assert.equal(person('Dana Whitcomb', 'Dana', 'Whitcombe'), true, 'one letter off');
+    assert.equal(person('Orsolya Kertesz-Nagy', 'Orsolya', 'Kertesz'), true, 'a double-barrelled name');
+    assert.equal(person('Luca Benedetti', 'Chiara', 'Benedetti'), false, 'her brother');
+    assert.equal(person('Franco Russo', 'Chiara', 'Benedetti'), false);
+  });
+
   it('links a name to the record whose URL its sentence or its item carries, when the name fits the record', async () => {
     const corvane = await create('organizations', { name_inc: 'Corvane Logistics GmbH', associated_urls: ['https://corvane.example'] });
     const ines = await create('people', { name_given: 'Inês', name_family: 'Duarte Carvalho', associated_urls: ['https://www.linkedin.com/in/ines-duarte-carvalho'] });
@@ -80,6 +112,28 @@ describe('linking names to records', () => {
     assert.deepEqual(named(sourced, 'Saltmarsh Therapeutics Group Ltd').record, { kind: 'organizations', id: saltmarsh });
     assert.equal(named(sourced, 'Quenby Labs Ltd').record, null);
     assert.equal(named((await link(text)).entities, 'Saltmarsh Therapeutics Group Ltd').record, null, 'without the source URL, nothing links it');
+  });
+
+  it("links by a shared e-mail the name that fits its record, not the sentence's other names", async () => {
+    const dana = await create('people', { name_given: 'Dana', name_family: 'Whitcombe', emails: ['d.whitcombe@ferrowind.example'] });
+    await create('organizations', { name_inc: 'Ferrowind Turbines SA', emails: ['press@ferrowind.example'] });
+    const { entities } = await link(
+      'For interviews please contact Dana Whitcomb at d.whitcombe@ferrowind.example today.\n\n' +
+        'Franco Russo, the head of sales, can also be reached at d.whitcombe@ferrowind.example.\n\n' +
+        'Questions about the tender won by Osterlund Shipping AB should go to press@ferrowind.example, the turbine maker said.',
+    );
+    const whitcomb = named(entities, 'Dana Whitcomb');
+    assert.deepEqual([whitcomb.record?.id, whitcomb.linkedBy], [dana, 'email']);
+    assert.equal(named(entities, 'Franco Russo').record, null);
+    assert.equal(named(entities, 'Osterlund Shipping AB').record, null);
+  });
+
+  it('links a short form of a name linked in the same item', async () => {
+    const sigrun = await create('people', { name_given: 'Sigrun', name_family: 'Tveitane' });
+    const { entities } = await link('Sigrun Tveitane, finance chief of Vassbotn Energy ASA, spoke first. Ms Tveitane said the company would keep its dividend.');
+    const short = entities.find((entity) => entity.type === 'PER' && entity.text.endsWith('Tveitane') && entity.text !== 'Sigrun Tveitane');
+    assert.ok(short, `a short form found among ${entities.map((entity) => entity.text).join(' | ')}`);
+    assert.deepEqual([short.record?.id, short.linkedBy], [sigrun, 'short']);
   });
 
   it('links every name of an item with one statement per kind', async () => {
