@@ -36,7 +36,7 @@ const MAX_VOCABULARY = 20_000;
  * considered at all without a shared e-mail or URL; whether it is the same name is then decided
  * word by word (sameOrganization, samePerson).
  */
-export const LINK_SIMILARITY = 0.5;
+export const LINK_SIMILARITY = 0.4;
 /** Candidate records per name and kind of evidence. */
 const CANDIDATES_PER_EVIDENCE = 5;
 /** Path segments of a URL kept as keys of their own (host, host/a, host/a/b, …). */
@@ -104,7 +104,7 @@ export async function itemSourceUrl(ctx: EngineContext, itemId: string): Promise
 /** The keys (normalizeName) of every run of capitalized words in the text, and of its parts. */
 export function candidateKeys(text: string): string[] {
   const keys = new Set<string>();
-  const words = [...text.matchAll(/[\p{L}\p{N}][\p{L}\p{M}\p{N}.'’&-]*/gu)];
+  const words = [...text.matchAll(/[\p{L}\p{N}][\p{L}\p{M}\p{N}.'’&-]*|&/gu)];
   let run: string[] = [];
   const flush = () => {
     for (let start = 0; start < run.length; start += 1) {
@@ -122,7 +122,8 @@ export function candidateKeys(text: string): string[] {
     // A run ends at sentence punctuation or a line break between two words.
     const gap = previous ? text.slice(previous.index! + previous[0].length, words[i]!.index) : '';
     if (/[.!?;:\n()[\]"“”]/.test(gap)) flush();
-    if (/^\p{Lu}/u.test(word) || /^\p{N}/u.test(word)) run.push(word);
+    // "&" joins a name's words ("Grenfeld & Marsh").
+    if (/^\p{Lu}/u.test(word) || /^\p{N}/u.test(word) || (word === '&' && run.length > 0)) run.push(word);
     else flush();
   }
   flush();
@@ -146,10 +147,10 @@ async function gazetteerEntries(ctx: EngineContext, keys: string[]): Promise<Kin
   const keyArray = sql`${`{${keys.map((key) => `"${key.replaceAll('\\', '\\\\').replaceAll('"', '\\"')}"`).join(',')}}`}::text[]`;
   if (keys.length > 0) {
     add('organizations', 'ORG', await query(ctx.tx, sql`
-      SELECT id, array_remove(ARRAY[name_inc, name_dba], NULL) AS names FROM organizations
+      SELECT id, array_remove(ARRAY[name_inc, name_dba], NULL) || name_keys AS names FROM organizations
       WHERE status = 'active' AND name_keys && ${keyArray}`));
     add('people', 'PER', await query(ctx.tx, sql`
-      SELECT id, array_remove(ARRAY[nullif(concat_ws(' ', name_given, name_family), ''), name_legal, name_nickname], NULL) AS names FROM people
+      SELECT id, array_remove(ARRAY[nullif(concat_ws(' ', name_given, name_family), ''), name_legal, name_nickname], NULL) || name_keys AS names FROM people
       WHERE status = 'active' AND name_keys && ${keyArray}`));
     add('cities', 'GEO', await query(ctx.tx, sql`SELECT id, ARRAY[name] AS names FROM cities WHERE name_keys && ${keyArray} LIMIT ${MAX_VOCABULARY}`));
   }
@@ -214,6 +215,8 @@ interface Unlinked {
 async function linkEntities(ctx: EngineContext, entities: LinkedEntity[], kinds: Map<string, RecordKind>, sourceUrl: string | null): Promise<LinkedEntity[]> {
   const emailsBySentence = new Map<number, Set<string>>();
   const urlsBySentence = new Map<number, Set<string>>();
+  // An e-mail's domain is a site too, for organizations ("maria@oriel-freight.example" beside "Oriel").
+  const domainsBySentence = new Map<number, Set<string>>();
   const addTo = (map: Map<number, Set<string>>, sentence: number, values: string[]) => {
     const set = map.get(sentence) ?? new Set<string>();
     for (const value of values) set.add(value);
@@ -222,7 +225,11 @@ async function linkEntities(ctx: EngineContext, entities: LinkedEntity[], kinds:
   for (const entity of entities) {
     if (entity.type !== 'EMAIL' && entity.type !== 'URL') continue;
     const values = entity.type === 'EMAIL' ? [entity.normalized] : urlMatchKeys(entity.mentions[0]!.normalized ?? entity.text);
-    for (const mention of entity.mentions) addTo(entity.type === 'EMAIL' ? emailsBySentence : urlsBySentence, mention.sentence.start, values);
+    const domain = entity.type === 'EMAIL' ? entity.normalized.split('@')[1] : undefined;
+    for (const mention of entity.mentions) {
+      addTo(entity.type === 'EMAIL' ? emailsBySentence : urlsBySentence, mention.sentence.start, values);
+      if (domain) addTo(domainsBySentence, mention.sentence.start, urlMatchKeys(`https://${domain}`));
+    }
   }
   const sourceKeys = sourceUrl ? urlMatchKeys(sourceUrl) : [];
   const unlinked: Record<'PER' | 'ORG', Unlinked[]> = { PER: [], ORG: [] };
@@ -235,7 +242,8 @@ async function linkEntities(ctx: EngineContext, entities: LinkedEntity[], kinds:
     }
     if (entity.type !== 'PER' && entity.type !== 'ORG') continue;
     const around = (map: Map<number, Set<string>>) => [...new Set(entity.mentions.flatMap((mention) => [...(map.get(mention.sentence.start) ?? [])]))];
-    unlinked[entity.type].push({ entity, emails: around(emailsBySentence), urls: [...new Set([...around(urlsBySentence), ...sourceKeys])] });
+    const urls = [...around(urlsBySentence), ...(entity.type === 'ORG' ? around(domainsBySentence) : []), ...sourceKeys];
+    unlinked[entity.type].push({ entity, emails: around(emailsBySentence), urls: [...new Set(urls)] });
   }
   for (const [type, names] of Object.entries(unlinked) as Array<['PER' | 'ORG', Unlinked[]]>) {
     if (names.length === 0) continue;
@@ -310,7 +318,8 @@ const SHARED_FIRST_WORDS = new Set([
   'northern', 'southern', 'eastern', 'western', 'american', 'european', 'british', 'asian', 'african', 'pacific', 'atlantic', 'nordic', 'st', 'saint',
 ]);
 
-const organizationWords = (name: string) => normalizeOrganizationName(name).split(' ').filter(Boolean);
+/** An organization's name as words: without "the" and legal forms, as name keys are ("Vesterhavn Shipping A/S" → vesterhavn shipping). */
+const organizationWords = (name: string) => normalizeName(normalizeOrganizationName(name)).split(' ').filter(Boolean);
 
 interface PersonParts {
   given: string[];
@@ -412,28 +421,30 @@ export function fitsContact(entity: Pick<LinkedEntity, 'type' | 'text'>, names: 
 
 /**
  * A short form of a name linked in the same item names the same record: one word that is the
- * first or last word of exactly one linked person ("Ingrid", "Solberg" after "Ingrid Solberg"),
- * the first words of exactly one linked organization ("Corvane" after "Corvane Logistics").
+ * first or last word of exactly one person named in full in the item ("Ingrid", "Ms Solberg"
+ * after "Ingrid Solberg"), the first words of exactly one organization ("Corvane" after "Corvane
+ * Logistics") — when that one is linked. Two full names that could own it (Anna Wieczorek and
+ * Anna Nowak) leave it alone.
  */
 function linkShortForms(entities: LinkedEntity[]): void {
   for (const type of ['PER', 'ORG'] as const) {
-    const linked = entities.filter((entity) => entity.type === type && entity.record);
-    for (const entity of entities) {
-      if (entity.type !== type || entity.record) continue;
-      const written = type === 'PER' ? foldedWords(normalizePersonName(entity.text)) : organizationWords(entity.text);
-      if (written.length === 0) continue;
+    const named = entities
+      .filter((entity) => entity.type === type)
+      .map((entity) => ({ entity, words: type === 'PER' ? foldedWords(normalizePersonName(entity.text)) : organizationWords(entity.text) }));
+    for (const { entity, words: written } of named) {
+      if (entity.record || written.length === 0) continue;
+      if (type === 'PER' ? written.length !== 1 : written.length === 1 && SHARED_FIRST_WORDS.has(written[0]!)) continue;
       const owners = new Map<string, LinkedEntity>();
-      for (const other of linked) {
-        const full = type === 'PER' ? foldedWords(normalizePersonName(other.text)) : organizationWords(other.text);
-        if (full.length <= written.length) continue;
+      for (const other of named) {
+        if (other.words.length <= written.length) continue;
         const fits = type === 'PER'
-          ? written.length === 1 && (full[0] === written[0] || full.at(-1) === written[0])
-          : full.slice(0, written.length).join(' ') === written.join(' ') && !(written.length === 1 && SHARED_FIRST_WORDS.has(written[0]!));
-        if (fits) owners.set(other.record!.id, other);
+          ? other.words[0] === written[0] || other.words.at(-1) === written[0]
+          : other.words.slice(0, written.length).join(' ') === written.join(' ');
+        if (fits) owners.set(other.entity.record?.id ?? `unlinked:${other.entity.normalized}`, other.entity);
       }
-      if (owners.size !== 1) continue;
-      const [owner] = [...owners.values()];
-      entity.record = owner!.record;
+      const [owner, ...others] = [...owners.values()];
+      if (!owner?.record || others.length > 0) continue;
+      entity.record = owner.record;
       entity.linkedBy = 'short';
     }
   }
