@@ -27,7 +27,7 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { onServer } from './jobs.ts';
-import { RssSampler, rssMiB, startServer } from './server.ts';
+import { RssSampler, call, rssMiB, startServer } from './server.ts';
 import { CITIES, FAMILY_NAMES, GIVEN_NAMES_F, GIVEN_NAMES_M, JOB_TITLES, LEGAL_SUFFIXES, ORG_CORES, ORG_PREFIXES } from './words.ts';
 
 const int = (name: string, fallback: number) => {
@@ -218,22 +218,6 @@ function documents(): Document[] {
 
 // ---------------------------------------------------------------------------
 // The API
-
-function call(port: number, host: string, method: string, url: string, body?: unknown, token?: string): Promise<{ status: number; json: any }> {
-  return new Promise((resolve, reject) => {
-    const payload = body === undefined ? undefined : JSON.stringify(body);
-    const request = http.request(
-      { host: '127.0.0.1', port, method, path: url, headers: { host, ...(payload ? { 'content-type': 'application/json' } : {}), ...(token ? { authorization: `Bearer ${token}` } : {}) } },
-      (response) => {
-        let text = '';
-        response.on('data', (chunk) => (text += chunk));
-        response.on('end', () => resolve({ status: response.statusCode ?? 0, json: text ? JSON.parse(text) : null }));
-      },
-    );
-    request.on('error', reject);
-    request.end(payload);
-  });
-}
 
 /** POST raw-data/upload/ with these files (multipart); the new items' ids. */
 function upload(port: number, host: string, token: string, files: Document[]): Promise<string[]> {
