@@ -4,6 +4,7 @@
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import http from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -138,4 +139,21 @@ export class RssSampler {
     }
     return steps.filter((value) => value !== undefined);
   }
+}
+
+/** A JSON request to the API on `port` for the tenant at `host` (a Host header), with an optional bearer token. */
+export function call(port: number, host: string, method: string, url: string, body?: unknown, token?: string): Promise<{ status: number; json: any }> {
+  return new Promise((resolve, reject) => {
+    const payload = body === undefined ? undefined : JSON.stringify(body);
+    const request = http.request(
+      { host: '127.0.0.1', port, method, path: url, headers: { host, ...(payload ? { 'content-type': 'application/json' } : {}), ...(token ? { authorization: `Bearer ${token}` } : {}) } },
+      (response) => {
+        let text = '';
+        response.on('data', (chunk) => (text += chunk));
+        response.on('end', () => resolve({ status: response.statusCode ?? 0, json: text ? JSON.parse(text) : null }));
+      },
+    );
+    request.on('error', reject);
+    request.end(payload);
+  });
 }

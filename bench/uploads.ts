@@ -18,7 +18,7 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
-import { RssSampler, rssMiB, startServer } from './server.ts';
+import { RssSampler, call, rssMiB, startServer } from './server.ts';
 
 const int = (name: string, fallback: number) => {
   const value = Number(process.env[name] ?? fallback);
@@ -47,22 +47,6 @@ function fileBody(bytes: number): Readable {
       sent += chunk.length;
       this.push(chunk);
     },
-  });
-}
-
-function call(port: number, host: string, method: string, url: string, body?: unknown, token?: string): Promise<{ status: number; json: any }> {
-  return new Promise((resolve, reject) => {
-    const payload = body === undefined ? undefined : JSON.stringify(body);
-    const request = http.request(
-      { host: '127.0.0.1', port, method, path: url, headers: { host, ...(payload ? { 'content-type': 'application/json' } : {}), ...(token ? { authorization: `Bearer ${token}` } : {}) } },
-      (response) => {
-        let text = '';
-        response.on('data', (chunk) => (text += chunk));
-        response.on('end', () => resolve({ status: response.statusCode ?? 0, json: text ? JSON.parse(text) : null }));
-      },
-    );
-    request.on('error', reject);
-    request.end(payload);
   });
 }
 

@@ -166,6 +166,22 @@ describe('raw data processing', () => {
     assert.equal(record.name_inc, 'Tidewater Analytics Ltd', 'the accepted record is kept');
   });
 
+  it("links a name to the record whose site the item's source URL is on", async () => {
+    const quillon = await json('POST', '/api/v1/assets/organizations/', { name_inc: 'Quillon Marine Ltd', associated_urls: ['https://www.quillon-marine.example'] }, tokens['admin']);
+    assert.equal(quillon.statusCode, 201, quillon.body);
+    const id = await createText('Quillon Group Ltd said its fleet grew to 40 vessels, while Tarrant Dredging Ltd cut its own.', {
+      source_url: 'https://quillon-marine.example/news/2025/fleet',
+    });
+    await processIds([id]);
+    worker = await t.startWorker();
+    await completed(id);
+    const rows = (await json('GET', `${BASE}/extract-data/?ids=${id}&type=ORG`)).json().results as Array<{ text: string; linked: boolean; record: { id: string } | null }>;
+    const group = rows.find((row) => row.text === 'Quillon Group Ltd');
+    assert.deepEqual([group?.linked, group?.record?.id], [true, quillon.json().id]);
+    assert.equal(rows.find((row) => row.text === 'Tarrant Dredging Ltd')?.linked, false, 'another company of the item is suggested');
+    assert.ok(names(await suggestions('organizations')).includes('Tarrant Dredging Ltd'));
+  });
+
   it('merges the same name from two items into one suggestion with both sources', async () => {
     const a = await createText('Marguerite Okafor joined Zephyrine Biotech Inc as chief scientist.');
     const b = await createText('Zephyrine Biotech Inc raised $12 million in Q3 2024, its chief executive said.');

@@ -24,7 +24,7 @@ import { fileKey } from '../../storage/files.ts';
 import { OptionalExtractors } from '../../processing/entities/index.ts';
 import { extractText, TextExtractionError, type ExtractedText } from '../../processing/text/index.ts';
 import type { ProcessingStage } from './rawdata.resource.ts';
-import { findEntities, type FoundEntities } from './entity-finding.ts';
+import { findEntities, itemSourceUrl, type FoundEntities } from './entity-finding.ts';
 import { writeFindings, type WrittenFindings } from './findings.ts';
 import { visibleItems } from './rawdata.service.ts';
 
@@ -109,7 +109,7 @@ export class RawDataProcessing {
     // The optional extractors (a model, a chat endpoint) may take seconds: outside any
     // transaction. They never fail the item: one that fails leaves the rules alone.
     const optional = this.entityExtractors.configured ? await this.entityExtractors.run(text.text, job.signal) : undefined;
-    const found: FoundEntities = await job.inTenant((ctx) => findEntities(ctx, text.text, { external: optional?.entities ?? [] }));
+    const found: FoundEntities = await job.inTenant(async (ctx) => findEntities(ctx, text.text, { sourceUrl: await itemSourceUrl(ctx, itemId), external: optional?.entities ?? [] }));
 
     if (!(await this.enterStage(job, 'linking'))) return { skipped: 'superseded' };
     const linked = await job.inTenant((ctx) => found.link(ctx));
