@@ -124,8 +124,8 @@ function RelatedGroupBlock({ meta, record, first }: { meta: ResourceMeta; record
  */
 export function RelatedSection({ meta, record, omit = [] }: RelatedSectionProps) {
   const headingId = useId();
-  // A record no relation field can point at (a library entry) is only held by lists, which the
-  // Lists box shows: nothing to ask for or show here.
+  // A record of a kind no relation field can point at has nothing to ask for or show
+  // here; lists holding a record are shown by the Lists box.
   const metas = useResourcesMetaQuery().data ?? [];
   const referenceable = metas.some((other) => other.fields.some((field) => field.relation?.targets.some((target) => target.kind === meta.kind)));
   // Fresh on arrival: records elsewhere may have started or stopped pointing here.
