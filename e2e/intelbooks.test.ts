@@ -13,11 +13,7 @@ import { browserUnavailable, DESKTOP, screenshot, screenshots, signInAt, useServ
 
 const unavailable = browserUnavailable();
 
-// Known bug (issue 18 stays open): on the PostgreSQL server two quick keyboard moves leave the
-// siblings in the wrong order (Valuation before Series B); it passes on PGlite. Skipped there until fixed.
-const onServer = process.env['TEST_DATABASE_URL'] ? 'issue 18: sibling order after two quick moves is wrong on the PostgreSQL server' : undefined;
-
-describe('intelbooks: editor, share codes, reader', { skip: unavailable ?? onServer ?? false }, () => {
+describe('intelbooks: editor, share codes, reader', { skip: unavailable ?? false }, () => {
   let shareUrl = '';
   let shareCode = '';
   let adminToken = '';

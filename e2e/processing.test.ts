@@ -55,6 +55,8 @@ describe('processing: a PDF processed, its suggestion accepted as it arrives', {
     await page.getByTestId('provenance').locator('mark').first().waitFor();
     assert.match(await page.getByTestId('provenance').first().innerText(), /raised 5 million euros/);
     await page.getByRole('button', { name: 'Accept as new organization' }).click();
+    // Accepted once the page moves on (to the next suggestion or back to the list), not at the click.
+    await page.getByRole('heading', { name: 'Acme Holdings GmbH', level: 1 }).waitFor({ state: 'detached', timeout: 30_000 });
 
     const organizations = await server.request(demo, { method: 'GET', url: '/api/v1/assets/organizations/?search=Acme', token });
     const accepted = (organizations.json() as { results: Array<{ id: string; name_inc: string }> }).results.find((row) => row.name_inc === 'Acme Holdings GmbH');
