@@ -130,9 +130,10 @@ export function FactsEditorPage() {
   const trees = (serverFresh ? null : moved) ?? reader.data?.sections;
   const sections = useMemo(() => sectionsInOrder(sectionsList.data?.results, trees), [sectionsList.data, trees]);
   const index = useMemo(() => indexTrees(trees ?? []), [trees]);
-  // The server caught up: the copy goes (a later refetch must not bring it back).
+  // The server caught up: the copy goes (a later refetch must not bring it back). Only that
+  // copy: a move made between this render and the effect has made a newer one, which stays.
   useEffect(() => {
-    if (serverFresh && moved) setMoved(null);
+    if (serverFresh && moved) setMoved((current) => (current === moved ? null : current));
   }, [serverFresh, moved]);
   // An answer to a refetch asked for before the last move was answered: ask again.
   const { refetch } = reader;
