@@ -317,6 +317,7 @@ export class ResourceService {
     this.assertMayWrite(ctx.actor);
     const { tx, actor } = ctx;
     for (const hook of this.resource.beforeDelete ?? []) await hook(ctx, { resource: this.resource, row });
+    for (const extension of this.catalog.extensions) await extension.beforeDelete?.(ctx, { resource: this.resource, row, catalog: this.catalog });
     const before = (await this.presentRows(tx, 'admin', [row]))[0]!;
     // Deleted first: a concurrent delete of the same row waits here for this one to commit,
     // then deletes nothing (its caller rolls back: no second audit entry, no references touched);

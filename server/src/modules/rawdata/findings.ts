@@ -18,10 +18,9 @@ import { query } from '../../db/client.ts';
 import { publish } from '../../events/bus.ts';
 import type { Catalog } from '../../resources/catalog.ts';
 import type { EngineContext } from '../../resources/context.ts';
-import { lockRows, uuidArray } from '../../resources/repository.ts';
 import { normalizeName } from '../../resources/values.ts';
-import { visibleTo } from '../../resources/visibility.ts';
 import { isRejected, ReviewService, reviewedResourceOf, SNIPPET_MAX } from '../review/review.service.ts';
+import { forgetSource, lockTenantSuggestions } from '../review/forget-source.ts';
 import { insertProvenance, type ProvenanceInput } from '../review/review.repository.ts';
 import type { LedgerCandidate, Mention } from '../../processing/entities/index.ts';
 import type { Findings, LinkedEntity } from './entity-finding.ts';
@@ -44,7 +43,9 @@ export async function writeFindings(ctx: EngineContext, catalog: Catalog, itemId
   const people = new ReviewService(reviewedResourceOf(catalog, 'PER'), catalog);
   const ledger = new ReviewService(reviewedResourceOf(catalog, 'LEDGER'), catalog);
   await lockTenantSuggestions(ctx);
-  await forgetEarlierFindings(ctx, itemId, [organizations, people, ledger]);
+  // Step 1 (see the module comment).
+  await query(ctx.tx, sql`DELETE FROM raw_data_entities WHERE raw_data_id = ${itemId}`);
+  await forgetSource(ctx, catalog, source);
 
   const entities = [...findings.entities].sort((a, b) => b.mentions.length - a.mentions.length).slice(0, MAX_ENTITIES_PER_ITEM);
   // A ledger entry may only point at curated records: the linked ones, not suggestions.
@@ -81,41 +82,6 @@ export async function writeFindings(ctx: EngineContext, catalog: Catalog, itemId
       suggested: { organizations: suggested.organizations.length, people: suggested.people.length, ledger: suggested.ledger },
     },
   };
-}
-
-/**
- * Two items processed at once that both name "Acme" must make one suggestion, not two. Their
- * suggesting steps (one short transaction each) take turns per tenant: one lock, taken before
- * any row lock, instead of one per name — a thousand names would fill PostgreSQL's lock table,
- * and locks taken after row locks could wait on each other crosswise.
- */
-async function lockTenantSuggestions(ctx: EngineContext): Promise<void> {
-  await query(ctx.tx, sql`SELECT pg_advisory_xact_lock(hashtextextended(${`suggest:${ctx.actor.tenantId}`}, 0))`);
-}
-
-/**
- * Step 1: what an earlier processing of the item wrote, except what was reviewed since. The
- * item's suggestions are locked first: one accepted or rejected meanwhile is re-read as no
- * longer suggested and keeps this item's provenance (its snippets, the decision's training
- * example). A suggestion left with no source is deleted through the engine (references,
- * history), as any delete.
- */
-async function forgetEarlierFindings(ctx: EngineContext, itemId: string, reviews: ReviewService[]): Promise<void> {
-  await query(ctx.tx, sql`DELETE FROM raw_data_entities WHERE raw_data_id = ${itemId}`);
-  for (const review of reviews) {
-    const resource = review.suggestions.resource;
-    const table = sql.identifier(resource.table);
-    const fromItem = sql`p.resource = ${review.resource.kind} AND p.source_kind = 'raw_data' AND p.source_id = ${itemId}`;
-    const candidates = await query<{ id: string }>(ctx.tx, sql`SELECT DISTINCT p.record_id AS id FROM suggestion_provenance p WHERE ${fromItem}`);
-    const locked = await lockRows(ctx.tx, resource, visibleTo('admin'), candidates.map((row) => row.id));
-    if (locked.length === 0) continue;
-    const ids = uuidArray(locked.map((row) => row.id));
-    await query(ctx.tx, sql`DELETE FROM suggestion_provenance p WHERE ${fromItem} AND p.record_id = ANY(${ids})`);
-    const orphans = new Set((await query<{ id: string }>(ctx.tx, sql`
-      SELECT r.id FROM ${table} r WHERE r.id = ANY(${ids})
-        AND NOT EXISTS (SELECT 1 FROM suggestion_provenance p WHERE p.resource = ${review.resource.kind} AND p.record_id = r.id)`)).map((row) => row.id));
-    for (const row of locked) if (orphans.has(row.id)) await review.suggestions.removeRow(ctx, row);
-  }
 }
 
 interface Suggestible {
