@@ -18,6 +18,7 @@ import { query } from '../../db/client.ts';
 import { publish } from '../../events/bus.ts';
 import type { Catalog } from '../../resources/catalog.ts';
 import type { EngineContext } from '../../resources/context.ts';
+import type { Resource } from '../../resources/resource.ts';
 import { normalizeName } from '../../resources/values.ts';
 import { isRejected, ReviewService, reviewedResourceOf, SNIPPET_MAX } from '../review/review.service.ts';
 import { forgetSource, lockTenantSuggestions } from '../review/forget-source.ts';
@@ -53,7 +54,7 @@ export async function writeFindings(ctx: EngineContext, catalog: Catalog, itemId
     entities.find((entity) => entity.record?.kind === kind && entity.mentions.some((m) => m.start === mention.start && m.end === mention.end))?.record?.id ?? null;
   const ledgerSuggestions = findings.ledger.slice(0, MAX_SUGGESTIONS_PER_ITEM).map((candidate) => ({
     candidate,
-    body: ledgerBody(candidate, (mention) => linkedRecord(mention, 'organizations'), (mention) => linkedRecord(mention, 'people')),
+    body: ledgerBody(ledger.resource, candidate, (mention) => linkedRecord(mention, 'organizations'), (mention) => linkedRecord(mention, 'people')),
   }));
   const suggested = { organizations: [] as Array<{ id: string; name: string }>, people: [] as string[], ledger: 0 };
   for (const entity of entities) {
@@ -128,8 +129,11 @@ export function suggestionBody(kind: string, name: string): Record<string, unkno
   return { name_given: words.slice(0, -1).join(' ').slice(0, 200), name_family: words.at(-1)!.slice(0, 200) };
 }
 
-/** A ledger suggestion: "Org — amount (quarter year)", the sentence as its data, the linked organizations and people. */
-function ledgerBody(candidate: LedgerCandidate, orgId: (mention: Mention) => string | null, personId: (mention: Mention) => string | null): Record<string, unknown> {
+/**
+ * A ledger suggestion: "Org — amount (quarter year)", the sentence as its data, the money found
+ * as its amount and currency (each when the entry can hold it), the linked organizations and people.
+ */
+function ledgerBody(resource: Resource, candidate: LedgerCandidate, orgId: (mention: Mention) => string | null, personId: (mention: Mention) => string | null): Record<string, unknown> {
   const money = candidate.money.money;
   const amount = money ? `${money.currency} ${formatAmount(money.amount)}${money.period ? ` ${money.period}` : ''}` : candidate.money.text;
   const who = candidate.organizations[0]?.text ?? candidate.people[0]?.text;
@@ -142,9 +146,24 @@ function ledgerBody(candidate: LedgerCandidate, orgId: (mention: Mention) => str
     data: candidate.snippet.slice(0, 20_000),
     ...(candidate.year ? { year: candidate.year } : {}),
     ...(candidate.quarter ? { quarter: `Q${candidate.quarter}` } : {}),
+    ...ledgerMoney(resource, money),
     ...(organizations.length > 0 ? { organizations } : {}),
     ...(people.length > 0 ? { people } : {}),
   };
+}
+
+/**
+ * The entry's amount (to the cent) and currency from the money found, each as its field takes
+ * it, and left out when the field would refuse it (an amount past its maximum, a currency
+ * that is no ISO 4217 code): the suggestion is made without it.
+ */
+function ledgerMoney(resource: Resource, money: { amount: number; currency: string } | null | undefined): Record<string, unknown> {
+  if (!money) return {};
+  const taken = (name: string, value: unknown) => {
+    const parsed = resource.fields[name]!.parse(value, name);
+    return parsed.ok ? parsed.value : {};
+  };
+  return { ...taken('amount', Math.round(money.amount * 100) / 100), ...taken('currency', money.currency) };
 }
 
 function formatAmount(amount: number): string {

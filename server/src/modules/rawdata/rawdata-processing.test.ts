@@ -194,7 +194,11 @@ describe('raw data processing', () => {
     const sources = (zephyrine[0]!['provenance'] as Array<{ source_id: string }>).map((entry) => entry.source_id).sort();
     assert.deepEqual(sources, [a, b].sort());
     const ledger = await suggestions('ledger');
-    assert.ok(ledger.some((row) => /12,000,000|12 million/i.test(String(row['display_name'])) && /Q3 2024/.test(String(row['display_name']))), `ledger: ${names(ledger).join(' | ')}`);
+    const raised = ledger.find((row) => /12,000,000|12 million/i.test(String(row['display_name'])) && /Q3 2024/.test(String(row['display_name'])));
+    assert.ok(raised, `ledger: ${names(ledger).join(' | ')}`);
+    // The money found is the suggested entry's amount and currency.
+    assert.equal(raised['amount'], 12_000_000);
+    assert.equal(raised['currency'], 'USD');
 
     // Deleting item b: what only b suggested goes (unreviewed), what a suggested too keeps a's source.
     const okafor = (await suggestions('people')).find((row) => row['display_name'] === 'Marguerite Okafor');
