@@ -61,9 +61,42 @@ export function describeCondition(condition: Condition): string {
   return template.replace('{f}', readable(condition.field)).replace('{v}', joined(quoted, condition.op === 'not' ? 'nor' : 'or'));
 }
 
+/** Verbs of date fields, for a period read as one ("founded in 2019", "published from 2019 to 2021"). */
+const DATE_VERBS: Record<string, string> = { founding_date: 'founded', birth_date: 'born', met_event_date: 'met', publish_date: 'published', amount: 'amount' };
+
+/** The conditions said one by one, except a from–to pair on one field and a ledger year with its quarters, said together. */
+function describeConditions(conditions: Condition[]): string[] {
+  const parts: string[] = [];
+  const said = new Set<Condition>();
+  for (const condition of conditions) {
+    if (said.has(condition)) continue;
+    const sameField = (op: Condition['op']) => conditions.find((other) => other.field === condition.field && other.op === op && !said.has(other));
+    const from = condition.op === 'gte' ? condition : undefined;
+    const to = from ? sameField('lte') : undefined;
+    if (from && to) {
+      said.add(from).add(to);
+      const verb = DATE_VERBS[condition.field] ?? readable(condition.field);
+      const [start, end] = [from.labels[0]!, to.labels[0]!];
+      parts.push(condition.field === 'amount' ? `with an amount from ${start} to ${end}` : start === end ? `${verb} in ${start}` : `${verb} from ${start} to ${end}`);
+      continue;
+    }
+    const quarter = condition.field === 'year' && condition.op === 'is' && condition.values.length === 1
+      ? conditions.find((other) => other.field === 'quarter' && other.op === 'is')
+      : undefined;
+    if (quarter) {
+      said.add(condition).add(quarter);
+      parts.push(`in ${joined(quarter.labels, 'or')} ${condition.labels[0]}`);
+      continue;
+    }
+    said.add(condition);
+    parts.push(describeCondition(condition));
+  }
+  return parts;
+}
+
 export function explain(query: StructuredQuery, notes: string[] = []): string {
   const resource = operatorResource(query.entity);
-  const parts = query.conditions.map(describeCondition);
+  const parts = describeConditions(query.conditions);
   if (query.search) parts.push(`matching “${query.search}”`);
   const ordering = query.ordering.filter((term, index) => !(term.field === 'quarter' && index > 0));
   if (ordering.length > 0) {
@@ -71,6 +104,6 @@ export function explain(query: StructuredQuery, notes: string[] = []): string {
   }
   const plural = resource.plural ?? `${resource.label}s`;
   const head = query.limit === 25 ? plural : `The first ${query.limit} ${plural.toLowerCase()}`;
-  const sentence = `${[head, ...parts].join(', ')}.`;
+  const sentence = parts.length === 0 ? `${head}.` : `${head} ${parts.join(', ')}.`;
   return [sentence, ...notes].join(' ');
 }

@@ -318,7 +318,7 @@ class QuestionParser {
         existing.values.push(value);
         existing.labels.push(labels[index]!);
       });
-      existing.text = `${existing.text}; ${text}`;
+      if (!existing.text.includes(text)) existing.text = `${existing.text}; ${text}`;
       return true;
     }
     const condition: Condition = { field, op, values: op === 'empty' || op === 'not_empty' ? [] : values, labels: op === 'empty' || op === 'not_empty' ? [] : labels, param, text };

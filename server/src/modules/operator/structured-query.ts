@@ -183,7 +183,11 @@ function checkCondition(resource: Resource, lookups: Map<string, Lookup[]>, raw:
   }
   const text = raw['text'];
   if (text !== undefined && typeof text !== 'string') throw fieldError(`${at}.text`, 'Must be text.');
-  return { field: name, op: op as Op, values: [...new Set(values)], labels, param: paramOf(name, op as Op), text: text ?? '' };
+  const unique = values.flatMap((value, index) => (values.indexOf(value) === index ? [index] : []));
+  return {
+    field: name, op: op as Op, values: unique.map((index) => values[index]!), labels: unique.map((index) => labels[index]!),
+    param: paramOf(name, op as Op), text: text ?? '',
+  };
 }
 
 /** A value the field can hold in this comparison (canonical spelling), or the problem with it. */
