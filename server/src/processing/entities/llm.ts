@@ -237,11 +237,13 @@ async function readLimited(response: Response, maxBytes: number): Promise<string
   return Buffer.concat(chunks).toString('utf8');
 }
 
+/** The text as JSON; the error says where it broke but never quotes it (an endpoint may echo anything, a key included, and errors are logged). */
 function parseJson(text: string, what: string): unknown {
   try {
     return JSON.parse(text);
   } catch (error) {
-    throw new Error(`${what}: ${(error as Error).message}`);
+    const position = /position (\d+)/.exec((error as Error).message)?.[1];
+    throw new Error(`${what}${position ? ` (at character ${position} of ${text.length})` : ` (${text.length} characters)`}`);
   }
 }
 
