@@ -28,8 +28,7 @@ const PHRASES: Record<string, Phrases> = {
   type: { is: 'of type {v}', not: 'not of type {v}' },
   publisher: { is: 'published by {v}', not: 'not published by {v}' },
   visibility: { is: '{v}', not: 'not {v}' },
-  is_fav: { is: 'marked favourite: {v}' },
-  show_on_dashboard: { is: 'shown on the dashboard: {v}' },
+  gender: { is: 'of gender {v}', not: 'not of gender {v}' },
   emails: { empty: 'without an email', not_empty: 'with an email' },
   phones: { empty: 'without a phone', not_empty: 'with a phone' },
   associated_urls: { empty: 'without a website', not_empty: 'with a website' },
@@ -55,7 +54,17 @@ const readable = (field: string) => field.replaceAll('_', ' ');
 const joined = (labels: string[], word: string) =>
   labels.length <= 1 ? (labels[0] ?? '') : `${labels.slice(0, -1).join(', ')} ${word} ${labels[labels.length - 1]}`;
 
+/** Flags read as what they mean, not as true / false. */
+const FLAGS: Record<string, [string, string]> = {
+  is_fav: ['marked favourite', 'not marked favourite'],
+  show_on_dashboard: ['shown on the dashboard', 'not shown on the dashboard'],
+};
+
 export function describeCondition(condition: Condition): string {
+  const flag = FLAGS[condition.field];
+  if (flag && (condition.op === 'is' || condition.op === 'not') && condition.values.length === 1) {
+    return flag[(condition.values[0] === 'true') === (condition.op === 'is') ? 0 : 1];
+  }
   const template = PHRASES[condition.field]?.[condition.op] ?? GENERIC[condition.op];
   const quoted = condition.field === 'keywords' || condition.field === 'type' ? condition.labels.map((label) => `“${label}”`) : condition.labels;
   return template.replace('{f}', readable(condition.field)).replace('{v}', joined(quoted, condition.op === 'not' ? 'nor' : 'or'));
@@ -96,14 +105,15 @@ function describeConditions(conditions: Condition[]): string[] {
 
 export function explain(query: StructuredQuery, notes: string[] = []): string {
   const resource = operatorResource(query.entity);
-  const parts = describeConditions(query.conditions);
+  // "Public or paywalled organizations …": a visibility reads as an adjective.
+  const visibility = query.conditions.find((condition) => condition.field === 'visibility' && condition.op === 'is');
+  const parts = describeConditions(query.conditions.filter((condition) => condition !== visibility));
   if (query.search) parts.push(`matching “${query.search}”`);
   const ordering = query.ordering.filter((term, index) => !(term.field === 'quarter' && index > 0));
-  if (ordering.length > 0) {
-    parts.push(ordering.map((term) => ORDER_NAMES[term.field]?.[term.descending ? 1 : 0] ?? `by ${readable(term.field)}${term.descending ? ', descending' : ''}`).join(', then '));
-  }
-  const plural = resource.plural ?? `${resource.label}s`;
-  const head = query.limit === 25 ? plural : `The first ${query.limit} ${plural.toLowerCase()}`;
-  const sentence = parts.length === 0 ? `${head}.` : `${head} ${parts.join(', ')}.`;
-  return [sentence, ...notes].join(' ');
+  const order = ordering.map((term) => ORDER_NAMES[term.field]?.[term.descending ? 1 : 0] ?? `by ${readable(term.field)}${term.descending ? ', descending' : ''}`).join(', then ');
+  const plural = (resource.plural ?? `${resource.label}s`).toLowerCase();
+  const noun = visibility ? `${joined(visibility.labels, 'or')} ${plural}` : plural;
+  const head = query.limit === 25 ? noun : `the first ${query.limit} ${noun}`;
+  const sentence = `${head}${parts.length > 0 ? ` ${parts.join(', ')}` : ''}${order ? `, ${order}` : ''}.`;
+  return [sentence.charAt(0).toUpperCase() + sentence.slice(1), ...notes].join(' ');
 }

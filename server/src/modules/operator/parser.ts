@@ -133,6 +133,11 @@ class QuestionParser {
   /** A "not" / "excluding" waiting for the phrase it negates, and where it was written. */
   private negation: Written | null = null;
   private readonly lookups: Map<string, Lookup[]>;
+  /**
+   * What the last phrase with values did with them, for a value that follows on its own after a
+   * "not" ("tagged AI but not crypto", "in Berlin but not Paris").
+   */
+  private lastValues: ((values: Written[], negated: boolean, text: string) => Promise<void>) | null = null;
   private readonly rules: Array<() => Promise<boolean> | boolean>;
 
   constructor(
@@ -149,6 +154,7 @@ class QuestionParser {
       () => this.sorting(),
       () => this.negationWord(),
       () => this.emptiness(),
+      () => this.fieldIs(),
       () => this.tagged(),
       () => this.dates(),
       () => this.amounts(),
@@ -242,8 +248,11 @@ class QuestionParser {
     return word?.text.toLowerCase() ?? null;
   }
 
-  /** A name or value: words up to a stop word or punctuation, or a quoted text. */
-  private readValue(): Written | null {
+  /**
+   * A name or value: words up to a stop word or punctuation, or a quoted text. Entity words end
+   * it too ("fintech companies"), unless the value may be one ("whose type is report").
+   */
+  private readValue(entityWordsEnd = true): Written | null {
     this.skipSpace();
     QUOTED_RE.lastIndex = this.pos;
     const quoted = QUOTED_RE.exec(this.question);
@@ -258,7 +267,7 @@ class QuestionParser {
     for (;;) {
       const saved = this.pos;
       const next = this.peekWord();
-      if (next === null || next === 'or' || STOP_WORDS.has(next) || this.isEntityWord()) {
+      if (next === null || next === 'or' || STOP_WORDS.has(next) || (entityWordsEnd && this.isEntityWord())) {
         this.pos = saved;
         break;
       }
@@ -276,10 +285,10 @@ class QuestionParser {
   }
 
   /** Values joined by commas, "or" and slashes ("Berlin or Paris", "fintech, crypto or AI"). */
-  private readValues(): Written[] {
+  private readValues(entityWordsEnd = true): Written[] {
     const values: Written[] = [];
     for (;;) {
-      const value = this.readValue();
+      const value = this.readValue(entityWordsEnd);
       if (!value) break;
       values.push(value);
       const saved = this.pos;
@@ -288,7 +297,7 @@ class QuestionParser {
       if (!join) break;
       this.pos += join[0].length;
       const next = this.peekWord();
-      if (next === null || STOP_WORDS.has(next) || this.isEntityWord()) {
+      if (next === null || STOP_WORDS.has(next) || (entityWordsEnd && this.isEntityWord())) {
         this.pos = saved;
         break;
       }
@@ -338,6 +347,11 @@ class QuestionParser {
     const phrase = this.unknown;
     this.unknown = null;
     if (!phrase) return;
+    if (this.negation && this.lastValues) {
+      const { start } = this.takeNegation(phrase.start);
+      await this.lastValues([phrase], true, this.question.slice(start, phrase.end).trim());
+      return;
+    }
     // Words before a phrase ("fintech companies") may be a keyword's name.
     if (this.allows('keywords', 'is')) {
       const keyword = await this.options.resolver.record('keyword', phrase.text);
@@ -442,9 +456,69 @@ class QuestionParser {
     if (filled && field === 'keywords' && this.peekWord() && !STOP_WORDS.has(this.peekWord()!)) return false;
     const { negated, start: from } = this.takeNegation(start);
     const op: Op = Boolean(empty) !== negated ? 'empty' : 'not_empty';
-    if (!this.add(field, op, [], [], this.question.slice(from, this.pos).trim())) {
-      this.notes.push(`${operatorResource(this.entity).plural ?? operatorResource(this.entity).label} cannot be filtered by whether they have ${field.replaceAll('_', ' ')}.`);
-      this.notUnderstood.push(this.textFrom(start));
+    const fields = [field];
+    // "with an email and a website": each field named has (or lacks) a value.
+    for (;;) {
+      const saved = this.pos;
+      const next = this.at(/(?:,\s*(?:and\s+|or\s+)?|(?:and|or)\s+)/) ? this.fieldNoun() : null;
+      if (!next || next === 'display_name') {
+        this.pos = saved;
+        break;
+      }
+      fields.push(next);
+    }
+    const text = this.question.slice(from, this.pos).trim();
+    for (const one of fields) {
+      if (this.add(one, op, [], [], text)) continue;
+      this.notes.push(`${operatorResource(this.entity).plural ?? operatorResource(this.entity).label} cannot be filtered by whether they have ${one.replaceAll('_', ' ')}.`);
+      this.notUnderstood.push(text);
+    }
+    return true;
+  }
+
+  /** "whose city is Berlin", "with type report", "where the publisher is McKinsey", "whose founding year is 2015". */
+  private async fieldIs(): Promise<boolean> {
+    const start = this.skipSpace();
+    this.at(/(?:whose|where|with|having)\s+/);
+    this.at(/(?:the|its|their)\s+/);
+    const field = this.fieldNoun();
+    if (!field || field === 'display_name') return false;
+    const verb = this.at(/(?:is|are|was|=|:|equals?|of)\s*(not\s+)?/);
+    if (!verb) return false;
+    const resource = operatorResource(this.entity);
+    const definition = resource.fields[field]!;
+    const negation = this.takeNegation(start);
+    const negated = negation.negated !== Boolean(verb[1]);
+    if (definition.kind === 'incomplete_date') {
+      const read = readDateComparison(this.lower, this.skipSpace(), this.options.today, true);
+      if (!read || negated) return false;
+      this.pos = read.end;
+      const text = this.question.slice(negation.start, this.pos).trim();
+      for (const [lookup, value] of dateLookups(read.comparison)) this.add(field, lookup, [value], [value], text);
+      return true;
+    }
+    const values = this.readValues(false);
+    if (values.length === 0) return false;
+    const text = this.question.slice(negation.start, this.pos).trim();
+    const op: Op = negated ? 'not' : 'is';
+    for (const value of values) {
+      let used = false;
+      if (field === 'keywords') used = await this.keywordCondition(value, op, text);
+      else if (definition.relation) {
+        const kinds = definition.relation.targets.filter((target): target is NamedKind => ['organizations', 'people', 'geos'].includes(target));
+        used = await this.relationCondition(value, kinds.map((kind) => ({ relation: field, kind })), op, text);
+      } else if (definition.kind === 'category') used = await this.categoryCondition(value, field, op, text, /city/.test(field));
+      else if (definition.choices) {
+        const wanted = value.text.toLowerCase();
+        const choice = (field === 'type' ? libraryTypeOf(wanted) : null)
+          ?? definition.choices.find((one) => one.toLowerCase() === wanted || (field === 'gender' && one.toLowerCase() === wanted[0]));
+        const label = field === 'gender' ? (choice === 'F' ? 'female' : 'male') : choice;
+        used = choice !== undefined && choice !== null && this.add(field, op, [choice], [label!], text);
+      } else if (definition.kind === 'integer' && /^\d{1,9}$/.test(value.text)) used = this.add(field, op, [value.text], [value.text], text);
+      if (!used) {
+        this.notUnderstood.push(value.text);
+        this.notes.push(`“${value.text}” is not a ${field.replaceAll('_', ' ')} that was found.`);
+      }
     }
     return true;
   }
@@ -455,6 +529,12 @@ class QuestionParser {
     const values = this.readValues();
     if (values.length === 0) return false;
     const { negated, start: from } = this.takeNegation(start);
+    this.lastValues = (more, negatedMore, text) => this.keywordValues(more, negatedMore, text);
+    await this.keywordValues(values, negated, this.question.slice(from, this.pos).trim());
+    return true;
+  }
+
+  private async keywordValues(values: Written[], negated: boolean, text: string): Promise<void> {
     const ids: string[] = [];
     const names: string[] = [];
     for (const value of values) {
@@ -467,8 +547,7 @@ class QuestionParser {
         this.notes.push(`No keyword “${value.text}” was found.`);
       }
     }
-    if (ids.length > 0) this.add('keywords', negated ? 'not' : 'is', ids, names, this.question.slice(from, this.pos).trim());
-    return true;
+    if (ids.length > 0) this.add('keywords', negated ? 'not' : 'is', ids, names, text);
   }
 
   /** A keyword by its name, or by the singular of a plural ("batteries" → "battery"). */
@@ -670,7 +749,12 @@ class QuestionParser {
     const values = this.readValues();
     if (values.length === 0) return false;
     const { negated, start: from } = this.takeNegation(start);
-    const text = this.question.slice(from, this.pos).trim();
+    this.lastValues = (more, negatedMore, text) => this.placeValues(more, negatedMore, text);
+    await this.placeValues(values, negated, this.question.slice(from, this.pos).trim());
+    return true;
+  }
+
+  private async placeValues(values: Written[], negated: boolean, text: string): Promise<void> {
     const op: Op = negated ? 'not' : 'is';
     for (const value of values) {
       let used = false;
@@ -685,7 +769,6 @@ class QuestionParser {
         this.notes.push(`No place named “${value.text}” was found.`);
       }
     }
-    return true;
   }
 
   private searchWords(): boolean {
