@@ -392,10 +392,10 @@ class QuestionParser {
   }
 
   private sorting(): boolean {
-    const match = this.at(/(?:(?:sorted|ordered|sort|order|ranked|arranged)\s+(?:by\s+)?)?(?:(most\s+recently|recently|newly|latest|last)\s+(added|created|updated|changed|modified|edited)(?:\s+first)?|(newest|latest|most\s+recent|recent|youngest)(?:\s+first|\s+ones)?|(oldest|earliest|eldest)(?:\s+first|\s+ones)?|(largest|biggest|highest|most\s+valuable)(?:\s+(?:amounts?|first))?|(smallest|lowest|least\s+valuable)(?:\s+(?:amounts?|first))?|(alphabetically|alphabetical(?:\s+order)?|a\s*-\s*z|a\s+to\s+z)|(reverse\s+alphabetical(?:ly|\s+order)?|z\s*-\s*a|z\s+to\s+a))/);
+    const match = this.at(/(?:(?:sorted|ordered|sort|order|ranked|arranged)\s+(?:by\s+)?)?(?:(most\s+recently|recently|newly|latest|last)\s+(added|created|updated|changed|modified|edited)(?:\s+first)?|(added|created|updated|changed|modified|edited)\s+(?:most\s+)?recently|(newest|latest|most\s+recent|recent|youngest)(?:\s+first|\s+ones)?|(oldest|earliest|eldest)(?:\s+first|\s+ones)?|(largest|biggest|highest|most\s+valuable)(?:\s+(?:amounts?|first))?|(smallest|lowest|least\s+valuable)(?:\s+(?:amounts?|first))?|(alphabetically|alphabetical(?:\s+order)?|a\s*-\s*z|a\s+to\s+z)|(reverse\s+alphabetical(?:ly|\s+order)?|z\s*-\s*a|z\s+to\s+a))/);
     if (match) {
-      const [, recently, action, newest, oldest, largest, smallest, alphabetical, reverse] = match;
-      if (recently) this.ordering = [{ field: /added|created/.test(action!) ? 'created_at' : 'updated_at', descending: true }];
+      const [, recently, action, actionFirst, newest, oldest, largest, smallest, alphabetical, reverse] = match;
+      if (recently || actionFirst) this.ordering = [{ field: /added|created/.test(action ?? actionFirst!) ? 'created_at' : 'updated_at', descending: true }];
       else if (newest) this.ordering = this.newestOrdering(true, newest);
       else if (oldest) this.ordering = this.newestOrdering(false, oldest);
       else if (largest || smallest) {
@@ -745,7 +745,7 @@ class QuestionParser {
   /** "in Berlin", "based in Paris or London", "from Germany", "not in Berlin", "outside Berlin". */
   private async places(afterOutside = false): Promise<boolean> {
     const start = this.skipSpace();
-    if (!afterOutside && !this.at(/(?:(?:headquartered|based|located|living|residing|registered|situated)\s+)?(?:in|from)\s+/)) return false;
+    if (!afterOutside && !this.at(/(?:(?:headquartered|based|located|living|lives?|residing|resides?|registered|situated)\s+)?(?:in|from)\s+/)) return false;
     const values = this.readValues();
     if (values.length === 0) return false;
     const { negated, start: from } = this.takeNegation(start);

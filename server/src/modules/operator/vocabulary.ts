@@ -115,7 +115,7 @@ export const STOP_WORDS = new Set([
   'oldest', 'latest', 'earliest', 'largest', 'smallest', 'biggest', 'highest', 'lowest', 'youngest', 'top', 'first', 'that',
   'who', 'which', 'where', 'whose', 'and', 'mentioning', 'involving', 'regarding', 'concerning', 'on', 'named', 'called',
   'containing', 'excluding', 'except', 'limit', 'having', 'has', 'have', 'alphabetically', 'recently', 'during', 'this',
-  'last', 'than', 'at', 'but', 'only', 'located', 'based', 'headquartered', 'living', 'are', 'is', 'were', 'was', 'within',
+  'last', 'than', 'at', 'but', 'only', 'located', 'based', 'headquartered', 'living', 'live', 'lives', 'resides', 'are', 'is', 'were', 'was', 'within',
   'missing', 'lacking', 'worth', 'exceeding', 'ascending', 'descending', 'asc', 'desc', 'written', 'authored', 'whose',
   'untagged', 'favorite', 'favourite', 'favorites', 'favourites', 'starred', 'outside', 'other', 'apart',
 ]);
