@@ -188,7 +188,13 @@ class QuestionParser {
         await this.endPhrase();
         continue;
       }
-      const word = this.readWord()!;
+      const word = this.readWord();
+      if (!word) {
+        // A character no word holds (a quote left open): skipped, and it ends a phrase.
+        this.pos++;
+        await this.endPhrase();
+        continue;
+      }
       if (FILLER.has(word.text.toLowerCase()) && !this.unknown) continue;
       if (FILLER.has(word.text.toLowerCase())) {
         await this.endPhrase();

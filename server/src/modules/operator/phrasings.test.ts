@@ -59,4 +59,19 @@ describe('Operator phrasing table', () => {
     }
     assert.deepEqual(failures, [], `${failures.length} phrasings were not understood as expected`);
   });
+
+  it('reads odd questions without failing', async () => {
+    const odd = [
+      'organizations "', 'people “unclosed', 'reports ""', 'ledger entries over $', 'ledger entries between 1M and', 'people born after',
+      'organizations in', 'organizations not', 'library entries by', 'people tagged', 'organizations ' + '"'.repeat(480),
+      'ledger entries ' + '9'.repeat(480), 'people \ud800 in Berlin', 'organizations in Ber\u0301lin', 'top 0 organizations',
+      'first 99999999 people', 'ledger entries in Q5 2024', 'people born in 2024-13-45', 'library entries from 0000',
+      'organizations founded between 2020 and 2010', 'organizations ' + 'in Berlin or '.repeat(37),
+    ];
+    for (const question of odd) {
+      const result = await parseQuestion(question, { resolver: PHRASING_RESOLVER, today: new Date(`${table.today}T12:00:00Z`), access: 'public' });
+      assert.ok(result.query, question);
+      assert.ok(result.query.limit >= 1 && result.query.limit <= 100, question);
+    }
+  });
 });
