@@ -10,9 +10,8 @@ import { Type, type Static } from 'typebox';
 import { Value } from 'typebox/value';
 import type { AccessLevel } from '../../contracts.ts';
 import { askChatForJson, problems, type ChatSettings } from '../../processing/entities/llm.ts';
-import { MAX_LIMIT, orderingNames } from '../../resources/list-query.ts';
+import { fieldLookups, MAX_LIMIT, orderingNames } from '../../resources/list-query.ts';
 import { CATALOG } from '../registry.ts';
-import { fieldLookups } from './lookups.ts';
 import type { NamedKind, Resolver } from './resolver.ts';
 import {
   checkStructuredQuery, lookupOf, MAX_CONDITION_VALUES, MAX_CONDITIONS, OPERATOR_ENTITIES, OPS, OrderTerm, operatorResource,
@@ -44,7 +43,7 @@ const NAMED_KINDS: NamedKind[] = ['keyword', 'organizations', 'people', 'geos'];
 function instructions(access: AccessLevel, today: string): string {
   const entities = OPERATOR_ENTITIES.map((entity) => {
     const resource = operatorResource(entity);
-    const fields = [...fieldLookups(resource, access)].map(([name, lookups]) => {
+    const fields = Object.entries(fieldLookups(resource, access)).map(([name, lookups]) => {
       const field = resource.fields[name]!;
       const ops = OPS.filter((op) => lookups.includes(lookupOf(op)));
       const values = field.relation

@@ -148,6 +148,47 @@ describe('Operator API', () => {
     });
   });
 
+  describe('lookups run through the list endpoint', () => {
+    it('compares, negates and tests emptiness as the list does', async () => {
+      const founded = await answer('organizations in Berlin founded after 2015');
+      assert.deepEqual(founded.list.params, { hq_city: 'Berlin', founding_date__gt: '2015', limit: '25' });
+      assert.deepEqual(names(await run(founded.list)), ['Nova Pay', 'Shadow Labs']);
+      assert.deepEqual(names(await run(founded.list, 'public')), ['Nova Pay']);
+
+      const notBerlin = await answer('organizations not in Berlin, alphabetically');
+      assert.deepEqual(notBerlin.list.params, { hq_city__not: 'Berlin', ordering: 'display_name', limit: '25' });
+      assert.deepEqual((await run(notBerlin.list)).results.map((row) => row['display_name']), ['Deep Co', 'Paris Fin']);
+      assert.deepEqual(names(await run(notBerlin.list, 'public')), ['Paris Fin']);
+
+      const noEmail = await answer('organizations in Berlin without an email');
+      assert.deepEqual(names(await run(noEmail.list)), ['Nova Pay', 'Shadow Labs']);
+      const withEmail = await answer('organizations with an email');
+      assert.deepEqual(names(await run(withEmail.list)), ['Old Bank']);
+      assert.deepEqual(names(await run(withEmail.list, 'public')), []);
+
+      const reports = await answer('reports from 2023');
+      assert.deepEqual(reports.list.params, { type: 'Report', publish_date__gte: '2023', publish_date__lte: '2023', limit: '25' });
+      assert.deepEqual(names(await run(reports.list)), ['Open notes on lithium', 'Sealed memo']);
+      assert.deepEqual(names(await run(reports.list, 'paywall')), ['Open notes on lithium']);
+    });
+
+    it('compares ledger amounts and currencies', async () => {
+      const acmeCorp = (await create('/assets/organizations', { name_inc: 'Acme Corp', visibility: 'public' })).id;
+      const entry = (caption: string, amount: number, currency: string, visibility = 'public') =>
+        create('/assets/ledger', { caption, year: 2024, quarter: 'Q2', amount, currency, organizations: [acmeCorp], visibility });
+      await entry('Series B', 8_000_000, 'USD');
+      await entry('Seed', 900_000, 'USD');
+      await entry('Euro round', 7_000_000, 'EUR');
+      await entry('Secret round', 50_000_000, 'USD', 'hidden');
+      const result = await answer('ledger entries for Acme in Q2 2024 over $5M, largest first');
+      assert.deepEqual(result.list.params, {
+        organizations: acmeCorp, year: '2024', quarter: 'Q2', amount__gt: '5000000', currency: 'USD', ordering: '-amount', limit: '25',
+      });
+      assert.deepEqual((await run(result.list)).results.map((row) => row['display_name']), ['Secret round', 'Series B']);
+      assert.deepEqual(names(await run(result.list, 'paywall')), ['Series B']);
+    });
+  });
+
   describe('visibility', () => {
     it('resolves names among the records the caller may see only', async () => {
       const admin = await answer('library entries by Amelia Hart');

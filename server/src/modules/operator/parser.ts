@@ -8,10 +8,9 @@
  */
 import { atLeast } from '../../auth/access.ts';
 import type { AccessLevel } from '../../contracts.ts';
-import { MAX_LIMIT } from '../../resources/list-query.ts';
+import { fieldLookups, MAX_LIMIT, type Lookup } from '../../resources/list-query.ts';
 import { CURRENCIES } from '../ledger/investments.resource.ts';
 import { readDateComparison, dateLookups, ledgerDateLookups, type DateComparison } from './dates.ts';
-import { fieldLookups, type Lookup } from './lookups.ts';
 import type { NamedKind, Resolver } from './resolver.ts';
 import {
   DEFAULT_OPERATOR_LIMIT, OPERATOR_ENTITIES, operatorResource, paramOf,
@@ -132,7 +131,7 @@ class QuestionParser {
   private unknown: Written | null = null;
   /** A "not" / "excluding" waiting for the phrase it negates, and where it was written. */
   private negation: Written | null = null;
-  private readonly lookups: Map<string, Lookup[]>;
+  private readonly lookups: Record<string, Lookup[]>;
   /**
    * What the last phrase with values did with them, for a value that follows on its own after a
    * "not" ("tagged AI but not crypto", "in Berlin but not Paris").
@@ -319,7 +318,7 @@ class QuestionParser {
 
   private allows(field: string, op: Op): boolean {
     const lookup = op === 'not_empty' ? 'empty' : op;
-    return this.lookups.get(field)?.includes(lookup) ?? false;
+    return Object.hasOwn(this.lookups, field) && this.lookups[field]!.includes(lookup);
   }
 
   /** Adds a condition; an is / not on a field already there takes the new values too (any of them). */

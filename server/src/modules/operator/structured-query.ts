@@ -9,11 +9,10 @@ import { Type, type Static } from 'typebox';
 import type { AccessLevel } from '../../contracts.ts';
 import { fieldError } from '../../http/errors.ts';
 import type { FieldType } from '../../resources/fields.ts';
-import { MAX_LIMIT, MAX_SEARCH_LENGTH, orderingNames, parseListQuery } from '../../resources/list-query.ts';
+import { fieldLookups, lookupParameter, MAX_LIMIT, MAX_SEARCH_LENGTH, orderingNames, parseListQuery, type Lookup } from '../../resources/list-query.ts';
 import type { Resource } from '../../resources/resource.ts';
 import { isUuid, parseIncompleteDate } from '../../resources/values.ts';
 import { CATALOG } from '../registry.ts';
-import { fieldLookups, type Lookup } from './lookups.ts';
 
 /** The entity types the Operator answers about, by resource kind. */
 export const OPERATOR_ENTITIES = ['organizations', 'people', 'ledger_entries', 'library'] as const;
@@ -54,7 +53,7 @@ export const StructuredQuery = Type.Object({
 export type StructuredQuery = Static<typeof StructuredQuery>;
 
 export const lookupOf = (op: Op): Lookup => (op === 'not_empty' ? 'empty' : op);
-export const paramOf = (field: string, op: Op): string => (op === 'is' ? field : `${field}__${lookupOf(op)}`);
+export const paramOf = (field: string, op: Op): string => lookupParameter(field, lookupOf(op));
 export const operatorResource = (entity: OperatorEntity): Resource => CATALOG.get(entity);
 
 /** The list endpoint's path and query parameters for a query (values joined with commas). */
@@ -129,7 +128,7 @@ export function checkStructuredQuery(input: unknown, access: AccessLevel, path =
   if (searchText && !resource.search) throw fieldError(`${path}.search`, 'This list cannot be searched.');
   // The list endpoint's own parser has the last word: what it would refuse is refused here.
   try {
-    parseListQuery(resource, listRequest(query).params);
+    parseListQuery(resource, listRequest(query).params, access);
   } catch (error) {
     const parameter = (error as { errors?: Record<string, string[]> }).errors;
     const [name, messages] = Object.entries(parameter ?? {})[0] ?? [];
@@ -140,14 +139,14 @@ export function checkStructuredQuery(input: unknown, access: AccessLevel, path =
   return query;
 }
 
-function checkCondition(resource: Resource, lookups: Map<string, Lookup[]>, raw: unknown, at: string): Condition {
+function checkCondition(resource: Resource, lookups: Record<string, Lookup[]>, raw: unknown, at: string): Condition {
   if (!isObject(raw)) throw fieldError(at, 'Must be an object with field, op and values.');
   const unknownKey = Object.keys(raw).find((key) => !['field', 'op', 'values', 'labels', 'param', 'text'].includes(key));
   if (unknownKey) throw fieldError(`${at}.${unknownKey}`, 'Unknown key.');
   const name = raw['field'];
-  const allowed = typeof name === 'string' ? lookups.get(name) : undefined;
+  const allowed = typeof name === 'string' && Object.hasOwn(lookups, name) ? lookups[name] : undefined;
   if (typeof name !== 'string' || !allowed) {
-    throw fieldError(`${at}.field`, `Unknown field. Use one of: ${[...lookups.keys()].join(', ')}.`);
+    throw fieldError(`${at}.field`, `Unknown field. Use one of: ${Object.keys(lookups).join(', ')}.`);
   }
   const op = raw['op'];
   if (typeof op !== 'string' || !(OPS as readonly string[]).includes(op)) throw fieldError(`${at}.op`, `Must be one of: ${OPS.join(', ')}.`);
