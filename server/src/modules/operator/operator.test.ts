@@ -230,5 +230,20 @@ describe('Operator API', () => {
       const admin = await answer('hidden organizations in Berlin');
       assert.deepEqual(names(await run(admin.list)), ['Shadow Labs']);
     });
+
+    it("never widens a reader's view with negations and comparisons either", async () => {
+      const notBy = await answer('library entries not by Amelia Hart', 'public');
+      assert.deepEqual(notBy.not_understood, ['Amelia Hart']);
+      assert.deepEqual(names(await run(notBy.list, 'public')), ['Jane on payments', 'Open notes on lithium']);
+      // Sent by hand: the hidden author's id is an id that matches nothing, so none of her hidden entries show.
+      for (const op of ['not', 'is']) {
+        const response = await validate({ entity: 'library', search: null, conditions: [{ field: 'authors', op, values: [ids['amelia']] }], ordering: [], limit: 100 }, 'paywall');
+        assert.equal(response.statusCode, 200, response.body);
+        const titles = names(await run((response.json() as Answer).list, 'paywall'));
+        assert.ok(!titles.includes('Sealed memo'), `${op}: ${titles.join(', ')}`);
+      }
+      const recent = await answer('organizations founded after 2010', 'public');
+      assert.deepEqual(names(await run(recent.list, 'public')), ['Nova Pay', 'Paris Fin']);
+    });
   });
 });
