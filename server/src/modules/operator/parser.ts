@@ -570,17 +570,20 @@ class QuestionParser {
 
   private dates(): boolean {
     const start = this.skipSpace();
-    const verbMatch = this.at(/(founded|established|incorporated|started|created|formed|launched|born|met|seen|encountered|published|released|dated|issued|written|posted|aired|recorded|booked|reported)\s*/);
+    const verbMatch = this.at(/(founded|established|incorporated|started|created|formed|launched|born|met|seen|encountered|published|released|dated|issued|written|posted|aired|recorded|booked|reported|added|imported|entered)\s*/);
     const verb = verbMatch?.[1] ?? null;
     const field = verb ? (DATE_VERBS[this.entity].find(([re]) => re.test(verb))?.[1] ?? null) : DEFAULT_DATE[this.entity];
+    const added = verb !== null && /^(?:added|imported|entered)$/.test(verb);
     const read = readDateComparison(this.lower, this.skipSpace(), this.options.today, verb !== null);
     if (!read) return false;
     this.pos = read.end;
     const { negated, start: from } = this.takeNegation(start);
     const text = this.question.slice(from, this.pos).trim();
-    if (!field) {
+    if (!field || added) {
       this.notUnderstood.push(text);
-      this.notes.push(this.entity === 'people'
+      this.notes.push(added
+        ? 'When records were added cannot be filtered; “recently added” orders by it.'
+        : this.entity === 'people'
         ? `Say which date of people you mean: “born …” or “met …”.`
         : `${operatorResource(this.entity).plural} have no date to compare with “${text}”.`);
       return true;
@@ -690,7 +693,7 @@ class QuestionParser {
   /** "for Acme", "by Amelia Hart", "about lithium", "mentioning Jane Doe", "published by McKinsey". */
   private async relations(): Promise<boolean> {
     const start = this.skipSpace();
-    const match = this.at(/(published\s+by|(?:written|authored|created|produced)\s+by|by)\s+|(for)\s+|(about|on|regarding|concerning|covering|re)\s+|(mentioning|involving|naming|citing|referencing|(?:related|linked|connected)\s+to|with)\s+/);
+    const match = this.at(/(published\s+by|(?:written|authored|created|produced)\s+by|by)\s+|(for)\s+|(about|on|regarding|concerning|covering|re)\s+|(mentioning|mentions?|involving|naming|citing|referencing|(?:related|linked|connected)\s+to|with)\s+/);
     if (!match) return false;
     const [, by, forWord, about] = match;
     const values = this.readValues();

@@ -104,7 +104,8 @@ export const FILLER = new Set([
   'i', 'we', 'our', 'my', 'you', 'can', 'could', 'would', 'want', 'need', 'like', 'to', 'see', 'there', 'do', 'does', 'have',
   'has', 'had', 'with', 'records', 'record', 'ones', 'one', 'results', 'result', 'items', 'entries', 'entry', 'those', 'them',
   'these', 'lookup', 'look', 'up', 'tell', 'about', 'also', 'just', 'only', 'known', 'currently', 'where', 'it', 'its', 'they',
-  'their', 'in', 'on', 'at', 'for', 'from', 'by', 'or', 'than', 'both', 'either', 'so', 'far',
+  'their', 'in', 'on', 'at', 'for', 'from', 'by', 'or', 'than', 'both', 'either', 'so', 'far', 'how', 'many', "i'm", 'im',
+  'looking', 'interested', 'searching', 'kindly', 'now', 'currently', 'recorded', 'stored', 'saved', 'database',
 ]);
 
 /** Words that end a name or value being read ("Berlin" in "in Berlin founded after 2015"). */
