@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { TenantRow } from '../../tenancy/tenants.repository.ts';
+import { seedGeography } from '../geos/geo-seed.ts';
 import { createTestApp, type TestContext } from '../../test/test-app.ts';
 
 const ASK = '/api/v1/ai-assistant/queries/nlp-to-query/';
@@ -122,6 +123,18 @@ describe('Operator API', () => {
       assert.equal(result.explanation, 'Organizations headquartered in Berlin, tagged “Fintech”, newest founding first.');
       assert.deepEqual(result.not_understood, []);
       assert.deepEqual(names(await run(result.list)), ['Nova Pay']);
+    });
+
+    it('resolves countries by name or code, and takes names literally', async () => {
+      // Countries and regions only: the cities take a couple of seconds.
+      await seedGeography(t.db, { cities: false });
+      const germany = await answer('ledger entries in Germany or FR');
+      assert.equal(germany.query.conditions[0]!.field, 'geos');
+      assert.deepEqual(germany.query.conditions[0]!.labels, ['Germany', 'France']);
+      // LIKE wildcards in a name match themselves only: "%" is no organization's name.
+      const wildcard = await answer('ledger entries for %');
+      assert.deepEqual(wildcard.list.params, { limit: '25' });
+      assert.deepEqual(wildcard.not_understood, ['%']);
     });
 
     it('says what it did not understand', async () => {
