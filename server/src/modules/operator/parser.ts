@@ -112,6 +112,9 @@ const BY_TARGETS: Record<OperatorEntity, Array<{ relation: string; kind: NamedKi
   library: [{ relation: 'authors', kind: 'people' }],
 };
 
+/** How the records a name may point at are called in notes ("No person named …"). */
+const RECORD_NOUNS: Record<NamedKind, string> = { keyword: 'keyword', organizations: 'organization', people: 'person', geos: 'country or region' };
+
 export async function parseQuestion(question: string, options: ParseOptions): Promise<ParseResult> {
   const lower = lowerInPlace(question);
   const entity = detectEntity(lower);
@@ -410,7 +413,8 @@ class QuestionParser {
       else if (reverse) this.ordering = [{ field: 'display_name', descending: true }];
       return true;
     }
-    const byField = this.at(/(?:sorted|ordered|sort|order|ranked)\s+by\s+|by\s+(?=\S+(?:\s+\S+)?\s+(?:asc|desc|ascending|descending|first|order)\b)|by\s+/);
+    // "sorted by founding date", "by name": only a field's noun after "by" is an ordering ("by Amelia Hart" is not).
+    const byField = this.at(/(?:(?:sorted|ordered|sort|order|ranked)\s+)?by\s+/);
     if (!byField) return false;
     const field = this.fieldNoun();
     if (!field) return false;
@@ -720,8 +724,13 @@ class QuestionParser {
         continue;
       }
       this.notUnderstood.push(value.text);
-      const kinds = publishedBy ? 'publisher' : targets.map((target) => operatorResource(this.entity).fields[target.relation] && target.kind).map((kind) => (kind === 'people' ? 'person' : kind === 'geos' ? 'country or region' : kind === 'organizations' ? 'organization' : String(kind)));
-      this.notes.push(kinds.length > 0 ? `No ${[...new Set(kinds)].join(' or ')} named “${value.text}” was found.` : `“${text}” cannot be used to filter ${operatorResource(this.entity).plural?.toLowerCase() ?? this.entity}.`);
+      const nouns = [...new Set([
+        ...targets.map((target) => RECORD_NOUNS[target.kind]),
+        ...(by && this.entity === 'library' ? ['publisher'] : []),
+      ])];
+      this.notes.push(nouns.length > 0
+        ? `No ${nouns.join(' or ')} named “${value.text}” was found.`
+        : `“${text}” cannot be used to filter ${(operatorResource(this.entity).plural ?? this.entity).toLowerCase()}.`);
     }
     return true;
   }
