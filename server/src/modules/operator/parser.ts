@@ -177,19 +177,16 @@ class QuestionParser {
         await this.endPhrase();
         continue;
       }
-      let used = false;
-      const before = this.pos;
-      for (const rule of this.rules) {
-        if (await rule()) {
-          used = true;
-          break;
-        }
-        this.pos = before;
+      if (this.unknown) {
+        // Unused words before a phrasing are a phrase of their own, read before the phrasing (a
+        // pending "not" is theirs: "but not crypto founded after 2015"). A dry run tells
+        // whether a phrasing starts here; its effects are undone.
+        const state = this.saved();
+        const starts = await this.applyRule();
+        this.restore(state);
+        if (starts) await this.endPhrase();
       }
-      if (used) {
-        await this.endPhrase();
-        continue;
-      }
+      if (await this.applyRule()) continue;
       const word = this.readWord();
       if (!word) {
         // A character no word holds (a quote left open): skipped, and it ends a phrase.
@@ -215,6 +212,36 @@ class QuestionParser {
       limit: this.limit ?? DEFAULT_OPERATOR_LIMIT,
     };
     return { query, notUnderstood: [...new Set(this.notUnderstood)], notes: this.notes };
+  }
+
+  /** Tries the phrasings at the current place; the first that reads something wins. */
+  private async applyRule(): Promise<boolean> {
+    const before = this.skipSpace();
+    for (const rule of this.rules) {
+      if (await rule()) return true;
+      this.pos = before;
+    }
+    return false;
+  }
+
+  /** Everything a phrasing may change, to undo a dry run. */
+  private saved() {
+    return {
+      pos: this.pos, conditions: structuredClone(this.conditions), searchParts: [...this.searchParts], ordering: this.ordering,
+      limit: this.limit, notUnderstood: [...this.notUnderstood], notes: [...this.notes], negation: this.negation, lastValues: this.lastValues,
+    };
+  }
+
+  private restore(state: ReturnType<QuestionParser['saved']>): void {
+    this.pos = state.pos;
+    this.conditions.splice(0, this.conditions.length, ...state.conditions);
+    this.searchParts.splice(0, this.searchParts.length, ...state.searchParts);
+    this.ordering = state.ordering;
+    this.limit = state.limit;
+    this.notUnderstood.splice(0, this.notUnderstood.length, ...state.notUnderstood);
+    this.notes.splice(0, this.notes.length, ...state.notes);
+    this.negation = state.negation;
+    this.lastValues = state.lastValues;
   }
 
   // Reading
