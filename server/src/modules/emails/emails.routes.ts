@@ -13,6 +13,7 @@ import { withContext } from '../../http/engine-context.ts';
 import { ApiError, badRequest } from '../../http/errors.ts';
 import type { MailTransport } from '../../mail/mail.ts';
 import type { Catalog } from '../../resources/catalog.ts';
+import { tenantOrigin } from '../../tenancy/host.ts';
 import { tenantNotFound } from '../../tenancy/tenancy.plugin.ts';
 import { extractAddresses } from './email-extract.ts';
 import { emailList } from './emails.resource.ts';
@@ -127,12 +128,9 @@ export async function emailsRoutes(instance: FastifyInstance, options: { catalog
   }, async (request, reply) => {
     const tenant = request.tenant;
     if (!tenant) throw tenantNotFound();
-    const answer = await subscriptions.subscribe(request.body, {
-      tenantId: tenant.id,
-      tenantName: tenant.name,
-      ip: request.ip,
-      origin: `${request.protocol}://${request.host}`,
-    });
+    const origin = tenantOrigin(request, tenant, options.config.mainHost);
+    if (!origin) throw new ApiError(503, 'not_configured', 'Sign-up mails need the deployment\'s own host name: set MAIN_HOST.');
+    const answer = await subscriptions.subscribe(request.body, { tenantId: tenant.id, tenantName: tenant.name, ip: request.ip, origin });
     return reply.status(202).send(answer);
   });
 

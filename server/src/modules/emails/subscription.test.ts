@@ -197,6 +197,17 @@ describe('public sign-up widget', () => {
     assert.equal((await subscribe({ email: 'a@example.com', started_at: shown() }, { tenant: 'nowhere' })).statusCode, 404);
   });
 
+  it("never mails links to another site's host: tenancy reads only the first label, the link is the deployment's", async () => {
+    const foreign = await t.request(acme, {
+      method: 'POST', url: `${BASE}/subscribe/`, payload: { email: 'victim@example.com', started_at: shown() }, remoteAddress: nextIp(),
+      headers: { host: 'acme.attacker.example' },
+    });
+    assert.equal(foreign.statusCode, 503, foreign.body);
+    assert.match(foreign.json().detail, /MAIN_HOST/);
+    assert.equal(lastMailTo('victim@example.com'), undefined, 'no mail');
+    assert.equal(await item('victim@example.com'), undefined, 'nothing kept');
+  });
+
   it('two sign-ups of one new address at once make one item', async () => {
     const [one, two] = await Promise.all([
       subscribe({ email: 'twice@example.com', started_at: shown() }),
