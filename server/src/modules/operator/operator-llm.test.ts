@@ -23,6 +23,7 @@ describe('Operator with a chat endpoint (OpenAI-compatible, on loopback)', () =>
   let url: string;
   let behaviour: Behaviour;
   const requests: Array<{ path: string; headers: IncomingMessage['headers']; body: Record<string, unknown> }> = [];
+  const logLines: string[] = [];
   let t: TestContext;
   let acme: TenantRow;
   let tokens: Record<string, string | undefined>;
@@ -47,7 +48,13 @@ describe('Operator with a chat endpoint (OpenAI-compatible, on loopback)', () =>
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
-    t = await createTestApp({ OPERATOR_LLM_URL: url, OPERATOR_LLM_API_KEY: KEY, OPERATOR_LLM_MODEL: 'tiny-chat', OPERATOR_LLM_TIMEOUT_MS: '500' });
+    t = await createTestApp(
+      { OPERATOR_LLM_URL: url, OPERATOR_LLM_API_KEY: KEY, OPERATOR_LLM_MODEL: 'tiny-chat', OPERATOR_LLM_TIMEOUT_MS: '500' },
+      undefined,
+      undefined,
+      // Every log line the app writes, to check that the key is never in one.
+      { logger: { level: 'trace', stream: { write: (line: string) => void logLines.push(line) } } },
+    );
     ({ acme, tokens } = await t.signInTwoTenants());
     const create = async (path: string, payload: Record<string, unknown>) => {
       const response = await t.request(acme, { method: 'POST', url: `/api/v1${path}/`, token: tokens['admin'], payload });
@@ -137,6 +144,26 @@ describe('Operator with a chat endpoint (OpenAI-compatible, on loopback)', () =>
       setTimeout(() => answering({ entity: 'people', conditions: [] })(_request, response), 1500).unref();
     };
     await fallsBack();
+  });
+
+  it('logs why the endpoint was not used, never the key', async () => {
+    behaviour = (request, response) => {
+      response.writeHead(401, { 'content-type': 'text/plain' });
+      response.end(`no such key: ${request.headers.authorization}`);
+    };
+    logLines.length = 0;
+    await fallsBack();
+    behaviour = (request, response) => response.end(completion(`not json ${request.headers.authorization}`));
+    await fallsBack();
+    behaviour = answering({ entity: 'organizations', conditions: [{ field: 'hq_city', op: 'gt', values: [String(KEY)] }] });
+    await fallsBack();
+    const warnings = logLines.map((line) => JSON.parse(line) as { msg: string; reason?: string }).filter((line) => /Operator chat endpoint/.test(line.msg));
+    assert.deepEqual(warnings.map((line) => line.reason?.replace(/\(.*\)/, '(…)')), [
+      'the endpoint answered 401 Unauthorized',
+      'the message is not JSON (…)',
+      'query.conditions[0].op: hq_city allows: is, not, empty, not_empty.',
+    ]);
+    assert.ok(logLines.length > 0 && logLines.every((line) => !line.includes(KEY) && !line.includes('sk-operator')), 'no log line holds the key');
   });
 
   it('never puts the key in what a failure says (which is logged)', async () => {
