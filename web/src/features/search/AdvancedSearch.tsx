@@ -264,7 +264,13 @@ function TypeResults({ q, entry }: { q: string; entry: TypeWithMeta }) {
           onPageChange={(_event, next) => turnPage({ page: next })}
           onRowsPerPageChange={(event) => turnPage({ pageSize: Number(event.target.value), page: 0 })}
           labelDisplayedRows={({ from, to, count }) => `${from}–${to} of ${formatTotal(count, page.count_is_estimate)}`}
-          sx={{ borderTop: 1, borderColor: 'divider' }}
+          sx={{
+            borderTop: 1,
+            borderColor: 'divider',
+            // On a phone the controls wrap instead of running off the right edge.
+            '& .MuiTablePagination-toolbar': { flexWrap: 'wrap', justifyContent: 'flex-end', px: { xs: 1, sm: 2 } },
+            '& .MuiTablePagination-spacer': { display: { xs: 'none', sm: 'block' } },
+          }}
         />
       )}
     </Paper>
