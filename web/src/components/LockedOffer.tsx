@@ -68,7 +68,8 @@ export function LockedOffer({ count, noun, className }: LockedOfferProps) {
           )}
         </Stack>
       }
-      sx={{ alignItems: 'center', '& .MuiAlert-action': { pt: 0 } }}
+      // On a narrow screen the buttons go below the text instead of squeezing it.
+      sx={{ alignItems: 'center', flexWrap: 'wrap', '& .MuiAlert-message': { flex: '1 1 220px' }, '& .MuiAlert-action': { pt: 0, ml: 'auto', mr: 0 } }}
     >
       <AlertTitle sx={{ mb: 0.25 }}>
         {formatter.format(count)} more {count === 1 ? `${one} is` : `${other} are`} locked

@@ -189,7 +189,7 @@ export function CagrPage() {
       </Box>
 
       <Paper variant="outlined" component="form" noValidate onSubmit={(event) => event.preventDefault()} aria-label="CAGR inputs" sx={{ p: { xs: 2, sm: 3 } }}>
-        <Box sx={{ display: 'grid', gap: 2.5, gridTemplateColumns: { xs: '1fr', sm: '1fr 1fr' } }}>
+        <Box sx={{ display: 'grid', gap: 2.5, gridTemplateColumns: { xs: 'minmax(0, 1fr)', sm: 'repeat(2, minmax(0, 1fr))' } }}>
           {numberField('start', { hint: 'The value at the start, above zero' })}
           {numberField('end', { hint: 'The value at the end, above zero' })}
           {numberField('rate', { adornment: '%', hint: 'Compound growth each period' })}
@@ -207,7 +207,7 @@ export function CagrPage() {
             {mode === 'periods' ? (
               numberField('periods', { hint: 'Years, quarters… one rate per period' })
             ) : (
-              <Stack direction="row" spacing={1.5}>
+              <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1.5}>
                 <TextField
                   id="cagr-from"
                   type="date"

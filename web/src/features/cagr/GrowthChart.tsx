@@ -1,5 +1,6 @@
 import Box from '@mui/material/Box';
 import { useTheme } from '@mui/material/styles';
+import useMediaQuery from '@mui/material/useMediaQuery';
 import type { GrowthPoint } from './cagr';
 
 interface GrowthChartProps {
@@ -16,9 +17,9 @@ interface GrowthChartProps {
   summary: string;
 }
 
-const WIDTH = 640;
-const HEIGHT = 260;
-const PAD = { top: 16, right: 20, bottom: 34, left: 72 };
+/** The drawing's size in its own units: narrower on a phone, so its 12-unit text stays readable when scaled to the screen. */
+const SIZES = { wide: { WIDTH: 640, HEIGHT: 260 }, narrow: { WIDTH: 340, HEIGHT: 220 } };
+const PAD = { top: 16, right: 20, bottom: 34, left: 56 };
 const GRID_LINES = 4;
 /** Read by screen readers, not shown (as components/VisuallyHidden, for a block: a table). */
 const HIDDEN = { position: 'absolute', width: '1px', height: '1px', m: '-1px', p: 0, border: 0, overflow: 'hidden', clip: 'rect(0 0 0 0)' } as const;
@@ -30,6 +31,8 @@ const HIDDEN = { position: 'absolute', width: '1px', height: '1px', m: '-1px', p
  */
 export function GrowthChart({ points, formatValue, formatAxis, formatPeriod, periodLabel, summary }: GrowthChartProps) {
   const theme = useTheme();
+  const narrow = useMediaQuery(theme.breakpoints.down('sm'));
+  const { WIDTH, HEIGHT } = SIZES[narrow ? 'narrow' : 'wide'];
   if (points.length < 2) return null;
   const first = points[0]!;
   const last = points.at(-1)!;
