@@ -53,6 +53,8 @@ export function LockedOffer({ count, noun, className }: LockedOfferProps) {
       severity="info"
       icon={<LockIcon />}
       data-testid="locked-offer"
+      // An offer, not an alert: announced where it is read, not the moment a page opens.
+      role="note"
       className={className}
       action={
         <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
