@@ -84,6 +84,24 @@ describe('CAGR calculator, checkout and unlock offers', { skip: unavailable ?? f
     await answer(page).getByText(/until Apr \d+, 2027/).waitFor();
     await screenshots(page, 'cagr-dates');
 
+    // Typed a key at a time, a decimal point survives the URL's plain number ("1." is 1 there).
+    await page.getByRole('button', { name: 'Number of periods' }).click();
+    await calculate(page, { 'Start value': '100', 'End value': '200' });
+    await field(page, 'Periods').pressSequentially('2.5');
+    assert.equal(await field(page, 'Periods').inputValue(), '2.5');
+    await answer(page).getByText('31.95%').waitFor();
+    assert.equal(params(page)['periods'], '2.5');
+
+    // Back and forward bring each calculation's values back into the form.
+    await page.goto(url('/cagr?start=1&end=4&periods=2'));
+    await answer(page).getByText('100.00%').waitFor();
+    await page.goBack();
+    await answer(page).getByText('31.95%').waitFor();
+    assert.equal(await field(page, 'Periods').inputValue(), '2.5');
+    await page.goForward();
+    await answer(page).getByText('100.00%').waitFor();
+    assert.equal(await field(page, 'End value').inputValue(), '4');
+
     // The link reproduces the calculation, in the reader's own notation.
     const german = await browser.newPage({ locale: 'de-DE' });
     await german.goto(url('/cagr?start=1000.5&end=1210&periods=2'));

@@ -11,7 +11,7 @@ import ToggleButtonGroup from '@mui/material/ToggleButtonGroup';
 import Typography from '@mui/material/Typography';
 import LinkIcon from '@mui/icons-material/Link';
 import RestartAltIcon from '@mui/icons-material/RestartAlt';
-import { useSearchParams } from 'react-router';
+import { useLocation, useNavigationType, useSearchParams } from 'react-router';
 import { notify } from '../../components/notify';
 import { PageHeading } from '../../components/PageHeading';
 import {
@@ -124,22 +124,25 @@ function read(texts: Texts, mode: Mode): Reading {
 
 export function CagrPage() {
   const [params, setParams] = useSearchParams();
-  const query = params.toString();
-  // The typed text is kept as typed (the URL holds plain numbers); it is read again from the
-  // URL when that changes from outside (back, forward, a link).
-  const [form, setForm] = useState(() => ({ query, texts: textsOf(params), mode: modeOf(params) }));
+  const location = useLocation();
+  const navigationType = useNavigationType();
+  // The typed text is kept as typed (the URL holds plain numbers: "1." would read back as "1").
+  // The form writes the URL by replacing its entry; any other move to a new entry (back,
+  // forward, a link) reads the form again from the URL.
+  const [form, setForm] = useState(() => ({ key: location.key, texts: textsOf(params), mode: modeOf(params) }));
   let { texts, mode } = form;
-  if (form.query !== query) {
-    texts = textsOf(params);
-    mode = modeOf(params);
-    setForm({ query, texts, mode });
+  if (form.key !== location.key) {
+    if (navigationType !== 'REPLACE') {
+      texts = textsOf(params);
+      mode = modeOf(params);
+    }
+    setForm({ key: location.key, texts, mode });
   }
 
   const save = (nextTexts: Texts, nextMode: Mode) => {
-    const next = paramsOf(nextTexts, nextMode);
-    setForm({ query: next.toString(), texts: nextTexts, mode: nextMode });
+    setForm((current) => ({ ...current, texts: nextTexts, mode: nextMode }));
     // Typing replaces the history entry instead of adding one per key.
-    setParams(next, { replace: true });
+    setParams(paramsOf(nextTexts, nextMode), { replace: true });
   };
   const change = (name: keyof Texts, value: string) => save({ ...texts, [name]: value }, mode);
 
