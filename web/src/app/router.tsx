@@ -4,6 +4,8 @@ import { NotAvailableYet } from '../components/NotAvailableYet';
 import { NotFoundPage } from '../components/NotFoundPage';
 import { RouteErrorPage } from '../components/RouteErrorPage';
 import { LoginPage } from '../features/auth/LoginPage';
+import { cagrPublicRoutes } from '../features/cagr/routes';
+import { checkoutPublicRoutes } from '../features/checkout/routes';
 import { geosPublicRoutes, geosTenantAdminRoutes, loadGeosTable } from '../features/geos/routes';
 import { factsAdminRoutes, factsPublicRoutes } from '../features/facts/routes';
 import { HomePage } from '../features/home/HomePage';
@@ -42,8 +44,8 @@ const publicRoutes: RouteObject[] = [
   ...organizationsPublicRoutes,
   ...peoplePublicRoutes,
   notYet('organizations/subquery', 'Organizations subquery'),
-  notYet('cagr', 'CAGR calculator'),
-  notYet('checkout', 'Payment confirmation'),
+  ...cagrPublicRoutes,
+  ...checkoutPublicRoutes,
   ...factsPublicRoutes,
   ...emailsPublicRoutes,
   ...geosPublicRoutes,
