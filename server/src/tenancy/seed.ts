@@ -3,6 +3,7 @@
  * admin account. Runs once per database; later starts find the tenants and
  * change nothing (so changed passwords are never reset).
  */
+import { sql } from 'drizzle-orm';
 import type { Database } from '../db/client.ts';
 import { hashPassword } from '../auth/passwords.ts';
 import { insertUser } from '../auth/users.repository.ts';
@@ -33,6 +34,9 @@ export async function seedTenants(
   ];
   for (const spec of wanted) {
     const tenant = await db.withTenant({ tenantId: null, manageTenants: true }, async (tx) => {
+      // Processes started together on one fresh database (two APIs and a worker) seed in
+      // turn: the second finds what the first made instead of inserting it again.
+      await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtext('intelnotes:seed-tenants'))`);
       const existing = spec.is_default ? await findDefaultTenant(tx) : await findTenantByCode(tx, spec.code);
       return existing ? null : insertTenant(tx, spec);
     });
