@@ -41,7 +41,7 @@ const publicRoutes: RouteObject[] = [
   { path: 'operator', element: <Navigate to="/search?tab=1" replace /> },
   ...organizationsPublicRoutes,
   ...peoplePublicRoutes,
-  notYet('organizations/subquery', 'Organizations subquery'),
+  { path: 'organizations/subquery', lazy: async () => ({ Component: (await import('../features/search/operator/OrganizationsSubqueryPage')).OrganizationsSubqueryPage }) },
   notYet('cagr', 'CAGR calculator'),
   notYet('checkout', 'Payment confirmation'),
   ...factsPublicRoutes,

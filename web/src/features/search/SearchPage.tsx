@@ -13,7 +13,7 @@ import Tabs from '@mui/material/Tabs';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { Link as RouterLink, useSearchParams } from 'react-router';
-import { NotAvailableYet } from '../../components/NotAvailableYet';
+import { LazyOperatorTab } from './operator/LazyOperatorTab';
 import { RESULT_TYPE_ORDER, resultGroupLabel, resultName, resultPath } from './search-results';
 import { useSearchQuery, type SearchResult } from './search.api';
 
@@ -53,7 +53,7 @@ export function SearchPage() {
           // Keyed by the query so the box shows it again after back/forward navigation.
           <AdvancedSearch key={q} q={q} onSearch={(next) => setParams(next === '' ? {} : { q: next })} />
         ) : (
-          <NotAvailableYet feature="Operator" inPage />
+          <LazyOperatorTab />
         )}
       </Box>
     </>
