@@ -8,7 +8,7 @@ import { useRecordNamesQuery } from '../../../api/resources';
 import type { ResourceView } from '../../../components/resource-view';
 import { ConditionDialog } from './ConditionDialog';
 import { describeCondition, type QueryFilter } from './query-fields';
-import { replaceCondition, type QueryCondition } from './query-model';
+import { putCondition, replaceCondition, type QueryCondition } from './query-model';
 
 interface ConditionChipsProps {
   meta: ResourceMeta;
@@ -67,7 +67,7 @@ export function ConditionChips({ meta, view, filters, conditions, onChange, befo
           onClose={() => setEditing(null)}
           onSave={(condition) => {
             setEditing(null);
-            onChange(replaceCondition(conditions, editing, condition));
+            onChange(putCondition(conditions, editing, condition));
           }}
         />
       )}

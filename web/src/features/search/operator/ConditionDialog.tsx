@@ -35,10 +35,9 @@ interface Draft {
   text: string;
 }
 
-function draftOf(initial: QueryCondition | null, filters: readonly QueryFilter[]): Draft {
+function draftOf(initial: QueryCondition | null): Draft {
   if (initial) return { field: initial.field, op: initial.op, values: initial.values, labels: initial.labels, text: initial.values.join(', ') };
-  const first = filters.find((filter) => filterOps(filter).length > 0);
-  return { field: first?.name ?? '', op: first ? filterOps(first)[0]! : 'is', values: [], labels: [], text: '' };
+  return { field: '', op: 'is', values: [], labels: [], text: '' };
 }
 
 /**
@@ -49,9 +48,14 @@ function draftOf(initial: QueryCondition | null, filters: readonly QueryFilter[]
  */
 export function ConditionDialog({ meta, view, filters, initial, onSave, onClose }: ConditionDialogProps) {
   const titleId = useId();
-  const [draft, setDraft] = useState<Draft>(() => draftOf(initial, filters));
+  const [draft, setDraft] = useState<Draft>(() => draftOf(initial));
   const [problem, setProblem] = useState<string | null>(null);
-  const offered = filters.filter((filter) => filterOps(filter).length > 0);
+  // In the order the record's form shows its fields.
+  const position = (name: string) => {
+    const index = meta.fields.findIndex((entry) => entry.name === name);
+    return index === -1 ? meta.fields.length : index;
+  };
+  const offered = filters.filter((filter) => filterOps(filter).length > 0).sort((a, b) => position(a.name) - position(b.name));
   const filter = offered.find((entry) => entry.name === draft.field);
   const field = meta.fields.find((entry) => entry.name === draft.field);
   const kind = valueKind(field);
@@ -184,7 +188,7 @@ export function ConditionDialog({ meta, view, filters, initial, onSave, onClose 
             </TextField>
             <TextField
               select
-              label="Test"
+              label="Comparison"
               value={ops.includes(draft.op) ? draft.op : ''}
               onChange={(event) => change({ op: event.target.value as ConditionOp })}
               disabled={!filter}

@@ -15,6 +15,7 @@ import {
   orderingFromParam,
   orderingParam,
   paramCondition,
+  putCondition,
   replaceCondition,
   subqueryPath,
   withConditions,
@@ -78,6 +79,18 @@ describe('conditions as list parameters', () => {
     const added = withConditions(next, replaceCondition([berlin], 1, { field: 'emails', op: 'empty', values: [], labels: [] }));
     assert.equal(added.get('emails__empty'), 'true');
     assert.equal(added.get('hq_city'), 'Berlin');
+  });
+
+  it('joins a condition to the one setting the same parameter, since the list takes one value each', () => {
+    const munich: QueryCondition = { field: 'hq_city', op: 'is', values: ['Munich', 'Berlin'], labels: ['Munich', 'Berlin'] };
+    assert.deepEqual(putCondition([berlin, after2015], 2, munich), [{ ...berlin, values: ['Berlin', 'Munich'], labels: ['Berlin', 'Munich'] }, after2015]);
+    const before2020: QueryCondition = { field: 'founding_date', op: 'gt', values: ['2020'], labels: ['2020'] };
+    assert.deepEqual(putCondition([berlin, after2015], 2, before2020), [berlin, before2020]);
+    // Edited into the parameter of another: the two become one.
+    assert.deepEqual(putCondition([berlin, after2015], 1, { ...berlin, values: ['Hamburg'], labels: ['Hamburg'] }), [{ ...berlin, values: ['Berlin', 'Hamburg'], labels: ['Berlin', 'Hamburg'] }]);
+    // "has a value" replaces "is empty": both are emails__empty.
+    const empty: QueryCondition = { field: 'emails', op: 'empty', values: [], labels: [] };
+    assert.deepEqual(putCondition([empty], 1, { ...empty, op: 'not_empty' }), [{ ...empty, op: 'not_empty' }]);
   });
 
   it('edits one condition in place', () => {

@@ -147,6 +147,31 @@ export function replaceCondition(conditions: readonly QueryCondition[], index: n
   return next;
 }
 
+/**
+ * A condition saved at `index` (length: added), where the list takes one value per parameter:
+ * a condition on a parameter another already sets joins it instead — "is"/"is not" values are
+ * added to the earlier one's, any other test replaces it.
+ */
+export function putCondition(conditions: readonly QueryCondition[], index: number, condition: QueryCondition): QueryCondition[] {
+  const [param] = conditionParam(condition);
+  const other = conditions.findIndex((entry, at) => at !== index && conditionParam(entry)[0] === param);
+  if (other === -1) return replaceCondition(conditions, index, condition);
+  const earlier = conditions[other]!;
+  let joined = condition;
+  if (condition.op === 'is' || condition.op === 'not') {
+    const values = [...earlier.values];
+    const labels = earlier.values.map((value, at) => earlier.labels[at] ?? value);
+    condition.values.forEach((value, at) => {
+      if (values.includes(value)) return;
+      values.push(value);
+      labels.push(condition.labels[at] ?? value);
+    });
+    joined = { ...earlier, values, labels };
+  }
+  const next = replaceCondition(conditions, other, joined);
+  return index < conditions.length ? replaceCondition(next, index, null) : next;
+}
+
 /** The `ordering` parameter of a query's ordering ("-founding_date,name_inc"). */
 export function orderingParam(ordering: readonly QueryOrdering[]): string {
   return ordering.map((term) => `${term.descending ? '-' : ''}${term.field}`).join(',');
