@@ -1,4 +1,4 @@
-import { useState, type ReactNode } from 'react';
+import { useRef, useState, type ReactNode } from 'react';
 import AddIcon from '@mui/icons-material/Add';
 import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
@@ -32,6 +32,8 @@ interface ConditionChipsProps {
 export function ConditionChips({ meta, view, filters, conditions, onChange, before, after, disabled = false }: ConditionChipsProps) {
   // The index of the condition edited; `conditions.length` adds one; null: no dialog.
   const [editing, setEditing] = useState<number | null>(null);
+  // A removed chip takes the focus with it: it goes to "Add condition", so the keyboard stays in the query.
+  const addButton = useRef<HTMLButtonElement>(null);
   return (
     <Stack direction="row" useFlexGap sx={{ flexWrap: 'wrap', gap: 1, alignItems: 'center' }} role="list" aria-label="Query conditions">
       {before}
@@ -44,16 +46,21 @@ export function ConditionChips({ meta, view, filters, conditions, onChange, befo
           condition={condition}
           disabled={disabled}
           onEdit={() => setEditing(index)}
-          onRemove={() => onChange(replaceCondition(conditions, index, null))}
+          onRemove={() => {
+            onChange(replaceCondition(conditions, index, null));
+            addButton.current?.focus();
+          }}
         />
       ))}
       {after}
       <Button
+        ref={addButton}
         size="small"
         variant="outlined"
         startIcon={<AddIcon />}
         onClick={() => setEditing(conditions.length)}
-        disabled={disabled || !filters}
+        // Left enabled while an edit is checked: the focus a removed chip hands it must stay.
+        disabled={!filters}
         sx={{ borderRadius: 4 }}
       >
         Add condition
