@@ -252,6 +252,17 @@ export const FieldSection = Type.Union([
 ]);
 export type FieldSection = Static<typeof FieldSection>;
 
+/**
+ * How a list parameter compares a field (docs/engine.md, "Lookups"): `is` is the parameter
+ * `<field>`, every other `<field>__<lookup>` — is any of, is none of, greater than (or equal),
+ * less than (or equal), has no value (true) or has one (false).
+ */
+export const LOOKUPS = ['is', 'not', 'gt', 'gte', 'lt', 'lte', 'empty'] as const;
+export type Lookup = (typeof LOOKUPS)[number];
+export const LookupSchema = Type.Union([
+  Type.Literal('is'), Type.Literal('not'), Type.Literal('gt'), Type.Literal('gte'), Type.Literal('lt'), Type.Literal('lte'), Type.Literal('empty'),
+]);
+
 /** How one field of a resource is edited and shown (from GET resources/). */
 export const FieldMeta = Type.Object({
   name: Type.String(),
@@ -301,6 +312,8 @@ export const ResourceMeta = Type.Object({
   fields: Type.Array(FieldMeta),
   ordering: Type.Array(Type.String()),
   filters: Type.Array(Type.String()),
+  /** Field → the lookups its list parameters take (LOOKUPS), for every field that takes one; a restricted field's for its read_access and above. */
+  lookups: Type.Record(Type.String(), Type.Array(LookupSchema)),
   /** Fields of which at least one must be filled in (the record's names). */
   name_fields: Type.Array(Type.String()),
   /** Fields whose values tell same-named records apart (a picker's second line). */
@@ -408,15 +421,24 @@ export const resourcePage = <T extends TSchema>(record: T) =>
 export const ResourcePage = resourcePage(ResourceRecord);
 export type ResourcePage = Static<typeof ResourcePage>;
 
-/** One filter of GET {path}/available-filters/, with the values found among visible rows. */
+/**
+ * One filter of GET {path}/available-filters/, with the values found among visible rows:
+ * the declared filters (choice, boolean, relation), then the fields that only compare
+ * (number, date) or can only be asked to be empty (array), whose values are [].
+ */
 export const AvailableFilter = Type.Object({
   name: Type.String(),
-  type: Type.Union([Type.Literal('choice'), Type.Literal('boolean'), Type.Literal('relation')]),
+  type: Type.Union([
+    Type.Literal('choice'), Type.Literal('boolean'), Type.Literal('relation'), Type.Literal('number'), Type.Literal('date'), Type.Literal('array'),
+  ]),
+  /** The lookups the field takes, in LOOKUPS order. */
+  lookups: Type.Array(LookupSchema),
   /** label: the related record's name, for relation filters (whose values are ids). */
   values: Type.Array(Type.Object({ value: Type.Unknown(), count: Type.Integer(), label: Type.Optional(Type.Union([Type.String(), Type.Null()])) })),
 });
 export type AvailableFilter = Static<typeof AvailableFilter>;
 export const AvailableFilters = Type.Object({ filters: Type.Array(AvailableFilter) });
+export type AvailableFilters = Static<typeof AvailableFilters>;
 
 /** GET assets/organizations/suggested_fields_from_url/?url= */
 export const OrganizationSuggestion = Type.Object({

@@ -14,7 +14,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { Type, type TSchema } from 'typebox';
-import { BulkRequest, ENGINE_BULK_ACTIONS, type BulkRefusedBody, type BulkResult, type BulkUndoResult } from '../contracts.ts';
+import { BulkRequest, ENGINE_BULK_ACTIONS, type AccessLevel, type BulkRefusedBody, type BulkResult, type BulkUndoResult } from '../contracts.ts';
 import type { Tx } from '../db/client.ts';
 import { ApiError, badRequest, fieldError, notFound, permissionDenied } from '../http/errors.ts';
 import { insertBulkOperation, lockBulkOperation, markBulkUndone } from './audit.ts';
@@ -169,7 +169,8 @@ export class BulkService {
   }
 
   /** Checks the request body, naming the field at fault. */
-  parse(body: unknown): ParsedBulk {
+  /** `access`: the caller's, whose readable fields all_matching may filter by. */
+  parse(body: unknown, access: AccessLevel): ParsedBulk {
     if (body === null || typeof body !== 'object' || Array.isArray(body)) {
       throw badRequest('The request body must be a JSON object.', { non_field_errors: ['Expected a JSON object.'] });
     }
@@ -182,7 +183,7 @@ export class BulkService {
     if (typeof action !== 'string' || !this.actions.includes(action)) {
       throw fieldError('action', `Must be one of: ${this.actions.join(', ')}.`);
     }
-    const parsed: ParsedBulk = { action, ids: null, listQuery: parseListQuery(this.resource, {}), format: 'xlsx' };
+    const parsed: ParsedBulk = { action, ids: null, listQuery: parseListQuery(this.resource, {}, access), format: 'xlsx' };
     const hook = this.hooks.find((candidate) => candidate.name === action);
 
     const { ids, all_matching: allMatching } = input;
@@ -196,7 +197,7 @@ export class BulkService {
       if (ids.length > BULK_MAX_ROWS) throw fieldError('ids', `At most ${BULK_MAX_ROWS} rows per request; this names ${ids.length}.`);
       parsed.ids = [...new Set(ids.map((value) => (value as string).toLowerCase()))];
     } else {
-      parsed.listQuery = this.parseAllMatching(allMatching);
+      parsed.listQuery = this.parseAllMatching(allMatching, access);
     }
 
     const needed = hook ? hook.parameter : PARAMETER[action as EngineAction];
@@ -231,7 +232,7 @@ export class BulkService {
   }
 
   /** all_matching: the list's query parameters (search, filters, ordering); errors name all_matching.<parameter>. */
-  private parseAllMatching(value: unknown): ListQuery {
+  private parseAllMatching(value: unknown, access: AccessLevel): ListQuery {
     if (value === null || typeof value !== 'object' || Array.isArray(value)) {
       throw fieldError('all_matching', 'Must be an object of list query parameters (search, filters, ordering).');
     }
@@ -243,7 +244,7 @@ export class BulkService {
       params[name] = raw as string | string[];
     }
     try {
-      return parseListQuery(this.resource, params);
+      return parseListQuery(this.resource, params, access);
     } catch (error) {
       if (!(error instanceof ApiError) || !error.errors) throw error;
       const errors = Object.fromEntries(Object.entries(error.errors).map(([name, messages]) => [`all_matching.${name}`, messages]));

@@ -135,7 +135,7 @@ describe('the engine outside HTTP', () => {
     assert.equal(forReader.access, 'paywall');
 
     await assert.rejects(inTenant(t.db, forReader, (ctx) => organizations.get(ctx, String(hidden['id']))), refusal(404));
-    const page = await inTenant(t.db, forReader, (ctx) => organizations.list(ctx, parseListQuery(organizations.resource, { search: 'disclosed' })));
+    const page = await inTenant(t.db, forReader, (ctx) => organizations.list(ctx, parseListQuery(organizations.resource, { search: 'disclosed' }, forReader.access)));
     assert.deepEqual(page.results.map((row) => row['id']), [shown['id']]);
     // Readers do not write organizations (research and admins do), whoever carries their request.
     await assert.rejects(inTenant(t.db, forReader, (ctx) => organizations.create(ctx, { name_inc: 'Not Allowed Ltd' })), refusal(403));

@@ -11,7 +11,8 @@ import type { Tx } from '../db/client.ts';
 import type { EngineContext } from './context.ts';
 import type { Visibility } from './fields.ts';
 import type { Row } from './repository.ts';
-import type { Resource } from './resource.ts';
+import type { Catalog } from './catalog.ts';
+import type { DeleteContext, Resource } from './resource.ts';
 import type { ResourceService } from './service.ts';
 
 /** A value parsed from a write's input, or why it is refused (a field error). */
@@ -120,6 +121,11 @@ export interface EngineExtension {
   present?: (context: PresentHookContext) => Promise<Map<string, Record<string, unknown>> | null>;
   /** Backlink groups of a record of `resource` (after the relation fields' groups); `resources` is the catalog's. */
   backlinks?: (resource: Resource, resources: Resource[]) => BacklinkGroup[];
+  /**
+   * Before a record of `resource` is deleted (after the resource's own beforeDelete hooks), in
+   * the delete's transaction: what the extension keeps that depends on it goes with it.
+   */
+  beforeDelete?: (ctx: EngineContext, context: DeleteContext & { catalog: Catalog }) => Promise<void>;
   /** After a create or edit is written (before it is read back and audited), in its transaction. */
   afterWrite?: (ctx: EngineContext, write: WriteHookContext) => Promise<void>;
   /** What a merge would move besides references, by name and number (merge preview). */

@@ -1,10 +1,13 @@
 /**
  * Parses a list request's query string (limit, offset, ordering, search and
- * declared filters) into a ListQuery, rejecting anything unknown or malformed
- * with a 400 that names the parameter.
+ * the lookups of declared fields) into a ListQuery, rejecting anything unknown
+ * or malformed with a 400 that names the parameter.
  */
+import { atLeast } from '../auth/access.ts';
+import { LOOKUPS, type AccessLevel, type Lookup } from '../contracts.ts';
 import { fieldError } from '../http/errors.ts';
-import { isUuid } from './values.ts';
+import type { FieldType } from './fields.ts';
+import { isUuid, parseIncompleteDate } from './values.ts';
 import type { Resource } from './resource.ts';
 
 export const DEFAULT_LIMIT = 25;
@@ -45,7 +48,11 @@ export interface ListQuery {
    * starting with it, then those matching elsewhere — each in the default order.
    */
   ranked: boolean;
-  /** Filter field → accepted values (OR within a field, AND across fields). */
+  /**
+   * List parameter → its values as the database compares them (AND across parameters):
+   * `<field>` any of the values, `<field>__<lookup>` a lookup (lookupOf), `<timestamp>_after`
+   * and `_before` a range. A date's comparison holds the bound of its period (dateBound).
+   */
   filters: Record<string, string[]>;
   format: 'json' | 'xlsx';
   /**
@@ -58,6 +65,139 @@ export interface ListQuery {
 
 export function filterNames(resource: Resource): string[] {
   return [...COMMON_FILTERS.filter((name) => name in resource.fields), ...resource.filters];
+}
+
+/**
+ * How a list parameter compares a field: is any of (`f=a,b`), is none of (`f__not=a,b`),
+ * compares with one value (`f__gt=`, `__gte`, `__lt`, `__lte`), has no value (`f__empty=true`)
+ * or has one (`f__empty=false`). The parameter of a lookup is lookupParameter's.
+ */
+export { LOOKUPS, type Lookup };
+const COMPARISONS: readonly Lookup[] = ['gt', 'gte', 'lt', 'lte'];
+/** Between a field's name and its lookup in a parameter's name. */
+const LOOKUP_SEPARATOR = '__';
+
+/** The list parameter of a field's lookup: the field's name for `is`, `<field>__<lookup>` otherwise. */
+export const lookupParameter = (field: string, lookup: Lookup): string => (lookup === 'is' ? field : `${field}${LOOKUP_SEPARATOR}${lookup}`);
+
+/** A parameter's field and lookup (`founding_date__gt` → founding_date, gt); the lookup as written, which may be none of LOOKUPS. */
+export function lookupOf(parameter: string): { field: string; lookup: string } {
+  const at = parameter.indexOf(LOOKUP_SEPARATOR);
+  return at < 0 ? { field: parameter, lookup: 'is' } : { field: parameter.slice(0, at), lookup: parameter.slice(at + LOOKUP_SEPARATOR.length) };
+}
+
+/**
+ * What a comparable field compares: numbers (integer and decimal fields) or dates (dates and
+ * incomplete dates), when the resource orders by it — ordering is what declares a field's
+ * values meaningful to rank. Null for any other field.
+ */
+export function comparableAs(resource: Resource, name: string): 'number' | 'date' | null {
+  const field = resource.fields[name];
+  if (!field || !resource.ordering.includes(name)) return null;
+  if (field.kind === 'integer' || field.kind === 'decimal') return 'number';
+  if (field.kind === 'date' || field.kind === 'incomplete_date') return 'date';
+  return null;
+}
+
+/** Whether a field holds a list of values (emails, phones, URLs, many related records): `__empty` asks for none. */
+export const isArrayField = (field: FieldType): boolean => field.multiple === true;
+
+/** Whether a reader at `access` may read the field (and so filter or compare by it). */
+export const mayRead = (field: FieldType, access: AccessLevel): boolean => !field.readAccess || atLeast(access, field.readAccess);
+
+/**
+ * The lookups of each field a reader at `access` may filter by, in LOOKUPS order: declared
+ * filters are (and are not) any of some values; comparable fields compare; every one of them,
+ * and array fields, can be asked to be empty. Fields with none are left out; so are fields the
+ * reader may not read (a restricted field is not even named to them).
+ */
+export function fieldLookups(resource: Resource, access: AccessLevel): Record<string, Lookup[]> {
+  const filters = filterNames(resource);
+  const lookups: Record<string, Lookup[]> = {};
+  for (const [name, field] of Object.entries(resource.fields)) {
+    if (!mayRead(field, access)) continue;
+    const allowed = new Set<Lookup>();
+    if (filters.includes(name)) ['is', 'not', 'empty'].forEach((lookup) => allowed.add(lookup as Lookup));
+    if (comparableAs(resource, name)) [...COMPARISONS, 'empty' as const].forEach((lookup) => allowed.add(lookup));
+    if (isArrayField(field)) allowed.add('empty');
+    if (allowed.size > 0) lookups[name] = LOOKUPS.filter((lookup) => allowed.has(lookup));
+  }
+  return lookups;
+}
+
+/**
+ * A date given to a comparison, as a period: `YYYY` a year, `YYYY-MM` a month, `YYYY-MM-DD`
+ * a day. `start` is its first day, `next` the first day after it (ISO dates).
+ */
+export function datePeriod(text: string): { start: string; next: string } | null {
+  if (!/^\d{4}(-\d{2}(-\d{2})?)?$/.test(text)) return null;
+  const parsed = parseIncompleteDate(text);
+  if (!parsed.ok || !parsed.value) return null;
+  const { date, incomplete_month: wholeYear, incomplete_day: wholeMonth } = parsed.value;
+  const start = new Date(`${date}T00:00:00Z`);
+  const next = new Date(start);
+  if (wholeYear) next.setUTCFullYear(next.getUTCFullYear() + 1);
+  else if (wholeMonth) next.setUTCMonth(next.getUTCMonth() + 1);
+  else next.setUTCDate(next.getUTCDate() + 1);
+  // Year 9999's end is past what a date column holds: a "first day after" that far is no bound.
+  return { start: date, next: next.getUTCFullYear() > 9999 ? '10000-01-01' : next.toISOString().slice(0, 10) };
+}
+
+/**
+ * The bound a date comparison is written with (repository.ts): a row's period — a stored
+ * incomplete date is a year or a month too — must lie wholly after (gt: after the end of the
+ * given period; gte: from its start) or before (lt: before its start; lte: to its end) it.
+ * gt and gte compare a row's first day (≥ the bound), lt and lte its first day after (≤ it).
+ */
+export function dateBound(lookup: 'gt' | 'gte' | 'lt' | 'lte', period: { start: string; next: string }): string {
+  return lookup === 'gt' || lookup === 'lte' ? period.next : period.start;
+}
+
+const DECIMAL_RE = /^-?\d{1,15}(\.\d+)?$/;
+
+/** A lookup's values as the database compares them, or a 400 naming the parameter. */
+function lookupValues(resource: Resource, parameter: string, name: string, lookup: Lookup, values: string[]): string[] {
+  const field = resource.fields[name]!;
+  if (lookup === 'empty') {
+    const value = values.length === 1 ? values[0]!.toLowerCase() : '';
+    if (value !== 'true' && value !== 'false') throw fieldError(parameter, 'Must be true (has no value) or false (has one).');
+    return [value];
+  }
+  if (COMPARISONS.includes(lookup)) {
+    if (values.length !== 1) throw fieldError(parameter, 'Give one value to compare with.');
+    const value = values[0]!;
+    if (comparableAs(resource, name) === 'date') {
+      const period = datePeriod(value);
+      if (!period) throw fieldError(parameter, 'Must be a date: YYYY, YYYY-MM or YYYY-MM-DD.');
+      return [dateBound(lookup as 'gt' | 'gte' | 'lt' | 'lte', period)];
+    }
+    if (field.kind === 'integer') {
+      // What the column holds: an integer, or a bigint (integer({ big: true })).
+      const digits = field.columnCast === 'bigint' ? 15 : 9;
+      if (!new RegExp(`^-?\\d{1,${digits}}$`).test(value)) throw fieldError(parameter, `Must be a whole number (at most ${digits} digits).`);
+    } else if (!DECIMAL_RE.test(value)) {
+      throw fieldError(parameter, 'Must be a number (at most 15 digits before the point).');
+    }
+    return [value];
+  }
+  return equalityValues(parameter, field, values);
+}
+
+/** The values of an is / is-not filter, checked against what the column holds. */
+function equalityValues(parameter: string, field: FieldType, values: string[]): string[] {
+  if (field.filter === 'boolean') {
+    const booleans = values.map((value) => value.toLowerCase());
+    if (booleans.some((value) => value !== 'true' && value !== 'false')) throw fieldError(parameter, 'Must be true or false.');
+    return [...new Set(booleans)];
+  }
+  if (field.choices && values.some((value) => !field.choices!.includes(value))) {
+    throw fieldError(parameter, `Must be one of: ${field.choices.join(', ')}.`);
+  }
+  // Values the column cannot hold would otherwise fail in the database.
+  if (field.relation && values.some((value) => !isUuid(value))) throw fieldError(parameter, 'Must be record ids.');
+  if (field.kind === 'integer' && values.some((value) => !/^-?\d{1,9}$/.test(value))) throw fieldError(parameter, 'Must be whole numbers (at most 9 digits).');
+  if (field.kind === 'decimal' && values.some((value) => !DECIMAL_RE.test(value))) throw fieldError(parameter, 'Must be numbers.');
+  return [...new Set(field.relation ? values.map((value) => value.toLowerCase()) : values)];
 }
 
 /** The range filters of a resource's timestamps: `<name>_after` and `<name>_before`, with their column and comparison. */
@@ -125,7 +265,11 @@ export function parseOrdering<Field extends string>(text: string, allowed: reado
     });
 }
 
-export function parseListQuery(resource: Resource, query: ListParameters): ListQuery {
+/**
+ * A list request's parameters as a ListQuery. `access` is the reader's: fields they may not
+ * read cannot be filtered by (a 400, as an unknown filter — fieldLookups).
+ */
+export function parseListQuery(resource: Resource, query: ListParameters, access: AccessLevel): ListQuery {
   const one = (name: string) => oneParameter(query, name);
 
   const limit = integer('limit', one('limit'), DEFAULT_LIMIT, 1, MAX_LIMIT);
@@ -144,37 +288,29 @@ export function parseListQuery(resource: Resource, query: ListParameters): ListQ
   if (format !== 'json' && format !== 'xlsx') throw fieldError('format', 'Must be json or xlsx.');
 
   const ranges = rangeFilters(resource);
-  const allowedFilters = [...filterNames(resource), ...ranges.keys()];
+  const lookups = fieldLookups(resource, access);
   const filters: Record<string, string[]> = {};
-  for (const [name, raw] of Object.entries(query)) {
-    if (RESERVED.includes(name) || raw === undefined) continue;
-    if (!allowedFilters.includes(name)) {
-      throw fieldError(name, `Unknown filter. Filter by one of: ${allowedFilters.join(', ')}.`);
+  for (const [parameter, raw] of Object.entries(query)) {
+    if (RESERVED.includes(parameter) || raw === undefined) continue;
+    const { field: name, lookup } = lookupOf(parameter);
+    const allowed = ranges.has(parameter) ? [] : Object.hasOwn(lookups, name) ? lookups[name]! : null;
+    if (!allowed) {
+      const known = [...Object.keys(lookups), ...ranges.keys()];
+      throw fieldError(parameter, `Unknown filter. Filter by one of: ${known.join(', ')} (see available-filters for each field's lookups).`);
+    }
+    const takes = () => allowed.map((one) => lookupParameter(name, one)).join(', ');
+    if (!ranges.has(parameter) && !(LOOKUPS as readonly string[]).includes(lookup)) {
+      throw fieldError(parameter, `Unknown lookup "${lookup}". ${name} takes: ${takes()}.`);
+    }
+    if (!ranges.has(parameter) && (!allowed.includes(lookup as Lookup) || lookupParameter(name, lookup as Lookup) !== parameter)) {
+      throw fieldError(parameter, `${name} cannot be filtered this way. It takes: ${takes()}.`);
     }
     const values = (Array.isArray(raw) ? raw : [String(raw)])
       .flatMap((value) => value.split(','))
       .map((value) => value.trim())
       .filter((value) => value !== '');
     if (values.length === 0) continue;
-    if (ranges.has(name)) {
-      filters[name] = [rangeValue(name, values)];
-      continue;
-    }
-    const field = resource.fields[name]!;
-    if (field.filter === 'boolean') {
-      const booleans = values.map((value) => value.toLowerCase());
-      if (booleans.some((value) => value !== 'true' && value !== 'false')) throw fieldError(name, 'Must be true or false.');
-      filters[name] = [...new Set(booleans)];
-    } else {
-      if (field.choices && values.some((value) => !field.choices!.includes(value))) {
-        throw fieldError(name, `Must be one of: ${field.choices.join(', ')}.`);
-      }
-      // Values the column cannot hold would otherwise fail in the database.
-      if (field.relation && values.some((value) => !isUuid(value))) throw fieldError(name, 'Must be record ids.');
-      if (field.kind === 'integer' && values.some((value) => !/^-?\d{1,9}$/.test(value))) throw fieldError(name, 'Must be whole numbers (at most 9 digits).');
-      if (field.kind === 'decimal' && values.some((value) => !/^-?\d{1,15}(\.\d+)?$/.test(value))) throw fieldError(name, 'Must be numbers.');
-      filters[name] = [...new Set(field.relation ? values.map((value) => value.toLowerCase()) : values)];
-    }
+    filters[parameter] = ranges.has(parameter) ? [rangeValue(parameter, values)] : lookupValues(resource, parameter, name, lookup as Lookup, values);
   }
 
   if (searchRaw && !resource.search) throw fieldError('search', 'This list cannot be searched.');

@@ -6,7 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { ResourceMeta } from '../contracts.ts';
 import { BULK_MAX_ROWS, bulkActions } from './bulk.ts';
-import { filterNames, orderingNames } from './list-query.ts';
+import { fieldLookups, filterNames, orderingNames } from './list-query.ts';
 import type { Catalog } from './catalog.ts';
 import { fieldSection } from './fields.ts';
 import type { Resource } from './resource.ts';
@@ -51,6 +51,8 @@ export function resourceMeta(resource: Resource, catalog: Catalog): ResourceMeta
     })),
     ordering,
     filters,
+    // Every field's, whoever reads this: a restricted field's read_access says who may use them.
+    lookups: fieldLookups(resource, 'admin'),
     name_fields: resource.identity?.names ?? [],
     detail_fields: resource.detailFields ?? [],
     list_kind: resource.listItem?.listKind ?? null,

@@ -6,8 +6,8 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { query, type Tx } from '../db/client.ts';
 import { relationTargets } from './catalog.ts';
-import type { Visibility } from './fields.ts';
-import { rangeFilters, type ListQuery } from './list-query.ts';
+import type { FieldType, RelationSpec, Visibility } from './fields.ts';
+import { comparableAs, lookupOf, rangeFilters, type ListQuery, type Lookup } from './list-query.ts';
 import type { PageColumn, PageReads } from './extensions.ts';
 import type { Resource } from './resource.ts';
 
@@ -59,31 +59,100 @@ export type MatchQuery = Pick<ListQuery, 'filters' | 'search' | 'searchBy'>;
 export function whereClause(resource: Resource, visible: Visibility[], listQuery?: MatchQuery): SQL {
   const conditions: SQL[] = [visibleCondition(resource, visible)];
   const ranges = rangeFilters(resource);
-  for (const [name, values] of Object.entries(listQuery?.filters ?? {})) {
-    const range = ranges.get(name);
+  for (const [parameter, values] of Object.entries(listQuery?.filters ?? {})) {
+    const range = ranges.get(parameter);
     if (range) {
       conditions.push(sql`${id(range.column)} ${sql.raw(range.operator)} ${values[0]}::timestamptz`);
       continue;
     }
-    const field = resource.fields[name]!;
-    if (field.relation) {
-      // Only through targets the caller may see: a hidden target's id matches nothing, as an
-      // unknown id does, so a filter never tells that a hidden record exists.
-      const seen = sql.join(
-        relationTargets(field.relation).map((target) =>
-          sql`SELECT id FROM ${id(target.table)} WHERE id IN (${list(values)}) AND ${visibleCondition(target, visible)}`,
-        ),
-        sql` UNION ALL `,
-      );
-      conditions.push(field.relation.many ? sql`${id(name)} && ARRAY(${seen})` : sql`${id(name)} IN (${seen})`);
-    } else if (field.filter === 'boolean') {
-      conditions.push(sql`${id(name)} IN (${list(values.map((value) => value === 'true'))})`);
-    } else {
-      conditions.push(sql`${id(name)} IN (${list(values)})`);
-    }
+    const { field, lookup } = lookupOf(parameter);
+    conditions.push(lookupCondition(resource, visible, field, lookup as Lookup, values));
   }
   if (listQuery?.search) conditions.push(searchMatch(listQuery.search, { scan: listQuery.searchBy === 'scan' }));
   return sql.join(conditions, sql` AND `);
+}
+
+const COMPARISON_OPERATORS = { gt: '>', gte: '>=', lt: '<', lte: '<=' } as const;
+
+/** The condition of one lookup on a field (list-query.ts has checked the field allows it and parsed the values). */
+function lookupCondition(resource: Resource, visible: Visibility[], name: string, lookup: Lookup, values: string[]): SQL {
+  const field = resource.fields[name]!;
+  const column = id(name);
+  switch (lookup) {
+    case 'is':
+      if (field.relation) return field.relation.many ? sql`${column} && ARRAY(${seenTargets(field.relation, visible, values)})` : sql`${column} IN (${seenTargets(field.relation, visible, values)})`;
+      return sql`${column} IN (${list(equalityValues(field, values))})`;
+    case 'not':
+      // Rows without a value are kept: they are linked to (or hold) none of these.
+      if (field.relation) {
+        return field.relation.many
+          ? sql`NOT (coalesce(${column}, '{}') && ARRAY(${seenTargets(field.relation, visible, values)}))`
+          : sql`(${column} IS NULL OR ${column} NOT IN (${seenTargets(field.relation, visible, values)}))`;
+      }
+      return sql`(${column} IS NULL OR ${column} NOT IN (${list(equalityValues(field, values))}))`;
+    case 'empty': {
+      const empty = emptyCondition(field, name, visible);
+      return values[0] === 'true' ? empty : sql`NOT ${empty}`;
+    }
+    default: {
+      const operator = sql.raw(COMPARISON_OPERATORS[lookup]);
+      if (comparableAs(resource, name) !== 'date') return sql`${column} ${operator} ${values[0]}`;
+      // A date's bound (list-query.ts dateBound): its period must lie wholly beyond it. A
+      // stored incomplete date is a period too (a year, a month); one without its year is
+      // no point in time and never compares.
+      const bound = sql`${values[0]}::date`;
+      if (lookup === 'gt' || lookup === 'gte') return sql`${column} >= ${bound}${knownYear(field, name)}`;
+      return sql`${periodEnd(field, name)} <= ${bound}${knownYear(field, name)}`;
+    }
+  }
+}
+
+/** Equality values as the column compares them (booleans as booleans). */
+const equalityValues = (field: FieldType, values: string[]): unknown[] => (field.filter === 'boolean' ? values.map((value) => value === 'true') : values);
+
+/**
+ * The ids among `ids` of targets the caller may see: a hidden target's id matches nothing, as
+ * an unknown id does, so a filter (is or is not) never tells that a hidden record exists.
+ */
+function seenTargets(relation: RelationSpec, visible: Visibility[], ids: string[]): SQL {
+  return sql.join(
+    relationTargets(relation).map((target) => sql`SELECT id FROM ${id(target.table)} WHERE id IN (${list(ids)}) AND ${visibleCondition(target, visible)}`),
+    sql` UNION ALL `,
+  );
+}
+
+/**
+ * A field without a value: NULL or '' for a single value, an empty array for a list. A
+ * relation counts only the targets the caller may see: a row linked to hidden records alone
+ * has no value for them, as its presented field shows.
+ */
+function emptyCondition(field: FieldType, name: string, visible: Visibility[]): SQL {
+  const column = id(name);
+  if (field.relation) {
+    const targets = field.relation.many ? sql`${column}` : sql`ARRAY[${column}]`;
+    const seen = sql.join(
+      relationTargets(field.relation).map((target) => sql`SELECT 1 FROM ${id(target.table)} WHERE id = ANY(${targets}) AND ${visibleCondition(target, visible)}`),
+      sql` UNION ALL `,
+    );
+    return sql`NOT EXISTS (${seen})`;
+  }
+  if (field.multiple) return sql`coalesce(cardinality(${column}), 0) = 0`;
+  return TEXT_KINDS.includes(field.kind) ? sql`(${column} IS NULL OR ${column} = '')` : sql`${column} IS NULL`;
+}
+
+/** Kinds held in text columns, where '' is no value too. */
+const TEXT_KINDS: FieldType['kind'][] = ['text', 'category', 'choice', 'visibility', 'url'];
+
+/** `AND <the year is known>` for an incomplete date (nothing for a plain date). */
+const knownYear = (field: FieldType, name: string): SQL => (field.kind === 'incomplete_date' ? sql` AND NOT ${id(`${name}_incomplete_year`)}` : sql``);
+
+/** The first day after a stored date's period: the next year, month or day. */
+function periodEnd(field: FieldType, name: string): SQL {
+  const column = id(name);
+  if (field.kind !== 'incomplete_date') return sql`(${column} + 1)`;
+  return sql`(CASE WHEN ${id(`${name}_incomplete_month`)} THEN ${column} + interval '1 year'
+                   WHEN ${id(`${name}_incomplete_day`)} THEN ${column} + interval '1 month'
+                   ELSE ${column} + interval '1 day' END)`;
 }
 
 /**

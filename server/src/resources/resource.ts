@@ -61,6 +61,8 @@ export interface ResourceDeclaration {
   detailFields?: string[];
   /** Spreadsheet header aliases: alias (lower case) → field name. */
   headerAliases?: Record<string, string>;
+  /** Values a spreadsheet import gives the records it creates when the sheet has no such column (e.g. an e-mail's source). */
+  importDefaults?: Record<string, unknown>;
   /**
    * Review (docs/review.md): rows are suggested, active (curated) or rejected, in a status
    * column; only active rows are records anywhere but the suggestions' own routes.

@@ -31,7 +31,8 @@ export const IdParam = Type.Object({ id: Type.String({ format: 'uuid' }) });
 /**
  * A resource list's query string. The schema checks each parameter's type; the engine
  * (parseListQuery) checks what depends on the declaration — ordering fields, filter values,
- * unknown filters — and caps limit at the maximum.
+ * unknown filters and lookups (`<field>__<lookup>`, taken as additional properties rather than
+ * listed, one per field and lookup) — and caps limit at the maximum.
  */
 export function listQuerystring(resource: Resource) {
   return Type.Object({
@@ -124,11 +125,13 @@ export async function registerResource(instance: FastifyInstance, resource: Reso
     schema: {
       tags,
       summary: `List ${resource.kind} (JSON, or a spreadsheet with ?format=xlsx)`,
+      description: 'Filters: `<field>=a,b` (any of), `<field>__not=a,b` (none of), `<field>__gt=` / `__gte` / `__lt` / `__lte` (one number or date: YYYY, YYYY-MM or YYYY-MM-DD, a period), ' +
+        '`<field>__empty=true|false`; which fields take which: available-filters/ (`lookups`).',
       querystring: listQuerystring(resource),
       response: { 200: resourcePage(record), ...errors },
     },
   }, async (request, reply) => {
-    const listQuery = parseListQuery(resource, request.query);
+    const listQuery = parseListQuery(resource, request.query, request.principal.access);
     if (listQuery.format === 'xlsx') return sendSpreadsheet(request, reply, service, listQuery);
     return pageOf(request, await withContext(request, (ctx) => service.list(ctx, listQuery)));
   });
@@ -219,7 +222,7 @@ export async function registerResource(instance: FastifyInstance, resource: Reso
       response: { 200: BulkResult, ...errors, 409: BulkRefusedBody },
     },
   }, async (request, reply) => {
-    const parsed = bulk.parse(request.body);
+    const parsed = bulk.parse(request.body, request.principal.access);
     if (parsed.action !== 'export') return withContext(request, (ctx) => bulk.run(ctx, parsed));
     const ids = await withContext(request, (ctx) => bulk.targetIds(ctx, parsed));
     return sendSpreadsheet(request, reply, service, parsed.listQuery, { ids, format: parsed.format });

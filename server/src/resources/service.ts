@@ -4,7 +4,7 @@
  * consistent, the audit log, and how rows are presented. Routes stay thin;
  * only repository.ts, relations.ts and audit.ts write SQL.
  */
-import type { AccessLevel, AuditEntry, RelatedRef } from '../contracts.ts';
+import type { AccessLevel, AuditEntry, AvailableFilter, AvailableFilters, RelatedRef } from '../contracts.ts';
 import { atLeast } from '../auth/access.ts';
 import type { Tx } from '../db/client.ts';
 import { badRequest, conflict, notFound, permissionDenied, type FieldErrors, type ItemErrors } from '../http/errors.ts';
@@ -15,7 +15,7 @@ import { pageColumns, type PageColumn, type PageReads, type ParsedValue } from '
 import { responsibleUser, type Actor, type EngineContext } from './context.ts';
 import { incompleteDateFlags, type FieldType, type Visibility } from './fields.ts';
 import type { ListQuery, ResultPage } from './list-query.ts';
-import { filterNames } from './list-query.ts';
+import { comparableAs, fieldLookups, filterNames } from './list-query.ts';
 import { checkRelationIds, idsOf, relatedRefs, removeReferences, resolveNames } from './relations.ts';
 import * as repo from './repository.ts';
 import { SearchStatisticsCache } from './search-statistics.ts';
@@ -317,6 +317,7 @@ export class ResourceService {
     this.assertMayWrite(ctx.actor);
     const { tx, actor } = ctx;
     for (const hook of this.resource.beforeDelete ?? []) await hook(ctx, { resource: this.resource, row });
+    for (const extension of this.catalog.extensions) await extension.beforeDelete?.(ctx, { resource: this.resource, row, catalog: this.catalog });
     const before = (await this.presentRows(tx, 'admin', [row]))[0]!;
     // Deleted first: a concurrent delete of the same row waits here for this one to commit,
     // then deletes nothing (its caller rolls back: no second audit entry, no references touched);
@@ -348,10 +349,17 @@ export class ResourceService {
     });
   }
 
-  async availableFilters({ tx, actor }: EngineContext) {
+  /**
+   * The filters a reader may use, each with its lookups: the declared filters with the values
+   * (and counts) among the rows they see, then the fields that only compare or can only be
+   * empty, without values.
+   */
+  async availableFilters({ tx, actor }: EngineContext): Promise<AvailableFilters> {
     const visible = visibleTo(actor.access);
-    const filters = [];
-    for (const name of filterNames(this.resource)) {
+    const lookups = fieldLookups(this.resource, actor.access);
+    const declared = filterNames(this.resource).filter((name) => Object.hasOwn(lookups, name));
+    const filters: AvailableFilter[] = [];
+    for (const name of declared) {
       const field = this.resource.fields[name]!;
       if (field.relation) {
         const values = await repo.relationFilterValues(tx, this.resource, visible, name);
@@ -359,6 +367,7 @@ export class ResourceService {
         filters.push({
           name,
           type: 'relation' as const,
+          lookups: lookups[name]!,
           // Only related records the caller may see are offered.
           values: values.filter((entry) => refs.has(entry.value)).map((entry) => ({ ...entry, label: refs.get(entry.value)!.display_name })),
         });
@@ -368,8 +377,13 @@ export class ResourceService {
       filters.push({
         name,
         type: field.filter === 'boolean' ? ('boolean' as const) : ('choice' as const),
+        lookups: lookups[name]!,
         values: values.map((entry) => ({ value: entry.value, count: entry.count })),
       });
+    }
+    for (const [name, fieldLookupList] of Object.entries(lookups)) {
+      if (declared.includes(name)) continue;
+      filters.push({ name, type: comparableAs(this.resource, name) ?? 'array', lookups: fieldLookupList, values: [] });
     }
     return { filters };
   }

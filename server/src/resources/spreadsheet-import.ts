@@ -582,7 +582,8 @@ class RowImporter {
       for (const [field, messages] of Object.entries(resolved.errors)) for (const message of messages) this.fail(row, field, message);
       return;
     }
-    const parsed = this.parse(row, current ? mergeLists(this.resource, resolved.values, current) : resolved.values, current);
+    const values = current ? mergeLists(this.resource, resolved.values, current) : { ...this.resource.importDefaults, ...resolved.values };
+    const parsed = this.parse(row, values, current);
     if (!parsed) return;
 
     const write = (executor: Tx) => this.service.write({ ...this.ctx, tx: executor }, current, parsed);

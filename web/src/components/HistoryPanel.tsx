@@ -24,6 +24,12 @@ import { fieldLabel, type ResourceView } from './resource-view';
 import { RetryAlert } from './RetryAlert';
 import { VisuallyHidden } from './VisuallyHidden';
 
+/**
+ * Changes recorded by extensions rather than by a declared field, with their labels: a record's
+ * list memberships (lists extension) and a fact's share links (facts/share).
+ */
+const EXTENSION_CHANGES: Partial<Record<string, string>> = { lists: 'Lists', share_link: 'Share link' };
+
 const ACTION_COLORS: Record<AuditEntry['action'], 'success' | 'primary' | 'error' | 'secondary' | 'warning'> = {
   create: 'success',
   update: 'primary',
@@ -164,12 +170,13 @@ export function HistoryPanel({ meta, view, record }: HistoryPanelProps) {
     const shown: Change[] = [];
     for (const [name, { from, to }] of Object.entries(entry.changes)) {
       const field: FieldMeta | undefined = fieldsByName.get(name);
-      if (name !== 'lists' && (!field || field.kind === 'object' || view.omit?.includes(name))) continue;
+      const extension = EXTENSION_CHANGES[name];
+      if (!extension && (!field || field.kind === 'object' || view.omit?.includes(name))) continue;
       const before = historyValue(field, from, listNames, name);
       const after = historyValue(field, to, listNames, name);
       if (entry.action === 'create' && (after === null || (field?.kind === 'boolean' && to === false))) continue;
       if (before === after && entry.action !== 'create') continue;
-      shown.push({ name, label: name === 'lists' ? 'Lists' : fieldLabel(view, name), from: before, to: after });
+      shown.push({ name, label: extension ?? fieldLabel(view, name), from: before, to: after });
     }
     const order = new Map(meta.fields.map((field, index) => [field.name, index]));
     return shown.sort((a, b) => (order.get(a.name) ?? meta.fields.length) - (order.get(b.name) ?? meta.fields.length));

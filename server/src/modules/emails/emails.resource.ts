@@ -109,6 +109,8 @@ export const emailList = defineResource({
     unsubscribed_at: readOnly(datetime()),
     notes: text({ max: 5000, multiline: true }),
   },
+  // Rows a spreadsheet brings are imported, unless the sheet says where each came from.
+  importDefaults: { source: 'imported' },
   ordering: ['email', 'name', 'source', 'subscription'],
   defaultOrdering: '-created_at',
   filters: ['domain', 'source', 'subscription', 'is_role', 'is_free_mail', 'is_disposable'],

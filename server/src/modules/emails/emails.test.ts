@@ -9,6 +9,7 @@ import { sql } from 'drizzle-orm';
 import { query } from '../../db/client.ts';
 import type { TenantRow } from '../../tenancy/tenants.repository.ts';
 import { createTestApp, type TestContext } from '../../test/test-app.ts';
+import { multipart } from '../../test/multipart.ts';
 import { onServer, whileHeld } from '../../test/races.ts';
 import { EmailListService } from './emails.service.ts';
 import { extractAddresses } from './email-extract.ts';
@@ -231,6 +232,14 @@ describe('email list API', () => {
       const badChoice = await call('PATCH', `${BASE}/${created.json().id}/`, { subscription: 'maybe' });
       assert.equal(badChoice.statusCode, 400);
       assert.ok(badChoice.json().errors.subscription);
+    });
+
+    it('a spreadsheet import marks its rows imported, unless the sheet names their source', async () => {
+      const csv = 'Email,Name,Source\r\ndana@sheet.example,Dana,\r\neli@sheet.example,Eli,subscribed\r\n';
+      const response = await t.request(acme, { method: 'POST', url: `${BASE}/upload/`, token: tokens['research'], ...multipart('list.csv', csv) });
+      assert.equal(response.statusCode, 200, response.body);
+      const rows = (await call('GET', `${BASE}/?search=sheet.example&ordering=email`)).json().results as Array<Record<string, unknown>>;
+      assert.deepEqual(rows.map((row) => [row['email'], row['source']]), [['dana@sheet.example', 'imported'], ['eli@sheet.example', 'subscribed']]);
     });
 
     it('domains: read, edited (notes, organizations), never created or deleted through their routes', async () => {

@@ -309,12 +309,20 @@ async function countShareCodes(tx: Tx, where: SQL): Promise<number> {
 }
 
 /** Revokes a code (once: a revoked code keeps its first revocation time); null when there is none. */
-export async function revokeShareCode(tx: Tx, codeId: string): Promise<ShareCodeRow | null> {
-  const [row] = await query<ShareCodeRow>(
+/** Revokes a code (again: no change); `newly_revoked` tells whether this call did it. */
+export async function revokeShareCode(tx: Tx, codeId: string): Promise<(ShareCodeRow & { newly_revoked: boolean }) | null> {
+  const [row] = await query<ShareCodeRow & { newly_revoked: boolean }>(
     tx,
-    sql`UPDATE fact_share_codes SET revoked_at = coalesce(revoked_at, now()) WHERE id = ${codeId} RETURNING ${SHARE_COLUMNS}`,
+    sql`WITH before AS (SELECT id, revoked_at IS NULL AS active FROM fact_share_codes WHERE id = ${codeId} FOR UPDATE)
+        UPDATE fact_share_codes c SET revoked_at = coalesce(c.revoked_at, now()) FROM before WHERE c.id = before.id
+        RETURNING c.id, c.fact_id, c.code, c.created_by, c.created_at, c.expires_at, c.revoked_at, c.view_count, c.last_viewed_at, before.active AS newly_revoked`,
   );
   return row ?? null;
+}
+
+export async function factDisplayName(tx: Tx, factId: string): Promise<string | null> {
+  const [row] = await query<{ display_name: string | null }>(tx, sql`SELECT display_name FROM facts WHERE id = ${factId}`);
+  return row?.display_name ?? null;
 }
 
 /** A code that still opens its subtree (not revoked, not expired), counted as one more view. */

@@ -224,6 +224,7 @@ export class FactsService {
     const expiresAt = parseExpiry(body);
     const fact = await this.facts.findVisible(tx, actor.access, factId);
     const row = await repo.insertShareCode(tx, actor.tenantId, { factId: fact.id, code: newShareCode(), userId: responsibleUser(actor)?.id ?? null, expiresAt });
+    await this.auditShareLink(ctx, fact.id, null, row);
     return { id: row.id, code: row.code, url_path: `/s/${row.code}`, expires_at: iso(row.expires_at) };
   }
 
@@ -235,9 +236,24 @@ export class FactsService {
   }
 
   /** DELETE facts/share-codes/{id}/: the code stops working (it stays listed, revoked). */
-  async revoke({ tx, actor }: EngineContext, codeId: string): Promise<void> {
-    this.facts.assertMayWrite(actor);
-    if (!isUuid(codeId) || !(await repo.revokeShareCode(tx, codeId))) throw notFound('Share code not found.');
+  async revoke(ctx: EngineContext, codeId: string): Promise<void> {
+    this.facts.assertMayWrite(ctx.actor);
+    const revoked = isUuid(codeId) ? await repo.revokeShareCode(ctx.tx, codeId) : null;
+    if (!revoked) throw notFound('Share code not found.');
+    if (revoked.newly_revoked) await this.auditShareLink(ctx, revoked.fact_id, revoked, null);
+  }
+
+  /**
+   * A share link made or revoked is in the shared fact's history (`share_link`: its path, and
+   * when it expires). The code raises nothing — a viewer sees what their own audience may — so
+   * the history's readers learn nothing they could not see already.
+   */
+  private async auditShareLink(ctx: EngineContext, factId: string, from: repo.ShareCodeRow | null, to: repo.ShareCodeRow | null): Promise<void> {
+    const link = (row: repo.ShareCodeRow | null) => (row ? `/s/${row.code}${row.expires_at ? ` (expires ${iso(row.expires_at)})` : ''}` : null);
+    await writeAudit(ctx.tx, {
+      actor: ctx.actor, resource: facts.kind, recordId: factId, action: 'update', displayName: await repo.factDisplayName(ctx.tx, factId),
+      changes: { share_link: { from: link(from), to: link(to) } }, bulkOperationId: ctx.bulkOperationId,
+    });
   }
 }
 

@@ -109,6 +109,18 @@ describe('intelbooks API', () => {
       await call('admin', 'DELETE', `/facts/${created.id}/`);
     });
 
+    it('names a fact by its text as read, without the markers (history, pickers, search results)', async () => {
+      const cases: Array<[string, string]> = [
+        ['**Founded** in *1998* by [Ada](https://example.com/ada_(b))', 'Founded in 1998 by Ada'],
+        ['snake_case stays, _italic_ goes; \\*escaped\\* stars stay', 'snake_case stays, italic goes; *escaped* stars stay'],
+      ];
+      for (const [text, name] of cases) {
+        const created = await fact({ text, section: ids['history'] });
+        assert.equal(created['display_name'], name);
+        await call('admin', 'DELETE', `/facts/${created.id}/`);
+      }
+    });
+
     it('refuses more than 5,000 characters', async () => {
       refused(await call('admin', 'POST', '/facts/', { text: 'x'.repeat(5001), section: ids['history'] }), 'text');
     });
@@ -406,6 +418,15 @@ describe('intelbooks API', () => {
         const listed = (await call('admin', 'GET', `/facts/share-codes/?fact=${book['r1']}`)).json().results as Json[];
         assert.deepEqual(listed.map((row) => [row['view_count'], row['revoked'], row['expired']]).sort(), [[0, false, false], [1, false, true], [2, true, false]]);
         assert.equal((await call('beta', 'DELETE', `/facts/share-codes/${codeId}/`, undefined, beta)).statusCode, 404);
+      });
+
+      it('a link made or revoked is in the fact’s history, once', async () => {
+        assert.equal((await call('admin', 'DELETE', `/facts/share-codes/${codeId}/`)).statusCode, 204, 'revoking again changes nothing');
+        const links = (await history(book['r1']!)).filter((entry) => 'share_link' in entry.changes).map((entry) => entry.changes['share_link']);
+        const made = links.filter((change) => change?.from === null).map((change) => change?.to);
+        assert.ok(made.includes(`/s/${code}`), JSON.stringify(links));
+        assert.ok(made.some((path) => typeof path === 'string' && /^\/s\/[a-z2-7]{16} \(expires \d{4}-/.test(path)), 'with its expiry');
+        assert.deepEqual(links.filter((change) => change?.to === null), [{ from: `/s/${code}`, to: null }]);
       });
     });
   });

@@ -5,8 +5,9 @@
  * assets/{organizations|people|ledger}). In quick search as LedgerEntry
  * (the search dialog's "Ledgers" chip, SPEC §2).
  */
-import { choice, flag, inSection, integer, relation, text, url, visibility } from '../../resources/fields.ts';
+import { choice, decimal, flag, inSection, integer, relation, text, url, visibility } from '../../resources/fields.ts';
 import { defineResource } from '../../resources/resource.ts';
+import { CURRENCIES } from './investments.resource.ts';
 
 export const QUARTERS = ['Q1', 'Q2', 'Q3', 'Q4'] as const;
 
@@ -29,6 +30,10 @@ export const ledgerEntries = defineResource({
     year: inSection('dates', integer({ min: 1000, max: 9999 })),
     quarter: inSection('dates', choice(QUARTERS, { default: 'Q1' })),
     data: text({ max: 20_000, multiline: true }),
+    // The money the entry is about (migration 0160): compared and ordered in lists; processing
+    // fills both from the money found in a document (docs/ledger.md).
+    amount: decimal({ min: 0, max: 1e15, scale: 2 }),
+    currency: choice(CURRENCIES),
     organizations: relation('organizations'),
     people: relation('people'),
     geos: relation('geos'),
@@ -38,8 +43,8 @@ export const ledgerEntries = defineResource({
     show_on_dashboard: flag(),
     visibility: visibility('hidden'),
   },
-  ordering: ['year', 'quarter', 'order', 'caption', 'symbol'],
-  filters: ['year', 'quarter', 'organizations', 'people', 'geos', 'keywords'],
+  ordering: ['year', 'quarter', 'order', 'caption', 'symbol', 'amount'],
+  filters: ['year', 'quarter', 'currency', 'organizations', 'people', 'geos', 'keywords'],
   listItem: { listKind: 'LedgerList', column: 'ledger_entry_id' },
   identity: {
     names: ['caption', 'symbol', 'data'],

@@ -317,7 +317,8 @@ describe('ledger entries API', () => {
         return response.json().filters as Array<{ name: string; type: string; values: Array<{ value: unknown; label?: string }> }>;
       };
       const forPublic = await filters('public');
-      assert.deepEqual(forPublic.map((filter) => filter.name), ['visibility', 'show_on_dashboard', 'year', 'quarter', 'organizations', 'people', 'geos', 'keywords']);
+      // The declared filters, then the fields that only compare (amount, order).
+      assert.deepEqual(forPublic.map((filter) => filter.name), ['visibility', 'show_on_dashboard', 'year', 'quarter', 'currency', 'organizations', 'people', 'geos', 'keywords', 'amount', 'order']);
       const years = (name: string, all: typeof forPublic) => all.find((filter) => filter.name === name)!.values.map((entry) => entry.label ?? entry.value);
       assert.deepEqual(years('year', forPublic), [2021]);
       assert.deepEqual(years('organizations', forPublic), ['Acme Capital']);
@@ -418,6 +419,53 @@ describe('ledger entries API', () => {
       assert.equal(partial.statusCode, 200, partial.body);
       assert.deepEqual([partial.json().created, partial.json().failed], [1, 1]);
       assert.equal(partial.json().errors[0].field, 'year');
+    });
+  });
+
+  describe('amount and currency', () => {
+    it('are written, checked, compared, ordered and filtered', async () => {
+      const seed = { visibility: 'public', symbol: 'AMT' };
+      const small = await create(BASE, { ...seed, caption: 'Small amount', amount: 1500.5, currency: 'eur' });
+      const large = await create(BASE, { ...seed, caption: 'Large amount', amount: '2300000000', currency: 'USD' });
+      const none = await create(BASE, { ...seed, caption: 'No amount' });
+      assert.deepEqual([small['amount'], small['currency']], [1500.5, 'EUR']);
+      assert.deepEqual([large['amount'], none['amount'], none['currency']], [2_300_000_000, null, null]);
+      // The largest amount an entry holds, to the cent.
+      const edge = await create(BASE, { ...seed, caption: 'Edge amount', amount: 1e15 });
+      assert.equal(edge['amount'], 1e15);
+
+      for (const [amount, message] of [[-1, /at least 0/], [1.005, /at most 2 decimal places/], [1e15 + 1, /at most 1000000000000000/], ['lots', /Must be a number/]] as const) {
+        const refused = await t.request(acme, { method: 'POST', url: `${BASE}/`, token: tokens['admin'], payload: { caption: 'Bad', amount } });
+        assert.equal(refused.statusCode, 400, refused.body);
+        assert.match(refused.json().errors.amount[0], message);
+      }
+      const badCurrency = await t.request(acme, { method: 'POST', url: `${BASE}/`, token: tokens['admin'], payload: { caption: 'Bad', currency: 'Euro' } });
+      assert.equal(badCurrency.statusCode, 400);
+      assert.ok(badCurrency.json().errors.currency);
+
+      const captions = async (query: string) => {
+        const response = await list('public', `?search=AMT&${query}`);
+        assert.equal(response.statusCode, 200, response.body);
+        return response.json().results.map((row: Entry) => row['caption']);
+      };
+      assert.deepEqual(await captions('ordering=-amount'), ['Edge amount', 'Large amount', 'Small amount', 'No amount']);
+      assert.deepEqual(await captions('ordering=amount&amount__gt=1500.5'), ['Large amount', 'Edge amount']);
+      assert.deepEqual(await captions('ordering=amount&amount__gte=1500.50&amount__lt=1000000000'), ['Small amount']);
+      assert.deepEqual(await captions('amount__empty=true'), ['No amount']);
+      assert.deepEqual(await captions('ordering=amount&currency=USD,EUR'), ['Small amount', 'Large amount']);
+      assert.deepEqual(await captions('ordering=amount&currency__not=USD'), ['Small amount', 'Edge amount', 'No amount']);
+      const bad = await list('public', '?amount__gt=ten');
+      assert.equal(bad.statusCode, 400);
+      assert.deepEqual(Object.keys(bad.json().errors), ['amount__gt']);
+      assert.equal((await list('public', '?currency=EURO')).statusCode, 400);
+
+      const meta = (await t.request(acme, { method: 'GET', url: '/api/v1/resources/' })).json() as Array<{ kind: string; lookups: Record<string, string[]>; fields: Array<{ name: string; kind: string; choices: string[] | null; max: number | null }> }>;
+      const ledger = meta.find((resource) => resource.kind === 'ledger_entries')!;
+      const amount = ledger.fields.find((field) => field.name === 'amount')!;
+      assert.deepEqual([amount.kind, amount.max], ['decimal', 1e15]);
+      assert.ok(ledger.fields.find((field) => field.name === 'currency')!.choices!.includes('CHF'));
+      assert.deepEqual(ledger.lookups['amount'], ['gt', 'gte', 'lt', 'lte', 'empty']);
+      assert.deepEqual(ledger.lookups['currency'], ['is', 'not', 'empty']);
     });
   });
 

@@ -69,7 +69,7 @@ export async function listsRoutes(app: FastifyInstance): Promise<void> {
       response: { 200: ResourcePage, ...errors },
     },
   }, async (request) => {
-    const { limit, offset } = parseListQuery(lists, { limit: request.query.limit, offset: request.query.offset });
+    const { limit, offset } = parseListQuery(lists, { limit: request.query.limit, offset: request.query.offset }, request.principal.access);
     return pageOf(request, await withContext(request, (ctx) => service.listItems(ctx, request.params.id, { limit, offset })));
   });
 

@@ -14,6 +14,7 @@
  */
 import { Readable } from 'node:stream';
 import { sql, type SQL } from 'drizzle-orm';
+import type { AccessLevel } from '../../contracts.ts';
 import { query } from '../../db/client.ts';
 import { publish } from '../../events/bus.ts';
 import { ApiError, notFound } from '../../http/errors.ts';
@@ -62,18 +63,18 @@ export interface ReportData {
 }
 
 /** Checks a selection before it is queued: a bad id or filter is a 400 naming it. */
-export function checkSelection(selection: ReportSelection): void {
+export function checkSelection(selection: ReportSelection, access: AccessLevel): void {
   const bad = (selection.ids ?? []).filter((id) => !isUuid(id));
   if (bad.length > 0) throw new ApiError(400, 'invalid', `ids: not an id: ${bad.slice(0, 5).join(', ')}.`, { ids: bad.map((id) => `Not an id: ${id}`) });
   if (selection.ids && selection.query) throw new ApiError(400, 'invalid', 'Send ids or filters, not both.', { ids: ['Send ids or filters, not both.'], filters: ['Send ids or filters, not both.'] });
-  if (selection.query) parseListQuery(rawData, selection.query as ListParameters);
+  if (selection.query) parseListQuery(rawData, selection.query as ListParameters, access);
 }
 
 /** The items a selection names, as the actor may see them (a condition on raw_data). */
 function selected(ctx: EngineContext, selection: ReportSelection): SQL {
   const visible = visibleTo(ctx.actor.access);
   if (selection.ids) return sql`${whereClause(rawData, visible)} AND id = ANY(${uuidArray(selection.ids)})`;
-  return whereClause(rawData, visible, parseListQuery(rawData, (selection.query ?? {}) as ListParameters));
+  return whereClause(rawData, visible, parseListQuery(rawData, (selection.query ?? {}) as ListParameters, ctx.actor.access));
 }
 
 export async function gatherReport(ctx: EngineContext, selection: ReportSelection): Promise<ReportData> {
@@ -213,7 +214,7 @@ const mayRead = (ctx: EngineContext, createdBy: string | null): boolean =>
 export class RawDataReports {
   /** POST raw-data/analysis-report/: the selection checked, the job queued; its id is the task id. */
   async start(ctx: EngineContext, selection: ReportSelection): Promise<{ task_id: string }> {
-    checkSelection(selection);
+    checkSelection(selection, ctx.actor.access);
     const taskId = await enqueue(ctx.tx, {
       name: 'rawdata.report',
       payload: { ...(selection.ids ? { ids: selection.ids } : {}), ...(selection.query ? { query: selection.query } : {}) },

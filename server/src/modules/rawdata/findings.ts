@@ -18,10 +18,10 @@ import { query } from '../../db/client.ts';
 import { publish } from '../../events/bus.ts';
 import type { Catalog } from '../../resources/catalog.ts';
 import type { EngineContext } from '../../resources/context.ts';
-import { lockRows, uuidArray } from '../../resources/repository.ts';
+import type { Resource } from '../../resources/resource.ts';
 import { normalizeName } from '../../resources/values.ts';
-import { visibleTo } from '../../resources/visibility.ts';
 import { isRejected, ReviewService, reviewedResourceOf, SNIPPET_MAX } from '../review/review.service.ts';
+import { forgetSource, lockTenantSuggestions } from '../review/forget-source.ts';
 import { insertProvenance, type ProvenanceInput } from '../review/review.repository.ts';
 import type { LedgerCandidate, Mention } from '../../processing/entities/index.ts';
 import type { Findings, LinkedEntity } from './entity-finding.ts';
@@ -44,7 +44,9 @@ export async function writeFindings(ctx: EngineContext, catalog: Catalog, itemId
   const people = new ReviewService(reviewedResourceOf(catalog, 'PER'), catalog);
   const ledger = new ReviewService(reviewedResourceOf(catalog, 'LEDGER'), catalog);
   await lockTenantSuggestions(ctx);
-  await forgetEarlierFindings(ctx, itemId, [organizations, people, ledger]);
+  // Step 1 (see the module comment).
+  await query(ctx.tx, sql`DELETE FROM raw_data_entities WHERE raw_data_id = ${itemId}`);
+  await forgetSource(ctx, catalog, source);
 
   const entities = [...findings.entities].sort((a, b) => b.mentions.length - a.mentions.length).slice(0, MAX_ENTITIES_PER_ITEM);
   // A ledger entry may only point at curated records: the linked ones, not suggestions.
@@ -52,7 +54,7 @@ export async function writeFindings(ctx: EngineContext, catalog: Catalog, itemId
     entities.find((entity) => entity.record?.kind === kind && entity.mentions.some((m) => m.start === mention.start && m.end === mention.end))?.record?.id ?? null;
   const ledgerSuggestions = findings.ledger.slice(0, MAX_SUGGESTIONS_PER_ITEM).map((candidate) => ({
     candidate,
-    body: ledgerBody(candidate, (mention) => linkedRecord(mention, 'organizations'), (mention) => linkedRecord(mention, 'people')),
+    body: ledgerBody(ledger.resource, candidate, (mention) => linkedRecord(mention, 'organizations'), (mention) => linkedRecord(mention, 'people')),
   }));
   const suggested = { organizations: [] as Array<{ id: string; name: string }>, people: [] as string[], ledger: 0 };
   for (const entity of entities) {
@@ -81,41 +83,6 @@ export async function writeFindings(ctx: EngineContext, catalog: Catalog, itemId
       suggested: { organizations: suggested.organizations.length, people: suggested.people.length, ledger: suggested.ledger },
     },
   };
-}
-
-/**
- * Two items processed at once that both name "Acme" must make one suggestion, not two. Their
- * suggesting steps (one short transaction each) take turns per tenant: one lock, taken before
- * any row lock, instead of one per name — a thousand names would fill PostgreSQL's lock table,
- * and locks taken after row locks could wait on each other crosswise.
- */
-async function lockTenantSuggestions(ctx: EngineContext): Promise<void> {
-  await query(ctx.tx, sql`SELECT pg_advisory_xact_lock(hashtextextended(${`suggest:${ctx.actor.tenantId}`}, 0))`);
-}
-
-/**
- * Step 1: what an earlier processing of the item wrote, except what was reviewed since. The
- * item's suggestions are locked first: one accepted or rejected meanwhile is re-read as no
- * longer suggested and keeps this item's provenance (its snippets, the decision's training
- * example). A suggestion left with no source is deleted through the engine (references,
- * history), as any delete.
- */
-async function forgetEarlierFindings(ctx: EngineContext, itemId: string, reviews: ReviewService[]): Promise<void> {
-  await query(ctx.tx, sql`DELETE FROM raw_data_entities WHERE raw_data_id = ${itemId}`);
-  for (const review of reviews) {
-    const resource = review.suggestions.resource;
-    const table = sql.identifier(resource.table);
-    const fromItem = sql`p.resource = ${review.resource.kind} AND p.source_kind = 'raw_data' AND p.source_id = ${itemId}`;
-    const candidates = await query<{ id: string }>(ctx.tx, sql`SELECT DISTINCT p.record_id AS id FROM suggestion_provenance p WHERE ${fromItem}`);
-    const locked = await lockRows(ctx.tx, resource, visibleTo('admin'), candidates.map((row) => row.id));
-    if (locked.length === 0) continue;
-    const ids = uuidArray(locked.map((row) => row.id));
-    await query(ctx.tx, sql`DELETE FROM suggestion_provenance p WHERE ${fromItem} AND p.record_id = ANY(${ids})`);
-    const orphans = new Set((await query<{ id: string }>(ctx.tx, sql`
-      SELECT r.id FROM ${table} r WHERE r.id = ANY(${ids})
-        AND NOT EXISTS (SELECT 1 FROM suggestion_provenance p WHERE p.resource = ${review.resource.kind} AND p.record_id = r.id)`)).map((row) => row.id));
-    for (const row of locked) if (orphans.has(row.id)) await review.suggestions.removeRow(ctx, row);
-  }
 }
 
 interface Suggestible {
@@ -162,8 +129,11 @@ export function suggestionBody(kind: string, name: string): Record<string, unkno
   return { name_given: words.slice(0, -1).join(' ').slice(0, 200), name_family: words.at(-1)!.slice(0, 200) };
 }
 
-/** A ledger suggestion: "Org — amount (quarter year)", the sentence as its data, the linked organizations and people. */
-function ledgerBody(candidate: LedgerCandidate, orgId: (mention: Mention) => string | null, personId: (mention: Mention) => string | null): Record<string, unknown> {
+/**
+ * A ledger suggestion: "Org — amount (quarter year)", the sentence as its data, the money found
+ * as its amount and currency (each when the entry can hold it), the linked organizations and people.
+ */
+function ledgerBody(resource: Resource, candidate: LedgerCandidate, orgId: (mention: Mention) => string | null, personId: (mention: Mention) => string | null): Record<string, unknown> {
   const money = candidate.money.money;
   const amount = money ? `${money.currency} ${formatAmount(money.amount)}${money.period ? ` ${money.period}` : ''}` : candidate.money.text;
   const who = candidate.organizations[0]?.text ?? candidate.people[0]?.text;
@@ -176,9 +146,24 @@ function ledgerBody(candidate: LedgerCandidate, orgId: (mention: Mention) => str
     data: candidate.snippet.slice(0, 20_000),
     ...(candidate.year ? { year: candidate.year } : {}),
     ...(candidate.quarter ? { quarter: `Q${candidate.quarter}` } : {}),
+    ...ledgerMoney(resource, money),
     ...(organizations.length > 0 ? { organizations } : {}),
     ...(people.length > 0 ? { people } : {}),
   };
+}
+
+/**
+ * The entry's amount (to the cent) and currency from the money found, each as its field takes
+ * it, and left out when the field would refuse it (an amount past its maximum, a currency
+ * that is no ISO 4217 code): the suggestion is made without it.
+ */
+function ledgerMoney(resource: Resource, money: { amount: number; currency: string } | null | undefined): Record<string, unknown> {
+  if (!money) return {};
+  const taken = (name: string, value: unknown) => {
+    const parsed = resource.fields[name]!.parse(value, name);
+    return parsed.ok ? parsed.value : {};
+  };
+  return { ...taken('amount', Math.round(money.amount * 100) / 100), ...taken('currency', money.currency) };
 }
 
 function formatAmount(amount: number): string {

@@ -194,7 +194,20 @@ describe('raw data processing', () => {
     const sources = (zephyrine[0]!['provenance'] as Array<{ source_id: string }>).map((entry) => entry.source_id).sort();
     assert.deepEqual(sources, [a, b].sort());
     const ledger = await suggestions('ledger');
-    assert.ok(ledger.some((row) => /12,000,000|12 million/i.test(String(row['display_name'])) && /Q3 2024/.test(String(row['display_name']))), `ledger: ${names(ledger).join(' | ')}`);
+    const raised = ledger.find((row) => /12,000,000|12 million/i.test(String(row['display_name'])) && /Q3 2024/.test(String(row['display_name'])));
+    assert.ok(raised, `ledger: ${names(ledger).join(' | ')}`);
+    // The money found is the suggested entry's amount and currency.
+    assert.equal(raised['amount'], 12_000_000);
+    assert.equal(raised['currency'], 'USD');
+
+    // Deleting item b: what only b suggested goes (unreviewed), what a suggested too keeps a's source.
+    const okafor = (await suggestions('people')).find((row) => row['display_name'] === 'Marguerite Okafor');
+    assert.ok(okafor, 'suggested from a');
+    assert.equal((await json('DELETE', `${BASE}/${b}/`, undefined, tokens['admin'])).statusCode, 204);
+    const left = (await suggestions('organizations')).find((row) => row['display_name'] === 'Zephyrine Biotech Inc');
+    assert.deepEqual((left?.['provenance'] as Array<{ source_id: string }>).map((entry) => entry.source_id), [a]);
+    assert.ok(!(await suggestions('ledger')).some((row) => /Q3 2024/.test(String(row['display_name']))), 'the ledger suggestion only b made is gone');
+    assert.ok((await suggestions('people')).some((row) => row['display_name'] === 'Marguerite Okafor'));
   });
 
   it('says why a file cannot be read, and fails a job whose worker died', async () => {

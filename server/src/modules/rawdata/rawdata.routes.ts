@@ -299,7 +299,7 @@ export async function rawdataRoutes(instance: FastifyInstance, options: { catalo
     },
   }, async (request, reply) => {
     const { include, ...rest } = request.query as Record<string, string | string[] | undefined>;
-    const listQuery = parseListQuery(rawData, { ...rest, format: 'xlsx' });
+    const listQuery = parseListQuery(rawData, { ...rest, format: 'xlsx' }, request.principal.access);
     return sendRawDataExport(request, reply, { service: items, files, listQuery, withFiles: include === 'files' });
   });
 

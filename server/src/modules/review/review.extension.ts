@@ -1,9 +1,11 @@
 /**
  * Review's part in the engine (resources/extensions.ts): a suggestion is presented with its
  * status and provenance, and a merge — of any two records, or of a suggestion folded into a
- * record (accept with link_to) — moves the other record's provenance to the survivor.
+ * record (accept with link_to) — moves the other record's provenance to the survivor; a
+ * deleted source takes the unreviewed suggestions only it made (forget-source.ts).
  */
 import type { EngineExtension } from '../../resources/extensions.ts';
+import { forgetSource } from './forget-source.ts';
 import { moveProvenance, provenanceOf, returnProvenance } from './review.repository.ts';
 
 /** What a suggestion presents besides its fields. */
@@ -24,4 +26,7 @@ export const reviewExtension: EngineExtension = {
     resource.review ? moveProvenance(tx, resource.kind, otherId, survivorId) : undefined,
 
   undoMerge: async ({ tx }, { otherId }, recorded) => returnProvenance(tx, recorded as string[], otherId),
+
+  // A deleted source (a raw data item) takes with it the suggestions only it made, unreviewed.
+  beforeDelete: async (ctx, { resource, row, catalog }) => forgetSource(ctx, catalog, { kind: resource.kind, id: row.id }),
 };

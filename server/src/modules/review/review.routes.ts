@@ -50,7 +50,7 @@ export const reviewRoutes: FastifyPluginAsyncTypebox<{ catalog: Catalog }> = asy
         response: { 200: RowPage, ...errors },
       },
     }, async (request) => {
-      const listQuery = parseListQuery(suggestions.resource, request.query);
+      const listQuery = parseListQuery(suggestions.resource, request.query, request.principal.access);
       if (listQuery.format !== 'json') throw fieldError('format', 'Suggestions are listed as JSON only.');
       return pageOf(request, await withContext(request, (ctx) => suggestions.list(ctx, listQuery)));
     });

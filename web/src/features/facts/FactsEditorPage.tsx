@@ -130,9 +130,10 @@ export function FactsEditorPage() {
   const trees = (serverFresh ? null : moved) ?? reader.data?.sections;
   const sections = useMemo(() => sectionsInOrder(sectionsList.data?.results, trees), [sectionsList.data, trees]);
   const index = useMemo(() => indexTrees(trees ?? []), [trees]);
-  // The server caught up: the copy goes (a later refetch must not bring it back).
+  // The server caught up: the copy goes (a later refetch must not bring it back). Only that
+  // copy: a move made between this render and the effect has made a newer one, which stays.
   useEffect(() => {
-    if (serverFresh && moved) setMoved(null);
+    if (serverFresh && moved) setMoved((current) => (current === moved ? null : current));
   }, [serverFresh, moved]);
   // An answer to a refetch asked for before the last move was answered: ask again.
   const { refetch } = reader;
@@ -155,11 +156,14 @@ export function FactsEditorPage() {
   const [deleting, setDeleting] = useState<{ fact: FactTree; count: number } | null>(null);
   const [sharing, setSharing] = useState<FactTree | null>(null);
 
-  // A moved fact keeps the focus once the trees come back from the server.
+  // A moved fact keeps the focus once the trees come back from the server: given back when the
+  // move lost it (a row moved in the DOM is blurred), never taken from where the user put it
+  // since (taking it would scroll the page under a pointer starting a drag).
   useEffect(() => {
     if (!focusId) return;
     const row = document.querySelector<HTMLElement>(`[data-editor-fact="${CSS.escape(focusId)}"]`);
-    if (row && document.activeElement !== row) row.focus();
+    const lost = document.activeElement === null || document.activeElement === document.body;
+    if (row && lost) row.focus();
   }, [trees, focusId]);
 
   const expand = useCallback((id: string) => setCollapsed((current) => (current.has(id) ? new Set([...current].filter((entry) => entry !== id)) : current)), []);
@@ -367,7 +371,10 @@ export function FactsEditorPage() {
           {announcement}
         </span>
       </VisuallyHidden>
-      {(loading || sending || reader.isFetching) && <LinearProgress aria-label={sending ? 'Saving the moves' : 'Loading the facts'} />}
+      {/* The bar's place is kept while idle: the trees never jump under a pointer as saves come and go. */}
+      <Box sx={{ height: 4 }}>
+        {(loading || sending || reader.isFetching) && <LinearProgress aria-label={sending ? 'Saving the moves' : 'Loading the facts'} />}
+      </Box>
       {error && <RetryAlert onRetry={() => void Promise.all([reader.refetch(), sectionsList.refetch()])}>{apiErrorMessage(error)}</RetryAlert>}
       {!loading && !error && sections.length === 0 && (
         <Paper variant="outlined" sx={{ p: 3 }}>

@@ -1,0 +1,50 @@
+/**
+ * A source of suggestions (a raw data item) processed again or deleted: its provenance goes
+ * from the suggestions nobody reviewed yet, and a suggestion left with no source at all goes
+ * too — deleted through the engine (references, history), as any delete. Reviewed ones
+ * (accepted, rejected) keep it: a decision is never undone, and its snippets stay its record.
+ */
+import { sql } from 'drizzle-orm';
+import { query } from '../../db/client.ts';
+import type { Catalog } from '../../resources/catalog.ts';
+import type { EngineContext } from '../../resources/context.ts';
+import { lockRows, uuidArray } from '../../resources/repository.ts';
+import { visibleTo } from '../../resources/visibility.ts';
+import { ReviewService } from './review.service.ts';
+
+export async function forgetSource(ctx: EngineContext, catalog: Catalog, source: { kind: string; id: string }): Promise<void> {
+  const cited = await query<{ resource: string; id: string }>(
+    ctx.tx,
+    sql`SELECT DISTINCT resource, record_id AS id FROM suggestion_provenance WHERE source_kind = ${source.kind} AND source_id = ${source.id}`,
+  );
+  if (cited.length === 0) return;
+  await lockTenantSuggestions(ctx);
+  for (const resource of catalog.resources.filter((one) => one.review)) {
+    const candidates = cited.filter((row) => row.resource === resource.kind).map((row) => row.id);
+    if (candidates.length === 0) continue;
+    const review = new ReviewService(resource, catalog);
+    const suggestions = review.suggestions.resource;
+    // Locked first: a suggestion accepted or rejected meanwhile is re-read as no longer suggested
+    // and keeps this source's provenance (its snippets, the decision's training example).
+    const locked = await lockRows(ctx.tx, suggestions, visibleTo('admin'), candidates);
+    if (locked.length === 0) continue;
+    const ids = uuidArray(locked.map((row) => row.id));
+    await query(ctx.tx, sql`DELETE FROM suggestion_provenance p
+      WHERE p.resource = ${resource.kind} AND p.source_kind = ${source.kind} AND p.source_id = ${source.id} AND p.record_id = ANY(${ids})`);
+    const orphans = new Set((await query<{ id: string }>(ctx.tx, sql`
+      SELECT r.id FROM ${sql.identifier(suggestions.table)} r WHERE r.id = ANY(${ids})
+        AND NOT EXISTS (SELECT 1 FROM suggestion_provenance p WHERE p.resource = ${resource.kind} AND p.record_id = r.id)`)).map((row) => row.id));
+    for (const row of locked) if (orphans.has(row.id)) await review.suggestions.removeRow(ctx, row);
+  }
+}
+
+/**
+ * Every write of a tenant's suggestions from its sources (processing an item, forgetting one)
+ * takes this one lock before any row lock — two items processed at once that both name "Acme"
+ * make one suggestion, not two — instead of one per name — a thousand names would
+ * fill PostgreSQL's lock table, and locks taken after row locks could wait on each other
+ * crosswise. Held to the end of the transaction; taking it again in it is free.
+ */
+export async function lockTenantSuggestions(ctx: EngineContext): Promise<void> {
+  await query(ctx.tx, sql`SELECT pg_advisory_xact_lock(hashtextextended(${`suggest:${ctx.actor.tenantId}`}, 0))`);
+}
