@@ -24,7 +24,6 @@ import type { ListStateControl, ListUrlState } from '../../../components/use-lis
 import { useResourceView } from '../../../lib/resource-views';
 import { ConditionChips } from './ConditionChips';
 import { useValidateQueryMutation, useNlpToQueryQuery } from './operator.api';
-import { queryFilters } from './query-fields';
 import {
   CONTROL_PARAMS,
   listPagePath,
@@ -218,7 +217,7 @@ interface QueryResultsProps {
 function QueryResults({ meta, view, answer, busy, error, onEdit }: QueryResultsProps) {
   const { query } = answer;
   const filtersQuery = useAvailableFiltersQuery(meta.path);
-  const filters = useMemo(() => queryFilters(filtersQuery.data), [filtersQuery.data]);
+  const filters = filtersQuery.data?.filters;
   const [dialog, setDialog] = useState<'search' | 'limit' | null>(null);
   const [page, setPage] = useState(0);
 

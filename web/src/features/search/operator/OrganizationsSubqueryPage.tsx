@@ -17,7 +17,7 @@ import { ResourceMetaGate } from '../../../components/ResourceMetaGate';
 import { RetryAlert } from '../../../components/RetryAlert';
 import { useResourceView } from '../../../lib/resource-views';
 import { ConditionChips } from './ConditionChips';
-import { filterLookups, queryFilters, type QueryFilter } from './query-fields';
+import { filterLookups, type QueryFilter } from './query-fields';
 import { conditionParams, conditionsFromParams, withConditions } from './query-model';
 
 /**
@@ -46,7 +46,7 @@ export function OrganizationsSubqueryPage() {
 
 function Subquery({ meta, view }: { meta: ResourceMeta; view: ResourceView }) {
   const filtersQuery = useAvailableFiltersQuery(meta.path);
-  const filters = useMemo(() => queryFilters(filtersQuery.data), [filtersQuery.data]);
+  const filters = filtersQuery.data?.filters;
   if (filtersQuery.error) return <RetryAlert onRetry={() => filtersQuery.refetch()}>{apiErrorMessage(filtersQuery.error)}</RetryAlert>;
   if (!filters) return <LinearProgress aria-label="Loading the filters" />;
   return <SubqueryTable meta={meta} view={view} filters={filters} />;

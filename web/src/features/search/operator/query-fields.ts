@@ -8,15 +8,7 @@ import { conditionText, opsOf, type ConditionOp, type QueryCondition } from './q
  * A field a query may test, as GET {path}/available-filters/ offers it: its values among the
  * visible rows (with names for relations) and the lookups it allows.
  */
-export type QueryFilter = Omit<AvailableFilter, 'type'> & {
-  type: AvailableFilter['type'] | 'number' | 'date' | 'array';
-  lookups: string[];
-};
-
-/** The fields of an available-filters answer, each with its lookups. */
-export function queryFilters(data: { filters: readonly AvailableFilter[] } | undefined): QueryFilter[] | undefined {
-  return data?.filters.map((filter) => ({ ...filter, lookups: (filter as Partial<QueryFilter>).lookups ?? ['is'] }));
-}
+export type QueryFilter = AvailableFilter;
 
 /** How a field's comparisons read: dates ("after"), numbers ("more than") or neither. */
 export type ValueKind = 'date' | 'number' | 'other';

@@ -1,3 +1,5 @@
+import type { Lookup } from '@intelnotes/server/contracts';
+
 /**
  * The Operator's structured query (POST ai-assistant/queries/nlp-to-query and …/validate,
  * docs/operator.md) and how its conditions become a list's query parameters and back: the
@@ -11,8 +13,7 @@ export const CONDITION_OPS = ['is', 'not', 'gt', 'gte', 'lt', 'lte', 'empty', 'n
 export type ConditionOp = (typeof CONDITION_OPS)[number];
 
 /** The lookups of a list parameter, as available-filters names them per field. */
-export const LOOKUPS = ['is', 'not', 'gt', 'gte', 'lt', 'lte', 'empty'] as const;
-export type Lookup = (typeof LOOKUPS)[number];
+export const LOOKUPS = ['is', 'not', 'gt', 'gte', 'lt', 'lte', 'empty'] as const satisfies readonly Lookup[];
 
 /** The record kinds the Operator answers with (their resource kinds). */
 export const OPERATOR_ENTITIES = ['organizations', 'people', 'ledger_entries', 'library'] as const;
