@@ -200,7 +200,7 @@ describe('the application shell', { skip: unavailable ?? false }, () => {
     await page.goto(server.url('acme', '/no/such/page'));
     await page.getByText("Oops, we can't find a pulse...").waitFor();
     await page.goto(server.url('acme', '/cagr'));
-    await page.getByTestId('not-available-yet').waitFor();
+    await page.getByRole('heading', { name: 'CAGR calculator' }).waitFor();
     await page.goto(server.url('acme', '/operator'));
     await page.waitForURL((url) => url.pathname === '/search' && url.searchParams.get('tab') === '1');
     await page.close();

@@ -28,6 +28,7 @@ import { clientsRoutes } from './modules/clients/clients.routes.ts';
 import { emailsRoutes } from './modules/emails/emails.routes.ts';
 import { factsRoutes } from './modules/facts/facts.routes.ts';
 import { listsRoutes } from './modules/lists/lists.routes.ts';
+import { operatorRoutes } from './modules/operator/operator.routes.ts';
 import { organizationsRoutes } from './modules/organizations/organizations.routes.ts';
 import { rawdataRoutes } from './modules/rawdata/rawdata.routes.ts';
 import { reviewRoutes } from './modules/review/review.routes.ts';
@@ -112,6 +113,7 @@ export async function buildApp({ config, db, files, logger, mail }: AppDeps): Pr
       await api.register(countsRoutes, { cache: countsCache });
       await api.register(searchRoutes);
       await api.register(organizationsRoutes, { config });
+      await api.register(operatorRoutes, { config });
       await api.register(listsRoutes);
       await api.register(factsRoutes, { catalog: CATALOG });
       await api.register(reviewRoutes, { catalog: CATALOG });

@@ -45,6 +45,13 @@ describe('config', () => {
     assert.equal(loadConfig({ NER_LLM_URL: 'https://api.openai.com/v1', NER_LLM_MODEL: 'gpt-4o-mini', NER_LLM_KEY: 'sk-1' }).entities.llm?.key, 'sk-1');
   });
 
+  it("leaves the Operator's chat endpoint off unless configured, and reads it when it is", () => {
+    assert.deepEqual(loadConfig({}).operator, { llm: null });
+    assert.deepEqual(loadConfig({ OPERATOR_LLM_URL: 'https://api.openai.com/v1', OPERATOR_LLM_API_KEY: 'sk-1', OPERATOR_LLM_MODEL: 'gpt-4o-mini' }).operator, {
+      llm: { url: 'https://api.openai.com/v1', key: 'sk-1', model: 'gpt-4o-mini', timeoutMs: 10_000, maxAnswerBytes: 65_536 },
+    });
+  });
+
   it('stores files under DATA_DIR by default, or in S3 when told', () => {
     const local = loadConfig({ DATA_DIR: '/srv/intelnotes' });
     assert.deepEqual(local.storage, { driver: 'local', dir: '/srv/intelnotes/files' });
@@ -111,6 +118,10 @@ describe('config', () => {
     [{ NER_LLM_URL: 'https://user:sk-1@api.example.com/v1', NER_LLM_MODEL: 'm' }, /NER_LLM_URL must be .* \(the key goes in NER_LLM_KEY\)/],
     [{ NER_LLM_URL: 'http://127.0.0.1:11434/v1', NER_LLM_MODEL: 'm', NER_LLM_TIMEOUT_MS: '50' }, /NER_LLM_TIMEOUT_MS must be between/],
     [{ NER_MODEL_MAX_CHARS: 'lots' }, /NER_MODEL_MAX_CHARS must be a whole number/],
+    [{ OPERATOR_LLM_API_KEY: 'sk-1' }, /OPERATOR_LLM_API_KEY is set but OPERATOR_LLM_URL is not/],
+    [{ OPERATOR_LLM_URL: 'https://api.openai.com/v1' }, /OPERATOR_LLM_MODEL is required with OPERATOR_LLM_URL/],
+    [{ OPERATOR_LLM_URL: 'https://user:sk-1@api.example.com/v1', OPERATOR_LLM_MODEL: 'm' }, /OPERATOR_LLM_URL must be .* \(the key goes in OPERATOR_LLM_API_KEY\)/],
+    [{ OPERATOR_LLM_URL: 'http://127.0.0.1:11434/v1', OPERATOR_LLM_MODEL: 'm', OPERATOR_LLM_TIMEOUT_MS: '50' }, /OPERATOR_LLM_TIMEOUT_MS must be between/],
   ];
   for (const [env, message] of bad) {
     it(`rejects ${JSON.stringify(env)}`, () => {

@@ -5,6 +5,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { OptionalExtractorSettings } from './processing/entities/extractors.ts';
+import type { ChatSettings } from './processing/entities/llm.ts';
 
 /** Where stored files live (server/src/storage, docs/storage.md). */
 export type StorageSettings = { driver: 'local'; dir: string } | S3Settings;
@@ -60,6 +61,11 @@ export interface Config {
    * unless configured.
    */
   entities: OptionalExtractorSettings;
+  /**
+   * The Operator's optional chat endpoint (docs/operator.md): questions go to it first and
+   * its structured query is used when valid; null (the default) uses the built-in parser only.
+   */
+  operator: { llm: ChatSettings | null };
   /** Outbound fetches (suggested fields from a URL). */
   fetch: { allowPrivate: boolean; timeoutMs: number; maxBytes: number; maxRedirects: number };
   shutdownTimeoutMs: number;
@@ -260,6 +266,39 @@ function entityExtractorSettings(env: Env): OptionalExtractorSettings {
   };
 }
 
+const OPERATOR_LLM_VARIABLES = ['OPERATOR_LLM_API_KEY', 'OPERATOR_LLM_MODEL', 'OPERATOR_LLM_TIMEOUT_MS'];
+
+/** The Operator's chat endpoint: OPERATOR_LLM_URL, its key and model, checked like the entity extractor's. */
+function operatorSettings(env: Env): Config['operator'] {
+  const url = str(env, 'OPERATOR_LLM_URL');
+  if (url === null) {
+    const stray = OPERATOR_LLM_VARIABLES.find((name) => str(env, name) !== null);
+    if (stray) throw new ConfigError(`${stray} is set but OPERATOR_LLM_URL is not: set OPERATOR_LLM_URL to let a chat endpoint read the Operator's questions, or remove ${stray}`);
+    return { llm: null };
+  }
+  let parsed: URL | null = null;
+  try {
+    parsed = new URL(url);
+  } catch {
+    /* reported below */
+  }
+  if (!parsed || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') || parsed.username || parsed.password || parsed.search || parsed.hash) {
+    throw new ConfigError(`OPERATOR_LLM_URL must be an http:// or https:// URL such as https://api.openai.com/v1 (the key goes in OPERATOR_LLM_API_KEY), got "${url}"`);
+  }
+  const model = str(env, 'OPERATOR_LLM_MODEL');
+  if (model === null) throw new ConfigError('OPERATOR_LLM_MODEL is required with OPERATOR_LLM_URL: the model the endpoint should use');
+  return {
+    llm: {
+      url,
+      key: str(env, 'OPERATOR_LLM_API_KEY'),
+      model,
+      // A question waits for the answer: a slow endpoint falls back to the parser soon.
+      timeoutMs: int(env, 'OPERATOR_LLM_TIMEOUT_MS', 10_000, 100, 120_000),
+      maxAnswerBytes: 65_536,
+    },
+  };
+}
+
 /**
  * Uploads with more data rows than this import as a job: a few thousand rows take seconds to
  * write, longer than a request should hold PGlite's single connection.
@@ -349,6 +388,7 @@ export function loadConfig(env: Env = process.env): Config {
       directUploadSeconds: int(env, 'RAW_DATA_DIRECT_UPLOAD_SECONDS', 3600, 1, 7 * 24 * 3600),
     },
     entities: entityExtractorSettings(env),
+    operator: operatorSettings(env),
     fetch: {
       allowPrivate: bool(env, 'FETCH_ALLOW_PRIVATE', false),
       timeoutMs: int(env, 'FETCH_TIMEOUT_MS', 8000, 100, 120_000),

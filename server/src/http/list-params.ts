@@ -35,7 +35,7 @@ export const FilterParam = Type.Union([Type.String(), Type.Array(Type.String())]
 export function pagingParams(ordering: string, searched?: string) {
   return {
     limit: Type.Optional(Type.Integer({ minimum: 1, default: DEFAULT_LIMIT, description: `Rows per page; more than ${MAX_LIMIT} gives ${MAX_LIMIT}` })),
-    offset: Type.Optional(Type.Integer({ minimum: 0 })),
+    offset: Type.Optional(Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER })),
     ordering: Type.Optional(Type.String({ description: ordering })),
     search: Type.Optional(Type.String({ maxLength: MAX_SEARCH_LENGTH, ...(searched ? { description: searched } : {}) })),
   };

@@ -183,6 +183,27 @@ function lookupValues(resource: Resource, parameter: string, name: string, looku
   return equalityValues(parameter, field, values);
 }
 
+/**
+ * A filter parameter's field and lookup, when the reader may use it (`lookups`: fieldLookups);
+ * else a 400 naming the parameter — an unknown field (or one the reader may not read), an
+ * unknown lookup, or one the field does not take — with what there is instead.
+ */
+function checkedLookup(parameter: string, lookups: Record<string, Lookup[]>, ranges: string[]): { field: string; lookup: Lookup } {
+  const { field, lookup } = lookupOf(parameter);
+  const allowed = Object.hasOwn(lookups, field) ? lookups[field]! : null;
+  if (!allowed) {
+    const known = [...Object.keys(lookups), ...ranges];
+    throw fieldError(parameter, `Unknown filter. Filter by one of: ${known.join(', ')} (see available-filters for each field's lookups).`);
+  }
+  const takes = allowed.map((one) => lookupParameter(field, one)).join(', ');
+  if (!(LOOKUPS as readonly string[]).includes(lookup)) throw fieldError(parameter, `Unknown lookup "${lookup}". ${field} takes: ${takes}.`);
+  // `f__is` is refused too: `is` is the field's own name (one spelling per filter).
+  if (!allowed.includes(lookup as Lookup) || lookupParameter(field, lookup as Lookup) !== parameter) {
+    throw fieldError(parameter, `${field} cannot be filtered this way. It takes: ${takes}.`);
+  }
+  return { field, lookup: lookup as Lookup };
+}
+
 /** The values of an is / is-not filter, checked against what the column holds. */
 function equalityValues(parameter: string, field: FieldType, values: string[]): string[] {
   if (field.filter === 'boolean') {
@@ -292,25 +313,13 @@ export function parseListQuery(resource: Resource, query: ListParameters, access
   const filters: Record<string, string[]> = {};
   for (const [parameter, raw] of Object.entries(query)) {
     if (RESERVED.includes(parameter) || raw === undefined) continue;
-    const { field: name, lookup } = lookupOf(parameter);
-    const allowed = ranges.has(parameter) ? [] : Object.hasOwn(lookups, name) ? lookups[name]! : null;
-    if (!allowed) {
-      const known = [...Object.keys(lookups), ...ranges.keys()];
-      throw fieldError(parameter, `Unknown filter. Filter by one of: ${known.join(', ')} (see available-filters for each field's lookups).`);
-    }
-    const takes = () => allowed.map((one) => lookupParameter(name, one)).join(', ');
-    if (!ranges.has(parameter) && !(LOOKUPS as readonly string[]).includes(lookup)) {
-      throw fieldError(parameter, `Unknown lookup "${lookup}". ${name} takes: ${takes()}.`);
-    }
-    if (!ranges.has(parameter) && (!allowed.includes(lookup as Lookup) || lookupParameter(name, lookup as Lookup) !== parameter)) {
-      throw fieldError(parameter, `${name} cannot be filtered this way. It takes: ${takes()}.`);
-    }
+    const lookup = ranges.has(parameter) ? null : checkedLookup(parameter, lookups, [...ranges.keys()]);
     const values = (Array.isArray(raw) ? raw : [String(raw)])
       .flatMap((value) => value.split(','))
       .map((value) => value.trim())
       .filter((value) => value !== '');
     if (values.length === 0) continue;
-    filters[parameter] = ranges.has(parameter) ? [rangeValue(parameter, values)] : lookupValues(resource, parameter, name, lookup as Lookup, values);
+    filters[parameter] = lookup ? lookupValues(resource, parameter, lookup.field, lookup.lookup, values) : [rangeValue(parameter, values)];
   }
 
   if (searchRaw && !resource.search) throw fieldError('search', 'This list cannot be searched.');

@@ -106,6 +106,19 @@ describe('list lookups', () => {
       });
     }
 
+    it('people and library entries compare their dates alike', async () => {
+      const PEOPLE = '/api/v1/assets/people';
+      const LIBRARY = '/api/v1/library';
+      await create(PEOPLE, 'born1980', { name_given: 'Ada', name_family: 'Early', birth_date: '1980-05', visibility: 'public' });
+      await create(PEOPLE, 'born1995', { name_given: 'Bo', name_family: 'Late', birth_date: '1995', visibility: 'public' });
+      assert.deepEqual(await found(PEOPLE, 'birth_date__lt=1990'), ['born1980']);
+      assert.deepEqual(await found(PEOPLE, 'birth_date__gte=1995-01'), ['born1995']);
+      assert.deepEqual(await found(PEOPLE, 'birth_date__lte=1995-01'), ['born1980']);
+      await create(LIBRARY, 'report', { title: 'March report', publish_date: '2019-03-10', visibility: 'public' });
+      assert.deepEqual(await found(LIBRARY, 'publish_date__gt=2019-03'), []);
+      assert.deepEqual(await found(LIBRARY, 'publish_date__lte=2019-03&publish_date__gte=2019'), ['report']);
+    });
+
     it('the bounds of a period', () => {
       assert.deepEqual(datePeriod('2015'), { start: '2015-01-01', next: '2016-01-01' });
       assert.deepEqual(datePeriod('2016-02'), { start: '2016-02-01', next: '2016-03-01' });

@@ -203,7 +203,7 @@ export async function registerResource(instance: FastifyInstance, resource: Reso
       querystring: Type.Object({
         group: Type.Optional(Type.String({ description: 'A group key, e.g. library.authors or lists.items' })),
         limit: Type.Optional(Type.Integer({ default: RELATED_DEFAULT_LIMIT, minimum: 1, description: `At most ${MAX_LIMIT} (more gives ${MAX_LIMIT})` })),
-        offset: Type.Optional(Type.Integer({ minimum: 0 })),
+        offset: Type.Optional(Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER })),
       }),
       response: { 200: RelatedGroups, ...errors },
     },

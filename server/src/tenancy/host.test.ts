@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { normalizeHost, tenantFromHost } from './host.ts';
+import { normalizeHost, tenantFromHost, tenantOrigin } from './host.ts';
 
 const MAIN = 'intelnotes.example.com';
 
@@ -57,5 +57,19 @@ describe('normalizeHost', () => {
   it('strips port, brackets, case and trailing dots', () => {
     assert.equal(normalizeHost('Acme.Example.COM.:8443'), 'acme.example.com');
     assert.equal(normalizeHost('[FE80::1]:80'), 'fe80::1');
+  });
+});
+
+describe('tenantOrigin', () => {
+  const acme = { code: 'acme', is_default: false };
+  it("is the tenant's subdomain of MAIN_HOST whatever the Host header says, with the request's scheme and port", () => {
+    assert.equal(tenantOrigin({ protocol: 'https', host: 'acme.attacker.example' }, acme, MAIN), 'https://acme.intelnotes.example.com');
+    assert.equal(tenantOrigin({ protocol: 'http', host: 'acme.intelnotes.example.com:8080' }, acme, MAIN), 'http://acme.intelnotes.example.com:8080');
+    assert.equal(tenantOrigin({ protocol: 'https', host: 'www.intelnotes.example.com' }, { code: 'default', is_default: true }, MAIN), 'https://intelnotes.example.com');
+  });
+  it('without MAIN_HOST trusts loopback hosts only (development)', () => {
+    assert.equal(tenantOrigin({ protocol: 'http', host: 'Acme.localhost:3000' }, acme, null), 'http://acme.localhost:3000');
+    assert.equal(tenantOrigin({ protocol: 'http', host: '127.0.0.1:3000' }, acme, null), 'http://127.0.0.1:3000');
+    assert.equal(tenantOrigin({ protocol: 'https', host: 'acme.attacker.example' }, acme, null), null);
   });
 });

@@ -40,3 +40,20 @@ export function tenantFromHost(hostHeader: string | undefined, mainHost: string 
   if (first === undefined) return { kind: 'default' };
   return TENANT_CODE_RE.test(first) ? { kind: 'tenant', code: first } : { kind: 'invalid', label: first };
 }
+
+/**
+ * The origin of a tenant's pages for links that leave the request (a mailed confirmation
+ * link): built from the deployment's own host, never from the Host header alone — tenancy
+ * reads only the first label, so `acme.attacker.example` reaches tenant acme, and a link
+ * built from it would send a mail's tokens there. With MAIN_HOST set the host is the
+ * tenant's subdomain of it (the main host for the default tenant); without it only a
+ * loopback host (localhost, *.localhost, an IP — development) is trusted; otherwise null.
+ */
+export function tenantOrigin(request: { protocol: string; host: string }, tenant: { code: string; is_default: boolean }, mainHost: string | null): string | null {
+  const port = /:(\d+)$/.exec(request.host)?.[1];
+  const suffix = port ? `:${port}` : '';
+  if (mainHost !== null) return `${request.protocol}://${tenant.is_default ? mainHost : `${tenant.code}.${mainHost}`}${suffix}`;
+  const host = normalizeHost(request.host);
+  const loopback = host === 'localhost' || host.endsWith('.localhost') || isIP(host) !== 0;
+  return loopback ? `${request.protocol}://${request.host.trim().toLowerCase()}` : null;
+}

@@ -72,8 +72,8 @@ export async function createTestApp(
   beforeReady?: (app: FastifyInstance) => void | Promise<void>,
   /** The store's driver (e.g. S3 against s3rver, test/storage-drivers.ts); a local folder by default. */
   driver?: StorageDriver,
-  /** The app's other dependencies (e.g. a mail transport that keeps what it is given). */
-  deps: Pick<AppDeps, 'mail'> = {},
+  /** The app's other dependencies (e.g. a mail transport that keeps what it is given, a logger writing to a test's stream). */
+  deps: Pick<AppDeps, 'mail' | 'logger'> = {},
 ): Promise<TestContext> {
   const testDb = await createTestDatabase();
   const config = loadConfig({ NODE_ENV: 'test', WEB_DIST: '/nonexistent', ...env });

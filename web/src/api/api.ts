@@ -27,7 +27,11 @@ export const api = createApi({
     me: build.query<CurrentUser, void>({
       query: () => 'auth/me/',
     }),
+    /** The user a token belongs to (GET auth/me/ with that token, not the session's): the checkout signs in with it. */
+    sessionOfToken: build.mutation<CurrentUser, string>({
+      query: (token) => ({ url: 'auth/me/', headers: { Authorization: `Bearer ${token}` } }),
+    }),
   }),
 });
 
-export const { useGetTenantQuery, useLoginMutation, useLogoutMutation, useMeQuery } = api;
+export const { useGetTenantQuery, useLoginMutation, useLogoutMutation, useMeQuery, useSessionOfTokenMutation } = api;

@@ -6,12 +6,15 @@ import {
 } from '@reduxjs/toolkit/query/react';
 import { logout, selectToken, type StateWithSession } from '../lib/session';
 
-// Login must never carry a stale token: a wrong password (401) would otherwise
-// be taken for an expired session. A failed logout call needs no second logout.
-const UNAUTHENTICATED_ENDPOINTS = new Set(['login', 'logout']);
+// Calls that carry their own credentials, never the session's: login none (a wrong password's
+// 401 would otherwise be taken for an expired session), sessionOfToken the token a payment
+// returned (api.ts; its 401 says that token is no good, not the session). A failed logout
+// call needs no second logout.
+const OWN_CREDENTIALS_ENDPOINTS = new Set(['login', 'sessionOfToken']);
+const UNAUTHENTICATED_ENDPOINTS = new Set([...OWN_CREDENTIALS_ENDPOINTS, 'logout']);
 
 function sentToken(state: unknown, endpoint: string): string | null {
-  if (endpoint === 'login') return null;
+  if (OWN_CREDENTIALS_ENDPOINTS.has(endpoint)) return null;
   return selectToken(state as StateWithSession);
 }
 

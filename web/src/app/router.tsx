@@ -1,9 +1,10 @@
 import LinearProgress from '@mui/material/LinearProgress';
 import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
-import { NotAvailableYet } from '../components/NotAvailableYet';
 import { NotFoundPage } from '../components/NotFoundPage';
 import { RouteErrorPage } from '../components/RouteErrorPage';
 import { LoginPage } from '../features/auth/LoginPage';
+import { cagrPublicRoutes } from '../features/cagr/routes';
+import { checkoutPublicRoutes } from '../features/checkout/routes';
 import { geosPublicRoutes, geosTenantAdminRoutes, loadGeosTable } from '../features/geos/routes';
 import { factsAdminRoutes, factsPublicRoutes } from '../features/facts/routes';
 import { HomePage } from '../features/home/HomePage';
@@ -26,12 +27,6 @@ import { usersAdminRoutes } from '../features/users/routes';
 import { guardedRoutes } from './guards';
 import { RootLayout } from './layout/RootLayout';
 
-/** A route of SPEC §2 whose screen is not built yet: it says so instead of showing a 404. */
-const notYet = (path: string, feature: string): RouteObject => ({
-  path,
-  element: <NotAvailableYet feature={feature} />,
-});
-
 /** SPEC §2 "Public routes". */
 const publicRoutes: RouteObject[] = [
   { index: true, element: <HomePage /> },
@@ -42,8 +37,8 @@ const publicRoutes: RouteObject[] = [
   ...organizationsPublicRoutes,
   ...peoplePublicRoutes,
   { path: 'organizations/subquery', lazy: async () => ({ Component: (await import('../features/search/operator/OrganizationsSubqueryPage')).OrganizationsSubqueryPage }) },
-  notYet('cagr', 'CAGR calculator'),
-  notYet('checkout', 'Payment confirmation'),
+  ...cagrPublicRoutes,
+  ...checkoutPublicRoutes,
   ...factsPublicRoutes,
   ...emailsPublicRoutes,
   ...geosPublicRoutes,

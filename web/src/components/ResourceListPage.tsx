@@ -10,6 +10,7 @@ import { selectToken, useSessionSelector } from '../lib/session';
 import { AccessDeniedPage } from './AccessDeniedPage';
 import { DataTable } from './DataTable';
 import { ListPageHeader } from './ListPageHeader';
+import { ListLockedOffer } from './LockedOffer';
 import { NotAvailableYet } from './NotAvailableYet';
 import { useCanWrite, type ResourceView } from './resource-view';
 import { ResourceMetaGate } from './ResourceMetaGate';
@@ -92,6 +93,7 @@ export function ResourceListPage({ view, otherTabs = {}, listTabs = [LIST_TAB], 
       {(meta) => (
         <Stack spacing={3}>
           <ListHeader meta={meta} view={view} />
+          <ListLockedOffer kind={meta.kind} />
           {canReview ? <ReviewTabs meta={meta} view={view} tab={isSuggestions ? SUGGESTIONS_TAB : LIST_TAB} /> : <DataTable meta={meta} view={view} />}
         </Stack>
       )}

@@ -13,6 +13,7 @@ import { withContext } from '../../http/engine-context.ts';
 import { ApiError, badRequest } from '../../http/errors.ts';
 import type { MailTransport } from '../../mail/mail.ts';
 import type { Catalog } from '../../resources/catalog.ts';
+import { tenantOrigin } from '../../tenancy/host.ts';
 import { tenantNotFound } from '../../tenancy/tenancy.plugin.ts';
 import { extractAddresses } from './email-extract.ts';
 import { emailList } from './emails.resource.ts';
@@ -127,12 +128,9 @@ export async function emailsRoutes(instance: FastifyInstance, options: { catalog
   }, async (request, reply) => {
     const tenant = request.tenant;
     if (!tenant) throw tenantNotFound();
-    const answer = await subscriptions.subscribe(request.body, {
-      tenantId: tenant.id,
-      tenantName: tenant.name,
-      ip: request.ip,
-      origin: `${request.protocol}://${request.host}`,
-    });
+    const origin = tenantOrigin(request, tenant, options.config.mainHost);
+    if (!origin) throw new ApiError(503, 'not_configured', 'Sign-up mails need the deployment\'s own host name: set MAIN_HOST.');
+    const answer = await subscriptions.subscribe(request.body, { tenantId: tenant.id, tenantName: tenant.name, ip: request.ip, origin });
     return reply.status(202).send(answer);
   });
 
@@ -150,20 +148,17 @@ export async function emailsRoutes(instance: FastifyInstance, options: { catalog
 
   // RFC 8058's one-click unsubscribe POSTs `List-Unsubscribe=One-Click` as a form: taken, and ignored.
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 1024 }, (_request, body, done) => done(null, body));
-  for (const method of ['GET', 'POST'] as const) {
-    app.route({
-      method,
-      url: `${base}/unsubscribe/`,
-      schema: {
-        tags,
-        summary: method === 'GET' ? 'Leave the mailing list with the link of a mail (public)' : 'Leave the mailing list (public; also the one-click unsubscribe of RFC 8058)',
-        querystring: Token,
-        response: { 200: Type.Object({ status: Type.Literal('unsubscribed') }), 400: ErrorBody, 404: ErrorBody },
-      },
-      handler: async (request) => {
-        if (!request.tenant) throw tenantNotFound();
-        return subscriptions.unsubscribe(request.tenant.id, request.query.token);
-      },
-    });
-  }
+  // POST only: a GET that unsubscribed would be followed by mail scanners and link prefetchers.
+  // The mail's link opens the web page, which asks for a click.
+  app.post(`${base}/unsubscribe/`, {
+    schema: {
+      tags,
+      summary: 'Leave the mailing list (public; also the one-click unsubscribe of RFC 8058)',
+      querystring: Token,
+      response: { 200: Type.Object({ status: Type.Literal('unsubscribed') }), 400: ErrorBody, 404: ErrorBody },
+    },
+  }, async (request) => {
+    if (!request.tenant) throw tenantNotFound();
+    return subscriptions.unsubscribe(request.tenant.id, request.query.token);
+  });
 }

@@ -123,13 +123,15 @@ describe('public sign-up widget', () => {
     assert.deepEqual(history.results[0].changes.subscription, { from: 'pending', to: 'confirmed' });
   });
 
-  it('unsubscribes by GET, by POST and by RFC 8058 one-click POST, any number of times', async () => {
+  it('unsubscribes by POST and by RFC 8058 one-click POST, any number of times; never by GET (a link prefetcher would)', async () => {
     await subscribe({ email: 'leaver@example.com', started_at: shown() });
     const message = lastMailTo('leaver@example.com')!;
     const token = linkToken(message.text, 'unsubscribe')!;
-    const get = await t.request(acme, { method: 'GET', url: `${BASE}/unsubscribe/?token=${token}` });
-    assert.equal(get.statusCode, 200);
-    assert.deepEqual(get.json(), { status: 'unsubscribed' });
+    assert.notEqual((await t.request(acme, { method: 'GET', url: `${BASE}/unsubscribe/?token=${token}` })).statusCode, 200);
+    assert.equal((await item('leaver@example.com'))?.subscription, 'pending');
+    const post = await t.request(acme, { method: 'POST', url: `${BASE}/unsubscribe/?token=${token}` });
+    assert.equal(post.statusCode, 200);
+    assert.deepEqual(post.json(), { status: 'unsubscribed' });
     const row = await item('leaver@example.com');
     assert.equal(row?.subscription, 'unsubscribed');
     assert.ok(row?.unsubscribed_at);
@@ -141,11 +143,11 @@ describe('public sign-up widget', () => {
     });
     assert.equal(oneClick.statusCode, 200, oneClick.body);
     assert.equal((await t.request(acme, { method: 'POST', url: `${BASE}/unsubscribe/?token=${token}` })).statusCode, 200);
-    assert.equal((await t.request(acme, { method: 'GET', url: `${BASE}/unsubscribe/?token=${'B'.repeat(43)}` })).statusCode, 404);
+    assert.equal((await t.request(acme, { method: 'POST', url: `${BASE}/unsubscribe/?token=${'B'.repeat(43)}` })).statusCode, 404);
     // Signing up again starts a new confirmation; the old unsubscribe link still works.
     await subscribe({ email: 'leaver@example.com', started_at: shown() });
     assert.equal((await item('leaver@example.com'))?.subscription, 'pending');
-    assert.equal((await t.request(acme, { method: 'GET', url: `${BASE}/unsubscribe/?token=${token}` })).statusCode, 200);
+    assert.equal((await t.request(acme, { method: 'POST', url: `${BASE}/unsubscribe/?token=${token}` })).statusCode, 200);
     assert.equal((await item('leaver@example.com'))?.subscription, 'unsubscribed');
   });
 
@@ -195,6 +197,17 @@ describe('public sign-up widget', () => {
     assert.equal(nul.statusCode, 400);
     assert.deepEqual(Object.keys(nul.json().errors), ['email']);
     assert.equal((await subscribe({ email: 'a@example.com', started_at: shown() }, { tenant: 'nowhere' })).statusCode, 404);
+  });
+
+  it("never mails links to another site's host: tenancy reads only the first label, the link is the deployment's", async () => {
+    const foreign = await t.request(acme, {
+      method: 'POST', url: `${BASE}/subscribe/`, payload: { email: 'victim@example.com', started_at: shown() }, remoteAddress: nextIp(),
+      headers: { host: 'acme.attacker.example' },
+    });
+    assert.equal(foreign.statusCode, 503, foreign.body);
+    assert.match(foreign.json().detail, /MAIN_HOST/);
+    assert.equal(lastMailTo('victim@example.com'), undefined, 'no mail');
+    assert.equal(await item('victim@example.com'), undefined, 'nothing kept');
   });
 
   it('two sign-ups of one new address at once make one item', async () => {

@@ -221,7 +221,9 @@ export async function readTree(tx: Tx, targets: FilterTargets, visible: Visibili
   if (scope.search) matches.push(searchMatch(scope.search, { prepared: true }));
   const kept = matches.length === 0
     ? sql`kept AS (SELECT id FROM tree)`
-    : sql`matched AS (SELECT f.id, f.parent FROM facts f JOIN tree USING (id) WHERE ${sql.join(matches, sql` AND `)}),
+    // Only facts the reader sees may match: a locked (paywalled) fact matching a search or a
+    // filter would tell a public visitor what it says or links to.
+    : sql`matched AS (SELECT f.id, f.parent FROM facts f JOIN tree USING (id) WHERE f.visibility IN (${visibilityList(visible)}) AND ${sql.join(matches, sql` AND `)}),
           kept AS (
             SELECT id, parent FROM matched
             UNION

@@ -47,7 +47,7 @@ const CodeParams = Type.Object({ code: Type.String({ maxLength: 64 }) });
 const ShareCodesQuery = Type.Object({
   fact: Type.Optional(uuid),
   limit: Type.Optional(Type.Integer({ minimum: 1, default: DEFAULT_LIMIT, description: `At most ${MAX_LIMIT} (more gives ${MAX_LIMIT})` })),
-  offset: Type.Optional(Type.Integer({ minimum: 0 })),
+  offset: Type.Optional(Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER })),
 }, { additionalProperties: false });
 
 export async function factsRoutes(app: FastifyInstance, options: { catalog: Catalog }): Promise<void> {

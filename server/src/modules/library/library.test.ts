@@ -475,7 +475,7 @@ describe('library API', () => {
       };
       const values = (all: Awaited<ReturnType<typeof filters>>, name: string) => all.find((filter) => filter.name === name)!.values.map((entry) => entry.label ?? entry.value);
       const forPublic = await filters('public');
-      assert.deepEqual(forPublic.map((filter) => filter.name), ['visibility', 'show_on_dashboard', 'type', 'publisher', 'is_fav', 'authors', 'assets', 'keywords']);
+      assert.deepEqual(forPublic.map((filter) => filter.name), ['visibility', 'show_on_dashboard', 'type', 'publisher', 'is_fav', 'authors', 'assets', 'keywords', 'publish_date']);
       assert.deepEqual(values(forPublic, 'publisher'), ['Financial Times']);
       assert.deepEqual(values(forPublic, 'authors'), ['Ada Lovelace']);
       assert.deepEqual(values(forPublic, 'assets').sort(), ['Acme Corp', 'Acme revenue 2024']);

@@ -31,7 +31,7 @@ const SlugParams = Type.Object({ kind: Type.String({ enum: SEGMENTS }), slug: Ty
 const ItemParams = Type.Object({ id: Type.String({ format: 'uuid' }), itemId: Type.String({ format: 'uuid' }) });
 const ItemsQuery = Type.Object({
   limit: Type.Optional(Type.Integer({ minimum: 1, default: DEFAULT_LIMIT, description: `At most ${MAX_LIMIT} (more gives ${MAX_LIMIT})` })),
-  offset: Type.Optional(Type.Integer({ minimum: 0 })),
+  offset: Type.Optional(Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER })),
 }, { additionalProperties: false });
 
 // Each route's request types are its schemas' (Static), which Fastify has validated the request against.

@@ -253,7 +253,8 @@ export class RawDataReports {
   }
 
   async failed(ctx: EngineContext, failure: JobFailure<'rawdata.report'>): Promise<void> {
-    await publish(ctx, 'generate_raw_data_report_error', { task_id: failure.job.id, reason: failure.reason.slice(0, 500) || REPORT_FAILED });
+    // The event goes to every researcher; the reason it failed is in the server log (as the status route says).
+    await publish(ctx, 'generate_raw_data_report_error', { task_id: failure.job.id, reason: REPORT_FAILED });
   }
 
   /** GET raw-data/analysis-report-status/{task_id}/. */

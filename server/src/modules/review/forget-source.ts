@@ -12,13 +12,24 @@ import { lockRows, uuidArray } from '../../resources/repository.ts';
 import { visibleTo } from '../../resources/visibility.ts';
 import { ReviewService } from './review.service.ts';
 
+/** The kinds of record suggestions are made from (provenance `source_kind`). */
+export const SUGGESTION_SOURCE_KINDS = ['raw_data'];
+
+/**
+ * Locks: the source's own row first, then the suggestions' (lockRows) — the order processing
+ * takes them in (its item's row, then the suggestions it writes), so a delete and a
+ * processing of the same item run one after the other, never crosswise: a processing that
+ * committed while the delete waited for the row has its provenance read here, and one that
+ * comes after finds its item gone.
+ */
 export async function forgetSource(ctx: EngineContext, catalog: Catalog, source: { kind: string; id: string }): Promise<void> {
+  const sourceResource = catalog.get(source.kind);
+  await lockRows(ctx.tx, sourceResource, visibleTo('admin'), [source.id]);
   const cited = await query<{ resource: string; id: string }>(
     ctx.tx,
     sql`SELECT DISTINCT resource, record_id AS id FROM suggestion_provenance WHERE source_kind = ${source.kind} AND source_id = ${source.id}`,
   );
   if (cited.length === 0) return;
-  await lockTenantSuggestions(ctx);
   for (const resource of catalog.resources.filter((one) => one.review)) {
     const candidates = cited.filter((row) => row.resource === resource.kind).map((row) => row.id);
     if (candidates.length === 0) continue;

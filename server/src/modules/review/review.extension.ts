@@ -5,7 +5,7 @@
  * deleted source takes the unreviewed suggestions only it made (forget-source.ts).
  */
 import type { EngineExtension } from '../../resources/extensions.ts';
-import { forgetSource } from './forget-source.ts';
+import { forgetSource, SUGGESTION_SOURCE_KINDS } from './forget-source.ts';
 import { moveProvenance, provenanceOf, returnProvenance } from './review.repository.ts';
 
 /** What a suggestion presents besides its fields. */
@@ -28,5 +28,7 @@ export const reviewExtension: EngineExtension = {
   undoMerge: async ({ tx }, { otherId }, recorded) => returnProvenance(tx, recorded as string[], otherId),
 
   // A deleted source (a raw data item) takes with it the suggestions only it made, unreviewed.
-  beforeDelete: async (ctx, { resource, row, catalog }) => forgetSource(ctx, catalog, { kind: resource.kind, id: row.id }),
+  beforeDelete: async (ctx, { resource, row, catalog }) => {
+    if (SUGGESTION_SOURCE_KINDS.includes(resource.kind)) await forgetSource(ctx, catalog, { kind: resource.kind, id: row.id });
+  },
 };

@@ -7,7 +7,10 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
+import { sql } from 'drizzle-orm';
+import { query } from '../../db/client.ts';
 import { inTenant, systemActor } from '../../resources/context.ts';
+import { serverOnly, whileHeld } from '../../test/races.ts';
 import type { TenantRow } from '../../tenancy/tenants.repository.ts';
 import { createTestApp, type TestContext } from '../../test/test-app.ts';
 import { CATALOG } from '../registry.ts';
@@ -255,5 +258,24 @@ describe('review of suggestions', () => {
         error.statusCode === 400 && /provenance/.test((error as Error & { detail?: string }).detail ?? error.message), JSON.stringify(source));
     }
     assert.equal((await call('GET', `${API}/suggested-entities/organizations/?search=bandicoot`)).json().count, 1, 'nothing half written');
+  });
+  it('a raw data item deleted while its processing writes suggestions takes them: the delete waits for the item, then reads what was written (PostgreSQL server)', { skip: serverOnly }, async () => {
+    const created = await call('POST', `${API}/raw-data/`, { text: 'Bilby Freight Ltd moved to Darwin.' });
+    assert.equal(created.statusCode, 201, created.body);
+    const item = created.json().id as ReturnType<typeof randomUUID>;
+    const { first, second } = await whileHeld(
+      t.db,
+      { tenantId: acme.id },
+      // As processing's last step: the item's row locked, then a suggestion from it written.
+      async (tx) => {
+        await query(tx, sql`SELECT 1 FROM raw_data WHERE id = ${item} FOR UPDATE`);
+        return new ReviewService(reviewedResourceOf(CATALOG, 'ORG'), CATALOG).suggest({ tx, actor: systemActor(acme.id) }, { name_inc: 'Bilby Freight Ltd' }, [found('Bilby Freight Ltd moved', item)]);
+      },
+      () => call('DELETE', `${API}/raw-data/${item}/`),
+    );
+    assert.equal(second.statusCode, 204, second.body);
+    assert.ok(first);
+    const left = await call('GET', `${API}/suggested-entities/organizations/${first['id']}/`);
+    assert.equal(left.statusCode, 404, `the suggestion only the deleted item made is gone: ${left.body}`);
   });
 });

@@ -8,6 +8,7 @@ import { after, describe, it } from 'node:test';
 import { deflateRawSync, constants as zlibConstants } from 'node:zlib';
 import { strToU8, unzipSync, zipSync } from 'fflate';
 import { closeOcrWorker, type ExtractedText, extractText, TextExtractionError, type TextLimits } from './index.ts';
+import { MAX_OFFICE_PARTS } from './zip.ts';
 
 const fixture = (name: string) => new Uint8Array(readFileSync(new URL(`./fixtures/${name}`, import.meta.url)));
 
@@ -347,6 +348,15 @@ describe('extractText: limits and hostile input', () => {
     assert.doesNotMatch(result.text, /Note number 3/);
     assert.equal(result.truncated, true);
     assert.deepEqual(result.warnings, ["Only the first 3 of the archive's 5 entries were read"]);
+  });
+
+  it('parses no entry past the caps: a zip stops at maxZipEntries, an Office file with too many parts is refused', async () => {
+    const many = (count: number) => Object.fromEntries(Array.from({ length: count }, (_, index) => [`e${index}`, new Uint8Array(0)]));
+    const zip = await extract(zipSync({ 'first.txt': strToU8('First entry'), ...many(20_000) }, { level: 0 }), { maxZipEntries: 10 });
+    assert.match(zip.text, /First entry/);
+    assert.equal(zip.warnings.at(-1), "Only the first 10 of the archive's 20001 entries were read");
+    const docx = { ...unzipSync(fixture('report.docx')), ...many(MAX_OFFICE_PARTS) };
+    await rejectsWith(extract(zipSync(docx, { level: 0 })), 'too_large', /has more than 10000 parts/);
   });
 
   it('names an encrypted zip, and reports unreadable entries without failing the rest', async () => {

@@ -32,7 +32,7 @@ import {
   type EntityFilter,
   type EntityParam,
 } from './FactTreeView';
-import { LockedOffer } from './LockedOffer';
+import { LOCKED_NOUNS, LockedOffer } from '../../components/LockedOffer';
 import { PrintStyles } from './PrintStyles';
 
 const ENTITY_PARAMS = ENTITY_FIELDS.map((entry) => entry.param);
@@ -202,7 +202,7 @@ export function FactsReaderPage() {
         )}
       </Stack>
 
-      {data && <LockedOffer count={data.locked_count} />}
+      {data && <LockedOffer count={data.locked_count} noun={LOCKED_NOUNS.facts} className="facts-no-print" />}
       {current.isFetching && <LinearProgress aria-label="Loading the facts" className="facts-no-print" />}
       {current.error && !data && <RetryAlert onRetry={() => current.refetch()}>{apiErrorMessage(current.error)}</RetryAlert>}
 

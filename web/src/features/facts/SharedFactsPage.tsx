@@ -14,7 +14,7 @@ import { StatusMessage } from '../../components/StatusMessage';
 import { INTELBOOKS_PATH } from '../../lib/paths';
 import { useSharedSubtreeQuery } from './facts.api';
 import { CollapsingProvider, FactTreeList, useCollapsing } from './FactTreeView';
-import { LockedOffer } from './LockedOffer';
+import { LOCKED_NOUNS, LockedOffer } from '../../components/LockedOffer';
 import { PrintStyles } from './PrintStyles';
 
 const dateFormat = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'long', year: 'numeric' });
@@ -62,7 +62,7 @@ export function SharedFactsPage() {
           Print
         </Button>
       </Stack>
-      <LockedOffer count={data.locked_count} />
+      <LockedOffer count={data.locked_count} noun={LOCKED_NOUNS.facts} className="facts-no-print" />
       {data.root && (
         <Paper variant="outlined" sx={{ p: { xs: 2, sm: 3 } }}>
           <CollapsingProvider value={collapsing.value}>

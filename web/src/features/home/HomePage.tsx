@@ -10,6 +10,7 @@ import { useEntityCounts } from '../../api/counts';
 import { tenantDisplayName } from '../../api/tenant-name';
 import { INTELBOOKS_PATH } from '../../lib/paths';
 import { EntityCount } from '../../components/EntityCount';
+import { LockedOffer, type LockedNoun } from '../../components/LockedOffer';
 import { selectAccessLevel, selectSession, useSessionSelector } from '../../lib/session';
 
 interface HomeCard {
@@ -69,6 +70,10 @@ const CARDS: readonly HomeCard[] = [
   },
 ];
 
+/** What the home page's offer counts: every card's paywalled records. */
+const NOTES: LockedNoun = ['note', 'notes'];
+const ALL_KINDS = [...new Set(CARDS.flatMap((card) => card.kinds))];
+
 export function HomePage() {
   const { data: tenant } = useGetTenantQuery();
   const session = useSessionSelector(selectSession);
@@ -76,6 +81,7 @@ export function HomePage() {
   const { countOf, isError } = useEntityCounts();
   const name = tenant ? tenantDisplayName(tenant) : '';
   const signedIn = session.token !== null;
+  const all = countOf(ALL_KINDS);
 
   return (
     <>
@@ -93,6 +99,12 @@ export function HomePage() {
             Login to read {name}&apos;s intel notes
           </Link>
         </Typography>
+      )}
+      {all && !all.signedIn && (
+        // The cards count the paywalled records behind a lock; this is the way to unlock them.
+        <Box sx={{ mt: 3 }}>
+          <LockedOffer count={all.paywall} noun={NOTES} />
+        </Box>
       )}
       {isError && (
         <Typography role="alert" color="error" sx={{ mt: 2 }}>

@@ -1,31 +1,23 @@
 import type { SearchResult } from './search.api';
 
 /** How each result type of GET search/ is named and where it opens (SPEC §2 "Search dialog"). */
-const RESULT_TYPES: Record<string, { label: string; group: string; path: (result: SearchResult) => string }> = {
-  Organization: { label: 'Organization', group: 'Organizations', path: (r) => `/organizations/${r.id}` },
-  Person: { label: 'Person', group: 'People', path: (r) => `/people/${r.id}` },
-  LibraryEntry: { label: 'Library', group: 'Library', path: (r) => `/library/${r.id}` },
-  LedgerEntry: { label: 'Ledger entry', group: 'Ledger', path: (r) => `/ledger/${r.id}` },
-  LibraryList: { label: 'Library list', group: 'Library lists', path: (r) => `/lists/library/${r.slug ?? r.id}` },
+const RESULT_TYPES: Record<string, { label: string; path: (result: SearchResult) => string }> = {
+  Organization: { label: 'Organization', path: (r) => `/organizations/${r.id}` },
+  Person: { label: 'Person', path: (r) => `/people/${r.id}` },
+  LibraryEntry: { label: 'Library', path: (r) => `/library/${r.id}` },
+  LedgerEntry: { label: 'Ledger entry', path: (r) => `/ledger/${r.id}` },
+  LibraryList: { label: 'Library list', path: (r) => `/lists/library/${r.slug ?? r.id}` },
   OrganizationsList: {
     label: 'Organizations list',
-    group: 'Organizations lists',
     path: (r) => `/lists/organizations/${r.slug ?? r.id}`,
   },
-  PeopleList: { label: 'People list', group: 'People lists', path: (r) => `/lists/people/${r.slug ?? r.id}` },
-  LedgerList: { label: 'Ledger list', group: 'Ledger lists', path: (r) => `/lists/ledger/${r.slug ?? r.id}` },
-  Keyword: { label: 'Keyword', group: 'Keywords', path: (r) => `/keywords/${r.id}` },
+  PeopleList: { label: 'People list', path: (r) => `/lists/people/${r.slug ?? r.id}` },
+  LedgerList: { label: 'Ledger list', path: (r) => `/lists/ledger/${r.slug ?? r.id}` },
+  Keyword: { label: 'Keyword', path: (r) => `/keywords/${r.id}` },
 };
-
-/** Result types in the order the advanced search lists their groups. */
-export const RESULT_TYPE_ORDER = Object.keys(RESULT_TYPES);
 
 export function resultLabel(type: string): string {
   return RESULT_TYPES[type]?.label ?? type;
-}
-
-export function resultGroupLabel(type: string): string {
-  return RESULT_TYPES[type]?.group ?? type;
 }
 
 /** The page a result opens; a type the app cannot open yet falls back to the advanced search. */

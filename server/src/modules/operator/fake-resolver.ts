@@ -1,0 +1,50 @@
+/**
+ * A resolver over fixed names, for the parser's tests (phrasings.test.ts): ids are
+ * readable ("kw-fintech", "org-acme") so expected queries in the phrasing table read well.
+ */
+import type { NamedKind, NamedRecord, Resolver } from './resolver.ts';
+import type { OperatorEntity } from './structured-query.ts';
+
+const fold = (text: string) => text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase().trim();
+
+export class FakeResolver implements Resolver {
+  constructor(
+    private readonly records: Record<NamedKind, Array<NamedRecord & { code?: string }>>,
+    /** entity.field → stored values. */
+    private readonly categories: Record<string, string[]>,
+  ) {}
+
+  async record(kind: NamedKind, name: string): Promise<NamedRecord | null> {
+    const candidates = this.records[kind];
+    const wanted = fold(name);
+    const exact = candidates.find((record) => fold(record.name) === wanted || (record.code !== undefined && fold(record.code) === wanted));
+    if (exact || kind === 'keyword') return exact ? { id: exact.id, name: exact.name } : null;
+    const prefixed = candidates.filter((record) => fold(record.name).startsWith(wanted)).sort((a, b) => a.name.length - b.name.length)[0];
+    return prefixed ? { id: prefixed.id, name: prefixed.name } : null;
+  }
+
+  async categoryValue(entity: OperatorEntity, field: string, text: string): Promise<string | null> {
+    return this.categories[`${entity}.${field}`]?.find((value) => fold(value) === fold(text)) ?? null;
+  }
+}
+
+/** The names the phrasing table's questions use. */
+export const PHRASING_RESOLVER = new FakeResolver(
+  {
+    keyword: [
+      { id: 'kw-fintech', name: 'Fintech' }, { id: 'kw-crypto', name: 'Crypto' }, { id: 'kw-ai', name: 'AI' },
+      { id: 'kw-lithium', name: 'Lithium' }, { id: 'kw-battery', name: 'Battery' }, { id: 'kw-climate', name: 'Climate' },
+      { id: 'kw-healthcare', name: 'Healthcare' },
+    ],
+    organizations: [{ id: 'org-acme', name: 'Acme Corp' }, { id: 'org-globex', name: 'Globex' }, { id: 'org-initech', name: 'Initech' }],
+    people: [{ id: 'per-amelia', name: 'Amelia Hart' }, { id: 'per-jane', name: 'Jane Doe' }, { id: 'per-john', name: 'John Smith' }],
+    geos: [{ id: 'geo-de', name: 'Germany', code: 'DE' }, { id: 'geo-fr', name: 'France', code: 'FR' }, { id: 'geo-eu', name: 'European Union', code: 'EU' }],
+  },
+  {
+    'organizations.hq_city': ['Berlin', 'Paris', 'London', 'New York', 'München'],
+    'organizations.ownership_type': ['Private', 'Public'],
+    'people.current_address_city': ['Berlin', 'Paris', 'London'],
+    'people.passport_country': ['Germany', 'France'],
+    'library.publisher': ['Financial Times', 'McKinsey'],
+  },
+);

@@ -1,0 +1,850 @@
+/**
+ * The Operator's built-in parser: a question in plain English → a structured query, with no
+ * network and no model (docs/operator.md lists what it understands). It reads the question
+ * left to right; at each place it tries its phrasings (a date, a place, "tagged …", "without
+ * an email", "newest first", "top 10" …) and keeps the words none of them used, which the
+ * answer reports as not understood. Names go through a `Resolver` (the caller's visible
+ * records in the app, a fake in tests); relative dates count from an injected `today`.
+ */
+import { atLeast } from '../../auth/access.ts';
+import type { AccessLevel } from '../../contracts.ts';
+import { fieldLookups, MAX_LIMIT, type Lookup } from '../../resources/list-query.ts';
+import { CURRENCIES } from '../ledger/investments.resource.ts';
+import { readDateComparison, dateLookups, ledgerDateLookups, type DateComparison } from './dates.ts';
+import type { NamedKind, Resolver } from './resolver.ts';
+import {
+  DEFAULT_OPERATOR_LIMIT, OPERATOR_ENTITIES, operatorResource, paramOf,
+  type Condition, type Op, type OperatorEntity, type OrderTerm, type StructuredQuery,
+} from './structured-query.ts';
+import {
+  ENTITY_WORDS, FIELD_NOUNS, FILLER, LIBRARY_TYPE_PATTERN, libraryTypeOf, STOP_WORDS, VISIBILITY_PATTERN, VISIBILITY_WORDS,
+} from './vocabulary.ts';
+
+export interface ParseOptions {
+  resolver: Resolver;
+  /** The day relative dates count from (UTC). */
+  today: Date;
+  /** The caller's audience: "hidden" is understood only by those who may read hidden records. */
+  access: AccessLevel;
+}
+
+export interface ParseResult {
+  /** Null when the question names no entity type. */
+  query: StructuredQuery | null;
+  /** Words and phrases of the question that were not used. */
+  notUnderstood: string[];
+  /** Why some of them were not used (e.g. no keyword of that name). */
+  notes: string[];
+}
+
+/** One value of a list as written: its text (original spelling) and where it is. */
+interface Written {
+  text: string;
+  start: number;
+  end: number;
+}
+
+const ENTITY_RE = new RegExp(
+  OPERATOR_ENTITIES.map((entity) => `(?<${entity}>\\b(?:${ENTITY_WORDS[entity]})\\b)`).join('|') + `|(?<type>\\b(?:${LIBRARY_TYPE_PATTERN})\\b)`,
+  'g',
+);
+
+/** The entity type a question is about: the first entity word, else the first library type word. */
+export function detectEntity(lower: string): OperatorEntity | null {
+  let byType: OperatorEntity | null = null;
+  for (const match of lower.matchAll(ENTITY_RE)) {
+    const entity = OPERATOR_ENTITIES.find((one) => match.groups?.[one] !== undefined);
+    if (entity) return entity;
+    byType ??= 'library';
+  }
+  return byType;
+}
+
+/** Lower case with every character kept at its place, so positions in it are positions in the question. */
+const lowerInPlace = (text: string) => [...text].map((char) => (char.toLowerCase().length === char.length ? char.toLowerCase() : char)).join('');
+
+const WORD_RE = /[^\s,;:?!()"“”]+/y;
+const QUOTED_RE = /["“]([^"“”]{1,200})["”]/y;
+const LIST_JOIN_RE = /\s*(?:,\s*(?:(?:or|and)\s+)?|\s+or\s+|\s*\/\s*|\s*&\s*(?=\S))/y;
+
+const MULTIPLIERS: Record<string, number> = { k: 1e3, thousand: 1e3, m: 1e6, mm: 1e6, mn: 1e6, mio: 1e6, million: 1e6, millions: 1e6, b: 1e9, bn: 1e9, billion: 1e9, billions: 1e9, t: 1e12, tn: 1e12, trillion: 1e12 };
+const CURRENCY_SIGNS: Record<string, string> = { '$': 'USD', 'us$': 'USD', '€': 'EUR', '£': 'GBP', '¥': 'JPY', 'chf': 'CHF' };
+const CURRENCY_WORDS: Array<[RegExp, string]> = [
+  [/^(?:dollars?|usd|bucks)$/, 'USD'], [/^(?:euros?|eur)$/, 'EUR'], [/^(?:pounds?|gbp|sterling)$/, 'GBP'],
+  [/^(?:yen|jpy)$/, 'JPY'], [/^(?:francs?|chf)$/, 'CHF'], [/^(?:yuan|rmb|cny)$/, 'CNY'],
+];
+/** ISO 4217 codes written before or after an amount, leaving out those that are English words ("all", "top", "try"). */
+const CODES = CURRENCIES.map((code) => code.toLowerCase()).filter((code) => !['all', 'top', 'try', 'cup', 'mop'].includes(code)).join('|');
+const MONEY = String.raw`(us\$|\$|€|£|¥|(?:${CODES})\s*)?\s*(\d+(?:[.,]\d+)*)\s*(k|thousand|mm|mn|mio|millions?|m|bn|billions?|b|tn|trillion|t)?(?![\w])(?:\s*(dollars?|bucks|euros?|pounds?|sterling|yen|francs?|yuan|rmb|(?:${CODES}))(?![\w]))?`;
+
+/** Date verbs per entity → the date field they name ("founded" → founding_date). */
+const DATE_VERBS: Record<OperatorEntity, Array<[RegExp, string]>> = {
+  organizations: [[/^(?:founded|established|incorporated|started|created|formed|launched)$/, 'founding_date']],
+  people: [[/^(?:born)$/, 'birth_date'], [/^(?:met|seen|encountered)$/, 'met_event_date']],
+  ledger_entries: [[/^(?:dated|recorded|booked|reported)$/, 'year']],
+  library: [[/^(?:published|released|dated|issued|written|out|posted|aired)$/, 'publish_date']],
+};
+/** The date a bare date ("from 2023", "last quarter") is about, when the entity has one. */
+const DEFAULT_DATE: Record<OperatorEntity, string | null> = { organizations: 'founding_date', people: null, ledger_entries: 'year', library: 'publish_date' };
+
+/** The field "newest" and "oldest" order by. */
+const NEWEST: Record<OperatorEntity, string[]> = { organizations: ['founding_date'], people: ['created_at'], ledger_entries: ['year', 'quarter'], library: ['publish_date'] };
+
+/** Where "in X" (and "from X") can point, per entity, in the order tried. */
+type PlaceTarget = { category: string; asTyped?: boolean } | { relation: string; kind: NamedKind } | { keyword: true };
+const PLACES: Record<OperatorEntity, PlaceTarget[]> = {
+  organizations: [{ category: 'hq_city' }, { keyword: true }, { category: 'hq_city', asTyped: true }],
+  people: [{ category: 'current_address_city' }, { category: 'passport_country' }, { keyword: true }, { category: 'current_address_city', asTyped: true }],
+  ledger_entries: [{ relation: 'geos', kind: 'geos' }, { keyword: true }],
+  library: [{ category: 'publisher' }, { keyword: true }],
+};
+/** "for X", "by X", "about X" / "mentioning X": the relations tried, in order. */
+const FOR_TARGETS: Record<OperatorEntity, Array<{ relation: string; kind: NamedKind }>> = {
+  organizations: [],
+  people: [],
+  ledger_entries: [{ relation: 'organizations', kind: 'organizations' }, { relation: 'people', kind: 'people' }, { relation: 'geos', kind: 'geos' }],
+  library: [{ relation: 'assets', kind: 'organizations' }],
+};
+const BY_TARGETS: Record<OperatorEntity, Array<{ relation: string; kind: NamedKind }>> = {
+  organizations: [],
+  people: [],
+  ledger_entries: [{ relation: 'people', kind: 'people' }, { relation: 'organizations', kind: 'organizations' }],
+  library: [{ relation: 'authors', kind: 'people' }],
+};
+
+/** How the records a name may point at are called in notes ("No person named …"). */
+const RECORD_NOUNS: Record<NamedKind, string> = { keyword: 'keyword', organizations: 'organization', people: 'person', geos: 'country or region' };
+
+export async function parseQuestion(question: string, options: ParseOptions): Promise<ParseResult> {
+  const lower = lowerInPlace(question);
+  const entity = detectEntity(lower);
+  if (!entity) return { query: null, notUnderstood: [], notes: [] };
+  return new QuestionParser(question, lower, entity, options).parse();
+}
+
+class QuestionParser {
+  private pos = 0;
+  private readonly conditions: Condition[] = [];
+  private readonly searchParts: string[] = [];
+  private ordering: OrderTerm[] = [];
+  private limit: number | null = null;
+  private readonly notUnderstood: string[] = [];
+  private readonly notes: string[] = [];
+  /** Words not used yet, gathered into a phrase until something ends it. */
+  private unknown: Written | null = null;
+  /** A "not" / "excluding" waiting for the phrase it negates, and where it was written. */
+  private negation: Written | null = null;
+  private readonly lookups: Record<string, Lookup[]>;
+  /**
+   * What the last phrase with values did with them, for a value that follows on its own after a
+   * "not" ("tagged AI but not crypto", "in Berlin but not Paris").
+   */
+  private lastValues: ((values: Written[], negated: boolean, text: string) => Promise<void>) | null = null;
+  private readonly rules: Array<() => Promise<boolean> | boolean>;
+
+  constructor(
+    private readonly question: string,
+    private readonly lower: string,
+    private readonly entity: OperatorEntity,
+    private readonly options: ParseOptions,
+  ) {
+    this.lookups = fieldLookups(operatorResource(entity), options.access);
+    this.rules = [
+      () => this.entityWords(),
+      () => this.quoted(),
+      () => this.limitWords(),
+      () => this.sorting(),
+      () => this.negationWord(),
+      () => this.emptiness(),
+      () => this.fieldIs(),
+      () => this.tagged(),
+      () => this.dates(),
+      () => this.amounts(),
+      () => this.visibilityWords(),
+      () => this.libraryTypes(),
+      () => this.peopleWords(),
+      () => this.favourites(),
+      () => this.relations(),
+      () => this.places(),
+      () => this.searchWords(),
+    ];
+  }
+
+  async parse(): Promise<ParseResult> {
+    while (this.skipSpace() < this.lower.length) {
+      if (/[,;:?!().]/.test(this.lower[this.pos]!)) {
+        this.pos++;
+        await this.endPhrase();
+        continue;
+      }
+      if (this.unknown) {
+        // Unused words before a phrasing are a phrase of their own, read before the phrasing (a
+        // pending "not" is theirs: "but not crypto founded after 2015"). A dry run tells
+        // whether a phrasing starts here; its effects are undone.
+        const state = this.saved();
+        const starts = await this.applyRule();
+        this.restore(state);
+        if (starts) await this.endPhrase();
+      }
+      if (await this.applyRule()) continue;
+      const word = this.readWord();
+      if (!word) {
+        // A character no word holds (a quote left open): skipped, and it ends a phrase.
+        this.pos++;
+        await this.endPhrase();
+        continue;
+      }
+      if (FILLER.has(word.text.toLowerCase()) && !this.unknown) continue;
+      if (FILLER.has(word.text.toLowerCase())) {
+        await this.endPhrase();
+        continue;
+      }
+      this.unknown = this.unknown ? { ...this.unknown, end: word.end, text: this.question.slice(this.unknown.start, word.end) } : word;
+    }
+    await this.endPhrase();
+    if (this.negation) this.notUnderstood.push(this.negation.text);
+
+    const query: StructuredQuery = {
+      entity: this.entity,
+      search: this.searchParts.length > 0 ? this.searchParts.join(' ').slice(0, 200) : null,
+      conditions: this.conditions,
+      ordering: this.ordering,
+      limit: this.limit ?? DEFAULT_OPERATOR_LIMIT,
+    };
+    return { query, notUnderstood: [...new Set(this.notUnderstood)], notes: this.notes };
+  }
+
+  /** Tries the phrasings at the current place; the first that reads something wins. */
+  private async applyRule(): Promise<boolean> {
+    const before = this.skipSpace();
+    for (const rule of this.rules) {
+      if (await rule()) return true;
+      this.pos = before;
+    }
+    return false;
+  }
+
+  /** Everything a phrasing may change, to undo a dry run. */
+  private saved() {
+    return {
+      pos: this.pos, conditions: structuredClone(this.conditions), searchParts: [...this.searchParts], ordering: this.ordering,
+      limit: this.limit, notUnderstood: [...this.notUnderstood], notes: [...this.notes], negation: this.negation, lastValues: this.lastValues,
+    };
+  }
+
+  private restore(state: ReturnType<QuestionParser['saved']>): void {
+    this.pos = state.pos;
+    this.conditions.splice(0, this.conditions.length, ...state.conditions);
+    this.searchParts.splice(0, this.searchParts.length, ...state.searchParts);
+    this.ordering = state.ordering;
+    this.limit = state.limit;
+    this.notUnderstood.splice(0, this.notUnderstood.length, ...state.notUnderstood);
+    this.notes.splice(0, this.notes.length, ...state.notes);
+    this.negation = state.negation;
+    this.lastValues = state.lastValues;
+  }
+
+  // Reading
+
+  private skipSpace(): number {
+    while (this.pos < this.lower.length && /\s/.test(this.lower[this.pos]!)) this.pos++;
+    return this.pos;
+  }
+
+  /** A sticky match at the current place (after spaces) that ends at a word boundary; moves past it. */
+  private at(re: RegExp): RegExpExecArray | null {
+    this.skipSpace();
+    const sticky = new RegExp(re.source, 'y');
+    sticky.lastIndex = this.pos;
+    const match = sticky.exec(this.lower);
+    if (!match) return null;
+    const end = this.pos + match[0].length;
+    if (/[\p{L}\p{N}]/u.test(this.lower[end] ?? '') && /[\p{L}\p{N}]$/u.test(match[0])) return null;
+    this.pos = end;
+    return match;
+  }
+
+  private readWord(): Written | null {
+    this.skipSpace();
+    WORD_RE.lastIndex = this.pos;
+    const match = WORD_RE.exec(this.question);
+    if (!match) return null;
+    // A sentence's full stop is not part of its last word (but "Inc." keeps its own).
+    const text = match[0].length > 1 && match[0].endsWith('.') && this.pos + match[0].length === this.question.trimEnd().length ? match[0].slice(0, -1) : match[0];
+    const word = { text, start: this.pos, end: this.pos + text.length };
+    this.pos = word.end;
+    return word;
+  }
+
+  private peekWord(): string | null {
+    const saved = this.pos;
+    const word = this.readWord();
+    this.pos = saved;
+    return word?.text.toLowerCase() ?? null;
+  }
+
+  /**
+   * A name or value: words up to a stop word or punctuation, or a quoted text. Entity words end
+   * it too ("fintech companies"), unless the value may be one ("whose type is report").
+   */
+  private readValue(entityWordsEnd = true): Written | null {
+    this.skipSpace();
+    QUOTED_RE.lastIndex = this.pos;
+    const quoted = QUOTED_RE.exec(this.question);
+    if (quoted) {
+      const start = this.pos;
+      this.pos += quoted[0].length;
+      return { text: quoted[1]!.trim(), start, end: this.pos };
+    }
+    let value: Written | null = null;
+    // "the EU", "the Financial Times": an article is not part of the name looked up.
+    this.at(/the\s+(?=\S)/);
+    for (;;) {
+      const saved = this.pos;
+      const next = this.peekWord();
+      if (next === null || next === 'or' || STOP_WORDS.has(next) || (entityWordsEnd && this.isEntityWord())) {
+        this.pos = saved;
+        break;
+      }
+      const word = this.readWord()!;
+      value = value ? { text: this.question.slice(value.start, word.end), start: value.start, end: word.end } : word;
+    }
+    return value;
+  }
+
+  private isEntityWord(): boolean {
+    const saved = this.pos;
+    const found = this.at(new RegExp(`(?:${Object.values(ENTITY_WORDS).join('|')}|${LIBRARY_TYPE_PATTERN})`)) !== null;
+    this.pos = saved;
+    return found;
+  }
+
+  /** Values joined by commas, "or" and slashes ("Berlin or Paris", "fintech, crypto or AI"). */
+  private readValues(entityWordsEnd = true): Written[] {
+    const values: Written[] = [];
+    for (;;) {
+      const value = this.readValue(entityWordsEnd);
+      if (!value) break;
+      values.push(value);
+      const saved = this.pos;
+      LIST_JOIN_RE.lastIndex = this.pos;
+      const join = LIST_JOIN_RE.exec(this.lower);
+      if (!join) break;
+      this.pos += join[0].length;
+      const next = this.peekWord();
+      if (next === null || STOP_WORDS.has(next) || (entityWordsEnd && this.isEntityWord())) {
+        this.pos = saved;
+        break;
+      }
+    }
+    return values;
+  }
+
+  private textFrom(start: number): string {
+    return this.question.slice(start, this.pos).trim();
+  }
+
+  // Results
+
+  private allows(field: string, op: Op): boolean {
+    const lookup = op === 'not_empty' ? 'empty' : op;
+    return Object.hasOwn(this.lookups, field) && this.lookups[field]!.includes(lookup);
+  }
+
+  /** Adds a condition; an is / not on a field already there takes the new values too (any of them). */
+  private add(field: string, op: Op, values: string[], labels: string[], text: string): boolean {
+    if (!this.allows(field, op)) return false;
+    const param = paramOf(field, op);
+    const existing = this.conditions.find((condition) => condition.param === param);
+    if (existing && (op === 'is' || op === 'not')) {
+      values.forEach((value, index) => {
+        if (existing.values.includes(value)) return;
+        existing.values.push(value);
+        existing.labels.push(labels[index]!);
+      });
+      if (!existing.text.includes(text)) existing.text = `${existing.text}; ${text}`;
+      return true;
+    }
+    const condition: Condition = { field, op, values: op === 'empty' || op === 'not_empty' ? [] : values, labels: op === 'empty' || op === 'not_empty' ? [] : labels, param, text };
+    if (existing) this.conditions.splice(this.conditions.indexOf(existing), 1, condition);
+    else this.conditions.push(condition);
+    return true;
+  }
+
+  /** Takes a pending "not": whether the phrase being read is negated, and the text from the "not" on. */
+  private takeNegation(start: number): { negated: boolean; start: number } {
+    const negation = this.negation;
+    this.negation = null;
+    return negation ? { negated: true, start: negation.start } : { negated: false, start };
+  }
+
+  private async endPhrase(): Promise<void> {
+    const phrase = this.unknown;
+    this.unknown = null;
+    if (!phrase) return;
+    if (this.negation && this.lastValues) {
+      const { start } = this.takeNegation(phrase.start);
+      await this.lastValues([phrase], true, this.question.slice(start, phrase.end).trim());
+      return;
+    }
+    // Words before a phrase ("fintech companies") may be a keyword's name.
+    if (this.allows('keywords', 'is')) {
+      const keyword = await this.options.resolver.record('keyword', phrase.text);
+      if (keyword) {
+        this.add('keywords', 'is', [keyword.id], [keyword.name], phrase.text);
+        return;
+      }
+    }
+    this.notUnderstood.push(phrase.text);
+  }
+
+  // Phrasings
+
+  private entityWords(): boolean {
+    // "women" and "men" name people of a gender: the gender phrasing reads them.
+    if (this.entity === 'people' && this.peopleWords()) return true;
+    return this.at(new RegExp(ENTITY_WORDS[this.entity])) !== null;
+  }
+
+  private quoted(): boolean {
+    const start = this.skipSpace();
+    QUOTED_RE.lastIndex = start;
+    const quoted = QUOTED_RE.exec(this.question);
+    if (!quoted) return false;
+    this.pos = start + quoted[0].length;
+    this.searchParts.push(quoted[1]!.trim());
+    return true;
+  }
+
+  private limitWords(): boolean {
+    const match = this.at(/(?:top|first|last|limit(?:ed)?(?:\s+to)?|only|max(?:imum)?|at\s+most)\s+(\d{1,6})(?=\s|$|[,.;?!])(?!\s+(?:days?|weeks?|months?|quarters?|years?)\b)|(\d{1,4})(?=\s+(?:(?:most\s+)?(?:newest|oldest|latest|earliest|largest|biggest|smallest|recent|youngest)\b|(?:\w+\s+)?(?:organi[sz]ations?|compan(?:y|ies)|people|persons?|ledger|library|entries|reports?|podcasts?|articles?|books?|papers?|results?)\b))/);
+    if (!match) return false;
+    const requested = Number(match[1] ?? match[2]);
+    if (requested < 1) return false;
+    this.limit = Math.min(requested, MAX_LIMIT);
+    if (requested > MAX_LIMIT) this.notes.push(`At most ${MAX_LIMIT} results are shown at once; the limit is ${MAX_LIMIT}.`);
+    return true;
+  }
+
+  private sorting(): boolean {
+    const match = this.at(/(?:(?:sorted|ordered|sort|order|ranked|arranged)\s+(?:by\s+)?)?(?:(most\s+recently|recently|newly|latest|last)\s+(added|created|updated|changed|modified|edited)(?:\s+first)?|(added|created|updated|changed|modified|edited)\s+(?:most\s+)?recently|(newest|latest|most\s+recent|recent|youngest)(?:\s+first|\s+ones)?|(oldest|earliest|eldest)(?:\s+first|\s+ones)?|(largest|biggest|highest|most\s+valuable)(?:\s+(?:amounts?|first))?|(smallest|lowest|least\s+valuable)(?:\s+(?:amounts?|first))?|(alphabetically|alphabetical(?:\s+order)?|a\s*-\s*z|a\s+to\s+z)|(reverse\s+alphabetical(?:ly|\s+order)?|z\s*-\s*a|z\s+to\s+a))/);
+    if (match) {
+      const [, recently, action, actionFirst, newest, oldest, largest, smallest, alphabetical, reverse] = match;
+      if (recently || actionFirst) this.ordering = [{ field: /added|created/.test(action ?? actionFirst!) ? 'created_at' : 'updated_at', descending: true }];
+      else if (newest) this.ordering = this.newestOrdering(true, newest);
+      else if (oldest) this.ordering = this.newestOrdering(false, oldest);
+      else if (largest || smallest) {
+        if (!('amount' in operatorResource(this.entity).fields)) return false;
+        this.ordering = [{ field: 'amount', descending: Boolean(largest) }];
+      } else if (alphabetical) this.ordering = [{ field: 'display_name', descending: false }];
+      else if (reverse) this.ordering = [{ field: 'display_name', descending: true }];
+      return true;
+    }
+    // "sorted by founding date", "by name": only a field's noun after "by" is an ordering ("by Amelia Hart" is not).
+    const byField = this.at(/(?:(?:sorted|ordered|sort|order|ranked)\s+)?by\s+/);
+    if (!byField) return false;
+    const field = this.fieldNoun();
+    if (!field) return false;
+    const orderable = operatorResource(this.entity).ordering.includes(field) || ['display_name', 'created_at', 'updated_at'].includes(field);
+    if (!orderable) return false;
+    const direction = this.at(/(desc(?:ending)?|newest\s+first|largest\s+first|highest\s+first|z\s*-\s*a)|(asc(?:ending)?|oldest\s+first|smallest\s+first|lowest\s+first|a\s*-\s*z)/);
+    this.ordering = [{ field, descending: direction ? Boolean(direction[1]) : field === 'amount' }];
+    return true;
+  }
+
+  private newestOrdering(descending: boolean, word: string): OrderTerm[] {
+    if (this.entity === 'people' && /young|eldest/.test(word)) return [{ field: 'birth_date', descending: /young/.test(word) }];
+    return NEWEST[this.entity].map((field) => ({ field, descending }));
+  }
+
+  /** A field's noun at the current place ("email", "founding date"), as the field's name. */
+  private fieldNoun(): string | null {
+    for (const [words, field] of FIELD_NOUNS[this.entity]) {
+      const saved = this.pos;
+      if (this.at(new RegExp(`(?:an?\\s+|any\\s+|the\\s+|some\\s+)?(?:${words})`))) return field;
+      this.pos = saved;
+    }
+    return null;
+  }
+
+  private async negationWord(): Promise<boolean> {
+    const start = this.skipSpace();
+    if (!this.at(/(?:not|excluding|except(?:\s+for)?|but\s+not|other\s+than|apart\s+from|outside(?:\s+of)?|isn'?t|aren'?t)\s*(?=\S)/)) return false;
+    const outside = /^outside/.test(this.lower.slice(start));
+    this.negation = { text: this.textFrom(start), start, end: this.pos };
+    // "outside Berlin" is "not in Berlin": the place comes right after.
+    if (outside) return this.places(true);
+    return true;
+  }
+
+  private emptiness(): boolean {
+    const start = this.skipSpace();
+    if (this.at(/untagged|without\s+(?:any\s+)?(?:keywords?|tags?)(?!\s+(?:named|called))/)) {
+      return this.add('keywords', 'empty', [], [], this.textFrom(start));
+    }
+    const empty = this.at(/(?:without|with\s+no|with\s+an?\s+empty|missing|lacking|no|(?:that|which|who)\s+(?:have|has|had)\s+no|(?:having|has|have)\s+no|(?:that|which|who)\s+(?:don'?t|doesn'?t|do\s+not|does\s+not)\s+have)\s+/);
+    const filled = empty ? null : this.at(/(?:with|having|(?:that|which|who)\s+(?:have|has)|has|have)\s+(?=(?:an?|any|some|at\s+least\s+one)\s+|\S)/);
+    if (!empty && !filled) return false;
+    this.at(/at\s+least\s+one\s+/);
+    const field = this.fieldNoun();
+    if (!field || field === 'display_name') return false;
+    // "with keyword fintech" names a keyword: the tagged phrasing reads it.
+    if (filled && field === 'keywords' && this.peekWord() && !STOP_WORDS.has(this.peekWord()!)) return false;
+    const { negated, start: from } = this.takeNegation(start);
+    const op: Op = Boolean(empty) !== negated ? 'empty' : 'not_empty';
+    const fields = [field];
+    // "with an email and a website": each field named has (or lacks) a value.
+    for (;;) {
+      const saved = this.pos;
+      const next = this.at(/(?:,\s*(?:and\s+|or\s+)?|(?:and|or)\s+)/) ? this.fieldNoun() : null;
+      if (!next || next === 'display_name') {
+        this.pos = saved;
+        break;
+      }
+      fields.push(next);
+    }
+    const text = this.question.slice(from, this.pos).trim();
+    for (const one of fields) {
+      if (this.add(one, op, [], [], text)) continue;
+      this.notes.push(`${operatorResource(this.entity).plural ?? operatorResource(this.entity).label} cannot be filtered by whether they have ${one.replaceAll('_', ' ')}.`);
+      this.notUnderstood.push(text);
+    }
+    return true;
+  }
+
+  /** "whose city is Berlin", "with type report", "where the publisher is McKinsey", "whose founding year is 2015". */
+  private async fieldIs(): Promise<boolean> {
+    const start = this.skipSpace();
+    this.at(/(?:whose|where|with|having)\s+/);
+    this.at(/(?:the|its|their)\s+/);
+    const field = this.fieldNoun();
+    if (!field || field === 'display_name') return false;
+    const verb = this.at(/(?:is|are|was|=|:|equals?|of)\s*(not\s+)?/);
+    if (!verb) return false;
+    const resource = operatorResource(this.entity);
+    const definition = resource.fields[field]!;
+    const negation = this.takeNegation(start);
+    const negated = negation.negated !== Boolean(verb[1]);
+    if (definition.kind === 'incomplete_date') {
+      const read = readDateComparison(this.lower, this.skipSpace(), this.options.today, true);
+      if (!read || negated) return false;
+      this.pos = read.end;
+      const text = this.question.slice(negation.start, this.pos).trim();
+      for (const [lookup, value] of dateLookups(read.comparison)) this.add(field, lookup, [value], [value], text);
+      return true;
+    }
+    const values = this.readValues(false);
+    if (values.length === 0) return false;
+    const text = this.question.slice(negation.start, this.pos).trim();
+    const op: Op = negated ? 'not' : 'is';
+    for (const value of values) {
+      let used = false;
+      if (field === 'keywords') used = await this.keywordCondition(value, op, text);
+      else if (definition.relation) {
+        const kinds = definition.relation.targets.filter((target): target is NamedKind => ['organizations', 'people', 'geos'].includes(target));
+        used = await this.relationCondition(value, kinds.map((kind) => ({ relation: field, kind })), op, text);
+      } else if (definition.kind === 'category') used = await this.categoryCondition(value, field, op, text, /city/.test(field));
+      else if (definition.choices) {
+        const wanted = value.text.toLowerCase();
+        const choice = (field === 'type' ? libraryTypeOf(wanted) : null)
+          ?? definition.choices.find((one) => one.toLowerCase() === wanted || (field === 'gender' && one.toLowerCase() === wanted[0]));
+        const label = field === 'gender' ? (choice === 'F' ? 'female' : 'male') : choice;
+        used = choice !== undefined && choice !== null && this.add(field, op, [choice], [label!], text);
+      } else if (definition.kind === 'integer' && /^\d{1,9}$/.test(value.text)) used = this.add(field, op, [value.text], [value.text], text);
+      if (!used) {
+        this.notUnderstood.push(value.text);
+        this.notes.push(`“${value.text}” is not a ${field.replaceAll('_', ' ')} that was found.`);
+      }
+    }
+    return true;
+  }
+
+  private async tagged(): Promise<boolean> {
+    const start = this.skipSpace();
+    if (!this.at(/(?:tagged|labell?ed|categori[sz]ed)(?:\s+(?:with|as))?|with\s+(?:the\s+)?(?:keywords?|tags?)|(?:keywords?|tags?)(?:\s+(?:named|called|of))?/)) return false;
+    const values = this.readValues();
+    if (values.length === 0) return false;
+    const { negated, start: from } = this.takeNegation(start);
+    this.lastValues = (more, negatedMore, text) => this.keywordValues(more, negatedMore, text);
+    await this.keywordValues(values, negated, this.question.slice(from, this.pos).trim());
+    return true;
+  }
+
+  private async keywordValues(values: Written[], negated: boolean, text: string): Promise<void> {
+    const ids: string[] = [];
+    const names: string[] = [];
+    for (const value of values) {
+      const keyword = await this.resolveKeyword(value.text);
+      if (keyword) {
+        ids.push(keyword.id);
+        names.push(keyword.name);
+      } else {
+        this.notUnderstood.push(value.text);
+        this.notes.push(`No keyword “${value.text}” was found.`);
+      }
+    }
+    if (ids.length > 0) this.add('keywords', negated ? 'not' : 'is', ids, names, text);
+  }
+
+  /** A keyword by its name, or by the singular of a plural ("batteries" → "battery"). */
+  private async resolveKeyword(text: string) {
+    const resolver = this.options.resolver;
+    const exact = await resolver.record('keyword', text);
+    if (exact || !/s$/i.test(text)) return exact;
+    const singulars = [text.replace(/ies$/i, 'y'), text.replace(/es$/i, ''), text.replace(/s$/i, '')];
+    for (const singular of [...new Set(singulars)].filter((one) => one !== text)) {
+      const found = await resolver.record('keyword', singular);
+      if (found) return found;
+    }
+    return null;
+  }
+
+  private dates(): boolean {
+    const start = this.skipSpace();
+    const verbMatch = this.at(/(founded|established|incorporated|started|created|formed|launched|born|met|seen|encountered|published|released|dated|issued|written|posted|aired|recorded|booked|reported|added|imported|entered)\s*/);
+    const verb = verbMatch?.[1] ?? null;
+    const field = verb ? (DATE_VERBS[this.entity].find(([re]) => re.test(verb))?.[1] ?? null) : DEFAULT_DATE[this.entity];
+    const added = verb !== null && /^(?:added|imported|entered)$/.test(verb);
+    const read = readDateComparison(this.lower, this.skipSpace(), this.options.today, verb !== null);
+    if (!read) return false;
+    this.pos = read.end;
+    const { negated, start: from } = this.takeNegation(start);
+    const text = this.question.slice(from, this.pos).trim();
+    if (!field || added) {
+      this.notUnderstood.push(text);
+      this.notes.push(added
+        ? 'When records were added cannot be filtered; “recently added” orders by it.'
+        : this.entity === 'people'
+        ? `Say which date of people you mean: “born …” or “met …”.`
+        : `${operatorResource(this.entity).plural} have no date to compare with “${text}”.`);
+      return true;
+    }
+    if (negated) {
+      this.notUnderstood.push(text);
+      this.notes.push(`A date cannot be negated; use “before” or “after” instead of “${text}”.`);
+      return true;
+    }
+    if (field === 'year') return this.ledgerDates(read.comparison, text);
+    for (const [lookup, value] of dateLookups(read.comparison)) this.add(field, lookup, [value], [value], text);
+    return true;
+  }
+
+  private ledgerDates(comparison: DateComparison, text: string): boolean {
+    const { year, quarters, approximate } = ledgerDateLookups(comparison);
+    for (const [lookup, value] of year) this.add('year', lookup, [value], [value], text);
+    if (quarters.length > 0) this.add('quarter', 'is', quarters, quarters, text);
+    if (approximate) this.notes.push(`Ledger entries are dated by year and quarter; “${text}” is read by whole years.`);
+    return true;
+  }
+
+  private amounts(): boolean {
+    if (this.entity !== 'ledger_entries') return false;
+    const start = this.skipSpace();
+    const between = this.at(new RegExp(String.raw`(?:amounts?\s+|worth\s+|valued\s+)?between\s+${MONEY}\s+and\s+${MONEY}`));
+    const compare = between ? null : this.at(new RegExp(String.raw`(?:amounts?\s+|worth\s+|valued\s+(?:at\s+)?)?(over|above|more\s+than|greater\s+than|exceeding|at\s+least|from|under|below|less\s+than|at\s+most|up\s+to|>=|<=|>|<)\s*${MONEY}`));
+    if (!between && !compare) return false;
+    const text = this.textFrom(start);
+    const amounts = between ? [money(between.slice(1, 5)), money(between.slice(5, 9))] : [money(compare!.slice(2, 6))];
+    // A bare number after "over" or "between" is an amount only with a currency or a multiplier, or beyond a year.
+    if (amounts.some((amount) => amount === null) || amounts.every((amount) => !amount!.explicit && amount!.value < 10_000)) return false;
+    if (!('amount' in operatorResource(this.entity).fields)) {
+      this.notUnderstood.push(text);
+      this.notes.push('Ledger entries have no amount to compare with.');
+      return true;
+    }
+    const { negated } = this.takeNegation(start);
+    const currency = amounts.map((amount) => amount!.currency).find(Boolean);
+    const value = (amount: number) => String(Math.round(amount * 100) / 100);
+    if (between) {
+      this.add('amount', negated ? 'lt' : 'gte', [value(amounts[0]!.value)], [amounts[0]!.written], text);
+      this.add('amount', negated ? 'gt' : 'lte', [value(amounts[1]!.value)], [amounts[1]!.written], text);
+    } else {
+      const word = compare![1]!.replace(/\s+/g, ' ');
+      const lookups: Record<string, Lookup> = { over: 'gt', above: 'gt', 'more than': 'gt', 'greater than': 'gt', exceeding: 'gt', '>': 'gt', 'at least': 'gte', from: 'gte', '>=': 'gte', under: 'lt', below: 'lt', 'less than': 'lt', '<': 'lt', 'at most': 'lte', 'up to': 'lte', '<=': 'lte' };
+      const opposite: Record<string, Op> = { gt: 'lte', gte: 'lt', lt: 'gte', lte: 'gt' };
+      const lookup = lookups[word]! as Op;
+      this.add('amount', negated ? opposite[lookup]! : lookup, [value(amounts[0]!.value)], [amounts[0]!.written], text);
+    }
+    if (currency) this.add('currency', 'is', [currency], [currency], text);
+    return true;
+  }
+
+  private visibilityWords(): boolean {
+    const start = this.skipSpace();
+    const match = this.at(new RegExp(`(?:${VISIBILITY_PATTERN})(?:\\s*(?:,|or|and|/)\\s*(?:${VISIBILITY_PATTERN}))*`));
+    if (!match) return false;
+    const { negated, start: from } = this.takeNegation(start);
+    const values: string[] = [];
+    for (const word of match[0].split(/\s*(?:,|\bor\b|\band\b|\/)\s*/)) {
+      const visibility = VISIBILITY_WORDS.find(([words]) => new RegExp(`^(?:${words})$`).test(word))?.[1];
+      if (!visibility) continue;
+      if (visibility === 'hidden' && !atLeast(this.options.access, 'research')) {
+        this.notUnderstood.push(word);
+        this.notes.push('Hidden records are seen by the research team only.');
+        continue;
+      }
+      if (!values.includes(visibility)) values.push(visibility);
+    }
+    if (values.length > 0) this.add('visibility', negated ? 'not' : 'is', values, values, this.question.slice(from, this.pos).trim());
+    return true;
+  }
+
+  private libraryTypes(): boolean {
+    if (this.entity !== 'library') return false;
+    const start = this.skipSpace();
+    const match = this.at(new RegExp(`(?:${LIBRARY_TYPE_PATTERN})(?:\\s*(?:,|or|and|/|&)\\s*(?:${LIBRARY_TYPE_PATTERN}))*`));
+    if (!match) return false;
+    const { negated, start: from } = this.takeNegation(start);
+    const types = [...new Set(match[0].split(/\s*(?:,|\bor\b|\band\b|\/|&)\s*/).map(libraryTypeOf).filter((type) => type !== null))];
+    this.add('type', negated ? 'not' : 'is', types, types, this.question.slice(from, this.pos).trim());
+    return true;
+  }
+
+  private peopleWords(): boolean {
+    if (this.entity !== 'people') return false;
+    const start = this.skipSpace();
+    const match = this.at(/(females?|males?|women|men|woman|man)/);
+    if (!match) return false;
+    const { negated, start: from } = this.takeNegation(start);
+    const gender = /^(?:females?|wom[ae]n)$/.test(match[1]!) ? 'F' : 'M';
+    return this.add('gender', negated ? 'not' : 'is', [gender], [gender === 'F' ? 'female' : 'male'], this.question.slice(from, this.pos).trim());
+  }
+
+  private favourites(): boolean {
+    const start = this.skipSpace();
+    const favourite = this.at(/(?:marked\s+(?:as\s+)?)?(?:favou?rites?|favou?red|starred)/);
+    const dashboard = favourite ? null : this.at(/(?:shown\s+)?on\s+(?:the\s+)?dashboard/);
+    if (!favourite && !dashboard) return false;
+    const { negated, start: from } = this.takeNegation(start);
+    const field = favourite ? 'is_fav' : 'show_on_dashboard';
+    const value = negated ? 'false' : 'true';
+    return this.add(field, 'is', [value], [value], this.question.slice(from, this.pos).trim());
+  }
+
+  /** "for Acme", "by Amelia Hart", "about lithium", "mentioning Jane Doe", "published by McKinsey". */
+  private async relations(): Promise<boolean> {
+    const start = this.skipSpace();
+    const match = this.at(/(published\s+by|(?:written|authored|created|produced)\s+by|by)\s+|(for)\s+|(about|on|regarding|concerning|covering|re)\s+|(mentioning|mentions?|involving|naming|citing|referencing|(?:related|linked|connected)\s+to|with)\s+/);
+    if (!match) return false;
+    const [, by, forWord, about] = match;
+    const values = this.readValues();
+    if (values.length === 0) return false;
+    const { negated, start: from } = this.takeNegation(start);
+    const text = this.question.slice(from, this.pos).trim();
+    const op: Op = negated ? 'not' : 'is';
+    const publishedBy = by?.startsWith('published');
+    const targets = publishedBy ? [] : by ? BY_TARGETS[this.entity] : FOR_TARGETS[this.entity];
+    // "with X" names a related record or nothing ("with an email" is emptiness, read before).
+    if (match[4]?.startsWith('with') && targets.length === 0) return false;
+    const unresolved: Written[] = [];
+    for (const value of values) {
+      if (about && (await this.keywordCondition(value, op, text))) continue;
+      if (await this.relationCondition(value, targets, op, text)) continue;
+      if (by && this.entity === 'library' && (await this.categoryCondition(value, 'publisher', op, text))) continue;
+      if (!about && !forWord && !by && (await this.keywordCondition(value, op, text))) continue;
+      unresolved.push(value);
+    }
+    for (const value of unresolved) {
+      // "about lithium" with no such keyword or record: its words are searched.
+      if ((about || (!by && !forWord)) && !negated && operatorResource(this.entity).search) {
+        this.searchParts.push(value.text);
+        continue;
+      }
+      this.notUnderstood.push(value.text);
+      const nouns = [...new Set([
+        ...targets.map((target) => RECORD_NOUNS[target.kind]),
+        ...(by && this.entity === 'library' ? ['publisher'] : []),
+      ])];
+      this.notes.push(nouns.length > 0
+        ? `No ${nouns.join(' or ')} named “${value.text}” was found.`
+        : `“${text}” cannot be used to filter ${(operatorResource(this.entity).plural ?? this.entity).toLowerCase()}.`);
+    }
+    return true;
+  }
+
+  private async keywordCondition(value: Written, op: Op, text: string): Promise<boolean> {
+    if (!this.allows('keywords', op)) return false;
+    const keyword = await this.resolveKeyword(value.text);
+    return keyword !== null && this.add('keywords', op, [keyword.id], [keyword.name], text);
+  }
+
+  private async relationCondition(value: Written, targets: Array<{ relation: string; kind: NamedKind }>, op: Op, text: string): Promise<boolean> {
+    for (const target of targets) {
+      if (!this.allows(target.relation, op)) continue;
+      const record = await this.options.resolver.record(target.kind, value.text);
+      if (record) return this.add(target.relation, op, [record.id], [record.name], text);
+    }
+    return false;
+  }
+
+  private async categoryCondition(value: Written, field: string, op: Op, text: string, asTyped = false): Promise<boolean> {
+    if (!this.allows(field, op)) return false;
+    const stored = await this.options.resolver.categoryValue(this.entity, field, value.text);
+    // A capitalized name no visible record holds is still most likely a city ("in Springfield").
+    const written = asTyped && /^\p{Lu}/u.test(value.text) ? value.text : null;
+    const chosen = stored ?? written;
+    return chosen !== null && this.add(field, op, [chosen], [chosen], text);
+  }
+
+  /** "in Berlin", "based in Paris or London", "from Germany", "not in Berlin", "outside Berlin". */
+  private async places(afterOutside = false): Promise<boolean> {
+    const start = this.skipSpace();
+    if (!afterOutside && !this.at(/(?:(?:headquartered|based|located|living|lives?|residing|resides?|registered|situated)\s+)?(?:in|from)\s+/)) return false;
+    const values = this.readValues();
+    if (values.length === 0) return false;
+    const { negated, start: from } = this.takeNegation(start);
+    this.lastValues = (more, negatedMore, text) => this.placeValues(more, negatedMore, text);
+    await this.placeValues(values, negated, this.question.slice(from, this.pos).trim());
+    return true;
+  }
+
+  private async placeValues(values: Written[], negated: boolean, text: string): Promise<void> {
+    const op: Op = negated ? 'not' : 'is';
+    for (const value of values) {
+      let used = false;
+      for (const target of PLACES[this.entity]) {
+        if ('category' in target) used = await this.categoryCondition(value, target.category, op, text, target.asTyped);
+        else if ('relation' in target) used = await this.relationCondition(value, [target], op, text);
+        else used = await this.keywordCondition(value, op, text);
+        if (used) break;
+      }
+      if (!used) {
+        this.notUnderstood.push(value.text);
+        this.notes.push(`No place named “${value.text}” was found.`);
+      }
+    }
+  }
+
+  private searchWords(): boolean {
+    const start = this.skipSpace();
+    if (!this.at(/(?:named|called|titled|containing|matching|that\s+mention|which\s+mention|with\s+the\s+words?|with\s+text|search(?:ing)?\s+for|look(?:ing)?\s+for)\s+/)) return false;
+    const values = this.readValues();
+    if (values.length === 0) {
+      this.pos = start;
+      return false;
+    }
+    this.searchParts.push(...values.map((value) => value.text));
+    return true;
+  }
+}
+
+/** An amount as written ("$5M", "2 million euros", "1.5bn"): its value, currency, and whether a currency or multiplier said it was money. */
+function money(parts: Array<string | undefined>): { value: number; currency: string | null; written: string; explicit: boolean } | null {
+  const [prefix, digits, multiplier, suffix] = parts;
+  if (!digits) return null;
+  // "1,500,000" and "1.5": commas group thousands unless a single comma is followed by one or two digits.
+  const normalized = /^\d{1,3}(,\d{3})+(\.\d+)?$/.test(digits) ? digits.replaceAll(',', '') : /^\d+,\d{1,2}$/.test(digits) ? digits.replace(',', '.') : digits.replaceAll(',', '');
+  if (!/^\d+(\.\d+)?$/.test(normalized)) return null;
+  const value = Number(normalized) * (multiplier ? MULTIPLIERS[multiplier.toLowerCase()]! : 1);
+  const sign = prefix?.trim().toLowerCase();
+  const currencyOf = (word: string | undefined): string | null => {
+    if (!word) return null;
+    if (CURRENCY_SIGNS[word]) return CURRENCY_SIGNS[word]!;
+    const named = CURRENCY_WORDS.find(([re]) => re.test(word))?.[1];
+    if (named) return named;
+    return CURRENCIES.includes(word.toUpperCase()) ? word.toUpperCase() : null;
+  };
+  const currency = currencyOf(sign) ?? currencyOf(suffix?.toLowerCase());
+  const written = `${prefix?.trim().toUpperCase() ?? ''}${prefix && /^[a-z]/i.test(prefix) ? ' ' : ''}${digits}${multiplier ?? ''}${suffix ? ` ${suffix}` : ''}`;
+  return { value, currency, written, explicit: Boolean(currency || multiplier) };
+}

@@ -1,0 +1,43 @@
+/**
+ * How the parser turns names into what a list filters by: keyword and record ids, and the
+ * stored spelling of category values. The parser only sees this interface (tests give it a
+ * fake); `DatabaseResolver` reads the tenant's records as the caller sees them, so a name
+ * the caller may not see resolves to nothing, exactly like a name no record has.
+ */
+import type { EngineContext } from '../../resources/context.ts';
+import { visibleTo } from '../../resources/visibility.ts';
+import { CATALOG } from '../registry.ts';
+import { categoryValue, namedRecord } from './operator.repository.ts';
+import type { OperatorEntity } from './structured-query.ts';
+
+export interface NamedRecord {
+  id: string;
+  name: string;
+}
+
+export type NamedKind = 'keyword' | 'organizations' | 'people' | 'geos';
+
+export interface Resolver {
+  /**
+   * A record of `kind` the caller may see, by name (ignoring case and accents): one named
+   * exactly so, else the first whose name starts with the text (quick search's first tiers).
+   * Keywords match whole names only. Geos match their name or code.
+   */
+  record(kind: NamedKind, name: string): Promise<NamedRecord | null>;
+  /** The stored value of a category field (a city, a country, a publisher) among rows the caller may see, matching the text ignoring case and accents. */
+  categoryValue(entity: OperatorEntity, field: string, text: string): Promise<string | null>;
+}
+
+/** Resolves through the caller's transaction and visibility (row-level security applies too). */
+export class DatabaseResolver implements Resolver {
+  constructor(private readonly ctx: EngineContext) {}
+
+  record(kind: NamedKind, name: string): Promise<NamedRecord | null> {
+    const resource = CATALOG.get(kind);
+    return namedRecord(this.ctx.tx, resource, visibleTo(this.ctx.actor.access), name, { prefix: kind !== 'keyword', byCode: kind === 'geos' });
+  }
+
+  categoryValue(entity: OperatorEntity, field: string, text: string): Promise<string | null> {
+    return categoryValue(this.ctx.tx, CATALOG.get(entity), visibleTo(this.ctx.actor.access), field, text);
+  }
+}

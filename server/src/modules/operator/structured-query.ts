@@ -1,0 +1,213 @@
+/**
+ * The Operator's structured query (docs/operator.md): an entity type, full-text words,
+ * conditions with an operator, an ordering and a limit — checked against the resource's
+ * declaration (fields, filters, ordering, lookups) and turned into the list endpoint's
+ * query parameters. It never becomes SQL of its own: running it is a list call, where
+ * visibility and row-level security apply as everywhere.
+ */
+import { Type, type Static } from 'typebox';
+import type { AccessLevel } from '../../contracts.ts';
+import { fieldError } from '../../http/errors.ts';
+import type { FieldType } from '../../resources/fields.ts';
+import { fieldLookups, lookupParameter, MAX_LIMIT, MAX_SEARCH_LENGTH, orderingNames, parseListQuery, type Lookup } from '../../resources/list-query.ts';
+import type { Resource } from '../../resources/resource.ts';
+import { isUuid, parseIncompleteDate } from '../../resources/values.ts';
+import { CATALOG } from '../registry.ts';
+
+/** The entity types the Operator answers about, by resource kind. */
+export const OPERATOR_ENTITIES = ['organizations', 'people', 'ledger_entries', 'library'] as const;
+export type OperatorEntity = (typeof OPERATOR_ENTITIES)[number];
+
+export const OPS = ['is', 'not', 'gt', 'gte', 'lt', 'lte', 'empty', 'not_empty'] as const;
+export type Op = (typeof OPS)[number];
+
+export const DEFAULT_OPERATOR_LIMIT = 25;
+/** Values of one is / not condition. */
+export const MAX_CONDITION_VALUES = 50;
+export const MAX_CONDITIONS = 30;
+
+export const Condition = Type.Object({
+  field: Type.String(),
+  op: Type.Enum(OPS),
+  /** What goes into the list parameter: ids for relations, stored values otherwise; [] for empty / not_empty. */
+  values: Type.Array(Type.String()),
+  /** How the values read (names of related records). */
+  labels: Type.Array(Type.String()),
+  /** The list parameter the condition becomes (`f`, `f__not`, `f__gt` … `f__empty`). */
+  param: Type.String(),
+  /** The part of the question the condition came from ('' when built by hand). */
+  text: Type.String(),
+});
+export type Condition = Static<typeof Condition>;
+
+export const OrderTerm = Type.Object({ field: Type.String(), descending: Type.Boolean() });
+export type OrderTerm = Static<typeof OrderTerm>;
+
+export const StructuredQuery = Type.Object({
+  entity: Type.Enum(OPERATOR_ENTITIES),
+  search: Type.Union([Type.String(), Type.Null()]),
+  conditions: Type.Array(Condition),
+  ordering: Type.Array(OrderTerm),
+  limit: Type.Integer({ minimum: 1, maximum: MAX_LIMIT }),
+});
+export type StructuredQuery = Static<typeof StructuredQuery>;
+
+export const lookupOf = (op: Op): Lookup => (op === 'not_empty' ? 'empty' : op);
+export const paramOf = (field: string, op: Op): string => lookupParameter(field, lookupOf(op));
+export const operatorResource = (entity: OperatorEntity): Resource => CATALOG.get(entity);
+
+/** The list endpoint's path and query parameters for a query (values joined with commas). */
+export function listRequest(query: StructuredQuery): { path: string; params: Record<string, string> } {
+  const params: Record<string, string> = {};
+  if (query.search) params['search'] = query.search;
+  for (const condition of query.conditions) {
+    params[condition.param] = condition.op === 'empty' ? 'true' : condition.op === 'not_empty' ? 'false' : condition.values.join(',');
+  }
+  if (query.ordering.length > 0) params['ordering'] = query.ordering.map((term) => `${term.descending ? '-' : ''}${term.field}`).join(',');
+  params['limit'] = String(query.limit);
+  return { path: `${operatorResource(query.entity).path}/`, params };
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
+
+/**
+ * A structured query sent by a client (chips edited by hand) or a model, checked field by
+ * field: a 400 names the path of the first thing wrong (e.g. `query.conditions[1].op`).
+ * Labels default to the values; relation labels are looked up by the caller (the service),
+ * among records the caller may see.
+ */
+export function checkStructuredQuery(input: unknown, access: AccessLevel, path = 'query'): StructuredQuery {
+  if (!isObject(input)) throw fieldError(path, 'Must be an object with entity, search, conditions, ordering and limit.');
+  const unknownKey = Object.keys(input).find((key) => !['entity', 'search', 'conditions', 'ordering', 'limit'].includes(key));
+  if (unknownKey) throw fieldError(`${path}.${unknownKey}`, 'Unknown key.');
+
+  const entity = input['entity'];
+  if (typeof entity !== 'string' || !(OPERATOR_ENTITIES as readonly string[]).includes(entity)) {
+    throw fieldError(`${path}.entity`, `Must be one of: ${OPERATOR_ENTITIES.join(', ')}.`);
+  }
+  const resource = operatorResource(entity as OperatorEntity);
+
+  const search = input['search'] ?? null;
+  if (search !== null && typeof search !== 'string') throw fieldError(`${path}.search`, 'Must be text or null.');
+  const searchText = search?.trim().replace(/\s+/g, ' ') || null;
+  if (searchText && searchText.length > MAX_SEARCH_LENGTH) throw fieldError(`${path}.search`, `Ensure this has no more than ${MAX_SEARCH_LENGTH} characters.`);
+
+  const conditionsInput = input['conditions'] ?? [];
+  if (!Array.isArray(conditionsInput)) throw fieldError(`${path}.conditions`, 'Must be a list.');
+  if (conditionsInput.length > MAX_CONDITIONS) throw fieldError(`${path}.conditions`, `Ensure this list has no more than ${MAX_CONDITIONS} conditions.`);
+  const lookups = fieldLookups(resource, access);
+  const conditions: Condition[] = [];
+  for (const [index, raw] of conditionsInput.entries()) {
+    const condition = checkCondition(resource, lookups, raw, `${path}.conditions[${index}]`);
+    const earlier = conditions.findIndex((other) => other.param === condition.param);
+    if (earlier >= 0) {
+      throw fieldError(`${path}.conditions[${index}]`, `conditions[${earlier}] already sets ${condition.param}; put the values in one condition.`);
+    }
+    conditions.push(condition);
+  }
+
+  const orderingInput = input['ordering'] ?? [];
+  if (!Array.isArray(orderingInput)) throw fieldError(`${path}.ordering`, 'Must be a list.');
+  const orderable = orderingNames(resource);
+  const ordering: OrderTerm[] = orderingInput.map((term, index) => {
+    const at = `${path}.ordering[${index}]`;
+    if (!isObject(term)) throw fieldError(at, 'Must be an object with field and descending.');
+    if (typeof term['field'] !== 'string' || !orderable.includes(term['field'])) {
+      throw fieldError(`${at}.field`, `Order by one of: ${orderable.join(', ')}.`);
+    }
+    if (term['descending'] !== undefined && typeof term['descending'] !== 'boolean') throw fieldError(`${at}.descending`, 'Must be true or false.');
+    return { field: term['field'], descending: term['descending'] === true };
+  });
+
+  const limit = input['limit'] ?? DEFAULT_OPERATOR_LIMIT;
+  if (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT) {
+    throw fieldError(`${path}.limit`, `Must be a whole number from 1 to ${MAX_LIMIT}.`);
+  }
+
+  const query: StructuredQuery = { entity: entity as OperatorEntity, search: searchText, conditions, ordering, limit };
+  if (searchText && !resource.search) throw fieldError(`${path}.search`, 'This list cannot be searched.');
+  // The list endpoint's own parser has the last word: what it would refuse is refused here.
+  try {
+    parseListQuery(resource, listRequest(query).params, access);
+  } catch (error) {
+    const parameter = (error as { errors?: Record<string, string[]> }).errors;
+    const [name, messages] = Object.entries(parameter ?? {})[0] ?? [];
+    if (!name) throw error;
+    const index = conditions.findIndex((condition) => condition.param === name);
+    throw fieldError(index >= 0 ? `${path}.conditions[${index}].values` : `${path}.${name === 'ordering' ? 'ordering' : name}`, messages![0]!);
+  }
+  return query;
+}
+
+function checkCondition(resource: Resource, lookups: Record<string, Lookup[]>, raw: unknown, at: string): Condition {
+  if (!isObject(raw)) throw fieldError(at, 'Must be an object with field, op and values.');
+  const unknownKey = Object.keys(raw).find((key) => !['field', 'op', 'values', 'labels', 'param', 'text'].includes(key));
+  if (unknownKey) throw fieldError(`${at}.${unknownKey}`, 'Unknown key.');
+  const name = raw['field'];
+  const allowed = typeof name === 'string' && Object.hasOwn(lookups, name) ? lookups[name] : undefined;
+  if (typeof name !== 'string' || !allowed) {
+    throw fieldError(`${at}.field`, `Unknown field. Use one of: ${Object.keys(lookups).join(', ')}.`);
+  }
+  const op = raw['op'];
+  if (typeof op !== 'string' || !(OPS as readonly string[]).includes(op)) throw fieldError(`${at}.op`, `Must be one of: ${OPS.join(', ')}.`);
+  const ops = OPS.filter((one) => allowed.includes(lookupOf(one)));
+  if (!ops.includes(op as Op)) throw fieldError(`${at}.op`, `${name} allows: ${ops.join(', ')}.`);
+  const field = resource.fields[name]!;
+
+  const valuesInput = raw['values'] ?? [];
+  if (!Array.isArray(valuesInput) || valuesInput.some((value) => typeof value !== 'string' && typeof value !== 'number')) {
+    throw fieldError(`${at}.values`, 'Must be a list of text values.');
+  }
+  const rawValues = valuesInput.map((value) => String(value).trim());
+  const emptiness = op === 'empty' || op === 'not_empty';
+  const compare = ['gt', 'gte', 'lt', 'lte'].includes(op);
+  if (emptiness && rawValues.length > 0) throw fieldError(`${at}.values`, `${op} takes no values.`);
+  if (compare && rawValues.length !== 1) throw fieldError(`${at}.values`, `${op} takes exactly one value.`);
+  if (!emptiness && !compare && (rawValues.length === 0 || rawValues.length > MAX_CONDITION_VALUES)) {
+    throw fieldError(`${at}.values`, `Give 1 to ${MAX_CONDITION_VALUES} values.`);
+  }
+  const values = rawValues.map((value, index) => {
+    const checked = checkValue(field, value, compare);
+    if (typeof checked !== 'string') throw fieldError(`${at}.values[${index}]`, checked.problem);
+    return checked;
+  });
+
+  const labelsInput = raw['labels'];
+  let labels = values;
+  if (labelsInput !== undefined) {
+    if (!Array.isArray(labelsInput) || labelsInput.some((label) => typeof label !== 'string') || labelsInput.length !== values.length) {
+      throw fieldError(`${at}.labels`, 'Must be a list of text, one label per value.');
+    }
+    labels = labelsInput.map((label, index) => (label as string).trim() || values[index]!);
+  }
+  const text = raw['text'];
+  if (text !== undefined && typeof text !== 'string') throw fieldError(`${at}.text`, 'Must be text.');
+  const unique = values.flatMap((value, index) => (values.indexOf(value) === index ? [index] : []));
+  return {
+    field: name, op: op as Op, values: unique.map((index) => values[index]!), labels: unique.map((index) => labels[index]!),
+    param: paramOf(name, op as Op), text: text ?? '',
+  };
+}
+
+/** A value the field can hold in this comparison (canonical spelling), or the problem with it. */
+function checkValue(field: FieldType, value: string, compare: boolean): string | { problem: string } {
+  if (value === '') return { problem: 'Must not be empty.' };
+  if (value.includes(',')) return { problem: 'Must not contain a comma (the list parameter separates values with commas).' };
+  if (field.relation) return isUuid(value) ? value.toLowerCase() : { problem: 'Must be the id of a record.' };
+  if (field.filter === 'boolean') {
+    const word = value.toLowerCase();
+    return word === 'true' || word === 'false' ? word : { problem: 'Must be true or false.' };
+  }
+  if (field.choices) {
+    const match = field.choices.find((choice) => choice.toLowerCase() === value.toLowerCase());
+    return match ?? { problem: `Must be one of: ${field.choices.join(', ')}.` };
+  }
+  if (field.kind === 'integer') return /^-?\d{1,9}$/.test(value) ? value : { problem: 'Must be a whole number (at most 9 digits).' };
+  if (field.kind === 'decimal') return /^-?\d{1,15}(\.\d+)?$/.test(value) ? value : { problem: 'Must be a number.' };
+  if (field.kind === 'incomplete_date' && compare) {
+    const parsed = /^\d{4}(-\d{2}(-\d{2})?)?$/.test(value) ? parseIncompleteDate(value) : null;
+    return parsed?.ok ? value : { problem: 'Must be a date: YYYY, YYYY-MM or YYYY-MM-DD.' };
+  }
+  if (field.maxLength && value.length > field.maxLength) return { problem: `Ensure this has no more than ${field.maxLength} characters.` };
+  return value;
+}

@@ -1,0 +1,105 @@
+import type { ResourceRecord } from '../../api/resources';
+import type { ResourceView } from '../../components/resource-view';
+
+/**
+ * The result types of the advanced search (SPEC §2's filter chips: Keywords, People,
+ * Organizations, Ledgers, Library, List), each one resource of the engine: its list endpoint
+ * with `search=` gives the hits, its count and its filters.
+ */
+export interface SearchType {
+  /** The `type` URL parameter. */
+  key: string;
+  /** The chip. */
+  label: string;
+  /** The resource kind (GET resources/). */
+  kind: string;
+  /** Where a hit opens. */
+  path: (record: ResourceRecord) => string;
+  /** Fields shown under a hit's name, when filled in. */
+  summary: string[];
+  /** Labels of the fields its filters, orderings and matches name, where the field's name does not read well. */
+  labels?: Record<string, string>;
+}
+
+/** /lists/{segment}/{slug} per list kind (SPEC §2). */
+const LIST_SEGMENTS: Record<string, string> = {
+  LibraryList: 'library',
+  OrganizationsList: 'organizations',
+  PeopleList: 'people',
+  LedgerList: 'ledger',
+};
+
+const id = (record: ResourceRecord) => encodeURIComponent(record.id);
+
+export const SEARCH_TYPES: readonly SearchType[] = [
+  {
+    key: 'keywords',
+    label: 'Keywords',
+    kind: 'keyword',
+    path: (record) => `/keywords/${id(record)}`,
+    summary: [],
+  },
+  {
+    key: 'people',
+    label: 'People',
+    kind: 'people',
+    path: (record) => `/people/${id(record)}`,
+    summary: ['current_address_city', 'passport_country'],
+    labels: {
+      name_given: 'Given name',
+      name_family: 'Family name',
+      name_nickname: 'Nickname',
+      name_legal: 'Legal name',
+      current_address_city: 'City',
+      passport_city: 'Passport city',
+      met_event_name: 'Met at',
+      met_event_date: 'Met on',
+      associated_urls: 'Websites and links',
+    },
+  },
+  {
+    key: 'organizations',
+    label: 'Organizations',
+    kind: 'organizations',
+    path: (record) => `/organizations/${id(record)}`,
+    summary: ['hq_city', 'ownership_type', 'founding_date'],
+    labels: { name_inc: 'Legal name', name_dba: 'Trading name (DBA)', hq_city: 'HQ city', associated_urls: 'Websites and links' },
+  },
+  {
+    key: 'ledgers',
+    label: 'Ledgers',
+    kind: 'ledger_entries',
+    path: (record) => `/ledger/${id(record)}`,
+    summary: ['year', 'quarter', 'symbol'],
+    labels: { geos: 'Countries and regions', url: 'URL' },
+  },
+  {
+    key: 'library',
+    label: 'Library',
+    kind: 'library',
+    path: (record) => `/library/${id(record)}`,
+    summary: ['type', 'publish_date', 'publisher'],
+    labels: { publish_date: 'Publish date', public_link: 'Public link', dataset_info: 'Dataset' },
+  },
+  {
+    key: 'lists',
+    label: 'List',
+    kind: 'lists',
+    path: (record) => {
+      const segment = LIST_SEGMENTS[String(record['kind'])];
+      const slug = typeof record['slug'] === 'string' && record['slug'] !== '' ? encodeURIComponent(record['slug']) : id(record);
+      return segment ? `/lists/${segment}/${slug}` : `/lists`;
+    },
+    summary: ['kind'],
+    labels: { kind: 'Type' },
+  },
+];
+
+export function searchTypeOf(key: string | null): SearchType | undefined {
+  return SEARCH_TYPES.find((type) => type.key === key);
+}
+
+/** What the shared filters need of a view: the kind and the labels (no table is shown). */
+export function searchView(type: SearchType): ResourceView {
+  return { kind: type.kind, basePath: '', title: type.label, columns: [], labels: type.labels };
+}
