@@ -67,6 +67,10 @@ describe('the Operator and organizations/subquery', { skip: unavailable ?? false
     await founded.waitFor({ state: 'detached' });
     assert.deepEqual(await rowNames(page, 6), ['Berlin Undated', 'Early Berlin Works', 'Hidden Berlin Ventures', 'Kreuzberg Solar', 'Mitte Analytics', 'Spree Robotics']);
     await page.getByText('Edited by hand.').waitFor();
+    // The focus stays in the query: on "Add condition". Taken away before the screenshots, whose
+    // wait for animations would never end on a focused button's pulsing ripple.
+    assert.equal(await page.evaluate(() => document.activeElement?.textContent), 'Add condition');
+    await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
     await screenshots(page, 'operator-edited');
 
     await page.getByRole('link', { name: 'Open as organizations subquery' }).click();
