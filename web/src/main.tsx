@@ -8,10 +8,12 @@ import { RouterProvider } from 'react-router/dom';
 import { ToastContainer } from 'react-toastify';
 import { PersistGate } from 'redux-persist/integration/react';
 import { recordSections } from './app/record-sections';
+import { resourceViews } from './app/resource-views';
 import { router, routes } from './app/router';
 import { persistor, store } from './app/store';
 import { theme } from './app/theme';
 import { RecordSectionsProvider } from './lib/record-sections';
+import { ResourceViewsProvider } from './lib/resource-views';
 import { RouteGroupProvider } from './lib/route-groups';
 
 const container = document.getElementById('root');
@@ -25,7 +27,9 @@ createRoot(container).render(
         <PersistGate loading={<LinearProgress aria-label="Restoring session" />} persistor={persistor}>
           <RouteGroupProvider routes={routes}>
             <RecordSectionsProvider sections={recordSections}>
-              <RouterProvider router={router} />
+              <ResourceViewsProvider views={resourceViews}>
+                <RouterProvider router={router} />
+              </ResourceViewsProvider>
             </RecordSectionsProvider>
           </RouteGroupProvider>
         </PersistGate>

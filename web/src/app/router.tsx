@@ -1,6 +1,5 @@
 import LinearProgress from '@mui/material/LinearProgress';
 import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
-import { NotAvailableYet } from '../components/NotAvailableYet';
 import { NotFoundPage } from '../components/NotFoundPage';
 import { RouteErrorPage } from '../components/RouteErrorPage';
 import { LoginPage } from '../features/auth/LoginPage';
@@ -28,12 +27,6 @@ import { usersAdminRoutes } from '../features/users/routes';
 import { guardedRoutes } from './guards';
 import { RootLayout } from './layout/RootLayout';
 
-/** A route of SPEC §2 whose screen is not built yet: it says so instead of showing a 404. */
-const notYet = (path: string, feature: string): RouteObject => ({
-  path,
-  element: <NotAvailableYet feature={feature} />,
-});
-
 /** SPEC §2 "Public routes". */
 const publicRoutes: RouteObject[] = [
   { index: true, element: <HomePage /> },
@@ -43,7 +36,7 @@ const publicRoutes: RouteObject[] = [
   { path: 'operator', element: <Navigate to="/search?tab=1" replace /> },
   ...organizationsPublicRoutes,
   ...peoplePublicRoutes,
-  notYet('organizations/subquery', 'Organizations subquery'),
+  { path: 'organizations/subquery', lazy: async () => ({ Component: (await import('../features/search/operator/OrganizationsSubqueryPage')).OrganizationsSubqueryPage }) },
   ...cagrPublicRoutes,
   ...checkoutPublicRoutes,
   ...factsPublicRoutes,

@@ -28,7 +28,7 @@ import { SearchField } from './SearchField';
 import { SpreadsheetUploadDialog } from './SpreadsheetUploadDialog';
 import { gridDensity, useTablePrefs } from './table-prefs';
 import { TableSettings } from './TableSettings';
-import { listParams, useListUrlState } from './use-list-url-state';
+import { listParams, useListUrlState, type ListStateControl } from './use-list-url-state';
 import { useServerGrid } from './server-grid';
 import { VisibilityChip } from './VisibilityChip';
 
@@ -55,6 +55,11 @@ interface DataTableProps {
   spreadsheetUpload?: boolean;
   /** Engine bulk actions the selection bar leaves out, and the feature's own actions it adds. */
   bulk?: BulkExtension;
+  /**
+   * The search, ordering and paging, when the page keeps them itself instead of the URL (the
+   * Operator's query holds its own); the URL's by default.
+   */
+  listState?: ListStateControl;
 }
 
 /** Columns a cell cannot show (objects) are never offered. */
@@ -94,11 +99,13 @@ export function DataTable({
   apiRef,
   spreadsheetUpload = true,
   bulk,
+  listState,
 }: DataTableProps) {
   const pathOf = useCallback((row: ResourceRecord) => (rowPath ? rowPath(row) : recordPath(view, row.id)), [rowPath, view]);
   const canWrite = useCanWrite(meta);
   const access = useAccessLevel();
-  const { state, update } = useListUrlState(meta, view.pageSize);
+  const urlState = useListUrlState(meta, view.pageSize);
+  const { state, update } = listState ?? urlState;
   const params = useMemo(() => ({ ...listParams(state), ...fixedParams }), [state, fixedParams]);
   const query = useMemo(() => ({ ...listParams(state, false), ...fixedParams }), [state, fixedParams]);
   const list = useListResourceQuery({ path: meta.path, params });

@@ -39,7 +39,8 @@ export function useServerGrid<Row extends GridValidRowModel>({ state, update, co
     autoHeight: true,
     paginationMode: 'server',
     sortingMode: 'server',
-    pageSizeOptions: [...PAGE_SIZES],
+    // A page size the reader cannot pick (a query's own limit, e.g. 10) is offered as well.
+    pageSizeOptions: [...new Set<number>([...PAGE_SIZES, state.pageSize])].sort((a, b) => a - b),
     paginationModel: { page: state.page, pageSize: state.pageSize },
     onPaginationModelChange: (model) => update({ page: model.pageSize === state.pageSize ? model.page : 0, pageSize: model.pageSize }),
     sortModel,

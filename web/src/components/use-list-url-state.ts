@@ -19,6 +19,12 @@ export interface ListUrlState {
   filters: Record<string, string[]>;
 }
 
+/** A list's state and how to change it: from the URL (useListUrlState), or kept by a page itself. */
+export interface ListStateControl {
+  state: ListUrlState;
+  update: (patch: Partial<ListUrlState>, options?: { replace?: boolean }) => void;
+}
+
 /** What a list's URL state needs to know: the fields it may order and filter by. */
 export type ListUrlSpec = Pick<ResourceMeta, 'ordering' | 'filters'>;
 
@@ -50,7 +56,7 @@ function readState(params: URLSearchParams, meta: ListUrlSpec, defaultPageSize: 
  * goes back to the first page. `defaultPageSize` is the page size of a URL without one (the
  * email list's preview shows 50, SPEC §9); the URL names the page size only when it differs.
  */
-export function useListUrlState(meta: ListUrlSpec, defaultPageSize: number = DEFAULT_PAGE_SIZE) {
+export function useListUrlState(meta: ListUrlSpec, defaultPageSize: number = DEFAULT_PAGE_SIZE): ListStateControl {
   const [params, setParams] = useSearchParams();
   const state = useMemo(() => readState(params, meta, defaultPageSize), [params, meta, defaultPageSize]);
 

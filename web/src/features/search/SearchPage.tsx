@@ -3,8 +3,8 @@ import Tab from '@mui/material/Tab';
 import Tabs from '@mui/material/Tabs';
 import Typography from '@mui/material/Typography';
 import { useSearchParams } from 'react-router';
-import { NotAvailableYet } from '../../components/NotAvailableYet';
 import { AdvancedSearch } from './AdvancedSearch';
+import { LazyOperatorTab } from './operator/LazyOperatorTab';
 
 /** /search: advanced search (?q=) and, on ?tab=1, the Operator. */
 export function SearchPage() {
@@ -37,7 +37,7 @@ export function SearchPage() {
         {tab === 0 ? (
           <AdvancedSearch />
         ) : (
-          <NotAvailableYet feature="Operator" inPage />
+          <LazyOperatorTab />
         )}
       </Box>
     </>

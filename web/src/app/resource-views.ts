@@ -1,0 +1,16 @@
+import { ledgerView } from '../features/ledger/ledger.view';
+import { libraryView } from '../features/library/library.view';
+import { organizationsView } from '../features/organizations/organizations.view';
+import { peopleView } from '../features/people/people.view';
+import type { ResourceViewsByKind } from '../lib/resource-views';
+
+/**
+ * The resource views screens of other features may show (lib/resource-views.tsx): the kinds
+ * the Operator answers with (/search?tab=1) and organizations for /organizations/subquery.
+ */
+export const resourceViews: ResourceViewsByKind = {
+  organizations: organizationsView,
+  people: peopleView,
+  ledger_entries: ledgerView,
+  library: libraryView,
+};
