@@ -221,12 +221,26 @@ export class FileStore {
       // Concurrent puts of one content may each find the bytes missing and move theirs into
       // place (the same bytes under the same key); the row says which put stored it first.
       if (await this.driver.exists(key)) await this.driver.discard(staged.object);
-      else await this.driver.commit(staged.object, key);
+      else await this.commitOrFindCommitted(staged.object, key);
       const created = row?.inserted === true;
       return { key, sha256, size: inspector.byteCount, type: type.mime, ext: type.ext, created, ...(options.hold ? { hold: putId } : {}) };
     } catch (error) {
       await this.driver.discard(staged.object).catch(() => undefined);
       throw error;
+    }
+  }
+
+  /**
+   * Moves staged bytes into place. A store may refuse a write racing another of the same key
+   * (s3rver answers 500 InternalError to the second of two CopyObjects onto one key): when the
+   * other one's bytes are there, the content is stored, and this put's copy is not needed.
+   */
+  private async commitOrFindCommitted(object: StagedObject, key: string): Promise<void> {
+    try {
+      await this.driver.commit(object, key);
+    } catch (error) {
+      if (!(await this.driver.exists(key).catch(() => false))) throw error;
+      await this.driver.discard(object).catch(() => undefined);
     }
   }
 
