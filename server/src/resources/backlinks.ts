@@ -107,7 +107,7 @@ async function groupPage(tx: Tx, target: ResourceService, access: AccessLevel, s
   } else {
     // The source's own list, filtered by the relation field: the same visibility, status and order as its table.
     const listQuery = { ...parseListQuery(source.resource, {}, access), limit: page.limit, offset: page.offset, filters: { [source.field]: [rowId] } };
-    const found = await repo.selectPage(tx, source.resource, visible, listQuery, undefined, true, service.pageColumns(visible));
+    const found = await repo.selectPage(tx, source.resource, visible, listQuery, undefined, 'capped', service.pageColumns(visible));
     rows = found.rows;
     if (found.total === null) {
       // An empty page carries no total: past the end, count on their own.

@@ -4,7 +4,7 @@ import { sql } from 'drizzle-orm';
 import { query } from '../db/client.ts';
 import type { TenantRow } from '../tenancy/tenants.repository.ts';
 import { createTestApp, type TestContext } from '../test/test-app.ts';
-import { EXACT_COUNT_CAP } from './repository.ts';
+import { EXACT_COUNT_CAP, MATCHED_SET_CAP } from './repository.ts';
 
 /** A list's `count` is read in the page's own statement; these are its edges. */
 describe('list totals', () => {
@@ -62,5 +62,22 @@ describe('list totals', () => {
     const estimated = await list(`search=bulkhead&offset=${BULK + 100}`);
     assert.equal(estimated.results.length, 0);
     assert.equal(estimated.count_is_estimate, true);
+  });
+
+  it('a search the planner expected to match few that matches more than one set holds is paged in list order all the same', async () => {
+    // Statistics taken before the rows exist: the planner expects "overflow" to match
+    // next to nothing, so the page is first read as one set of every match — which the
+    // rows overflow — and then read in list order.
+    await t.db.withAdvisoryLock('list-totals-test', (session) => session.query('ANALYZE organizations'));
+    const overflowing = MATCHED_SET_CAP + 10;
+    await t.db.withTenant({ tenantId: acme.id }, (tx) =>
+      query(tx, sql`INSERT INTO organizations (tenant_id, name_inc, visibility, updated_at)
+                    SELECT ${acme.id}, 'Overflow Dock ' || n, 'public', now() - n * interval '1 minute'
+                    FROM generate_series(1, ${overflowing}) AS n`),
+    );
+    const page = await list('search=overflow&limit=25') as { count: number; count_is_estimate?: boolean; results: Array<{ name_inc: string }> };
+    assert.deepEqual(page.results.map((row) => row.name_inc), Array.from({ length: 25 }, (_, index) => `Overflow Dock ${index + 1}`));
+    assert.equal(page.count_is_estimate, true);
+    assert.ok(page.count > EXACT_COUNT_CAP, `count ${page.count}`);
   });
 });

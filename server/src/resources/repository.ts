@@ -53,7 +53,7 @@ export function visibleCondition(resource: Resource, visible: Visibility[], opti
 }
 
 /** What a list query asks for, and how its search is matched (ListQuery `searchBy`). */
-export type MatchQuery = Pick<ListQuery, 'filters' | 'search' | 'searchBy'>;
+export type MatchQuery = Pick<ListQuery, 'filters' | 'search' | 'searchBy' | 'searchQuery'>;
 
 /** Conditions for what a caller may see, and what the list query asks for. */
 export function whereClause(resource: Resource, visible: Visibility[], listQuery?: MatchQuery): SQL {
@@ -68,7 +68,7 @@ export function whereClause(resource: Resource, visible: Visibility[], listQuery
     const { field, lookup } = lookupOf(parameter);
     conditions.push(lookupCondition(resource, visible, field, lookup as Lookup, values));
   }
-  if (listQuery?.search) conditions.push(searchMatch(listQuery.search, { scan: listQuery.searchBy === 'scan' }));
+  if (listQuery?.search) conditions.push(searchMatch(listQuery.search, { scan: listQuery.searchBy === 'scan', spelled: listQuery.searchQuery }));
   return sql.join(conditions, sql` AND `);
 }
 
@@ -162,9 +162,13 @@ function periodEnd(field: FieldType, name: string): SQL {
  * planned once for every search text, instead of once per row.
  * `scan`: the same match as a function call, which no index serves, so the
  * planner reads the tenant's rows (by another index) and tests each.
+ * `spelled`: the same query with its prefixes spelled out as the tenant's words
+ * (ListQuery `searchQuery`), passed as a value so that the plan knows its words.
  */
-export function searchMatch(search: string, options: { names?: boolean; prepared?: boolean; scan?: boolean } = {}): SQL {
-  const built = sql`search_query(${search}${options.names ? sql`, 'A'` : sql``})`;
+export function searchMatch(search: string, options: { names?: boolean; prepared?: boolean; scan?: boolean; spelled?: string | null } = {}): SQL {
+  const built = options.spelled && !options.names
+    ? sql`${options.spelled}::tsquery`
+    : sql`search_query(${search}${options.names ? sql`, 'A'` : sql``})`;
   const tsquery = options.prepared ? sql`(SELECT ${built})` : built;
   // ts_match_vq is what @@ calls; made LEAKPROOF in migration 0040 like the operator.
   return options.scan ? sql`ts_match_vq(search_vector, ${tsquery})` : sql`search_vector @@ ${tsquery}`;
@@ -195,29 +199,59 @@ export interface Page {
   /** What the extensions' page columns read (extensions.ts), by extension and row id. */
   read: PageReads;
   /**
-   * The total: from the counters when asked for, else the matching rows counted
-   * up to one past EXACT_COUNT_CAP. Null when the page is empty (no row carries it).
+   * The total: from the counters when asked for, else as pageStatement's `totalFrom`
+   * says (null when not counted). Null when the page is empty (no row carries it).
    */
   total: number | null;
 }
 
 /**
+ * Where a page's total comes from when no counters give it (pageStatement):
+ * - `capped`: the matching rows counted up to one past EXACT_COUNT_CAP;
+ * - `matched`: the page is taken from the set of every match, read once (up to
+ *   MATCHED_SET_CAP + 1 rows), and the total is that set's size — for a search
+ *   the planner expects to match fewer than MATCHED_SET_CAP rows, one scan of its
+ *   matches costs less than counting them and then walking the list order for a
+ *   page (which, for a word of a thousand matches among 400,000 rows, reads
+ *   thousands of rows to find 25);
+ * - `none`: not counted.
+ */
+export type TotalFrom = 'capped' | 'matched' | 'none';
+
+/**
+ * Matches read into one set for a `matched` page. A set this large holds every
+ * match (its size is the exact total); one row more says the planner expected
+ * too few, and the page must be read the usual way (service.ts `list`).
+ */
+export const MATCHED_SET_CAP = 2 * EXACT_COUNT_CAP;
+
+/**
  * A list page in one statement (one round trip): the rows, the extensions'
  * columns (e.g. each row's visible lists) as correlated subqueries, and the
- * total as an InitPlan — from the counters, or the capped count of the matching
- * rows. The outer query only adds columns to the ordered, limited page, so it
- * keeps its order.
+ * total as an InitPlan — from the counters, or as `totalFrom` says. The outer
+ * query only adds columns to the ordered, limited page, so it keeps its order.
  */
 export function pageStatement(
   resource: Resource,
   visible: Visibility[],
   listQuery: ListQuery,
   counterTotal?: CounterTotal,
-  countRows = true,
+  totalFrom: TotalFrom = 'capped',
   columns: PageColumn[] = [],
 ): SQL {
   const extra = columns.map((column, index) => sql`${column.value} AS ${id(`__x${index}`)}, `);
-  const total = counterTotal ? counterSum(counterTotal) : countRows ? sql`(${cappedCountStatement(resource, visible, listQuery)})` : sql`NULL::int`;
+  if (!counterTotal && totalFrom === 'matched' && !listQuery.ranked) {
+    // MATERIALIZED: the set is read once, by whatever plan suits the few matches
+    // expected (a bitmap of the search index), then sorted for the page and counted.
+    return sql`WITH matched AS MATERIALIZED (
+                 SELECT ${selectColumns(resource)} FROM ${id(resource.table)}
+                 WHERE ${whereClause(resource, visible, listQuery)} LIMIT ${MATCHED_SET_CAP + 1})
+               SELECT page.*, ${sql.join(extra)}(SELECT count(*)::int FROM matched) AS __total
+               FROM (SELECT * FROM matched ORDER BY ${orderClause(listQuery)} LIMIT ${listQuery.limit} OFFSET ${listQuery.offset}) page`;
+  }
+  const total = counterTotal
+    ? counterSum(counterTotal)
+    : totalFrom === 'none' ? sql`NULL::int` : sql`(${cappedCountStatement(resource, visible, listQuery)})`;
   const page = listQuery.ranked && listQuery.search
     ? rankedPage(resource, visible, listQuery, listQuery.search)
     : sql`SELECT ${selectColumns(resource)} FROM ${id(resource.table)}

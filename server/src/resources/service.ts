@@ -192,12 +192,23 @@ export class ResourceService {
       : undefined;
     // A search the planner expects to match twice the cap or more is not counted at
     // all: counting even up to the cap reads a thousand matches (and builds the whole
-    // index bitmap of a common word) for a total that would be estimated anyway.
+    // index bitmap of a common word) for a total that would be estimated anyway. One it
+    // expects to match fewer is read as one set of every match, which gives the page
+    // and the total (repository.ts TotalFrom).
     const statistics = listQuery.search && !counterTotal ? await this.searchStatistics.of(tx, actor.tenantId, visible, listQuery) : null;
     const planned = statistics ? statistics.planned : listQuery.search && !counterTotal ? await repo.plannedMatching(tx, this.resource, visible, listQuery) : null;
     const uncounted = planned !== null && planned >= repo.SURELY_BEYOND_CAP;
-    const matching = statistics ? { ...listQuery, searchBy: statistics.searchBy } : listQuery;
-    const { rows, read, total } = await repo.selectPage(tx, this.resource, visible, matching, counterTotal, !uncounted, this.pageColumns(visible));
+    const matching = statistics ? { ...listQuery, searchBy: statistics.searchBy, searchQuery: statistics.searchQuery } : listQuery;
+    const columns = this.pageColumns(visible);
+    let totalFrom: repo.TotalFrom = uncounted ? 'none' : planned !== null && !listQuery.ranked ? 'matched' : 'capped';
+    let found = await repo.selectPage(tx, this.resource, visible, matching, counterTotal, totalFrom, columns);
+    if (totalFrom === 'matched' && (found.total ?? 0) > repo.MATCHED_SET_CAP) {
+      // The planner expected fewer matches than there are: the set was cut short and its
+      // page may lack rows, so the page is read in list order after all.
+      totalFrom = 'capped';
+      found = await repo.selectPage(tx, this.resource, visible, matching, counterTotal, totalFrom, columns);
+    }
+    const { rows, read, total } = found;
     let count = total ?? 0;
     let estimate = false;
     if (uncounted) {
@@ -209,6 +220,8 @@ export class ResourceService {
     } else if (total === null && listQuery.offset > 0) {
       ({ count, estimate } = await repo.countMatching(tx, this.resource, visible, matching));
     } else if (!counterTotal && count > repo.EXACT_COUNT_CAP) {
+      // Beyond the cap a total is an estimate however it was read (a matched set knows it
+      // exactly, but the page past the last, which reads no set, could not say the same).
       count = planned === null
         ? await repo.estimateMatching(tx, this.resource, visible, matching)
         : Math.max(Math.round(planned), repo.EXACT_COUNT_CAP + 1);
