@@ -61,6 +61,13 @@ export interface ListQuery {
    * the search's statistics (search-statistics.ts); the same rows match.
    */
   searchBy?: 'index' | 'scan';
+  /**
+   * The search as a tsquery with each prefix written as the tenant's words that start
+   * with it (migration 0170 search_query_in), which the index reads faster than a prefix.
+   * Never parsed from a request: set by the engine from the search's statistics; the
+   * same rows match as with the prefixes.
+   */
+  searchQuery?: string | null;
 }
 
 export function filterNames(resource: Resource): string[] {

@@ -49,7 +49,7 @@ const SCAN_BELOW_SHARE_OF_TABLE_MATCHES = 0.5;
 export const searchByFor = (tenantRows: number, tableMatches: number): 'index' | 'scan' =>
   tenantRows < SCAN_BELOW_SHARE_OF_TABLE_MATCHES * tableMatches ? 'scan' : 'index';
 
-type SearchQuery = Pick<ListQuery, 'filters' | 'search'>;
+type SearchQuery = Pick<ListQuery, 'filters' | 'search' | 'searchQuery'>;
 
 export interface SearchStatistics {
   /** The planner's share of the visible rows that match. */
@@ -58,6 +58,8 @@ export interface SearchStatistics {
   planned: number;
   /** How the search condition is matched (repository.ts `searchMatch`). */
   searchBy: 'index' | 'scan';
+  /** The search with its prefixes spelled out as the tenant's words (ListQuery `searchQuery`); null: as typed. */
+  searchQuery: string | null;
 }
 
 export class SearchStatisticsCache {
@@ -74,17 +76,23 @@ export class SearchStatisticsCache {
   async of(tx: Tx, tenantId: string, visible: Visibility[], listQuery: SearchQuery): Promise<SearchStatistics | null> {
     const kinds = repo.counterKindsOf(this.resource);
     if (!listQuery.search || kinds.length === 0) return null;
-    const [rows] = await query<{ visible: number; tenant_rows: number; table_rows: number }>(tx, sizesStatement(this.resource, kinds, visible));
-    const share = await this.shareOf(tx, tenantId, visible, listQuery);
+    const [rows] = await query<{ visible: number; tenant_rows: number; table_rows: number; spelled: string | null }>(
+      tx,
+      sizesStatement(this.resource, kinds, visible, listQuery.search),
+    );
+    const searchQuery = rows?.spelled ?? null;
+    const share = await this.shareOf(tx, tenantId, visible, { ...listQuery, searchQuery });
     return {
       share,
       planned: share * (rows?.visible ?? 0),
       searchBy: searchByFor(rows?.tenant_rows ?? 0, share * (rows?.table_rows ?? 0)),
+      searchQuery,
     };
   }
 
   private async shareOf(tx: Tx, tenantId: string, visible: Visibility[], listQuery: SearchQuery): Promise<number> {
-    const key = JSON.stringify([tenantId, visible, listQuery.search, listQuery.filters]);
+    // The spelled query is part of the key: a word new to the tenant changes it.
+    const key = JSON.stringify([tenantId, visible, listQuery.search, listQuery.searchQuery, listQuery.filters]);
     const now = this.now();
     const known = this.shares.get(key);
     if (known && known.until > now) return known.share;
@@ -98,11 +106,14 @@ export class SearchStatisticsCache {
 }
 
 /**
- * The caller's visible rows and the tenant's rows from the counters, and the
- * table's rows as the planner last counted them, in one statement.
+ * The caller's visible rows and the tenant's rows from the counters, the
+ * table's rows as the planner last counted them, and (for a table whose words
+ * the tenant's vocabulary holds: quick-searched ones, migration 0170) the search
+ * with its prefixes spelled out as the tenant's words, in one statement.
  */
-export const sizesStatement = (resource: Resource, kinds: string[], visible: Visibility[]) => sql`
+export const sizesStatement = (resource: Resource, kinds: string[], visible: Visibility[], search: string) => sql`
   SELECT coalesce(sum(count) FILTER (WHERE ${resource.hasVisibility ? sql`visibility IN (${sql.join(visible.map((value) => sql`${value}`), sql`, `)})` : sql`true`}), 0)::int AS visible,
          coalesce(sum(count), 0)::int AS tenant_rows,
-         (SELECT greatest(reltuples, 0)::float8 FROM pg_class WHERE oid = ${resource.table}::regclass) AS table_rows
+         (SELECT greatest(reltuples, 0)::float8 FROM pg_class WHERE oid = ${resource.table}::regclass) AS table_rows,
+         ${resource.quickSearch ? sql`search_query_in(${resource.table}, ${search})` : sql`NULL::text`} AS spelled
   FROM entity_counters WHERE kind IN (${sql.join(kinds.map((kind) => sql`${kind}`), sql`, `)})`;
