@@ -41,13 +41,20 @@ export interface ListOptions {
 
 /** The list query the API parses from `?limit=&offset=&search=` (default ordering). */
 const listQuery = (resource: Resource, options: ListOptions): ListQuery =>
-  parseListQuery(resource, { limit: String(options.limit), offset: String(options.offset), ...(options.search ? { search: options.search } : {}) });
+  parseListQuery(resource, { limit: String(options.limit), offset: String(options.offset), ...(options.search ? { search: options.search } : {}) }, 'admin');
 
 /** The page statement (rows, the extensions' columns such as their lists, and the total: counters unfiltered, a capped count with a search) of `GET <resource>/`. */
-export function pageStatement(resource: Resource, visible: Visibility[], options: ListOptions, countRows = true, searchBy: 'index' | 'scan' = 'index'): Statement {
+export function pageStatement(
+  resource: Resource,
+  visible: Visibility[],
+  options: ListOptions,
+  totalFrom: repo.TotalFrom = 'capped',
+  searchBy: 'index' | 'scan' = 'index',
+  searchQuery: string | null = null,
+): Statement {
   const counterTotal = options.search ? undefined : { kinds: repo.counterKindsOf(resource), visible };
   const columns = pageColumns(CATALOG.extensions, resource, visible);
-  return rendered(repo.pageStatement(resource, visible, { ...listQuery(resource, options), searchBy }, counterTotal, countRows, columns));
+  return rendered(repo.pageStatement(resource, visible, { ...listQuery(resource, options), searchBy, searchQuery }, counterTotal, totalFrom, columns));
 }
 
 export const cappedCountStatement = (resource: Resource, visible: Visibility[], search: string | null): Statement =>
@@ -99,12 +106,14 @@ const plannedShares = new Map<string, number>();
 export async function list(client: pg.ClientBase, resource: Resource, visible: Visibility[], options: ListOptions): Promise<number> {
   let planned: number | null = null;
   let searchBy: 'index' | 'scan' = 'index';
+  let searchQuery: string | null = null;
   if (options.search) {
-    // search-statistics.ts: the sizes in one statement, the planner's share from an EXPLAIN once per search.
-    const sizes = (await run(client, rendered(sizesStatement(resource, repo.counterKindsOf(resource), visible)))).rows[0];
-    const key = JSON.stringify([visible, options.search]);
+    // search-statistics.ts: the sizes and the spelled query in one statement, the planner's share from an EXPLAIN once per search.
+    const sizes = (await run(client, rendered(sizesStatement(resource, repo.counterKindsOf(resource), visible, options.search)))).rows[0];
+    searchQuery = sizes.spelled;
+    const key = JSON.stringify([visible, options.search, searchQuery]);
     if (!plannedShares.has(key)) {
-      const plan = (await run(client, rendered(repo.estimateStatement(resource, visible, { search: options.search, filters: {} })))).rows[0]['QUERY PLAN'];
+      const plan = (await run(client, rendered(repo.estimateStatement(resource, visible, { search: options.search, searchQuery, filters: {} })))).rows[0]['QUERY PLAN'];
       plannedShares.set(key, repo.matchingShare(plan[0].Plan));
     }
     const share = plannedShares.get(key)!;
@@ -112,7 +121,13 @@ export async function list(client: pg.ClientBase, resource: Resource, visible: V
     searchBy = searchByFor(sizes.tenant_rows, share * sizes.table_rows);
   }
   const uncounted = planned !== null && planned >= repo.SURELY_BEYOND_CAP;
-  const { rows } = await run(client, pageStatement(resource, visible, options, !uncounted, searchBy));
+  // service.ts `list`: one set of every match when few are expected, read again in list order when it was cut short.
+  let totalFrom: repo.TotalFrom = uncounted ? 'none' : planned !== null ? 'matched' : 'capped';
+  let { rows } = await run(client, pageStatement(resource, visible, options, totalFrom, searchBy, searchQuery));
+  if (totalFrom === 'matched' && (rows[0]?.__total ?? 0) > repo.MATCHED_SET_CAP) {
+    totalFrom = 'capped';
+    ({ rows } = await run(client, pageStatement(resource, visible, options, totalFrom, searchBy, searchQuery)));
+  }
   if (planned !== null && uncounted) return Math.round(planned);
   const total: number = rows[0]?.__total ?? 0;
   if (planned === null || total <= repo.EXACT_COUNT_CAP) return total;

@@ -534,7 +534,8 @@ async function main(): Promise<void> {
 
   console.error(`starting the API on ${settings.database} …`);
   const nodeArgs = process.env.BENCH_SERVER_NODE_ARGS?.split(/\s+/).filter(Boolean) ?? [];
-  const server = await startServer(settings.databaseUrl, { nodeArgs });
+  // BENCH_SERVER_ROOT: the API of another checkout (e.g. an older commit's worktree) against the same floor.
+  const server = await startServer(settings.databaseUrl, { nodeArgs, ...(process.env.BENCH_SERVER_ROOT ? { root: process.env.BENCH_SERVER_ROOT } : {}) });
   const http = new HttpClient(server.port, options.concurrency);
   try {
     const tenants: Tenant[] = [];
