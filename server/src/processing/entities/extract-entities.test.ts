@@ -190,6 +190,11 @@ describe('extractEntities: hostile input', () => {
     assert.equal(ledger.length, 20_000);
   });
 
+  it('reads a title written with a period as a title ("Dr.", "Prof.")', () => {
+    const { mentions } = extractEntities('Dr. Quorra Vantablack joins the board. Speaker: Prof. Ixelle Dumarque');
+    assert.deepEqual(of(mentions, 'PER'), ['Quorra Vantablack', 'Ixelle Dumarque']);
+  });
+
   it('reads only maxChars characters', () => {
     const { mentions } = extractEntities('Dr. Anna Weber met Dr. Omar Farouk.', { maxChars: 15 });
     assert.deepEqual(of(mentions, 'PER'), ['Anna Weber']);
