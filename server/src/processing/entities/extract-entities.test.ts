@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { Gazetteer, MIN_EXAMPLES, TenantModel, extractEntities, normalizeName, type Mention, type ReviewDecision } from './index.ts';
+import { contextOf } from './model.ts';
+import { tokenize } from './tokens.ts';
 
 const of = (mentions: Mention[], type: Mention['type']) => mentions.filter((mention) => mention.type === type).map((mention) => mention.text);
 
@@ -193,6 +195,13 @@ describe('extractEntities: hostile input', () => {
   it('reads a title written with a period as a title ("Dr.", "Prof.")', () => {
     const { mentions } = extractEntities('Dr. Quorra Vantablack joins the board. Speaker: Prof. Ixelle Dumarque');
     assert.deepEqual(of(mentions, 'PER'), ['Quorra Vantablack', 'Ixelle Dumarque']);
+  });
+
+  it('takes a sentence of names for a headline only when its long words are capitalized', () => {
+    const names = contextOf(tokenize('Lucia Brandt and Javier Osei both left Fennimore Partners in 2023.').tokens);
+    assert.equal(names.titleCaseSentences.size, 0);
+    const headline = contextOf(tokenize('Interview: Lucia Brandt on Wind, Rates and Patience').tokens);
+    assert.equal(headline.titleCaseSentences.size, 1);
   });
 
   it('reads only maxChars characters', () => {

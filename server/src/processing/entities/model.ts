@@ -279,14 +279,17 @@ export function contextOf(tokens: Token[]): NameContext {
   for (const token of tokens) {
     if (!token.isWord || token.isNumber) continue;
     if (!token.capitalized) lowercaseWords.add(token.text);
+    // Short words stay lower case even in Title Case ("at", "of", "and"), so they say nothing
+    // either way; counted as capitalized, they made a sentence of names look like a headline
+    // ("Lucía Fernández and Javier Ortiz both left Banco Meridiano in 2023").
+    if (token.text.length <= 3) continue;
     const counts = wordCounts.get(token.sentence) ?? { words: 0, capitalized: 0 };
     counts.words++;
-    // Short words stay lower case even in Title Case ("at", "of", "and").
-    if (token.capitalized || token.text.length <= 3) counts.capitalized++;
+    if (token.capitalized) counts.capitalized++;
     wordCounts.set(token.sentence, counts);
   }
   const titleCaseSentences = new Set<number>();
-  for (const [sentence, counts] of wordCounts) if (counts.words >= 4 && counts.capitalized / counts.words >= 0.8) titleCaseSentences.add(sentence);
+  for (const [sentence, counts] of wordCounts) if (counts.words >= 3 && counts.capitalized / counts.words >= 0.8) titleCaseSentences.add(sentence);
   return { tokens, lowercaseWords, titleCaseSentences };
 }
 
