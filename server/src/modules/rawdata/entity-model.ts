@@ -15,7 +15,7 @@
 import { sql } from 'drizzle-orm';
 import { query } from '../../db/client.ts';
 import type { EngineContext } from '../../resources/context.ts';
-import { TenantModel, type ReviewDecision } from '../../processing/entities/index.ts';
+import { MODEL_VERSION, TenantModel, type ReviewDecision } from '../../processing/entities/index.ts';
 
 /** The most recent decisions a model is trained on. */
 export const MAX_TRAINING_DECISIONS = 5_000;
@@ -96,7 +96,8 @@ async function freshModel(ctx: EngineContext): Promise<TenantModel | null> {
   if (rows.length === 0) return null;
   const digest = digestOf(rows);
   const [stored] = await query<{ model: unknown; decisions_digest: string }>(ctx.tx, sql`SELECT model, decisions_digest FROM entity_models`);
-  if (stored && stored.decisions_digest === digest) return TenantModel.fromJSON(stored.model);
+  // A model saved by an earlier version reads features differently: trained again.
+  if (stored && stored.decisions_digest === digest && savedVersion(stored.model) === MODEL_VERSION) return TenantModel.fromJSON(stored.model);
   const model = new TenantModel();
   model.train(toTrainingDecisions(rows));
   await query(ctx.tx, sql`
@@ -106,3 +107,5 @@ async function freshModel(ctx: EngineContext): Promise<TenantModel | null> {
       decisions_digest = EXCLUDED.decisions_digest, trained_at = EXCLUDED.trained_at`);
   return model;
 }
+
+const savedVersion = (model: unknown) => (model && typeof model === 'object' ? (model as { version?: unknown }).version : undefined);

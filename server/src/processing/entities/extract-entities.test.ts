@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { Gazetteer, MIN_EXAMPLES, TenantModel, extractEntities, normalizeName, type Mention, type ReviewDecision } from './index.ts';
+import { Gazetteer, MIN_EXAMPLES, MODEL_VERSION, TenantModel, extractEntities, normalizeName, type Mention, type ReviewDecision } from './index.ts';
+import { contextOf } from './model.ts';
+import { tokenize } from './tokens.ts';
 
 const of = (mentions: Mention[], type: Mention['type']) => mentions.filter((mention) => mention.type === type).map((mention) => mention.text);
 
@@ -190,6 +192,18 @@ describe('extractEntities: hostile input', () => {
     assert.equal(ledger.length, 20_000);
   });
 
+  it('reads a title written with a period as a title ("Dr.", "Prof.")', () => {
+    const { mentions } = extractEntities('Dr. Quorra Vantablack joins the board. Speaker: Prof. Ixelle Dumarque');
+    assert.deepEqual(of(mentions, 'PER'), ['Quorra Vantablack', 'Ixelle Dumarque']);
+  });
+
+  it('takes a sentence of names for a headline only when its long words are capitalized', () => {
+    const names = contextOf(tokenize('Lucia Brandt and Javier Osei both left Fennimore Partners in 2023.').tokens);
+    assert.equal(names.titleCaseSentences.size, 0);
+    const headline = contextOf(tokenize('Profile: Lucia Brandt on Ports, Freight and Patience').tokens);
+    assert.equal(headline.titleCaseSentences.size, 1);
+  });
+
   it('reads only maxChars characters', () => {
     const { mentions } = extractEntities('Dr. Anna Weber met Dr. Omar Farouk.', { maxChars: 15 });
     assert.deepEqual(of(mentions, 'PER'), ['Anna Weber']);
@@ -225,6 +239,27 @@ describe('TenantModel', () => {
     const { mentions } = extractEntities(unseen, { model: restored });
     assert.deepEqual(of(mentions, 'ORG'), ['Zentrobel']);
     assert.deepEqual(of(mentions, 'PER'), ['Marquessa Lindgren']);
+  });
+
+  it('adds no lone word that is also a word, and nothing in a Title Case headline', () => {
+    const model = new TenantModel();
+    const decisions: ReviewDecision[] = [];
+    for (const name of ['Grant Ellery', 'Mark Odell', 'Hope Castellan', 'Bill Saranov', 'Patience Adjoa', 'Marquessa Lindgren', 'Okello Barasa', 'Ines Moreau', 'Tariq Hassan', 'Lena Vogt']) {
+      decisions.push(decision(name, true, 'PER'));
+    }
+    for (const name of ['Orvantis', 'Quellmark', 'Tessaro', 'Brandvik', 'Halvora', 'Kestrum']) decisions.push(decision(name, true));
+    // Lone given names at the start of a sentence that the analysts added ("Ana wants…").
+    for (const name of ['Ana', 'Kofi', 'Mirela', 'Tomas', 'Grace']) {
+      decisions.push({ text: `${name} wants the summary by noon.`, start: 0, end: name.length, type: 'PER', accepted: true });
+    }
+    model.train(decisions);
+    assert.ok(model.canAdd);
+    for (const sentence of ['Grant money for the project ran out, the ministry said.', 'Hope faded for a quick deal on Friday.', 'Mark the date of the annual meeting.']) {
+      assert.deepEqual(of(extractEntities(sentence, { model }).mentions, 'PER'), [], sentence);
+    }
+    const sentence = 'Talks with Marquessa Lindgren went on.';
+    assert.deepEqual(of(extractEntities(sentence, { model }).mentions, 'PER'), ['Marquessa Lindgren']);
+    assert.deepEqual(of(extractEntities('Profile: Marquessa Lindgren on Ports, Freight and Patience', { model }).mentions, 'PER'), []);
   });
 
   it('drops names analysts keep rejecting', () => {
@@ -265,7 +300,7 @@ describe('TenantModel', () => {
   });
 
   it('rejects malformed JSON with the field named', () => {
-    assert.throws(() => TenantModel.fromJSON({ version: 2 }), /model\.version/);
-    assert.throws(() => TenantModel.fromJSON({ version: 1, weights: { bias: [1, 2] } }), /model\.weights\["bias"\]/);
+    assert.throws(() => TenantModel.fromJSON({ version: MODEL_VERSION + 1 }), /model\.version/);
+    assert.throws(() => TenantModel.fromJSON({ version: MODEL_VERSION, weights: { bias: [1, 2] } }), /model\.weights\["bias"\]/);
   });
 });

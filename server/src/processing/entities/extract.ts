@@ -6,8 +6,8 @@ import type { CountryCode } from 'libphonenumber-js';
 import type { ExternalEntity, ExternalMoney, ExternalName, ExtractorName } from './external.ts';
 import { Gazetteer, type GazetteerMatch } from './gazetteer.ts';
 import { TenantModel, contextOf, spanFeatures } from './model.ts';
-import { RULE_THRESHOLD, findCandidateSpans, judgeCandidates, propagate, vetoed, type NameContext, type NameType } from './names.ts';
-import { STOP_WORDS } from './lexicon.ts';
+import { RULE_THRESHOLD, findCandidateSpans, judgeCandidates, propagate, vetoed, type Candidate, type NameContext, type NameType } from './names.ts';
+import { STOP_WORDS, WORDS_THAT_ARE_ALSO_NAMES } from './lexicon.ts';
 import { normalizeName } from './normalize.ts';
 import { Coverage, findDates, findEmails, findMoney, findPhones, findUrls, moneyPeriod, type MoneySpan, type Span } from './patterns.ts';
 import { cleanControlCharacters, tokenize, type Sentence, type Token } from './tokens.ts';
@@ -137,7 +137,7 @@ export function extractEntities(input: string, options: ExtractOptions = {}): { 
         if (model.canAdd && verdict.best === 'O' && verdict.margin >= MODEL_DROP_MARGIN) type = undefined;
         else if (model.canAdd && verdict.best !== 'O' && verdict.best !== type && verdict.margin >= MODEL_SWITCH_MARGIN) type = verdict.best;
         if (type && verdict.best === type) confidence = Math.max(confidence, logistic(verdict.margin));
-      } else if (model.canAdd && !candidate.vetoed && !STOP_WORDS.has(tokens[candidate.firstToken]!.key) && verdict.best !== 'O' && verdict.margin >= MODEL_ADD_MARGIN) {
+      } else if (model.canAdd && verdict.best !== 'O' && verdict.margin >= MODEL_ADD_MARGIN && modelMayAdd(context, candidate)) {
         type = verdict.best;
         confidence = Math.max(minConfidence, Math.min(0.9, logistic(verdict.margin - MODEL_ADD_MARGIN + 0.5)));
       }
@@ -175,6 +175,20 @@ export function extractEntities(input: string, options: ExtractOptions = {}): { 
   const kept = mentions.filter((mention) => mention.type !== 'GEO' || !names.overlaps(mention.start, mention.end));
   kept.sort((a, b) => a.start - b.start || b.end - a.end);
   return { mentions: kept, ledger: ledgerCandidates(text, kept) };
+}
+
+/**
+ * Whether the model may add a name the rules left out: never one the rules veto or one that
+ * starts with a stop word; never a lone word that is as often a word as a name ("Grant money
+ * ran out", "Hope faded": the lexicon's words that are also names are never a name alone,
+ * and a model taught "Grant Ellery" leans to read them as one); and nothing in a Title Case
+ * headline, where every word is capitalized and so looks like a name to the model's features
+ * (there the gazetteer finds the names the tenant knows, and the rules those with a cue).
+ */
+function modelMayAdd(context: NameContext, candidate: Candidate): boolean {
+  const first = context.tokens[candidate.firstToken]!;
+  if (candidate.vetoed || STOP_WORDS.has(first.key) || context.titleCaseSentences.has(first.sentence)) return false;
+  return !(candidate.endToken - candidate.firstToken === 1 && WORDS_THAT_ARE_ALSO_NAMES.has(first.key));
 }
 
 /**

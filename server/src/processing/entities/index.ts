@@ -9,7 +9,7 @@ export { extractEntities, DEFAULT_MAX_CHARS } from './extract.ts';
 export type { ExtractOptions, LedgerCandidate, Mention, MentionType } from './extract.ts';
 export { Gazetteer, buildGazetteer } from './gazetteer.ts';
 export type { GazetteerEntry, GazetteerMatch, GazetteerType } from './gazetteer.ts';
-export { TenantModel, MIN_EXAMPLES } from './model.ts';
+export { TenantModel, MIN_EXAMPLES, MODEL_VERSION } from './model.ts';
 export type { ReviewDecision, TenantModelJSON } from './model.ts';
 export { foldName, normalizeName, normalizeOrganizationName, normalizePersonName } from './normalize.ts';
 export { normalizeUrl } from './patterns.ts';

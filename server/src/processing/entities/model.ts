@@ -10,7 +10,7 @@
  * and capped in bytes (the heaviest first) so the JSON stays under 1 MB.
  */
 import { LEGAL_SUFFIXES, ORGANIZATION_WORDS, loadGivenNames } from './lexicon.ts';
-import { findCandidateSpans, judge, signalsFor, vetoed, type NameContext, type NameType } from './names.ts';
+import { RULE_THRESHOLD, findCandidateSpans, judge, signalsFor, vetoed, type NameContext, type NameType } from './names.ts';
 import { foldName } from './normalize.ts';
 import { cleanControlCharacters, tokenize, type Token } from './tokens.ts';
 
@@ -31,8 +31,15 @@ export interface ReviewDecision {
   correctedType?: NameType;
 }
 
+/**
+ * The features' meaning changes with this number (2: given names alone and first apart, Title
+ * Case headlines, the rules' verdict below their threshold apart); a model saved under
+ * another is trained again rather than read.
+ */
+export const MODEL_VERSION = 2;
+
 export interface TenantModelJSON {
-  version: 1;
+  version: typeof MODEL_VERSION;
   /** How many examples it was trained on; below MIN_EXAMPLES it only re-scores, never adds. */
   examples: number;
   /** feature → [O, PER, ORG] weights, rounded to 3 decimals, zeros left out. */
@@ -44,6 +51,13 @@ const MAX_WEIGHT_BYTES = 900_000;
 /** Longest feature kept: a feature holds a name, and names can be long. */
 const MAX_FEATURE_LENGTH = 64;
 const EPOCHS = 8;
+/**
+ * How far the right class must lead on a training example before the model stops learning
+ * from it. Extraction acts on margins (a name is added at a lead of 1), so a bare win taught
+ * too little: the words of names the analysts confirmed, whose cues already won, kept no
+ * weight of their own.
+ */
+const TRAINING_MARGIN = 1;
 /** Decisions before the model adds names of its own. */
 export const MIN_EXAMPLES = 20;
 
@@ -78,14 +92,20 @@ export function spanFeatures(context: NameContext, first: number, end: number): 
   features.push(`previous=${keyAt(first - 1)}`, `previous2=${keyAt(first - 2)} ${keyAt(first - 1)}`);
   features.push(`next=${keyAt(end)}`, `next2=${keyAt(end)} ${keyAt(end + 1)}`);
   if (firstToken.sentenceStart) features.push('sentence-start');
-  if (loadGivenNames().has(firstToken.key)) features.push('given-name');
+  // A lone given name says less than a given name followed by a surname: "Grant", "Hope"
+  // and "Faith" are words too. The model weighs the two apart.
+  const alone = words.length === 1;
+  if (loadGivenNames().has(firstToken.key)) features.push('given-name', alone ? 'given-name alone' : 'given-name first');
   if (LEGAL_SUFFIXES.has(lastToken.key)) features.push('legal-suffix');
   if (ORGANIZATION_WORDS.has(lastToken.key)) features.push('organization-word');
   if (words.every((word) => word.allCaps)) features.push('all-caps');
+  // In a Title Case headline every word is capitalized, so shape and given names say little there.
+  if (context.titleCaseSentences.has(firstToken.sentence)) features.push('title-case', `title-case length=${Math.min(words.length, 3)}`);
   const signals = signalsFor(context, first, end);
   for (const signal of signals) features.push(`cue=${signal.cue}`);
+  // The rules' verdict as they act on it: below their threshold it is a hunch, not a name.
   const verdict = judge(signals);
-  features.push(`rule=${verdict.type ?? 'none'}`);
+  features.push(`rule=${!verdict.type ? 'none' : verdict.confidence >= RULE_THRESHOLD ? verdict.type : `weak ${verdict.type}`}`);
   return features.map((feature) => feature.slice(0, MAX_FEATURE_LENGTH));
 }
 
@@ -182,7 +202,7 @@ export class TenantModel {
     this.average();
   }
 
-  /** A perceptron step that also learns from ties: the right class must win outright. */
+  /** A perceptron step: the right class must win by more than TRAINING_MARGIN, not just win. */
   private update(features: string[], label: number): void {
     this.clock++;
     const { scores } = this.score(features);
@@ -191,7 +211,7 @@ export class TenantModel {
     for (let cls = 0; cls < values.length; cls++) {
       if (cls !== label && (rival === -1 || values[cls]! > values[rival]!)) rival = cls;
     }
-    if (values[label]! > values[rival]!) return;
+    if (values[label]! > values[rival]! + TRAINING_MARGIN) return;
     for (const feature of features) {
       this.bump(feature, label, 1);
       this.bump(feature, rival, -1);
@@ -240,14 +260,14 @@ export class TenantModel {
       if (bytes > MAX_WEIGHT_BYTES) break;
       weights[entry.feature] = entry.weights as [number, number, number];
     }
-    return { version: 1, examples: this.exampleCount, weights };
+    return { version: MODEL_VERSION, examples: this.exampleCount, weights };
   }
 
   static fromJSON(json: unknown): TenantModel {
     const model = new TenantModel();
     if (!json || typeof json !== 'object') throw new TypeError('model: expected an object');
     const data = json as Partial<TenantModelJSON>;
-    if (data.version !== 1) throw new TypeError('model.version: expected 1');
+    if (data.version !== MODEL_VERSION) throw new TypeError(`model.version: expected ${MODEL_VERSION}`);
     if (!data.weights || typeof data.weights !== 'object') throw new TypeError('model.weights: expected an object');
     for (const [feature, weights] of Object.entries(data.weights)) {
       if (!Array.isArray(weights) || weights.length !== 3 || !weights.every((weight) => typeof weight === 'number' && Number.isFinite(weight))) {
@@ -279,14 +299,17 @@ export function contextOf(tokens: Token[]): NameContext {
   for (const token of tokens) {
     if (!token.isWord || token.isNumber) continue;
     if (!token.capitalized) lowercaseWords.add(token.text);
+    // Short words stay lower case even in Title Case ("at", "of", "and"), so they say nothing
+    // either way; counted as capitalized, they made a sentence of names look like a headline
+    // ("Lucia Brandt and Javier Osei both left Fennimore Partners in 2023").
+    if (token.text.length <= 3) continue;
     const counts = wordCounts.get(token.sentence) ?? { words: 0, capitalized: 0 };
     counts.words++;
-    // Short words stay lower case even in Title Case ("at", "of", "and").
-    if (token.capitalized || token.text.length <= 3) counts.capitalized++;
+    if (token.capitalized) counts.capitalized++;
     wordCounts.set(token.sentence, counts);
   }
   const titleCaseSentences = new Set<number>();
-  for (const [sentence, counts] of wordCounts) if (counts.words >= 4 && counts.capitalized / counts.words >= 0.8) titleCaseSentences.add(sentence);
+  for (const [sentence, counts] of wordCounts) if (counts.words >= 3 && counts.capitalized / counts.words >= 0.8) titleCaseSentences.add(sentence);
   return { tokens, lowercaseWords, titleCaseSentences };
 }
 

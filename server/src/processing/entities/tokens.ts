@@ -82,9 +82,12 @@ function isDottedAbbreviation(word: string): boolean {
 
 export function tokenize(text: string): { tokens: Token[]; sentences: Sentence[] } {
   const tokens: Token[] = [];
+  // Where the last token ended: an abbreviation's period belongs to it, not to a token of its own.
+  let consumed = 0;
   for (const match of text.matchAll(TOKEN)) {
     let word = match[0];
-    let start = match.index;
+    const start = match.index;
+    if (start < consumed) continue;
     // "Acme's" → "Acme" and "'s": the possessive is a cue, not part of the name.
     if (word.length > 2 && POSSESSIVE.test(word)) {
       tokens.push(makeToken(word.slice(0, -2), start));
@@ -98,7 +101,7 @@ export function tokenize(text: string): { tokens: Token[]; sentences: Sentence[]
       if (initial || ABBREVIATIONS.has(key) || isDottedAbbreviation(word)) word += '.';
     }
     tokens.push(makeToken(word, start));
-    start += word.length;
+    consumed = start + word.length;
   }
   return { tokens, sentences: splitSentences(text, tokens) };
 }
