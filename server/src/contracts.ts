@@ -440,6 +440,93 @@ export type AvailableFilter = Static<typeof AvailableFilter>;
 export const AvailableFilters = Type.Object({ filters: Type.Array(AvailableFilter) });
 export type AvailableFilters = Static<typeof AvailableFilters>;
 
+/** The most rows one list call answers (`limit`): a list asked for more gives this many. */
+export const MAX_LIMIT = 100;
+
+// The Operator (docs/operator.md, modules/operator)
+
+/** The question of POST ai-assistant/queries/nlp-to-query/ takes 1 to this many characters. */
+export const MAX_QUESTION_LENGTH = 500;
+
+/** The kinds of record the Operator answers about (resource kinds). */
+export const OPERATOR_ENTITIES = ['organizations', 'people', 'ledger_entries', 'library'] as const;
+export type OperatorEntity = (typeof OPERATOR_ENTITIES)[number];
+
+/**
+ * What a condition does with its field: a list lookup (LOOKUPS), with `empty` read both ways —
+ * `empty` is the parameter `f__empty=true`, `not_empty` (has a value) `f__empty=false`.
+ */
+export const CONDITION_OPS = ['is', 'not', 'gt', 'gte', 'lt', 'lte', 'empty', 'not_empty'] as const;
+export type ConditionOp = (typeof CONDITION_OPS)[number];
+
+/** One condition of a structured query, as the Operator answers it. */
+export const QueryCondition = Type.Object({
+  field: Type.String(),
+  op: Type.Enum(CONDITION_OPS),
+  /** What goes into the list parameter: ids for relations, stored values otherwise; [] for empty / not_empty. */
+  values: Type.Array(Type.String()),
+  /** How the values read (names of related records), one per value. */
+  labels: Type.Array(Type.String()),
+  /** The list parameter the condition becomes (`f`, `f__not`, `f__gt` … `f__empty`). */
+  param: Type.String(),
+  /** The part of the question the condition came from ('' when built by hand). */
+  text: Type.String(),
+});
+export type QueryCondition = Static<typeof QueryCondition>;
+
+/** One term of a structured query's ordering. */
+export const QueryOrdering = Type.Object({ field: Type.String(), descending: Type.Boolean() });
+export type QueryOrdering = Static<typeof QueryOrdering>;
+
+/** The Operator's structured query: what its answers hold. */
+export const StructuredQuery = Type.Object({
+  entity: Type.Enum(OPERATOR_ENTITIES),
+  /** Full-text words, or null. */
+  search: Type.Union([Type.String(), Type.Null()]),
+  conditions: Type.Array(QueryCondition),
+  ordering: Type.Array(QueryOrdering),
+  limit: Type.Integer({ minimum: 1, maximum: MAX_LIMIT }),
+});
+export type StructuredQuery = Static<typeof StructuredQuery>;
+
+/**
+ * A condition as a client sends it to validate: `param` is the server's to write (one sent is
+ * not read) and `text` comes from a question, so a condition built by hand has neither yet.
+ */
+export const QueryConditionInput = Type.Evaluate(
+  Type.Intersect([Type.Omit(QueryCondition, ['param', 'text']), Type.Partial(Type.Pick(QueryCondition, ['param', 'text']))]),
+);
+export type QueryConditionInput = Static<typeof QueryConditionInput>;
+
+/** A structured query as a client sends it to validate: an answer's query, edited by hand. */
+export const StructuredQueryInput = Type.Object({ ...StructuredQuery.properties, conditions: Type.Array(QueryConditionInput) });
+export type StructuredQueryInput = Static<typeof StructuredQueryInput>;
+
+/** POST ai-assistant/queries/nlp-to-query/ */
+export const OperatorQuestion = Type.Object(
+  { query: Type.String({ description: `The question, 1 to ${MAX_QUESTION_LENGTH} characters` }) },
+  { additionalProperties: false },
+);
+export type OperatorQuestion = Static<typeof OperatorQuestion>;
+
+/** POST ai-assistant/queries/validate/ */
+export const ValidateQueryRequest = Type.Object({ query: StructuredQueryInput }, { additionalProperties: false });
+export type ValidateQueryRequest = Static<typeof ValidateQueryRequest>;
+
+/** The answer of nlp-to-query and validate. */
+export const OperatorAnswer = Type.Object({
+  query: StructuredQuery,
+  /** The list call that runs the query: its API path and exactly its query parameters (values joined with commas). */
+  list: Type.Object({ path: Type.String(), params: Type.Record(Type.String(), Type.String()) }),
+  /** The query said back, followed by notes on what could not be used. */
+  explanation: Type.String(),
+  /** Words and phrases of the question that were not used. */
+  not_understood: Type.Array(Type.String()),
+  /** Who read the question: the built-in parser, the chat endpoint, or nobody (validate). */
+  source: Type.Union([Type.Literal('parser'), Type.Literal('llm'), Type.Literal('manual')]),
+});
+export type OperatorAnswer = Static<typeof OperatorAnswer>;
+
 /** GET assets/organizations/suggested_fields_from_url/?url= */
 export const OrganizationSuggestion = Type.Object({
   name_inc: Type.Union([Type.String(), Type.Null()]),

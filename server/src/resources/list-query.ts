@@ -4,14 +4,15 @@
  * or malformed with a 400 that names the parameter.
  */
 import { atLeast } from '../auth/access.ts';
-import { LOOKUPS, type AccessLevel, type Lookup } from '../contracts.ts';
+import { LOOKUPS, MAX_LIMIT, type AccessLevel, type Lookup } from '../contracts.ts';
 import { fieldError } from '../http/errors.ts';
 import type { FieldType } from './fields.ts';
 import { isUuid, parseIncompleteDate } from './values.ts';
 import type { Resource } from './resource.ts';
 
 export const DEFAULT_LIMIT = 25;
-export const MAX_LIMIT = 100;
+/** Declared with the API contracts, where the Operator's query limit names it too. */
+export { MAX_LIMIT };
 export const DEFAULT_ORDERING = '-updated_at';
 /** Always orderable, whatever the declaration says. */
 export const COMMON_ORDERING = ['created_at', 'updated_at', 'display_name'];

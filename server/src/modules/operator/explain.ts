@@ -2,9 +2,10 @@
  * A structured query said back in plain English ("Organizations headquartered in Berlin,
  * founded after 2015, newest first."), so the asker can check what was understood.
  */
-import { operatorResource, type Condition, type StructuredQuery } from './structured-query.ts';
+import type { QueryCondition, StructuredQuery } from '../../contracts.ts';
+import { operatorResource } from './structured-query.ts';
 
-type Phrases = Partial<Record<Condition['op'], string>>;
+type Phrases = Partial<Record<QueryCondition['op'], string>>;
 
 /** How conditions on some fields read; `{v}` is the values ("Berlin or Paris"). Others read generically. */
 const PHRASES: Record<string, Phrases> = {
@@ -34,7 +35,7 @@ const PHRASES: Record<string, Phrases> = {
   associated_urls: { empty: 'without a website', not_empty: 'with a website' },
 };
 
-const GENERIC: Record<Condition['op'], string> = {
+const GENERIC: Record<QueryCondition['op'], string> = {
   is: '{f} is {v}', not: '{f} is not {v}', gt: '{f} above {v}', gte: '{f} at least {v}', lt: '{f} below {v}', lte: '{f} at most {v}',
   empty: 'without {f}', not_empty: 'with {f}',
 };
@@ -60,7 +61,7 @@ const FLAGS: Record<string, [string, string]> = {
   show_on_dashboard: ['shown on the dashboard', 'not shown on the dashboard'],
 };
 
-export function describeCondition(condition: Condition): string {
+export function describeCondition(condition: QueryCondition): string {
   const flag = FLAGS[condition.field];
   if (flag && (condition.op === 'is' || condition.op === 'not') && condition.values.length === 1) {
     return flag[(condition.values[0] === 'true') === (condition.op === 'is') ? 0 : 1];
@@ -74,12 +75,12 @@ export function describeCondition(condition: Condition): string {
 const DATE_VERBS: Record<string, string> = { founding_date: 'founded', birth_date: 'born', met_event_date: 'met', publish_date: 'published', amount: 'amount' };
 
 /** The conditions said one by one, except a from–to pair on one field and a ledger year with its quarters, said together. */
-function describeConditions(conditions: Condition[]): string[] {
+function describeConditions(conditions: QueryCondition[]): string[] {
   const parts: string[] = [];
-  const said = new Set<Condition>();
+  const said = new Set<QueryCondition>();
   for (const condition of conditions) {
     if (said.has(condition)) continue;
-    const sameField = (op: Condition['op']) => conditions.find((other) => other.field === condition.field && other.op === op && !said.has(other));
+    const sameField = (op: QueryCondition['op']) => conditions.find((other) => other.field === condition.field && other.op === op && !said.has(other));
     const from = condition.op === 'gte' ? condition : undefined;
     const to = from ? sameField('lte') : undefined;
     if (from && to) {

@@ -3,7 +3,7 @@
  * readable ("kw-fintech", "org-acme") so expected queries in the phrasing table read well.
  */
 import type { NamedKind, NamedRecord, Resolver } from './resolver.ts';
-import type { OperatorEntity } from './structured-query.ts';
+import type { OperatorEntity } from '../../contracts.ts';
 
 const fold = (text: string) => text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase().trim();
 

@@ -8,19 +8,16 @@
  */
 import { Type, type Static } from 'typebox';
 import { Value } from 'typebox/value';
-import type { AccessLevel } from '../../contracts.ts';
+import { CONDITION_OPS, OPERATOR_ENTITIES, QueryOrdering, type AccessLevel, type OperatorEntity, type StructuredQuery } from '../../contracts.ts';
 import { askChatForJson, problems, type ChatSettings } from '../../processing/entities/llm.ts';
 import { fieldLookups, MAX_LIMIT, orderingNames } from '../../resources/list-query.ts';
 import { CATALOG } from '../registry.ts';
 import type { NamedKind, Resolver } from './resolver.ts';
-import {
-  checkStructuredQuery, lookupOf, MAX_CONDITION_VALUES, MAX_CONDITIONS, OPERATOR_ENTITIES, OPS, OrderTerm, operatorResource,
-  type OperatorEntity, type StructuredQuery,
-} from './structured-query.ts';
+import { checkStructuredQuery, lookupOf, MAX_CONDITION_VALUES, MAX_CONDITIONS, operatorResource } from './structured-query.ts';
 
 const ModelCondition = Type.Object({
   field: Type.String({ maxLength: 100 }),
-  op: Type.Enum(OPS),
+  op: Type.Enum(CONDITION_OPS),
   values: Type.Array(Type.Union([Type.String({ maxLength: 300 }), Type.Number()]), { maxItems: MAX_CONDITION_VALUES }),
   text: Type.Optional(Type.String({ maxLength: 500 })),
 });
@@ -30,7 +27,7 @@ export const ModelAnswer = Type.Object({
   entity: Type.Union([Type.Enum(OPERATOR_ENTITIES), Type.Null()]),
   search: Type.Optional(Type.Union([Type.String({ maxLength: 200 }), Type.Null()])),
   conditions: Type.Array(ModelCondition, { maxItems: MAX_CONDITIONS }),
-  ordering: Type.Optional(Type.Array(OrderTerm, { maxItems: 5 })),
+  ordering: Type.Optional(Type.Array(QueryOrdering, { maxItems: 5 })),
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_LIMIT })),
   not_understood: Type.Optional(Type.Array(Type.String({ maxLength: 500 }), { maxItems: 20 })),
 });
@@ -45,7 +42,7 @@ function instructions(access: AccessLevel, today: string): string {
     const resource = operatorResource(entity);
     const fields = Object.entries(fieldLookups(resource, access)).map(([name, lookups]) => {
       const field = resource.fields[name]!;
-      const ops = OPS.filter((op) => lookups.includes(lookupOf(op)));
+      const ops = CONDITION_OPS.filter((op) => lookups.includes(lookupOf(op)));
       const values = field.relation
         ? `names of ${field.relation.targets.join(' or ')}`
         : field.choices

@@ -4,37 +4,21 @@
  * visitors too: names resolve among what the caller may see). docs/operator.md.
  */
 import type { FastifyInstance } from 'fastify';
-import { Type, type Static } from 'typebox';
 import type { Config } from '../../config.ts';
-import { ErrorBody } from '../../contracts.ts';
+import { ErrorBody, OperatorAnswer, OperatorQuestion, ValidateQueryRequest } from '../../contracts.ts';
 import { withContext } from '../../http/engine-context.ts';
 import { engineParsed } from '../../http/validation.ts';
 import { OperatorModel, type ModelAnswer } from './operator-model.ts';
-import { answerQuestion, checkQuestion, MAX_QUESTION_LENGTH, validateQuery } from './operator.service.ts';
-import { StructuredQuery } from './structured-query.ts';
-
-const OperatorAnswer = Type.Object({
-  query: StructuredQuery,
-  list: Type.Object({ path: Type.String(), params: Type.Record(Type.String(), Type.String()) }),
-  explanation: Type.String(),
-  not_understood: Type.Array(Type.String()),
-  source: Type.Union([Type.Literal('parser'), Type.Literal('llm'), Type.Literal('manual')]),
-});
-
-const QuestionBody = Type.Object({
-  query: Type.String({ description: `The question, 1 to ${MAX_QUESTION_LENGTH} characters` }),
-}, { additionalProperties: false });
-
-const ValidateBody = Type.Object({ query: StructuredQuery }, { additionalProperties: false });
+import { answerQuestion, checkQuestion, validateQuery } from './operator.service.ts';
 
 export async function operatorRoutes(app: FastifyInstance, { config }: { config: Config }): Promise<void> {
   const model = config.operator.llm ? new OperatorModel(config.operator.llm) : null;
 
-  app.post<{ Body: Static<typeof QuestionBody> }>('/ai-assistant/queries/nlp-to-query/', {
+  app.post<{ Body: OperatorQuestion }>('/ai-assistant/queries/nlp-to-query/', {
     schema: {
       tags: ['operator'],
       summary: 'A question in plain English → a structured query, the list request running it, and what was understood',
-      body: QuestionBody,
+      body: OperatorQuestion,
       response: { 200: OperatorAnswer, 400: ErrorBody },
     },
   }, async (request) => {
@@ -62,7 +46,7 @@ export async function operatorRoutes(app: FastifyInstance, { config }: { config:
       tags: ['operator'],
       summary: 'Checks a structured query (chips edited by hand) and answers its list request and explanation',
       // Checked by the Operator itself, so a 400 names the path at fault (query.conditions[1].op).
-      body: engineParsed(ValidateBody),
+      body: engineParsed(ValidateQueryRequest),
       response: { 200: OperatorAnswer, 400: ErrorBody },
     },
   }, async (request) => {

@@ -3,6 +3,7 @@
  * runs it, and what was understood. The chat endpoint's answer is used when it holds up,
  * else the built-in parser's; a query edited by hand is checked the same way.
  */
+import { MAX_QUESTION_LENGTH, type OperatorAnswer, type StructuredQuery } from '../../contracts.ts';
 import { fieldError } from '../../http/errors.ts';
 import type { EngineContext } from '../../resources/context.ts';
 import { relatedRefs } from '../../resources/relations.ts';
@@ -12,17 +13,7 @@ import { explain } from './explain.ts';
 import { queryFromModel, type ModelAnswer } from './operator-model.ts';
 import { parseQuestion } from './parser.ts';
 import { DatabaseResolver } from './resolver.ts';
-import { checkStructuredQuery, listRequest, operatorResource, type StructuredQuery } from './structured-query.ts';
-
-export const MAX_QUESTION_LENGTH = 500;
-
-export interface OperatorAnswer {
-  query: StructuredQuery;
-  list: { path: string; params: Record<string, string> };
-  explanation: string;
-  not_understood: string[];
-  source: 'parser' | 'llm' | 'manual';
-}
+import { checkStructuredQuery, listRequest, operatorResource } from './structured-query.ts';
 
 const NO_ENTITY =
   'Ask about organizations, people, ledger entries or library entries, e.g. “organizations in Berlin founded after 2015” or “reports from 2023 about lithium”.';

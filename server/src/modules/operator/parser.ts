@@ -7,15 +7,14 @@
  * records in the app, a fake in tests); relative dates count from an injected `today`.
  */
 import { atLeast } from '../../auth/access.ts';
-import type { AccessLevel } from '../../contracts.ts';
+import {
+  OPERATOR_ENTITIES, type AccessLevel, type ConditionOp, type OperatorEntity, type QueryCondition, type QueryOrdering, type StructuredQuery,
+} from '../../contracts.ts';
 import { fieldLookups, MAX_LIMIT, type Lookup } from '../../resources/list-query.ts';
 import { CURRENCIES } from '../ledger/investments.resource.ts';
 import { readDateComparison, dateLookups, ledgerDateLookups, type DateComparison } from './dates.ts';
 import type { NamedKind, Resolver } from './resolver.ts';
-import {
-  DEFAULT_OPERATOR_LIMIT, OPERATOR_ENTITIES, operatorResource, paramOf,
-  type Condition, type Op, type OperatorEntity, type OrderTerm, type StructuredQuery,
-} from './structured-query.ts';
+import { DEFAULT_OPERATOR_LIMIT, operatorResource, paramOf } from './structured-query.ts';
 import {
   ENTITY_WORDS, FIELD_NOUNS, FILLER, LIBRARY_TYPE_PATTERN, libraryTypeOf, STOP_WORDS, VISIBILITY_PATTERN, VISIBILITY_WORDS,
 } from './vocabulary.ts';
@@ -124,9 +123,9 @@ export async function parseQuestion(question: string, options: ParseOptions): Pr
 
 class QuestionParser {
   private pos = 0;
-  private readonly conditions: Condition[] = [];
+  private readonly conditions: QueryCondition[] = [];
   private readonly searchParts: string[] = [];
-  private ordering: OrderTerm[] = [];
+  private ordering: QueryOrdering[] = [];
   private limit: number | null = null;
   private readonly notUnderstood: string[] = [];
   private readonly notes: string[] = [];
@@ -346,13 +345,13 @@ class QuestionParser {
 
   // Results
 
-  private allows(field: string, op: Op): boolean {
+  private allows(field: string, op: ConditionOp): boolean {
     const lookup = op === 'not_empty' ? 'empty' : op;
     return Object.hasOwn(this.lookups, field) && this.lookups[field]!.includes(lookup);
   }
 
   /** Adds a condition; an is / not on a field already there takes the new values too (any of them). */
-  private add(field: string, op: Op, values: string[], labels: string[], text: string): boolean {
+  private add(field: string, op: ConditionOp, values: string[], labels: string[], text: string): boolean {
     if (!this.allows(field, op)) return false;
     const param = paramOf(field, op);
     const existing = this.conditions.find((condition) => condition.param === param);
@@ -365,7 +364,7 @@ class QuestionParser {
       if (!existing.text.includes(text)) existing.text = `${existing.text}; ${text}`;
       return true;
     }
-    const condition: Condition = { field, op, values: op === 'empty' || op === 'not_empty' ? [] : values, labels: op === 'empty' || op === 'not_empty' ? [] : labels, param, text };
+    const condition: QueryCondition = { field, op, values: op === 'empty' || op === 'not_empty' ? [] : values, labels: op === 'empty' || op === 'not_empty' ? [] : labels, param, text };
     if (existing) this.conditions.splice(this.conditions.indexOf(existing), 1, condition);
     else this.conditions.push(condition);
     return true;
@@ -452,7 +451,7 @@ class QuestionParser {
     return true;
   }
 
-  private newestOrdering(descending: boolean, word: string): OrderTerm[] {
+  private newestOrdering(descending: boolean, word: string): QueryOrdering[] {
     if (this.entity === 'people' && /young|eldest/.test(word)) return [{ field: 'birth_date', descending: /young/.test(word) }];
     return NEWEST[this.entity].map((field) => ({ field, descending }));
   }
@@ -491,7 +490,7 @@ class QuestionParser {
     // "with keyword fintech" names a keyword: the tagged phrasing reads it.
     if (filled && field === 'keywords' && this.peekWord() && !STOP_WORDS.has(this.peekWord()!)) return false;
     const { negated, start: from } = this.takeNegation(start);
-    const op: Op = Boolean(empty) !== negated ? 'empty' : 'not_empty';
+    const op: ConditionOp = Boolean(empty) !== negated ? 'empty' : 'not_empty';
     const fields = [field];
     // "with an email and a website": each field named has (or lacks) a value.
     for (;;) {
@@ -536,7 +535,7 @@ class QuestionParser {
     const values = this.readValues(false);
     if (values.length === 0) return false;
     const text = this.question.slice(negation.start, this.pos).trim();
-    const op: Op = negated ? 'not' : 'is';
+    const op: ConditionOp = negated ? 'not' : 'is';
     for (const value of values) {
       let used = false;
       if (field === 'keywords') used = await this.keywordCondition(value, op, text);
@@ -661,8 +660,8 @@ class QuestionParser {
     } else {
       const word = compare![1]!.replace(/\s+/g, ' ');
       const lookups: Record<string, Lookup> = { over: 'gt', above: 'gt', 'more than': 'gt', 'greater than': 'gt', exceeding: 'gt', '>': 'gt', 'at least': 'gte', from: 'gte', '>=': 'gte', under: 'lt', below: 'lt', 'less than': 'lt', '<': 'lt', 'at most': 'lte', 'up to': 'lte', '<=': 'lte' };
-      const opposite: Record<string, Op> = { gt: 'lte', gte: 'lt', lt: 'gte', lte: 'gt' };
-      const lookup = lookups[word]! as Op;
+      const opposite: Record<string, ConditionOp> = { gt: 'lte', gte: 'lt', lt: 'gte', lte: 'gt' };
+      const lookup = lookups[word]! as ConditionOp;
       this.add('amount', negated ? opposite[lookup]! : lookup, [value(amounts[0]!.value)], [amounts[0]!.written], text);
     }
     if (currency) this.add('currency', 'is', [currency], [currency], text);
@@ -731,7 +730,7 @@ class QuestionParser {
     if (values.length === 0) return false;
     const { negated, start: from } = this.takeNegation(start);
     const text = this.question.slice(from, this.pos).trim();
-    const op: Op = negated ? 'not' : 'is';
+    const op: ConditionOp = negated ? 'not' : 'is';
     const publishedBy = by?.startsWith('published');
     const targets = publishedBy ? [] : by ? BY_TARGETS[this.entity] : FOR_TARGETS[this.entity];
     // "with X" names a related record or nothing ("with an email" is emptiness, read before).
@@ -762,13 +761,13 @@ class QuestionParser {
     return true;
   }
 
-  private async keywordCondition(value: Written, op: Op, text: string): Promise<boolean> {
+  private async keywordCondition(value: Written, op: ConditionOp, text: string): Promise<boolean> {
     if (!this.allows('keywords', op)) return false;
     const keyword = await this.resolveKeyword(value.text);
     return keyword !== null && this.add('keywords', op, [keyword.id], [keyword.name], text);
   }
 
-  private async relationCondition(value: Written, targets: Array<{ relation: string; kind: NamedKind }>, op: Op, text: string): Promise<boolean> {
+  private async relationCondition(value: Written, targets: Array<{ relation: string; kind: NamedKind }>, op: ConditionOp, text: string): Promise<boolean> {
     for (const target of targets) {
       if (!this.allows(target.relation, op)) continue;
       const record = await this.options.resolver.record(target.kind, value.text);
@@ -777,7 +776,7 @@ class QuestionParser {
     return false;
   }
 
-  private async categoryCondition(value: Written, field: string, op: Op, text: string, asTyped = false): Promise<boolean> {
+  private async categoryCondition(value: Written, field: string, op: ConditionOp, text: string, asTyped = false): Promise<boolean> {
     if (!this.allows(field, op)) return false;
     const stored = await this.options.resolver.categoryValue(this.entity, field, value.text);
     // A capitalized name no visible record holds is still most likely a city ("in Springfield").
@@ -799,7 +798,7 @@ class QuestionParser {
   }
 
   private async placeValues(values: Written[], negated: boolean, text: string): Promise<void> {
-    const op: Op = negated ? 'not' : 'is';
+    const op: ConditionOp = negated ? 'not' : 'is';
     for (const value of values) {
       let used = false;
       for (const target of PLACES[this.entity]) {

@@ -8,7 +8,7 @@ import type { EngineContext } from '../../resources/context.ts';
 import { visibleTo } from '../../resources/visibility.ts';
 import { CATALOG } from '../registry.ts';
 import { categoryValue, namedRecord } from './operator.repository.ts';
-import type { OperatorEntity } from './structured-query.ts';
+import type { OperatorEntity } from '../../contracts.ts';
 
 export interface NamedRecord {
   id: string;

@@ -5,8 +5,10 @@
  * query parameters. It never becomes SQL of its own: running it is a list call, where
  * visibility and row-level security apply as everywhere.
  */
-import { Type, type Static } from 'typebox';
-import type { AccessLevel } from '../../contracts.ts';
+import {
+  CONDITION_OPS, OPERATOR_ENTITIES, type AccessLevel, type ConditionOp, type OperatorEntity, type QueryCondition, type QueryOrdering,
+  type StructuredQuery,
+} from '../../contracts.ts';
 import { fieldError } from '../../http/errors.ts';
 import type { FieldType } from '../../resources/fields.ts';
 import { fieldLookups, lookupParameter, MAX_LIMIT, MAX_SEARCH_LENGTH, orderingNames, parseListQuery, type Lookup } from '../../resources/list-query.ts';
@@ -14,46 +16,13 @@ import type { Resource } from '../../resources/resource.ts';
 import { isUuid, parseIncompleteDate } from '../../resources/values.ts';
 import { CATALOG } from '../registry.ts';
 
-/** The entity types the Operator answers about, by resource kind. */
-export const OPERATOR_ENTITIES = ['organizations', 'people', 'ledger_entries', 'library'] as const;
-export type OperatorEntity = (typeof OPERATOR_ENTITIES)[number];
-
-export const OPS = ['is', 'not', 'gt', 'gte', 'lt', 'lte', 'empty', 'not_empty'] as const;
-export type Op = (typeof OPS)[number];
-
 export const DEFAULT_OPERATOR_LIMIT = 25;
 /** Values of one is / not condition. */
 export const MAX_CONDITION_VALUES = 50;
 export const MAX_CONDITIONS = 30;
 
-export const Condition = Type.Object({
-  field: Type.String(),
-  op: Type.Enum(OPS),
-  /** What goes into the list parameter: ids for relations, stored values otherwise; [] for empty / not_empty. */
-  values: Type.Array(Type.String()),
-  /** How the values read (names of related records). */
-  labels: Type.Array(Type.String()),
-  /** The list parameter the condition becomes (`f`, `f__not`, `f__gt` … `f__empty`). */
-  param: Type.String(),
-  /** The part of the question the condition came from ('' when built by hand). */
-  text: Type.String(),
-});
-export type Condition = Static<typeof Condition>;
-
-export const OrderTerm = Type.Object({ field: Type.String(), descending: Type.Boolean() });
-export type OrderTerm = Static<typeof OrderTerm>;
-
-export const StructuredQuery = Type.Object({
-  entity: Type.Enum(OPERATOR_ENTITIES),
-  search: Type.Union([Type.String(), Type.Null()]),
-  conditions: Type.Array(Condition),
-  ordering: Type.Array(OrderTerm),
-  limit: Type.Integer({ minimum: 1, maximum: MAX_LIMIT }),
-});
-export type StructuredQuery = Static<typeof StructuredQuery>;
-
-export const lookupOf = (op: Op): Lookup => (op === 'not_empty' ? 'empty' : op);
-export const paramOf = (field: string, op: Op): string => lookupParameter(field, lookupOf(op));
+export const lookupOf = (op: ConditionOp): Lookup => (op === 'not_empty' ? 'empty' : op);
+export const paramOf = (field: string, op: ConditionOp): string => lookupParameter(field, lookupOf(op));
 export const operatorResource = (entity: OperatorEntity): Resource => CATALOG.get(entity);
 
 /** The list endpoint's path and query parameters for a query (values joined with commas). */
@@ -96,7 +65,7 @@ export function checkStructuredQuery(input: unknown, access: AccessLevel, path =
   if (!Array.isArray(conditionsInput)) throw fieldError(`${path}.conditions`, 'Must be a list.');
   if (conditionsInput.length > MAX_CONDITIONS) throw fieldError(`${path}.conditions`, `Ensure this list has no more than ${MAX_CONDITIONS} conditions.`);
   const lookups = fieldLookups(resource, access);
-  const conditions: Condition[] = [];
+  const conditions: QueryCondition[] = [];
   for (const [index, raw] of conditionsInput.entries()) {
     const condition = checkCondition(resource, lookups, raw, `${path}.conditions[${index}]`);
     const earlier = conditions.findIndex((other) => other.param === condition.param);
@@ -109,7 +78,7 @@ export function checkStructuredQuery(input: unknown, access: AccessLevel, path =
   const orderingInput = input['ordering'] ?? [];
   if (!Array.isArray(orderingInput)) throw fieldError(`${path}.ordering`, 'Must be a list.');
   const orderable = orderingNames(resource);
-  const ordering: OrderTerm[] = orderingInput.map((term, index) => {
+  const ordering: QueryOrdering[] = orderingInput.map((term, index) => {
     const at = `${path}.ordering[${index}]`;
     if (!isObject(term)) throw fieldError(at, 'Must be an object with field and descending.');
     if (typeof term['field'] !== 'string' || !orderable.includes(term['field'])) {
@@ -139,7 +108,7 @@ export function checkStructuredQuery(input: unknown, access: AccessLevel, path =
   return query;
 }
 
-function checkCondition(resource: Resource, lookups: Record<string, Lookup[]>, raw: unknown, at: string): Condition {
+function checkCondition(resource: Resource, lookups: Record<string, Lookup[]>, raw: unknown, at: string): QueryCondition {
   if (!isObject(raw)) throw fieldError(at, 'Must be an object with field, op and values.');
   const unknownKey = Object.keys(raw).find((key) => !['field', 'op', 'values', 'labels', 'param', 'text'].includes(key));
   if (unknownKey) throw fieldError(`${at}.${unknownKey}`, 'Unknown key.');
@@ -149,9 +118,9 @@ function checkCondition(resource: Resource, lookups: Record<string, Lookup[]>, r
     throw fieldError(`${at}.field`, `Unknown field. Use one of: ${Object.keys(lookups).join(', ')}.`);
   }
   const op = raw['op'];
-  if (typeof op !== 'string' || !(OPS as readonly string[]).includes(op)) throw fieldError(`${at}.op`, `Must be one of: ${OPS.join(', ')}.`);
-  const ops = OPS.filter((one) => allowed.includes(lookupOf(one)));
-  if (!ops.includes(op as Op)) throw fieldError(`${at}.op`, `${name} allows: ${ops.join(', ')}.`);
+  if (typeof op !== 'string' || !(CONDITION_OPS as readonly string[]).includes(op)) throw fieldError(`${at}.op`, `Must be one of: ${CONDITION_OPS.join(', ')}.`);
+  const ops = CONDITION_OPS.filter((one) => allowed.includes(lookupOf(one)));
+  if (!ops.includes(op as ConditionOp)) throw fieldError(`${at}.op`, `${name} allows: ${ops.join(', ')}.`);
   const field = resource.fields[name]!;
 
   const valuesInput = raw['values'] ?? [];
@@ -184,8 +153,8 @@ function checkCondition(resource: Resource, lookups: Record<string, Lookup[]>, r
   if (text !== undefined && typeof text !== 'string') throw fieldError(`${at}.text`, 'Must be text.');
   const unique = values.flatMap((value, index) => (values.indexOf(value) === index ? [index] : []));
   return {
-    field: name, op: op as Op, values: unique.map((index) => values[index]!), labels: unique.map((index) => labels[index]!),
-    param: paramOf(name, op as Op), text: text ?? '',
+    field: name, op: op as ConditionOp, values: unique.map((index) => values[index]!), labels: unique.map((index) => labels[index]!),
+    param: paramOf(name, op as ConditionOp), text: text ?? '',
   };
 }
 

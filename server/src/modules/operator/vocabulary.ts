@@ -4,7 +4,7 @@
  * the words that end a name ("in Berlin founded after 2015": "founded" ends "Berlin").
  */
 import { LIBRARY_TYPES } from '../library/library.resource.ts';
-import type { OperatorEntity } from './structured-query.ts';
+import type { OperatorEntity } from '../../contracts.ts';
 
 type LibraryType = (typeof LIBRARY_TYPES)[number];
 

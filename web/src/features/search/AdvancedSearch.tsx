@@ -21,6 +21,7 @@ import { atLeast, fieldLabel, useAccessLevel } from '../../components/resource-v
 import { RetryAlert } from '../../components/RetryAlert';
 import { searchWords } from '../../components/search-highlight';
 import { listParams, PAGE_SIZES, useListUrlState } from '../../components/use-list-url-state';
+import { useResourceView } from '../../lib/resource-views';
 import { SearchHit } from './SearchHit';
 import { SEARCH_TYPES, searchTypeOf, searchView, type SearchType } from './search-types';
 import { useSearchCountsQuery } from './search.api';
@@ -174,7 +175,8 @@ function orderingWords(field: FieldMeta | undefined): [string, string] {
 /** The selected type's hits: its filters and ordering, a page of hits, paging. */
 function TypeResults({ q, entry }: { q: string; entry: TypeWithMeta }) {
   const { type, meta } = entry;
-  const view = useMemo(() => searchView(type), [type]);
+  const resourceView = useResourceView(type.kind);
+  const view = useMemo(() => searchView(type, resourceView), [type, resourceView]);
   const access = useAccessLevel();
   const { state, update } = useListUrlState(meta);
   const request = useMemo(() => ({ ...listParams(state), search: q, ordering: state.ordering || RELEVANCE }), [state, q]);
@@ -243,7 +245,7 @@ function TypeResults({ q, entry }: { q: string; entry: TypeWithMeta }) {
       {page && page.results.length > 0 && (
         <Box component="ol" aria-label={`${type.label} results`} sx={{ listStyle: 'none', m: 0, p: 0, borderTop: 1, borderColor: 'divider' }}>
           {page.results.map((record) => (
-            <SearchHit key={record.id} type={type} meta={meta} record={record} words={words} showVisibility={access !== 'public'} />
+            <SearchHit key={record.id} type={type} view={view} meta={meta} record={record} words={words} showVisibility={access !== 'public'} />
           ))}
         </Box>
       )}

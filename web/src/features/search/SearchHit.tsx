@@ -5,14 +5,16 @@ import { Link as RouterLink } from 'react-router';
 import type { ResourceMeta } from '@intelnotes/server/contracts';
 import type { ResourceRecord } from '../../api/resources';
 import { HighlightedText } from '../../components/HighlightedText';
-import { fieldLabel, recordName } from '../../components/resource-view';
+import { fieldLabel, recordName, type ResourceView } from '../../components/resource-view';
 import { searchRanges, snippetAround } from '../../components/search-highlight';
 import { VisibilityChip } from '../../components/VisibilityChip';
 import { matchedField, textOf } from './search-match';
-import { searchView, type SearchType } from './search-types';
+import type { SearchType } from './search-types';
 
 interface SearchHitProps {
   type: SearchType;
+  /** The type's view (search-types.ts searchView), whose labels name the field that matched. */
+  view: ResourceView;
   meta: ResourceMeta;
   record: ResourceRecord;
   words: readonly string[];
@@ -21,8 +23,7 @@ interface SearchHitProps {
 }
 
 /** One hit: its name (a link) with the search words marked, a line of its main fields, and where else it matched. */
-export function SearchHit({ type, meta, record, words, showVisibility }: SearchHitProps) {
-  const view = searchView(type);
+export function SearchHit({ type, view, meta, record, words, showVisibility }: SearchHitProps) {
   const name = recordName(meta, record);
   const summary = type.summary
     .map((fieldName) => {

@@ -17,8 +17,6 @@ export interface SearchType {
   path: (record: ResourceRecord) => string;
   /** Fields shown under a hit's name, when filled in. */
   summary: string[];
-  /** Labels of the fields its filters, orderings and matches name, where the field's name does not read well. */
-  labels?: Record<string, string>;
 }
 
 /** /lists/{segment}/{slug} per list kind (SPEC §2). */
@@ -45,17 +43,6 @@ export const SEARCH_TYPES: readonly SearchType[] = [
     kind: 'people',
     path: (record) => `/people/${id(record)}`,
     summary: ['current_address_city', 'passport_country'],
-    labels: {
-      name_given: 'Given name',
-      name_family: 'Family name',
-      name_nickname: 'Nickname',
-      name_legal: 'Legal name',
-      current_address_city: 'City',
-      passport_city: 'Passport city',
-      met_event_name: 'Met at',
-      met_event_date: 'Met on',
-      associated_urls: 'Websites and links',
-    },
   },
   {
     key: 'organizations',
@@ -63,7 +50,6 @@ export const SEARCH_TYPES: readonly SearchType[] = [
     kind: 'organizations',
     path: (record) => `/organizations/${id(record)}`,
     summary: ['hq_city', 'ownership_type', 'founding_date'],
-    labels: { name_inc: 'Legal name', name_dba: 'Trading name (DBA)', hq_city: 'HQ city', associated_urls: 'Websites and links' },
   },
   {
     key: 'ledgers',
@@ -71,7 +57,6 @@ export const SEARCH_TYPES: readonly SearchType[] = [
     kind: 'ledger_entries',
     path: (record) => `/ledger/${id(record)}`,
     summary: ['year', 'quarter', 'symbol'],
-    labels: { geos: 'Countries and regions', url: 'URL' },
   },
   {
     key: 'library',
@@ -79,7 +64,6 @@ export const SEARCH_TYPES: readonly SearchType[] = [
     kind: 'library',
     path: (record) => `/library/${id(record)}`,
     summary: ['type', 'publish_date', 'publisher'],
-    labels: { publish_date: 'Publish date', public_link: 'Public link', dataset_info: 'Dataset' },
   },
   {
     key: 'lists',
@@ -91,7 +75,6 @@ export const SEARCH_TYPES: readonly SearchType[] = [
       return segment ? `/lists/${segment}/${slug}` : `/lists`;
     },
     summary: ['kind'],
-    labels: { kind: 'Type' },
   },
 ];
 
@@ -99,7 +82,11 @@ export function searchTypeOf(key: string | null): SearchType | undefined {
   return SEARCH_TYPES.find((type) => type.key === key);
 }
 
-/** What the shared filters need of a view: the kind and the labels (no table is shown). */
-export function searchView(type: SearchType): ResourceView {
-  return { kind: type.kind, basePath: '', title: type.label, columns: [], labels: type.labels };
+/**
+ * What the shared filters, the orderings and a hit's matched field need of a view: the kind and
+ * the labels of the fields, which are those of the resource's own view (its feature's, handed
+ * down by app/ through lib/resource-views.tsx); no table is shown.
+ */
+export function searchView(type: SearchType, resourceView: ResourceView | undefined): ResourceView {
+  return { kind: type.kind, basePath: '', title: type.label, columns: [], labels: resourceView?.labels };
 }

@@ -3,20 +3,20 @@ import AddIcon from '@mui/icons-material/Add';
 import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
 import Stack from '@mui/material/Stack';
-import type { ResourceMeta } from '@intelnotes/server/contracts';
+import type { QueryConditionInput, ResourceMeta } from '@intelnotes/server/contracts';
 import { useRecordNamesQuery } from '../../../api/resources';
 import type { ResourceView } from '../../../components/resource-view';
 import { ConditionDialog } from './ConditionDialog';
 import { describeCondition, type QueryFilter } from './query-fields';
-import { putCondition, replaceCondition, type QueryCondition } from './query-model';
+import { putCondition, replaceCondition } from './query-model';
 
 interface ConditionChipsProps {
   meta: ResourceMeta;
   view: ResourceView;
   /** available-filters with their lookups; undefined while it loads. */
   filters: readonly QueryFilter[] | undefined;
-  conditions: readonly QueryCondition[];
-  onChange: (conditions: QueryCondition[]) => void;
+  conditions: readonly QueryConditionInput[];
+  onChange: (conditions: QueryConditionInput[]) => void;
   /** Chips shown before the conditions (the Operator's kind of record and search). */
   before?: ReactNode;
   /** Chips shown after them (the Operator's ordering and limit). */
@@ -86,7 +86,7 @@ interface ConditionChipProps {
   meta: ResourceMeta;
   view: ResourceView;
   filters: readonly QueryFilter[];
-  condition: QueryCondition;
+  condition: QueryConditionInput;
   disabled: boolean;
   onEdit: () => void;
   onRemove: () => void;
@@ -115,7 +115,7 @@ function ConditionChip({ meta, view, filters, condition, disabled, onEdit, onRem
  * A relation condition read from a URL holds ids: those available-filters does not name (it
  * offers the 100 most used) are named by their records, as the caller may read them.
  */
-function useRecordNames(meta: ResourceMeta, filters: readonly QueryFilter[], condition: QueryCondition): QueryCondition {
+function useRecordNames(meta: ResourceMeta, filters: readonly QueryFilter[], condition: QueryConditionInput): QueryConditionInput {
   const field = meta.fields.find((entry) => entry.name === condition.field);
   const target = field?.relation?.targets[0];
   const named = new Set(filters.find((filter) => filter.name === condition.field)?.values.filter((entry) => entry.label).map((entry) => String(entry.value)));

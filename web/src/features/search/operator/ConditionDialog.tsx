@@ -8,11 +8,11 @@ import DialogTitle from '@mui/material/DialogTitle';
 import MenuItem from '@mui/material/MenuItem';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
-import type { RelatedRef, ResourceMeta } from '@intelnotes/server/contracts';
+import type { ConditionOp, QueryConditionInput, RelatedRef, ResourceMeta } from '@intelnotes/server/contracts';
 import { fieldLabel, type ResourceView } from '../../../components/resource-view';
 import { RecordPicker } from '../../../components/RelationField';
 import { filterOps, valueKind, valueLabel, type QueryFilter } from './query-fields';
-import { comparesOne, conditionProblem, opWords, takesValues, type ConditionOp, type QueryCondition } from './query-model';
+import { comparesOne, conditionProblem, opWords, takesValues } from './query-model';
 
 interface ConditionDialogProps {
   meta: ResourceMeta;
@@ -20,8 +20,8 @@ interface ConditionDialogProps {
   /** The fields that may be tested (available-filters with their lookups). */
   filters: readonly QueryFilter[];
   /** The condition edited; none to add one. */
-  initial: QueryCondition | null;
-  onSave: (condition: QueryCondition) => void;
+  initial: QueryConditionInput | null;
+  onSave: (condition: QueryConditionInput) => void;
   onClose: () => void;
 }
 
@@ -35,7 +35,7 @@ interface Draft {
   text: string;
 }
 
-function draftOf(initial: QueryCondition | null): Draft {
+function draftOf(initial: QueryConditionInput | null): Draft {
   if (initial) return { field: initial.field, op: initial.op, values: initial.values, labels: initial.labels, text: initial.values.join(', ') };
   return { field: '', op: 'is', values: [], labels: [], text: '' };
 }
@@ -79,7 +79,7 @@ export function ConditionDialog({ meta, view, filters, initial, onSave, onClose 
           .map((value) => value.trim())
           .filter((value) => value !== '')
       : draft.values;
-    const condition: QueryCondition = {
+    const condition: QueryConditionInput = {
       field: draft.field,
       op: draft.op,
       values: takesValues(draft.op) ? values : [],

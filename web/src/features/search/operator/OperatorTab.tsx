@@ -13,7 +13,7 @@ import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import type { ResourceMeta } from '@intelnotes/server/contracts';
+import type { OperatorAnswer, OperatorEntity, ResourceMeta, StructuredQueryInput } from '@intelnotes/server/contracts';
 import { Link as RouterLink, useSearchParams } from 'react-router';
 import { apiErrorMessage, type ApiError } from '../../../api/api-error';
 import { useAvailableFiltersQuery } from '../../../api/resources';
@@ -31,9 +31,6 @@ import {
   orderingFromParam,
   orderingParam,
   subqueryPath,
-  type OperatorAnswer,
-  type OperatorEntity,
-  type StructuredQuery,
 } from './query-model';
 import { ValueDialog } from './ValueDialog';
 
@@ -145,7 +142,7 @@ function AnsweredQuery({ initial }: { initial: OperatorAnswer }) {
   // The last query sent, so a control that reports the same change twice asks once.
   const sent = useRef(JSON.stringify(initial.query));
   const edit = useCallback(
-    async (query: StructuredQuery) => {
+    async (query: StructuredQueryInput) => {
       const key = JSON.stringify(query);
       if (key === sent.current) return;
       sent.current = key;
@@ -210,7 +207,7 @@ interface QueryResultsProps {
   answer: OperatorAnswer;
   busy: boolean;
   error: string | null;
-  onEdit: (query: StructuredQuery) => void;
+  onEdit: (query: StructuredQueryInput) => void;
 }
 
 /** The query as chips, the links that open it elsewhere, and its rows in the resource's table. */
@@ -230,7 +227,7 @@ function QueryResults({ meta, view, answer, busy, error, onEdit }: QueryResultsP
       state,
       update: (patch) => {
         const current = queryRef.current;
-        const next: StructuredQuery = {
+        const next: StructuredQueryInput = {
           ...current,
           ...(patch.search !== undefined ? { search: patch.search.trim() || null } : {}),
           ...(patch.ordering !== undefined ? { ordering: orderingFromParam(patch.ordering) } : {}),

@@ -1,8 +1,8 @@
-import type { AvailableFilter, FieldMeta, ResourceMeta } from '@intelnotes/server/contracts';
+import type { AvailableFilter, ConditionOp, FieldMeta, Lookup, QueryConditionInput, ResourceMeta } from '@intelnotes/server/contracts';
 import { choiceText } from '../../../components/field-format';
 import { fieldLabel, type ResourceView } from '../../../components/resource-view';
 import { visibilityLabel } from '../../../components/VisibilityChip';
-import { conditionText, opsOf, type ConditionOp, type QueryCondition } from './query-model';
+import { conditionText, opsOf } from './query-model';
 
 /**
  * A field a query may test, as GET {path}/available-filters/ offers it: its values among the
@@ -20,7 +20,7 @@ export function valueKind(field: Pick<FieldMeta, 'kind'> | undefined): ValueKind
 }
 
 /** The lookups a field allows, from available-filters (null: not a field this caller may test). */
-export function filterLookups(filters: readonly QueryFilter[], field: string): readonly string[] | undefined {
+export function filterLookups(filters: readonly QueryFilter[], field: string): readonly Lookup[] | undefined {
   return filters.find((filter) => filter.name === field)?.lookups;
 }
 
@@ -43,7 +43,7 @@ export function valueLabel(meta: ResourceMeta, filters: readonly QueryFilter[], 
  * A condition as its chip reads it. Labels the answer brought (names the server resolved) are
  * kept; values read from a URL are named from available-filters where they are among its values.
  */
-export function describeCondition(meta: ResourceMeta, view: ResourceView, filters: readonly QueryFilter[], condition: QueryCondition): string {
+export function describeCondition(meta: ResourceMeta, view: ResourceView, filters: readonly QueryFilter[], condition: QueryConditionInput): string {
   const field = meta.fields.find((entry) => entry.name === condition.field);
   const labels = condition.values.map((value, index) => {
     const given = condition.labels[index];

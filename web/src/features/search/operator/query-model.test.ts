@@ -3,6 +3,7 @@
 // fixed parameter names; a URL parameter that is no allowed condition is set aside, never sent.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import type { Lookup, QueryConditionInput, StructuredQueryInput } from '@intelnotes/server/contracts';
 import {
   conditionParam,
   conditionParams,
@@ -19,11 +20,9 @@ import {
   replaceCondition,
   subqueryPath,
   withConditions,
-  type QueryCondition,
-  type StructuredQuery,
 } from './query-model';
 
-const LOOKUPS: Record<string, string[]> = {
+const LOOKUPS: Record<string, Lookup[]> = {
   hq_city: ['is', 'not', 'empty'],
   ownership_type: ['is', 'not', 'empty'],
   keywords: ['is', 'not', 'empty'],
@@ -32,8 +31,8 @@ const LOOKUPS: Record<string, string[]> = {
 };
 const lookupsOf = (field: string) => LOOKUPS[field];
 
-const berlin: QueryCondition = { field: 'hq_city', op: 'is', values: ['Berlin'], labels: ['Berlin'] };
-const after2015: QueryCondition = { field: 'founding_date', op: 'gt', values: ['2015'], labels: ['2015'] };
+const berlin: QueryConditionInput = { field: 'hq_city', op: 'is', values: ['Berlin'], labels: ['Berlin'] };
+const after2015: QueryConditionInput = { field: 'founding_date', op: 'gt', values: ['2015'], labels: ['2015'] };
 
 describe('conditions as list parameters', () => {
   it('names each op as the engine does', () => {
@@ -82,14 +81,14 @@ describe('conditions as list parameters', () => {
   });
 
   it('joins a condition to the one setting the same parameter, since the list takes one value each', () => {
-    const munich: QueryCondition = { field: 'hq_city', op: 'is', values: ['Munich', 'Berlin'], labels: ['Munich', 'Berlin'] };
+    const munich: QueryConditionInput = { field: 'hq_city', op: 'is', values: ['Munich', 'Berlin'], labels: ['Munich', 'Berlin'] };
     assert.deepEqual(putCondition([berlin, after2015], 2, munich), [{ ...berlin, values: ['Berlin', 'Munich'], labels: ['Berlin', 'Munich'] }, after2015]);
-    const before2020: QueryCondition = { field: 'founding_date', op: 'gt', values: ['2020'], labels: ['2020'] };
+    const before2020: QueryConditionInput = { field: 'founding_date', op: 'gt', values: ['2020'], labels: ['2020'] };
     assert.deepEqual(putCondition([berlin, after2015], 2, before2020), [berlin, before2020]);
     // Edited into the parameter of another: the two become one.
     assert.deepEqual(putCondition([berlin, after2015], 1, { ...berlin, values: ['Hamburg'], labels: ['Hamburg'] }), [{ ...berlin, values: ['Berlin', 'Hamburg'], labels: ['Berlin', 'Hamburg'] }]);
     // "has a value" replaces "is empty": both are emails__empty.
-    const empty: QueryCondition = { field: 'emails', op: 'empty', values: [], labels: [] };
+    const empty: QueryConditionInput = { field: 'emails', op: 'empty', values: [], labels: [] };
     assert.deepEqual(putCondition([empty], 1, { ...empty, op: 'not_empty' }), [{ ...empty, op: 'not_empty' }]);
   });
 
@@ -112,7 +111,7 @@ describe('ordering', () => {
 });
 
 describe('links out of an answer', () => {
-  const query: StructuredQuery = {
+  const query: StructuredQueryInput = {
     entity: 'organizations',
     search: 'solar',
     conditions: [berlin, after2015],
@@ -126,7 +125,7 @@ describe('links out of an answer', () => {
   });
 
   it('opens another answer in its list only when the list can show all of it', () => {
-    const people: StructuredQuery = { entity: 'people', search: null, conditions: [{ field: 'keywords', op: 'is', values: ['k1'], labels: ['fintech'] }], ordering: [], limit: 25 };
+    const people: StructuredQueryInput = { entity: 'people', search: null, conditions: [{ field: 'keywords', op: 'is', values: ['k1'], labels: ['fintech'] }], ordering: [], limit: 25 };
     assert.equal(listPagePath(people, '/people?tab=1', ['keywords']), '/people?tab=1&keywords=k1');
     assert.equal(listPagePath({ ...people, conditions: [{ field: 'emails', op: 'empty', values: [], labels: [] }] }, '/people?tab=1', ['keywords']), null);
     assert.equal(listPagePath({ ...people, conditions: [{ field: 'city', op: 'is', values: ['x'], labels: ['x'] }] }, '/people?tab=1', ['keywords']), null);

@@ -1,63 +1,21 @@
-import type { Lookup } from '@intelnotes/server/contracts';
+import type { ConditionOp, Lookup, QueryConditionInput, QueryOrdering, StructuredQueryInput } from '@intelnotes/server/contracts';
 
 /**
  * The Operator's structured query (POST ai-assistant/queries/nlp-to-query and …/validate,
- * docs/operator.md) and how its conditions become a list's query parameters and back: the
- * Operator's chips and /organizations/subquery's URL are the same conditions, written by the
- * engine's fixed parameter names (is → `f`, not → `f__not`, gt → `f__gt`, …, empty →
- * `f__empty=true|false`).
+ * docs/operator.md; its types are the server's contracts) and how its conditions become a
+ * list's query parameters and back: the Operator's chips and /organizations/subquery's URL are
+ * the same conditions, written by the engine's fixed parameter names (is → `f`, not → `f__not`,
+ * gt → `f__gt`, …, empty → `f__empty=true|false`). The page holds conditions as validate takes
+ * them (QueryConditionInput): those built by hand or read from a URL have no `param` or `text`.
  */
 
-/** What a condition does with its field; `empty`/`not_empty` share the `__empty` lookup. */
-export const CONDITION_OPS = ['is', 'not', 'gt', 'gte', 'lt', 'lte', 'empty', 'not_empty'] as const;
-export type ConditionOp = (typeof CONDITION_OPS)[number];
+/**
+ * The list lookup of each op, keyed by every op in the order the condition dialog offers them:
+ * `empty` and `not_empty` share the `__empty` lookup (true / false).
+ */
+const LOOKUP_OF: Record<ConditionOp, Lookup> = { is: 'is', not: 'not', gt: 'gt', gte: 'gte', lt: 'lt', lte: 'lte', empty: 'empty', not_empty: 'empty' };
 
-/** The lookups of a list parameter, as available-filters names them per field. */
-export const LOOKUPS = ['is', 'not', 'gt', 'gte', 'lt', 'lte', 'empty'] as const satisfies readonly Lookup[];
-
-/** The record kinds the Operator answers with (their resource kinds). */
-export const OPERATOR_ENTITIES = ['organizations', 'people', 'ledger_entries', 'library'] as const;
-export type OperatorEntity = (typeof OPERATOR_ENTITIES)[number];
-
-export interface QueryCondition {
-  field: string;
-  op: ConditionOp;
-  /** What goes into the list parameter: ids for relations, stored values for categories. */
-  values: string[];
-  /** How the values read (names), one per value. */
-  labels: string[];
-  /** The list parameter the server built (answers only). */
-  param?: string;
-  /** The part of the question the condition came from (answers only). */
-  text?: string;
-}
-
-export interface QueryOrdering {
-  field: string;
-  descending: boolean;
-}
-
-export interface StructuredQuery {
-  entity: OperatorEntity;
-  /** Full-text words, or null. */
-  search: string | null;
-  conditions: QueryCondition[];
-  ordering: QueryOrdering[];
-  /** Rows asked for, 1–100. */
-  limit: number;
-}
-
-/** The answer of nlp-to-query and validate. */
-export interface OperatorAnswer {
-  query: StructuredQuery;
-  /** The list call that runs the query: its API path and exactly its query parameters. */
-  list: { path: string; params: Record<string, string> };
-  explanation: string;
-  /** Words and phrases of the question that were not used. */
-  not_understood: string[];
-  source: 'parser' | 'llm' | 'manual';
-}
-
+/** Rows a query may ask for: the server's MAX_LIMIT (server/src/contracts.ts). */
 export const MAX_LIMIT = 100;
 
 /** List parameters that are not conditions: paging, ordering, search, the export format, the page's tab. */
@@ -70,19 +28,19 @@ export const takesValues = (op: ConditionOp): boolean => op !== 'empty' && op !=
 export const comparesOne = (op: ConditionOp): boolean => op === 'gt' || op === 'gte' || op === 'lt' || op === 'lte';
 
 /** The ops a field allows, given its lookups: `empty` offers both "is empty" and "has a value". */
-export function opsOf(lookups: readonly string[]): ConditionOp[] {
-  return CONDITION_OPS.filter((op) => lookups.includes(op === 'not_empty' ? 'empty' : op));
+export function opsOf(lookups: readonly Lookup[]): ConditionOp[] {
+  return (Object.keys(LOOKUP_OF) as ConditionOp[]).filter((op) => lookups.includes(LOOKUP_OF[op]));
 }
 
 /** The list parameter of a condition: its name and its value (values joined with commas). */
-export function conditionParam(condition: Pick<QueryCondition, 'field' | 'op' | 'values'>): [string, string] {
+export function conditionParam(condition: Pick<QueryConditionInput, 'field' | 'op' | 'values'>): [string, string] {
   const { field, op } = condition;
   if (op === 'empty' || op === 'not_empty') return [`${field}__empty`, op === 'empty' ? 'true' : 'false'];
   return [op === 'is' ? field : `${field}__${op}`, condition.values.join(',')];
 }
 
 /** The list parameters of a query's conditions. */
-export function conditionParams(conditions: readonly Pick<QueryCondition, 'field' | 'op' | 'values'>[]): Record<string, string> {
+export function conditionParams(conditions: readonly Pick<QueryConditionInput, 'field' | 'op' | 'values'>[]): Record<string, string> {
   return Object.fromEntries(conditions.map(conditionParam));
 }
 
@@ -94,18 +52,20 @@ const splitValues = (value: string) =>
     .filter((entry) => entry !== '');
 
 /** Reads one list parameter as a condition, given each field's lookups; null when it is none. */
-export function paramCondition(name: string, value: string, lookupsOf: (field: string) => readonly string[] | undefined): QueryCondition | null {
+export function paramCondition(name: string, value: string, lookupsOf: (field: string) => readonly Lookup[] | undefined): QueryConditionInput | null {
   const split = name.lastIndexOf('__');
-  const [field, lookup] = split > 0 ? [name.slice(0, split), name.slice(split + 2)] : [name, 'is'];
+  const [field, written] = split > 0 ? [name.slice(0, split), name.slice(split + 2)] : [name, 'is'];
   const allowed = lookupsOf(field);
-  if (!allowed || !(LOOKUPS as readonly string[]).includes(lookup) || !allowed.includes(lookup)) return null;
+  // A suffix is a condition only as one of the lookups the field allows.
+  const lookup = allowed?.find((entry) => entry === written);
+  if (!lookup) return null;
   if (lookup === 'empty') {
     if (value !== 'true' && value !== 'false') return null;
     return { field, op: value === 'true' ? 'empty' : 'not_empty', values: [], labels: [] };
   }
   const values = splitValues(value);
-  if (values.length === 0 || (comparesOne(lookup as ConditionOp) && values.length !== 1)) return null;
-  return { field, op: lookup as ConditionOp, values, labels: values };
+  if (values.length === 0 || (comparesOne(lookup) && values.length !== 1)) return null;
+  return { field, op: lookup, values, labels: values };
 }
 
 /**
@@ -114,9 +74,9 @@ export function paramCondition(name: string, value: string, lookupsOf: (field: s
  */
 export function conditionsFromParams(
   params: URLSearchParams,
-  lookupsOf: (field: string) => readonly string[] | undefined,
-): { conditions: QueryCondition[]; ignored: string[] } {
-  const conditions: QueryCondition[] = [];
+  lookupsOf: (field: string) => readonly Lookup[] | undefined,
+): { conditions: QueryConditionInput[]; ignored: string[] } {
+  const conditions: QueryConditionInput[] = [];
   const ignored: string[] = [];
   for (const [name, value] of params) {
     if ((CONTROL_PARAMS as readonly string[]).includes(name)) continue;
@@ -131,7 +91,7 @@ export function conditionsFromParams(
  * A URL's parameters with its conditions replaced: the control parameters it had are kept
  * (except the page, since the rows change), the conditions follow in their order.
  */
-export function withConditions(params: URLSearchParams, conditions: readonly QueryCondition[]): URLSearchParams {
+export function withConditions(params: URLSearchParams, conditions: readonly QueryConditionInput[]): URLSearchParams {
   const next = new URLSearchParams();
   for (const [name, value] of params) {
     if ((CONTROL_PARAMS as readonly string[]).includes(name) && name !== 'page') next.append(name, value);
@@ -141,7 +101,7 @@ export function withConditions(params: URLSearchParams, conditions: readonly Que
 }
 
 /** A condition replaced, added (index = length) or removed (condition null), the others as they were. */
-export function replaceCondition(conditions: readonly QueryCondition[], index: number, condition: QueryCondition | null): QueryCondition[] {
+export function replaceCondition(conditions: readonly QueryConditionInput[], index: number, condition: QueryConditionInput | null): QueryConditionInput[] {
   const next = [...conditions];
   if (condition === null) next.splice(index, 1);
   else next.splice(index, 1, condition);
@@ -153,7 +113,7 @@ export function replaceCondition(conditions: readonly QueryCondition[], index: n
  * a condition on a parameter another already sets joins it instead — "is"/"is not" values are
  * added to the earlier one's, any other test replaces it.
  */
-export function putCondition(conditions: readonly QueryCondition[], index: number, condition: QueryCondition): QueryCondition[] {
+export function putCondition(conditions: readonly QueryConditionInput[], index: number, condition: QueryConditionInput): QueryConditionInput[] {
   const [param] = conditionParam(condition);
   const other = conditions.findIndex((entry, at) => at !== index && conditionParam(entry)[0] === param);
   if (other === -1) return replaceCondition(conditions, index, condition);
@@ -187,7 +147,7 @@ export function orderingFromParam(param: string): QueryOrdering[] {
  * /organizations/subquery's URL for an Operator answer: its conditions, search and ordering,
  * without the limit (the page has its own paging).
  */
-export function subqueryPath(query: StructuredQuery): string {
+export function subqueryPath(query: StructuredQueryInput): string {
   const params = new URLSearchParams(conditionParams(query.conditions));
   if (query.search) params.set('search', query.search);
   if (query.ordering.length > 0) params.set('ordering', orderingParam(query.ordering));
@@ -200,7 +160,7 @@ export function subqueryPath(query: StructuredQuery): string {
  * list pages filter by equality (`is`) on their declared filters only, so a query with any
  * other condition has no list URL (null) — it would show more than the answer.
  */
-export function listPagePath(query: StructuredQuery, listPath: string, filters: readonly string[]): string | null {
+export function listPagePath(query: StructuredQueryInput, listPath: string, filters: readonly string[]): string | null {
   if (query.conditions.some((condition) => condition.op !== 'is' || !filters.includes(condition.field))) return null;
   const [path = listPath, existing = ''] = listPath.split('?');
   const params = new URLSearchParams(existing);
@@ -233,7 +193,7 @@ export function opWords(op: ConditionOp, kind: 'date' | 'number' | 'other', many
 }
 
 /** A condition in words: "HQ city is Berlin", "Founding date after 2015", "Emails is empty". */
-export function conditionText(condition: Pick<QueryCondition, 'op' | 'values' | 'labels'>, fieldLabel: string, kind: 'date' | 'number' | 'other'): string {
+export function conditionText(condition: Pick<QueryConditionInput, 'op' | 'values' | 'labels'>, fieldLabel: string, kind: 'date' | 'number' | 'other'): string {
   const words = opWords(condition.op, kind, condition.values.length > 1);
   if (!takesValues(condition.op)) return `${fieldLabel} ${words}`;
   const labels = condition.values.map((value, index) => condition.labels[index] ?? value);
@@ -253,7 +213,7 @@ export function isIncompleteDate(value: string): boolean {
 }
 
 /** Why a condition's values cannot be sent, or null: one value to compare, dates and numbers well formed. */
-export function conditionProblem(condition: Pick<QueryCondition, 'op' | 'values'>, kind: 'date' | 'number' | 'other'): string | null {
+export function conditionProblem(condition: Pick<QueryConditionInput, 'op' | 'values'>, kind: 'date' | 'number' | 'other'): string | null {
   if (!takesValues(condition.op)) return null;
   const values = condition.values.map((value) => value.trim()).filter((value) => value !== '');
   if (values.length === 0) return 'Give a value.';
