@@ -8,7 +8,7 @@
 -- and the words found there, written exact and joined by OR, match the same records as the
 -- prefix did (search_query_in below). Like search_name_words, a word stays when its last
 -- record goes (a word no record holds matches nothing; deleting it would race with a
--- concurrent write of the same word); setup_search_words(table, true) writes it anew.
+-- concurrent write of the same word, and a word too many only matches nothing).
 CREATE TABLE search_vocabulary (
   tenant_id uuid NOT NULL,
   record_table text NOT NULL,
@@ -20,69 +20,18 @@ ALTER TABLE search_vocabulary ENABLE ROW LEVEL SECURITY;
 ALTER TABLE search_vocabulary FORCE ROW LEVEL SECURITY;
 CREATE POLICY tenant_isolation ON search_vocabulary USING (tenant_id = app_tenant_id()) WITH CHECK (tenant_id = app_tenant_id());
 
--- As in 0120, and every new word of a record also joins the tenant's vocabulary.
-CREATE OR REPLACE FUNCTION maintain_search_words() RETURNS trigger
+-- Every word written to search_words (by its row trigger, or by setup_search_words writing a
+-- table's words anew) joins the vocabulary: once per statement, from its new rows.
+CREATE FUNCTION add_search_vocabulary() RETURNS trigger
 LANGUAGE plpgsql AS $$
-DECLARE
-  source_table text := TG_TABLE_NAME;
-  gone record;
 BEGIN
-  IF TG_OP = 'UPDATE' AND NEW.search_vector IS NOT DISTINCT FROM OLD.search_vector THEN
-    RETURN NULL;
-  END IF;
-  IF TG_OP IN ('UPDATE', 'DELETE') THEN
-    FOR gone IN
-      SELECT * FROM search_vector_words(OLD.search_vector)
-      EXCEPT SELECT * FROM search_vector_words(CASE TG_OP WHEN 'UPDATE' THEN NEW.search_vector END)
-    LOOP
-      DELETE FROM search_words
-      WHERE tenant_id = OLD.tenant_id AND record_table = source_table AND in_name = gone.in_name
-        AND word = gone.word AND record_id = OLD.id;
-    END LOOP;
-  END IF;
-  IF TG_OP IN ('INSERT', 'UPDATE') THEN
-    WITH added AS (
-      INSERT INTO search_words (tenant_id, record_table, in_name, word, record_id)
-      SELECT NEW.tenant_id, source_table, fresh.in_name, fresh.word, NEW.id
-      FROM (SELECT * FROM search_vector_words(NEW.search_vector)
-            EXCEPT SELECT * FROM search_vector_words(CASE TG_OP WHEN 'UPDATE' THEN OLD.search_vector END)) fresh
-      RETURNING in_name, word),
-    named AS (
-      INSERT INTO search_name_words (tenant_id, record_table, word)
-      SELECT NEW.tenant_id, source_table, added.word FROM added WHERE added.in_name
-      ON CONFLICT DO NOTHING)
-    INSERT INTO search_vocabulary (tenant_id, record_table, word)
-    SELECT DISTINCT NEW.tenant_id, source_table, added.word FROM added
-    ON CONFLICT DO NOTHING;
-  END IF;
+  INSERT INTO search_vocabulary (tenant_id, record_table, word)
+  SELECT DISTINCT tenant_id, record_table, word FROM added_words
+  ON CONFLICT DO NOTHING;
   RETURN NULL;
 END $$;
-
-CREATE OR REPLACE FUNCTION setup_search_words(tbl text, rebuild boolean DEFAULT false)
-RETURNS void LANGUAGE plpgsql AS $$
-DECLARE
-  missing boolean := NOT EXISTS (
-    SELECT 1 FROM pg_trigger WHERE tgrelid = format('%I', tbl)::regclass AND tgname = tbl || '_search_words');
-BEGIN
-  IF missing THEN
-    EXECUTE format(
-      'CREATE TRIGGER %I AFTER INSERT OR UPDATE OR DELETE ON %I FOR EACH ROW EXECUTE FUNCTION maintain_search_words()',
-      tbl || '_search_words', tbl);
-  END IF;
-  IF missing OR rebuild THEN
-    DELETE FROM search_words WHERE record_table = tbl;
-    DELETE FROM search_name_words WHERE record_table = tbl;
-    DELETE FROM search_vocabulary WHERE record_table = tbl;
-    EXECUTE format(
-      'INSERT INTO search_words (tenant_id, record_table, in_name, word, record_id)
-       SELECT t.tenant_id, %L, w.in_name, w.word, t.id FROM %I t, search_vector_words(t.search_vector) w',
-      tbl, tbl);
-    INSERT INTO search_name_words (tenant_id, record_table, word)
-    SELECT DISTINCT tenant_id, record_table, word FROM search_words WHERE record_table = tbl AND in_name;
-    INSERT INTO search_vocabulary (tenant_id, record_table, word)
-    SELECT DISTINCT tenant_id, record_table, word FROM search_words WHERE record_table = tbl;
-  END IF;
-END $$;
+CREATE TRIGGER search_words_vocabulary AFTER INSERT ON search_words
+  REFERENCING NEW TABLE AS added_words FOR EACH STATEMENT EXECUTE FUNCTION add_search_vocabulary();
 
 -- The words of the tables searched so far.
 INSERT INTO search_vocabulary (tenant_id, record_table, word)
