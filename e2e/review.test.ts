@@ -190,6 +190,10 @@ describe('review screens: suggestions lists, keyboard, bulk, review page, live a
     await toast(page, 'Accepted 2 suggested organizations.').waitFor();
     assert.equal(await statusOf('organizations', ids['Umbrella Group']!), 'active');
     assert.equal(await statusOf('organizations', ids['Vandelay Industries']!), 'active');
+    // The list refetches after the decisions: pick the next rows once it has settled, as a reader
+    // waits for the accepted rows to leave (a click on a row being replaced is lost).
+    await row(page, 'Vandelay Industries').waitFor({ state: 'detached' });
+    await bar.waitFor({ state: 'hidden' });
 
     for (const name of ['Hooli', 'Zorin Holdings']) await row(page, name).getByRole('checkbox').check();
     // Someone else rejects Hooli meanwhile.
