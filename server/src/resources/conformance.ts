@@ -86,7 +86,7 @@ interface CheckRow { table: string; column: string; definition: string }
 interface TableRow { table: string; enabled: boolean; forced: boolean; tenant: boolean }
 interface PolicyRow { table: string; name: string; command: string; using: string | null; check: string | null; permissive: string }
 interface TriggerRow { table: string; definition: string }
-interface IndexRow { table: string; name: string; columns: string[]; unique: boolean }
+interface IndexRow { table: string; name: string; columns: string[]; unique: boolean; predicate: string | null }
 interface ForeignKeyRow { table: string; name: string; columns: string[]; target: string; target_columns: string[]; target_tenant: boolean }
 
 /** What the database holds, read once from pg_catalog (public schema only). */
@@ -134,7 +134,7 @@ async function readSchema(executor: Executor) {
   // Key columns in order; an expression key reads '(expression)'.
   const indexes = await query<IndexRow>(
     executor,
-    sql`SELECT c.relname AS table, ic.relname AS name, i.indisunique AS unique,
+    sql`SELECT c.relname AS table, ic.relname AS name, i.indisunique AS unique, pg_get_expr(i.indpred, i.indrelid) AS predicate,
                ARRAY(SELECT coalesce(a.attname::text, '(expression)')
                      FROM unnest(i.indkey::int2[]) WITH ORDINALITY AS k(attnum, position)
                      LEFT JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = k.attnum
@@ -333,6 +333,13 @@ function indexProblems(schema: Schema, resource: Resource, out: string[]): void 
     if (!indexes.some((index) => servesColumn(index.columns, column))) {
       out.push(`${resource.table}.${column}: no index starts with it${resource.shared ? '' : ' (after tenant_id)'}, yet it is ${relations.includes(column) ? 'a relation' : 'a filter'}`);
     }
+  }
+  // Visitors' searches read the public rows' own index (search-index.ts visitorIndexStatement).
+  if (resource.search && !resource.shared && resource.hasVisibility) {
+    const visitors = indexes.some(
+      (index) => index.columns.join() === 'tenant_id,search_vector' && index.predicate !== null && index.predicate.includes(`visibility = 'public'`),
+    );
+    if (!visitors) out.push(`${resource.table}: no search index of the public rows (tenant_id, search_vector) WHERE visibility = 'public'`);
   }
 }
 

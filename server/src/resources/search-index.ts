@@ -79,6 +79,21 @@ export function prefixIndexStatement(resource: Resource): string {
 }
 
 /**
+ * The visitors' search index: the public, curated rows only (tables with visibility).
+ * Anonymous traffic is most of a public site's searches; a common word matches a tenant's
+ * hidden and paywalled rows and its suggestions too, and this index lets the planner skip them
+ * instead of reading and rechecking every match (docs/engine.md "Search totals and plans").
+ * Statements carry the visibility and status as values the planner sees (custom plans of
+ * unnamed statements, literals in quick search), so it can prove this predicate.
+ */
+export function visitorIndexStatement(resource: Resource): string | null {
+  if (resource.shared || !resource.hasVisibility) return null;
+  const predicate = `visibility = 'public'${resource.review ? ` AND status = '${resource.status}'` : ''}`;
+  return `CREATE INDEX IF NOT EXISTS ${quoteIdent(`${resource.table}_search_vector_public`)}
+    ON ${quoteIdent(resource.table)} USING gin (tenant_id, search_vector) WHERE ${predicate}`;
+}
+
+/**
  * What quick search reads besides the search vector: the name-prefix index,
  * and the record's words in search_words with the trigger keeping them
  * (migration 0120) — written anew when the vector was rebuilt, as a rebuild
@@ -90,7 +105,9 @@ export function quickSearchStatements(resource: Resource, rebuild: boolean): str
 
 /** Every statement the resources' search needs, for a fingerprint of the derived schema (test templates). */
 export function searchSchemaFingerprint(resources: Resource[]): string {
-  const parts = resources.filter((resource) => resource.search).map((resource) => `${resource.table}:${searchIndexStatements(resource).signature}`);
+  const parts = resources
+    .filter((resource) => resource.search)
+    .map((resource) => `${resource.table}:${searchIndexStatements(resource).signature}:${visitorIndexStatement(resource) ?? ''}`);
   return createHash('sha256').update(parts.join(',')).digest('hex').slice(0, 16);
 }
 
@@ -114,12 +131,17 @@ export async function applySearchIndexes(database: Database, resources: Resource
     const rebuilt: string[] = [];
     for (const resource of searched) {
       const { signature, statements } = searchIndexStatements(resource);
-      const quick = (rebuild: boolean) => (resource.quickSearch ? quickSearchStatements(resource, rebuild) : []);
+      // Created when missing (IF NOT EXISTS): the column's rebuild drops them with it.
+      const derived = (rebuild: boolean) => [
+        ...(resource.quickSearch ? quickSearchStatements(resource, rebuild) : []),
+        ...[visitorIndexStatement(resource)].filter((statement) => statement !== null),
+      ];
       if (current.get(resource.table) === `${COMMENT_PREFIX}${signature}`) {
-        if (resource.quickSearch) await session.execInTransaction(quick(false).join(';\n'));
+        const statements = derived(false);
+        if (statements.length > 0) await session.execInTransaction(statements.join(';\n'));
         continue;
       }
-      await session.execInTransaction([...statements, ...quick(true), `ANALYZE ${quoteIdent(resource.table)}`].join(';\n'));
+      await session.execInTransaction([...statements, ...derived(true), `ANALYZE ${quoteIdent(resource.table)}`].join(';\n'));
       rebuilt.push(resource.table);
     }
     return rebuilt;
