@@ -190,8 +190,7 @@ describe('review screens: suggestions lists, keyboard, bulk, review page, live a
     await toast(page, 'Accepted 2 suggested organizations.').waitFor();
     assert.equal(await statusOf('organizations', ids['Umbrella Group']!), 'active');
     assert.equal(await statusOf('organizations', ids['Vandelay Industries']!), 'active');
-    // The list refetches after the decisions: pick the next rows once it has settled, as a reader
-    // waits for the accepted rows to leave (a click on a row being replaced is lost).
+    // The accepted rows leave the list; the rows still shown stay usable while it is read again.
     await row(page, 'Vandelay Industries').waitFor({ state: 'detached' });
     await bar.waitFor({ state: 'hidden' });
 

@@ -35,7 +35,10 @@ export function useServerGrid<Row extends GridValidRowModel>({ state, update, co
     // Unknown (-1) while a new page loads, so the grid never clamps a bookmarked page
     // number against the previous query's total.
     rowCount: count ?? -1,
-    loading: fetching,
+    // Only while rows for a new page or query load: the grid's loading overlay covers the rows
+    // and swallows clicks, so a refresh of the rows shown (after a decision, a live event) keeps
+    // them usable and updates them in place.
+    loading: fetching && count === undefined,
     autoHeight: true,
     paginationMode: 'server',
     sortingMode: 'server',
