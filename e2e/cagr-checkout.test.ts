@@ -46,6 +46,8 @@ describe('CAGR calculator, checkout and unlock offers', { skip: unavailable ?? f
   /** Empties the form, then types the given values (a null leaves the field empty). */
   async function calculate(page: Page, values: Record<string, string>): Promise<void> {
     await page.getByRole('button', { name: 'Clear' }).click();
+    // Typed into before the form is empty, a field's value would mix with the old ones.
+    await page.waitForFunction(() => [...document.querySelectorAll<HTMLInputElement>('form[aria-label="CAGR inputs"] input')].every((input) => input.value === ''));
     for (const [label, value] of Object.entries(values)) await field(page, label).fill(value);
   }
 

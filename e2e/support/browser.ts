@@ -128,7 +128,6 @@ export async function screenshot(page: Page, name: string, { fullPage = true } =
   }
 }
 
-/** The two widths every screen is looked at in. */
 /**
  * Clicks `button` until `target` shows: a click that lands while the page re-renders what holds
  * the button (a refetch after a save) can open a dialog that the re-render closes at once.
@@ -145,6 +144,7 @@ export async function clickUntilVisible(button: Locator, target: Locator, attemp
   }
 }
 
+/** The two widths every screen is looked at in. */
 export const DESKTOP = { width: 1280, height: 900 };
 export const PHONE = { width: 375, height: 800 };
 
@@ -160,13 +160,27 @@ export async function screenshots(page: Page, name: string, { viewportOnly = fal
     await page.locator('.Toastify__toast').evaluateAll((toasts) => toasts.forEach((toast) => ((toast as HTMLElement).style.visibility = 'hidden')));
   }
   await page.setViewportSize(DESKTOP);
-  await page.evaluate(() => Promise.allSettled(document.getAnimations().map((animation) => animation.finished)));
+  await settleLayout(page);
   await take(`${name}-1280`);
   await page.setViewportSize(PHONE);
   // The data grid measures its width with a ResizeObserver; let it lay out again.
   await page.waitForTimeout(500);
   await take(`${name}-375`);
   await page.setViewportSize(DESKTOP);
+  await settleLayout(page);
+}
+
+/**
+ * Waits until the page has laid itself out for a new viewport: media-query listeners (the
+ * header's, dialogs' full-screen switch) run in the next rendering step and re-render what
+ * depends on them, then transitions play. A click sent before that can land where a button was
+ * — the CAGR test's Clear click after its screenshots was lost so in CI.
+ */
+async function settleLayout(page: Page): Promise<void> {
+  await page.evaluate(async () => {
+    for (let frame = 0; frame < 3; frame += 1) await new Promise((resolve) => requestAnimationFrame(resolve));
+    await Promise.allSettled(document.getAnimations().map((animation) => animation.finished));
+  });
 }
 
 /**
