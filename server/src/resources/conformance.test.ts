@@ -6,6 +6,7 @@ import { RESOURCES } from '../modules/registry.ts';
 import { createTestDatabase, type TestDatabase } from '../test/test-db.ts';
 import { checkedValues, conformanceProblems, type Problems } from './conformance.ts';
 import { choice, decimal, relation, text, visibility } from './fields.ts';
+import { applySearchIndexes } from './search-index.ts';
 import { defineResource } from './resource.ts';
 
 describe('the catalog and the database agree', () => {
@@ -44,6 +45,29 @@ describe('the catalog and the database agree', () => {
     assert.deepEqual(checkedValues(`CHECK ((gender = 'M'::text))`), ['M']);
     assert.deepEqual(checkedValues(`CHECK ((kind = ANY (ARRAY['It''s'::text])))`), ["It's"]);
     assert.equal(checkedValues(`CHECK ((inv_currency ~ '^[A-Z]{3}$'::text))`), null);
+  });
+
+  describe("the visitors' search indexes", () => {
+    let bare: TestDatabase;
+    before(async () => {
+      bare = await createTestDatabase();
+      await bare.db.owner.execute(sql`DROP INDEX organizations_search_name_public`);
+      await bare.db.owner.execute(sql`DROP INDEX library_entries_search_vector_public`);
+    });
+    after(() => bare.close());
+
+    it('a searched table with visibility needs one of its public rows; a quick-searched one, of their names too', async () => {
+      const found = await conformanceProblems(bare.db.owner, RESOURCES);
+      assert.deepEqual(found.indexes, [
+        "organizations: no search index of the public rows (tenant_id, search_name) WHERE visibility = 'public'",
+        "library_entries: no search index of the public rows (tenant_id, search_vector) WHERE visibility = 'public'",
+      ]);
+    });
+
+    it('start-up creates what is missing', async () => {
+      await applySearchIndexes(bare.db, RESOURCES);
+      assert.deepEqual((await conformanceProblems(bare.db.owner, RESOURCES)).indexes, []);
+    });
   });
 
   describe('a table set up without the block, then with setup_entity_table()', () => {

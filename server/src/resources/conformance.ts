@@ -334,12 +334,15 @@ function indexProblems(schema: Schema, resource: Resource, out: string[]): void 
       out.push(`${resource.table}.${column}: no index starts with it${resource.shared ? '' : ' (after tenant_id)'}, yet it is ${relations.includes(column) ? 'a relation' : 'a filter'}`);
     }
   }
-  // Visitors' searches read the public rows' own index (search-index.ts visitorIndexStatement).
+  // Visitors' searches read the public rows' own indexes (search-index.ts visitorIndexStatements).
   if (resource.search && !resource.shared && resource.hasVisibility) {
-    const visitors = indexes.some(
-      (index) => index.columns.join() === 'tenant_id,search_vector' && index.predicate !== null && index.predicate.includes(`visibility = 'public'`),
-    );
-    if (!visitors) out.push(`${resource.table}: no search index of the public rows (tenant_id, search_vector) WHERE visibility = 'public'`);
+    const visitorColumns = ['search_vector', ...(resource.quickSearch ? ['search_name'] : [])];
+    for (const column of visitorColumns) {
+      const visitors = indexes.some(
+        (index) => index.columns.join() === `tenant_id,${column}` && index.predicate !== null && index.predicate.includes(`visibility = 'public'`),
+      );
+      if (!visitors) out.push(`${resource.table}: no search index of the public rows (tenant_id, ${column}) WHERE visibility = 'public'`);
+    }
   }
 }
 

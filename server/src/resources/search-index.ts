@@ -79,19 +79,31 @@ export function prefixIndexStatement(resource: Resource): string {
 }
 
 /**
- * The visitors' search index: the public, curated rows only (tables with visibility).
- * Anonymous traffic is most of a public site's searches; a common word matches a tenant's
- * hidden and paywalled rows and its suggestions too, and this index lets the planner skip them
- * instead of reading and rechecking every match (docs/engine.md "Search totals and plans").
- * Statements carry the visibility and status as values the planner sees (custom plans of
- * unnamed statements, literals in quick search), so it can prove this predicate.
+ * The visitors' search indexes: the public, curated rows only (tables with visibility) — of the
+ * search vector, and for quick-searched tables of the names' trigrams (quick search's typo and
+ * several-word tiers). Anonymous traffic is most of a public site's searches; a common word
+ * matches a tenant's hidden and paywalled rows and its suggestions too, and these indexes let
+ * the planner skip them instead of reading and rechecking every match (docs/engine.md "Search
+ * totals and plans"). Statements carry the visibility and status as values the planner sees
+ * (custom plans of unnamed statements, literals in quick search), so it can prove the predicate.
  */
-export function visitorIndexStatement(resource: Resource): string | null {
-  if (resource.shared || !resource.hasVisibility) return null;
-  const predicate = `visibility = 'public'${resource.review ? ` AND status = '${resource.status}'` : ''}`;
-  return `CREATE INDEX IF NOT EXISTS ${quoteIdent(`${resource.table}_search_vector_public`)}
-    ON ${quoteIdent(resource.table)} USING gin (tenant_id, search_vector) WHERE ${predicate}`;
+export function visitorIndexStatements(resource: Resource): string[] {
+  if (resource.shared || !resource.hasVisibility) return [];
+  const predicate = visitorPredicate(resource);
+  const table = quoteIdent(resource.table);
+  return [
+    `CREATE INDEX IF NOT EXISTS ${quoteIdent(`${resource.table}_search_vector_public`)}
+      ON ${table} USING gin (tenant_id, search_vector) WHERE ${predicate}`,
+    ...(resource.quickSearch
+      ? [`CREATE INDEX IF NOT EXISTS ${quoteIdent(`${resource.table}_search_name_public`)}
+           ON ${table} USING gin (tenant_id, search_name gin_trgm_ops) WHERE ${predicate}`]
+      : []),
+  ];
 }
+
+/** The rows a visitor may find: public, and curated where the resource is reviewed. */
+export const visitorPredicate = (resource: Resource): string =>
+  `visibility = 'public'${resource.review ? ` AND status = '${resource.status}'` : ''}`;
 
 /**
  * What quick search reads besides the search vector: the name-prefix index,
@@ -107,7 +119,7 @@ export function quickSearchStatements(resource: Resource, rebuild: boolean): str
 export function searchSchemaFingerprint(resources: Resource[]): string {
   const parts = resources
     .filter((resource) => resource.search)
-    .map((resource) => `${resource.table}:${searchIndexStatements(resource).signature}:${visitorIndexStatement(resource) ?? ''}`);
+    .map((resource) => `${resource.table}:${searchIndexStatements(resource).signature}:${visitorIndexStatements(resource).join(';')}`);
   return createHash('sha256').update(parts.join(',')).digest('hex').slice(0, 16);
 }
 
@@ -134,7 +146,7 @@ export async function applySearchIndexes(database: Database, resources: Resource
       // Created when missing (IF NOT EXISTS): the column's rebuild drops them with it.
       const derived = (rebuild: boolean) => [
         ...(resource.quickSearch ? quickSearchStatements(resource, rebuild) : []),
-        ...[visitorIndexStatement(resource)].filter((statement) => statement !== null),
+        ...visitorIndexStatements(resource),
       ];
       if (current.get(resource.table) === `${COMMENT_PREFIX}${signature}`) {
         const statements = derived(false);

@@ -21,7 +21,9 @@
  *   4. the name has a word like the term (pg_trgm word similarity at or above
  *      its threshold, 0.6: typos, and fragments such as "nova" in Casanova) —
  *      names containing the term first, then by similarity, then by name,
- *      among the first CANDIDATES rows the trigram index finds.
+ *      among the records of the likest words, WORD_CANDIDATES_PER_ROW per row
+ *      wanted (their words come likest first, so more would only change the
+ *      order of equally like names — and cost a record lookup each).
  * Visibility and status are tested on each candidate record as it is read.
  * A search text of several words keeps the tiers it had before the word index
  * (names starting with it; then trigram matches of the whole text in the
@@ -44,6 +46,12 @@ export const TYPES = SEARCHED.flatMap(typesOf);
 
 /** How many rows a trigram or full-text tier ranks at most, per resource (see the header). */
 export const CANDIDATES = 200;
+/**
+ * Records of similar name words read per row wanted (tier 4 of the header). Each is a record
+ * lookup: 200 of them took ~2.6 ms per table on the 400,000-row tenant, most of a search for a
+ * typo ("kowalsky") or a word no name has.
+ */
+export const WORD_CANDIDATES_PER_ROW = 5;
 
 export type SearchRow = { id: string; type: string; display_name: string | null; slug: string | null };
 
@@ -74,9 +82,9 @@ function buildStatement(resources: Resource[], q: string, visible: Visibility[],
   // `(SELECT … FROM input)` below is an InitPlan reading this one row): normalizing the text
   // anew in every tier cost ~3 ms per search over five resources.
   const input = sql`input AS MATERIALIZED (
-    SELECT search_text(${q}) AS term, search_text(${q}) || chr(1114111) AS past_term,
-           search_key_word(${q}) AS key, search_key_word(${q}) || chr(1114111) AS past_key,
-           search_word_count(${q}) = 1 AS one_word, search_query(${q}) AS query, search_query(${q}, 'A') AS name_query)`;
+    SELECT term, term || chr(1114111) AS past_term, key, key || chr(1114111) AS past_key, one_word, query, name_query
+    FROM (SELECT search_text(${q}) AS term, search_key_word(${q}) AS key, search_word_count(${q}) = 1 AS one_word,
+                 search_query(${q}) AS query, search_query(${q}, 'A') AS name_query) normalized)`;
   return sql`WITH ${input} ${sql.join(
     resources.map((resource) => sql`(${rankedMatches(resource, visible, types, limit)})`),
     sql` UNION ALL `,
@@ -112,6 +120,7 @@ function rankedMatches(resource: Resource, visible: Visibility[], types: string[
   // Literals too: with a parameter as its LIMIT, a generic plan assumes a tenth of the rows.
   const rows = sql.raw(String(Math.trunc(limit)));
   const candidates = sql.raw(String(CANDIDATES));
+  const wordCandidates = sql.raw(String(Math.min(CANDIDATES, Math.trunc(limit) * WORD_CANDIDATES_PER_ROW)));
   const notPrefixed = sql`NOT starts_with(search_name, ${term})`;
   // Full text (repository.ts searchMatch): every word starts a word of the names, or of any field.
   const nameMatch = resource.search ? sql`search_vector @@ (SELECT name_query FROM input)` : sql`false`;
@@ -137,13 +146,13 @@ function rankedMatches(resource: Resource, visible: Visibility[], types: string[
    * longer one), beyond those found by their words: the words like it from the tenant's
    * vocabulary of name words (search_name_words, a trigram index over distinct words rather than
    * over every name), the likest first, then their records in search_words — the first
-   * CANDIDATES found.
+   * `wordCandidates` found.
    */
   const similarByWord = sql`SELECT record.* FROM (
         SELECT v.word FROM search_name_words v
         WHERE ${oneWord} AND v.record_table = ${recordTable} AND ${key} <% v.word
         ORDER BY strpos(v.word, ${key}) > 0 DESC, word_similarity(${key}, v.word) DESC, v.word
-        LIMIT ${candidates}) alike
+        LIMIT ${wordCandidates}) alike
       CROSS JOIN LATERAL (
         SELECT matched.* FROM search_words w
         CROSS JOIN LATERAL (
@@ -152,8 +161,8 @@ function rankedMatches(resource: Resource, visible: Visibility[], types: string[
             AND NOT coalesce(${fullMatch}, false)
           OFFSET 0) matched
         WHERE w.record_table = ${recordTable} AND w.in_name AND w.word = alike.word
-        LIMIT ${candidates}) record
-      LIMIT ${candidates}`;
+        LIMIT ${wordCandidates}) record
+      LIMIT ${wordCandidates}`;
   /** Trigram matches of the name, beyond `excluded`: the first CANDIDATES found, ranked. */
   const similarNames = (gate: SQL, excluded: SQL) =>
     sql`(SELECT id, display_name, type, slug
