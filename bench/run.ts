@@ -168,8 +168,11 @@ function scenarios(tenant: Tenant): Scenario[] {
           if (!Array.isArray(results)) throw new Error('search response without results');
           return `${results.length} results`;
         },
-        floor: async (client) =>
-          `${await floorRequest(client, () => floor.quickSearch(client, SEARCHED, VISIBLE, q))} results`,
+        // Quick search is one read-only message after the token lookup (client.ts readOnce), not a transaction.
+        floor: async (client) => {
+          if (!ANONYMOUS) await floor.authenticate(client, tenant.id, tokenHash);
+          return `${await floor.quickSearch(client, tenant.id, SEARCHED, VISIBLE, q)} results`;
+        },
       })),
     },
     {

@@ -5,7 +5,7 @@ import { findLiveSession } from '../auth/sessions.repository.ts';
 import { hashToken } from '../auth/tokens.ts';
 import type { TenantRow } from '../tenancy/tenants.repository.ts';
 import { createTestApp, type TestContext } from '../test/test-app.ts';
-import { APP_ROLE, query, queryPrepared } from './client.ts';
+import { APP_ROLE, query, queryPrepared, renderedOf } from './client.ts';
 
 type Context = { role: string; tenant: string; manage: string };
 const contextNow = sql`SELECT current_user AS role, current_setting('app.tenant_id', true) AS tenant,
@@ -73,6 +73,51 @@ describe('database transactions and statements', () => {
         const prepared = await query<{ name: string }>(tx, sql`SELECT name FROM pg_prepared_statements WHERE statement LIKE '%FROM keywords WHERE name LIKE%'`);
         assert.equal(prepared.length, 1);
       }
+    });
+  });
+
+  describe('one read-only statement (readOnce)', () => {
+    const echo = (text: string, number: number) =>
+      renderedOf(sql`SELECT current_user AS role, current_setting('app.tenant_id', true) AS tenant,
+                            ${text}::text AS text, ${number}::int AS number,
+                            (SELECT count(*)::int FROM keywords WHERE name = 'read once') AS keywords`);
+
+    before(async () => {
+      for (const tenant of [acme, beta]) {
+        await t.db.withTenant({ tenantId: tenant.id }, (tx) => query(tx, sql`INSERT INTO keywords (tenant_id, name) VALUES (${tenant.id}, 'read once')`));
+      }
+    });
+
+    it('runs as the app role in the tenant, seeing only its rows, and its parameters arrive as sent', async () => {
+      const tricky = `O'Brien \\ "quoted" $1 ; COMMIT; DROP TABLE keywords; -- ünïcødé`;
+      for (const tenant of [acme, beta]) {
+        // Three times each: prepared on first use on a connection, then only executed.
+        for (let run = 0; run < 3; run++) {
+          const [row] = await t.db.readOnce<Record<string, unknown>>({ tenantId: tenant.id }, echo(tricky, run));
+          assert.deepEqual(row, { role: APP_ROLE, tenant: tenant.id, text: tricky, number: run, keywords: 1 });
+        }
+      }
+      const [outside] = await query<Context>(t.db.owner, contextNow);
+      assert.notEqual(outside!.role, APP_ROLE, 'the context ends with the statement');
+    });
+
+    it('refuses to write, and the next statement runs on a sound connection', async () => {
+      const write = renderedOf(sql`INSERT INTO keywords (tenant_id, name) VALUES (${acme.id}, 'written') RETURNING id`);
+      // drizzle (PGlite) wraps the server's error as its cause.
+      const failsWith = (pattern: RegExp) => (error: Error) => pattern.test(`${error.message} ${(error.cause as Error | undefined)?.message ?? ''}`);
+      await assert.rejects(t.db.readOnce({ tenantId: acme.id }, write), failsWith(/read-only transaction/));
+      await assert.rejects(t.db.readOnce({ tenantId: acme.id }, renderedOf(sql`SELECT 1 / ${0}::int AS n`)), failsWith(/division by zero/));
+      for (let run = 0; run < 12; run++) {
+        const [row] = await t.db.readOnce<Record<string, unknown>>({ tenantId: acme.id }, echo('after', run));
+        assert.equal(row!['keywords'], 1);
+      }
+      const written = await t.db.withTenant({ tenantId: acme.id }, (tx) => query(tx, sql`SELECT 1 FROM keywords WHERE name = 'written'`));
+      assert.equal(written.length, 0);
+    });
+
+    it('refuses a NUL character in a parameter (a literal cannot carry one)', async () => {
+      if (t.db.engine !== 'postgres') return;
+      await assert.rejects(t.db.readOnce({ tenantId: acme.id }, echo('a\u0000b', 1)), /NUL/);
     });
   });
 });

@@ -56,6 +56,12 @@ export interface Database {
   /** Runs `fn` in one transaction as the app role, scoped to the tenant. */
   withTenant<T>(context: TenantContext, fn: (tx: Tx) => Promise<T>): Promise<T>;
   /**
+   * Runs one read-only statement as `withTenant` would, prepared as `queryPrepared` is — on a
+   * server in one round trip (`readOnceStatement`): for requests that are one statement (quick
+   * search), where BEGIN and COMMIT would be two of three round trips.
+   */
+  readOnce<T>(context: TenantContext, statement: RenderedStatement): Promise<T[]>;
+  /**
    * Runs `fn` on one owner connection holding a session-level advisory lock:
    * for migrations, which need multi-statement scripts.
    */
@@ -152,12 +158,15 @@ export function contextStatement(context: TenantContext): string {
 }
 
 /** PGlite: drizzle's transaction, then the context (in process, so a second statement costs nothing). */
-function pgliteTenantTransactions(db: Db): Database['withTenant'] {
+function pgliteTenantTransactions(db: Db, accessMode: 'read write' | 'read only' = 'read write'): Database['withTenant'] {
   return (context, fn) =>
-    db.transaction(async (tx) => {
-      await tx.execute(sql.raw(contextStatement(context)));
-      return fn(tx);
-    });
+    db.transaction(
+      async (tx) => {
+        await tx.execute(sql.raw(contextStatement(context)));
+        return fn(tx);
+      },
+      accessMode === 'read only' ? { accessMode } : undefined,
+    );
 }
 
 /**
@@ -200,6 +209,64 @@ function postgresTenantTransactions(pool: pg.Pool, db: Db): Database['withTenant
 }
 
 /**
+ * One simple-protocol message that opens a read-only transaction, sets the context, runs the
+ * statement and commits: one write and one read on the socket instead of three each (system
+ * calls are most of the API's CPU per request on the VMs measured, docs/BENCHMARKS.md). The
+ * statement is prepared with SQL's PREPARE on first use on the connection (`prepare`) and run
+ * with EXECUTE, so it is planned as `queryPrepared` plans it; its parameters travel as quoted
+ * literals, which the server types as it types the protocol's untyped parameters. A failing
+ * statement stops the message where it fails (the rest is skipped, the transaction aborted).
+ */
+export function readOnceStatement(context: TenantContext, statement: RenderedStatement, prepare: boolean): string {
+  const name = `r${statement.name}`;
+  const args = statement.params.map(literalOf).join(', ');
+  return [
+    'BEGIN READ ONLY',
+    contextStatement(context),
+    ...(prepare ? [`PREPARE ${name} AS ${statement.text}`] : []),
+    `EXECUTE ${name}${args === '' ? '' : `(${args})`}`,
+    'COMMIT',
+  ].join(';\n');
+}
+
+/** A parameter as an SQL literal (text, numbers, booleans, null: what rendered statements carry). */
+function literalOf(value: unknown): string {
+  if (value === null || value === undefined) return 'NULL';
+  if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+  if (typeof value === 'boolean') return value ? 'true' : 'false';
+  if (typeof value === 'string') {
+    // The edge refuses NUL in every input (http/nul-bytes); a literal cannot carry one either.
+    if (value.includes('\u0000')) throw new Error('a statement parameter holds a NUL character');
+    return pg.escapeLiteral(value);
+  }
+  throw new Error(`readOnce takes text, number, boolean or null parameters, not ${typeof value}`);
+}
+
+/** The statements prepared with SQL's PREPARE on each server connection (`readOnceStatement`). */
+const preparedOnConnection = new WeakMap<pg.PoolClient, Set<string>>();
+
+function postgresReadOnce(pool: pg.Pool): Database['readOnce'] {
+  return async <T>(context: TenantContext, statement: RenderedStatement) => {
+    const connection = await pool.connect();
+    let prepared = preparedOnConnection.get(connection);
+    if (!prepared) preparedOnConnection.set(connection, (prepared = new Set()));
+    const prepare = !prepared.has(statement.name);
+    try {
+      const results = (await connection.query(readOnceStatement(context, statement, prepare))) as unknown as pg.QueryResult[];
+      if (prepare) prepared.add(statement.name);
+      connection.release();
+      // BEGIN, the context, [PREPARE,] EXECUTE, COMMIT: the statement's rows are the last but one.
+      return results[results.length - 2]!.rows as T[];
+    } catch (error) {
+      // The transaction is left open and aborted, and whether PREPARE took is unknown: the pool
+      // discards the connection rather than guess.
+      connection.release(error as Error);
+      throw error;
+    }
+  };
+}
+
+/**
  * Opens PGlite on a data folder, or in memory when `dataDir` is null;
  * `template` restores an earlier `dumpDataDir()` (used to start tests fast).
  */
@@ -216,6 +283,8 @@ export async function openPglite(dataDir: string | null, template?: Blob): Promi
     client,
     owner: db,
     withTenant: pgliteTenantTransactions(db),
+    // In process: a round trip costs nothing, so the ordinary transaction.
+    readOnce: (context, statement) => pgliteTenantTransactions(db, 'read only')(context, (tx) => queryPrepared(tx, statement)),
     // PGlite is a single connection in this process, so the lock is
     // uncontended; it is taken anyway so callers behave alike on both engines.
     withAdvisoryLock: async (key, fn) => {
@@ -334,6 +403,7 @@ export async function openPostgres(url: string, poolSize = 10): Promise<Database
     engine: 'postgres',
     owner: db,
     withTenant: postgresTenantTransactions(pool, db),
+    readOnce: postgresReadOnce(pool),
     withAdvisoryLock: async (key, fn) => {
       const connection = await pool.connect();
       try {

@@ -4,7 +4,7 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import type { Database, Tx } from '../db/client.ts';
+import type { Database, RenderedStatement, Tx } from '../db/client.ts';
 import { ApiError } from '../http/errors.ts';
 import { tenantFromHost, type HostTenant } from './host.ts';
 import type { TenantCache } from './tenant-cache.ts';
@@ -18,6 +18,8 @@ declare module 'fastify' {
     tenant: TenantRow | null;
     /** Runs `fn` in a transaction scoped to this request's tenant. */
     tx<T>(fn: (tx: Tx) => Promise<T>): Promise<T>;
+    /** Runs one read-only statement scoped to this request's tenant (`Database.readOnce`). */
+    readOnce<T>(statement: RenderedStatement): Promise<T[]>;
   }
   interface FastifyContextConfig {
     /** Set on routes that work without an existing tenant (e.g. clients/info). */
@@ -31,11 +33,15 @@ export const tenancyPlugin = fp(
   async (app: FastifyInstance, options: { db: Database; mainHost: string | null; cache: TenantCache }) => {
     app.decorateRequest('hostTenant', null as never);
     app.decorateRequest('tenant', null);
+    const contextOf = (request: FastifyRequest) => ({
+      tenantId: request.tenant?.id ?? null,
+      manageTenants: request.principal?.canManageTenants ?? false,
+    });
     app.decorateRequest('tx', function tx<T>(this: FastifyRequest, fn: (tx: Tx) => Promise<T>): Promise<T> {
-      return options.db.withTenant(
-        { tenantId: this.tenant?.id ?? null, manageTenants: this.principal?.canManageTenants ?? false },
-        fn,
-      );
+      return options.db.withTenant(contextOf(this), fn);
+    });
+    app.decorateRequest('readOnce', function readOnce<T>(this: FastifyRequest, statement: RenderedStatement): Promise<T[]> {
+      return options.db.readOnce<T>(contextOf(this), statement);
     });
 
     app.addHook('onRequest', async (request) => {

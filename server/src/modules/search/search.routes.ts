@@ -4,7 +4,6 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { Type, type Static } from 'typebox';
-import { queryPrepared } from '../../db/client.ts';
 import { ErrorBody, SearchResponse } from '../../contracts.ts';
 import { fieldError } from '../../http/errors.ts';
 import { visibleTo } from '../../resources/visibility.ts';
@@ -37,7 +36,7 @@ export async function searchRoutes(app: FastifyInstance): Promise<void> {
     const resources = SEARCHED.filter((resource) =>
       types.length === 0 ? !resource.quickSearch!.explicitOnly : typesOf(resource).some((type) => types.includes(type)),
     );
-    const results = await request.tx((tx) => queryPrepared<SearchRow>(tx, quickSearchStatement(resources, q, visible, types, limit)));
+    const results = await request.readOnce<SearchRow>(quickSearchStatement(resources, q, visible, types, limit));
     return { results };
   });
 }
