@@ -13,7 +13,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import type pg from 'pg';
 import { liveSessionStatement } from '../server/src/auth/sessions.repository.ts';
-import { contextStatement, readOnceStatement } from '../server/src/db/client.ts';
+import { contextStatement, readOnceOn } from '../server/src/db/client.ts';
 import { quickSearchStatement as serverQuickSearch } from '../server/src/modules/search/quick-search.ts';
 import { countsStatement } from '../server/src/modules/tools/counts.repository.ts';
 import { parseListQuery, type ListQuery } from '../server/src/resources/list-query.ts';
@@ -134,21 +134,12 @@ export async function list(client: pg.ClientBase, resource: Resource, visible: V
   return Math.max(Math.round(planned), repo.EXACT_COUNT_CAP + 1);
 }
 
-/** The statements prepared on each floor connection by `quickSearch` (as client.ts keeps them per pool connection). */
-const preparedOn = new WeakMap<pg.ClientBase, Set<string>>();
-
 /**
  * What `GET search/?q=` sends after the token lookup: one message opening a read-only transaction
  * in the tenant's context, running the prepared statement and committing (client.ts `readOnce`).
  */
 export async function quickSearch(client: pg.ClientBase, tenantId: string, resources: Resource[], visible: Visibility[], q: string, limit = 10): Promise<number> {
-  const statement = serverQuickSearch(resources, q, visible, [], limit);
-  let prepared = preparedOn.get(client);
-  if (!prepared) preparedOn.set(client, (prepared = new Set()));
-  const prepare = !prepared.has(statement.name);
-  const results = (await client.query(readOnceStatement({ tenantId }, statement, prepare))) as unknown as pg.QueryResult[];
-  prepared.add(statement.name);
-  return results[results.length - 2]!.rows.length;
+  return (await readOnceOn(client, { tenantId }, serverQuickSearch(resources, q, visible, [], limit))).length;
 }
 
 /** What `GET tools/entities-count` runs for an admin in its data transaction; returns the organizations total. */

@@ -115,9 +115,15 @@ describe('database transactions and statements', () => {
       assert.equal(written.length, 0);
     });
 
-    it('refuses a NUL character in a parameter (a literal cannot carry one)', async () => {
+    it('refuses a NUL character in a parameter (a literal cannot carry one) and a tenant id that is not a uuid', async () => {
       if (t.db.engine !== 'postgres') return;
       await assert.rejects(t.db.readOnce({ tenantId: acme.id }, echo('a\u0000b', 1)), /NUL/);
+      await assert.rejects(t.db.readOnce({ tenantId: 'not-a-uuid' }, echo('a', 1)), /not a uuid/);
+      // Refused before anything was sent: the connections serve the next statements.
+      for (let run = 0; run < 12; run++) {
+        const [row] = await t.db.readOnce<Record<string, unknown>>({ tenantId: acme.id }, echo('after', run));
+        assert.equal(row!['keywords'], 1);
+      }
     });
   });
 });

@@ -210,14 +210,14 @@ function postgresTenantTransactions(pool: pg.Pool, db: Db): Database['withTenant
 
 /**
  * One simple-protocol message that opens a read-only transaction, sets the context, runs the
- * statement and commits: one write and one read on the socket instead of three each (system
- * calls are most of the API's CPU per request on the VMs measured, docs/BENCHMARKS.md). The
- * statement is prepared with SQL's PREPARE on first use on the connection (`prepare`) and run
- * with EXECUTE, so it is planned as `queryPrepared` plans it; its parameters travel as quoted
+ * statement and commits: one write and one read on the socket instead of three each (socket
+ * writes are a large share of the API's CPU per request on the VMs measured, docs/BENCHMARKS.md).
+ * The statement is prepared with SQL's PREPARE on first use on the connection (`prepare`) and
+ * run with EXECUTE, so it is planned as `queryPrepared` plans it; its parameters travel as quoted
  * literals, which the server types as it types the protocol's untyped parameters. A failing
  * statement stops the message where it fails (the rest is skipped, the transaction aborted).
  */
-export function readOnceStatement(context: TenantContext, statement: RenderedStatement, prepare: boolean): string {
+function readOnceStatement(context: TenantContext, statement: RenderedStatement, prepare: boolean): string {
   const name = `r${statement.name}`;
   const args = statement.params.map(literalOf).join(', ');
   return [
@@ -239,24 +239,45 @@ function literalOf(value: unknown): string {
     if (value.includes('\u0000')) throw new Error('a statement parameter holds a NUL character');
     return pg.escapeLiteral(value);
   }
-  throw new Error(`readOnce takes text, number, boolean or null parameters, not ${typeof value}`);
+  throw new Error(`readOnce takes text, finite numbers, booleans or null as parameters, not ${String(value)}`);
 }
 
 /** The statements prepared with SQL's PREPARE on each server connection (`readOnceStatement`). */
-const preparedOnConnection = new WeakMap<pg.PoolClient, Set<string>>();
+const preparedOnConnection = new WeakMap<pg.ClientBase, Set<string>>();
+
+/**
+ * Sends `readOnceStatement` on a server connection the caller holds, preparing the statement
+ * there on its first use, and returns its rows (also the benchmark's floor, bench/queries.ts).
+ * The text is built before anything is sent: a refused context or parameter throws at once,
+ * with the connection untouched.
+ */
+export function readOnceOn<T>(connection: pg.ClientBase, context: TenantContext, statement: RenderedStatement): Promise<T[]> {
+  let prepared = preparedOnConnection.get(connection);
+  if (!prepared) preparedOnConnection.set(connection, (prepared = new Set()));
+  const prepare = !prepared.has(statement.name);
+  const text = readOnceStatement(context, statement, prepare);
+  return connection.query(text).then((results) => {
+    if (prepare) prepared.add(statement.name);
+    // BEGIN, the context, [PREPARE,] EXECUTE, COMMIT: the statement's rows are the last but one.
+    const all = results as unknown as pg.QueryResult[];
+    return all[all.length - 2]!.rows as T[];
+  });
+}
 
 function postgresReadOnce(pool: pg.Pool): Database['readOnce'] {
   return async <T>(context: TenantContext, statement: RenderedStatement) => {
     const connection = await pool.connect();
-    let prepared = preparedOnConnection.get(connection);
-    if (!prepared) preparedOnConnection.set(connection, (prepared = new Set()));
-    const prepare = !prepared.has(statement.name);
+    let sent: Promise<T[]>;
     try {
-      const results = (await connection.query(readOnceStatement(context, statement, prepare))) as unknown as pg.QueryResult[];
-      if (prepare) prepared.add(statement.name);
+      sent = readOnceOn<T>(connection, context, statement);
+    } catch (error) {
       connection.release();
-      // BEGIN, the context, [PREPARE,] EXECUTE, COMMIT: the statement's rows are the last but one.
-      return results[results.length - 2]!.rows as T[];
+      throw error;
+    }
+    try {
+      const rows = await sent;
+      connection.release();
+      return rows;
     } catch (error) {
       // The transaction is left open and aborted, and whether PREPARE took is unknown: the pool
       // discards the connection rather than guess.

@@ -78,6 +78,10 @@ export function prefixIndexStatement(resource: Resource): string {
     ON ${quoteIdent(resource.table)} (${leading}search_name text_pattern_ops, id)`;
 }
 
+/** The rows a visitor may find: public, and curated where the resource is reviewed. */
+const visitorPredicate = (resource: Resource): string =>
+  `visibility = 'public'${resource.review ? ` AND status = '${resource.status}'` : ''}`;
+
 /**
  * The visitors' search indexes: the public, curated rows only (tables with visibility) — of the
  * search vector, and for quick-searched tables of the names' trigrams (quick search's typo and
@@ -100,10 +104,6 @@ export function visitorIndexStatements(resource: Resource): string[] {
       : []),
   ];
 }
-
-/** The rows a visitor may find: public, and curated where the resource is reviewed. */
-export const visitorPredicate = (resource: Resource): string =>
-  `visibility = 'public'${resource.review ? ` AND status = '${resource.status}'` : ''}`;
 
 /**
  * What quick search reads besides the search vector: the name-prefix index,
