@@ -391,7 +391,7 @@ function report(
       environment.tenants.map((tenant) => `${tenant.code} ${num(tenant.organizations)} / ${num(tenant.people)}`).join(', '),
     `- Load: ${num(options.requests)} requests per scenario and side (capped at ${options.maxSeconds} s) after ${num(options.warmup)} warm-up (capped at ${options.warmupSeconds} s), API and floor alternating in ${options.rounds} rounds, ${options.concurrency} concurrent keep-alive connections, ${ANONYMOUS ? 'anonymous (public rows only, no token)' : "signed in as the tenant's admin (sees all three visibilities)"}; the load generator, the API and PostgreSQL share the machine`,
     `- Load average (1 min) of the machine: ${environment.loadAtStart.toFixed(1)} at the start; the last column of the table shows it around each scenario; the benchmark itself accounts for up to about ${options.concurrency + 1}, more means other processes shared the ${os.cpus().length} cores`,
-    '- Floor: the same SQL statements the API runs for the request, through `pg` on a pool of the same size: the token lookup (one statement, `app_live_session`), then the data transaction opened like the API opens it (`BEGIN` and `set_config` of the app role and tenant in one message), so row-level security applies exactly as for the API (bench/queries.ts)',
+    '- Floor: the same SQL statements the API runs for the request, through `pg` on a pool of the same size: the token lookup (one statement, `app_live_session`), then the data transaction opened like the API opens it (`BEGIN` and `set_config` of the app role and tenant in one message; quick search sends its whole read-only transaction as one message, as the API does), so row-level security applies exactly as for the API (bench/queries.ts)',
     '',
     '## Latency',
     '',
