@@ -4,7 +4,7 @@
  * registry; and how it stops.
  */
 import { pino } from 'pino';
-import { ConfigError, loadConfig, type Config } from './config.ts';
+import { CONFIG_EXIT, type Config } from './config.ts';
 import type { Database } from './db/client.ts';
 import { migrate } from './db/migrate.ts';
 import { openDatabase } from './db/open.ts';
@@ -15,23 +15,6 @@ import { RESOURCES } from './modules/registry.ts';
 import { ModelFolderError, createOptionalExtractors, type OptionalExtractors } from './processing/entities/index.ts';
 import { applySearchIndexes } from './resources/search-index.ts';
 import { createStorageDriver, StorageError, type StorageDriver } from './storage/storage.ts';
-
-/** Exit status for a bad setting (EX_CONFIG). */
-export const CONFIG_EXIT = 78;
-
-export function configOrExit(check?: (config: Config) => void): Config {
-  try {
-    const config = loadConfig();
-    check?.(config);
-    return config;
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      console.error(`intelnotes: invalid configuration: ${error.message}`);
-      process.exit(CONFIG_EXIT);
-    }
-    throw error;
-  }
-}
 
 export interface Ready {
   db: Database;
@@ -119,4 +102,6 @@ export function stopOnSignals(config: Config, log: { info(details: object, messa
   };
   process.on('SIGTERM', () => void stop('SIGTERM'));
   process.on('SIGINT', () => void stop('SIGINT'));
+  // A child of the supervisor: when the supervisor is gone (killed), so is the reason to run.
+  if (process.send) process.on('disconnect', () => void stop('supervisor gone'));
 }
