@@ -22,6 +22,7 @@ async function main(): Promise<void> {
     database,
     // Children drain within SHUTDOWN_TIMEOUT_MS; the supervisor waits a little longer for them.
     stopTimeoutMs: config.shutdownTimeoutMs + 5_000,
+    onFatal: (status) => process.exit(status),
   });
   const stop = (signal: string) => {
     void supervisor.stop(signal).then((code) => process.exit(code));

@@ -9,6 +9,7 @@ import { fork, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Logger } from 'pino';
+import { CONFIG_EXIT } from '../config.ts';
 import { Backoff } from './backoff.ts';
 import type { SupervisedDatabase } from './database.ts';
 
@@ -28,6 +29,8 @@ export interface SupervisorOptions {
   database: SupervisedDatabase;
   /** How long a stop waits for the children to drain before it kills them. */
   stopTimeoutMs: number;
+  /** Called with the exit status when the product cannot run (a child's bad configuration). */
+  onFatal(status: number): void;
 }
 
 interface Running {
@@ -69,6 +72,13 @@ export class Supervisor {
       child.once('exit', (code, signal) => {
         entry.process = null;
         resolve();
+        if (code === CONFIG_EXIT && !this.stopping) {
+          // A setting to fix (a file store that does not answer, a model folder): starting the
+          // process again cannot help, so the product stops with the child's message and status.
+          log.fatal({ child: entry.spec.name }, 'process stopped on its configuration; stopping');
+          void this.stop('configuration').then(() => this.options.onFatal(CONFIG_EXIT));
+          return;
+        }
         if (this.stopping) {
           // SIGTERM before the child had set up its own handler (still starting) is the stop asked for.
           if (code !== 0 && signal !== 'SIGTERM') {

@@ -27,9 +27,8 @@ export const TEST_PASSWORD = 'correct horse battery staple';
 export interface TestContext {
   app: FastifyInstance;
   db: Database;
-  engine: TestDatabase['engine'];
-  /** On a server: the test database's URL (see TestDatabase). */
-  databaseUrl?: string;
+  /** The test database's URL, for a second pool or process (see TestDatabase). */
+  databaseUrl: string;
   config: Config;
   /** The app's file store: a local driver in a temporary folder, removed by close(). */
   files: FileStore;
@@ -88,8 +87,7 @@ export async function createTestApp(
   const context: TestContext = {
     app,
     db: testDb.db,
-    engine: testDb.engine,
-    ...(testDb.url ? { databaseUrl: testDb.url } : {}),
+    databaseUrl: testDb.url,
     config,
     files,
     startWorker: async ({ registry = jobRegistry() } = {}) => {
