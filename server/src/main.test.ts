@@ -67,7 +67,7 @@ describe('the product under its supervisor', () => {
     assert.equal(await postmasterPid(dir), null, 'the embedded server stopped too');
   });
 
-  it('initialises the database, seeds, serves; restarts a killed worker; drains on SIGTERM; survives being killed outright', async () => {
+  it('initialises the database, seeds, serves; restarts a killed worker and a killed database; drains on SIGTERM; survives being killed outright', async () => {
     const dir = await dataDir();
     // A generous drain timeout: on a busy machine the in-flight sign-in may take seconds.
     const env: Record<string, string> = { DATA_DIR: dir, PORT: '0', WORKERS: '1', SHUTDOWN_TIMEOUT_MS: '120000' };
@@ -95,6 +95,18 @@ describe('the product under its supervisor', () => {
     process.kill(worker, 'SIGKILL');
     await server.waitFor(/"child":"worker-1".*"signal":"SIGKILL".*process died; starting it again/);
     await server.waitFor(new RegExp(`"child":"worker-1","pid":(?!${worker}\\b)\\d+,"msg":"process started"`));
+
+    // The database server killed outright: the supervisor starts it again, the API reconnects.
+    const killed = (await postmasterPid(dir))!;
+    process.kill(killed, 'SIGKILL');
+    await server.waitFor(/embedded PostgreSQL server stopped unexpectedly/);
+    await server.waitFor(/embedded PostgreSQL server running again/);
+    for (;;) {
+      const answer = await call(port!, demo, 'POST', '/api/v1/auth/login/', credentials).catch(() => null);
+      if (answer?.status === 200) break;
+      assert.ok(!answer || answer.status === 503, `while the database restarts: ${answer?.status} ${JSON.stringify(answer?.json)}`);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
 
     // A request in flight when SIGTERM arrives still gets its answer: SIGTERM goes once the
     // API has logged the request's arrival (sign-in hashes with scrypt, so it is still running).
