@@ -6,11 +6,14 @@
  * TEST_DATABASE_URL's, or the machine's at 127.0.0.1:5432 (CI starts it for both runs).
  */
 import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { cp, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
@@ -312,6 +315,22 @@ describe('importing an earlier version’s PGlite folder into PostgreSQL', () =>
       (error: Error) => error instanceof PgliteImportError && /already holds intelnotes data/.test(error.message) && error.message.includes(folder),
     );
     assert.equal(await folderHash(folder), fixtureHash);
+  });
+
+  it('the command imports DATA_DIR/pglite into DATABASE_URL once', async () => {
+    const dataDir = path.join(root, 'command-data-dir');
+    await cp(fixture, path.join(dataDir, 'pglite'), { recursive: true });
+    const url = await freshDatabase();
+    const cli = fileURLToPath(new URL('./pglite-import-cli.ts', import.meta.url));
+    const run = () =>
+      promisify(execFile)(process.execPath, ['--import', 'tsx', cli], {
+        env: { ...process.env, NODE_ENV: 'test', DATA_DIR: dataDir, DATABASE_URL: url },
+      });
+    const first = await run();
+    assert.match(first.stdout, /intelnotes: imported \d+ tables, \d+ rows; the old folder is now .*pglite\.imported-/);
+    assert.equal((await pgliteImportOf(url))?.source, path.join(dataDir, 'pglite'));
+    const second = await run();
+    assert.match(second.stdout, /nothing to import/);
   });
 
   it('a folder that is not a PGlite folder, or is damaged, is refused with the target left empty and the folder unchanged', async () => {

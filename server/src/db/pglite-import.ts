@@ -155,6 +155,13 @@ async function importFolder(options: PgliteImportOptions): Promise<{ result: Pgl
     };
     await restore(target, source, record, superuser, log);
     log(`pglite import: copied ${record.tables} tables, ${record.rows} rows into ${describeUrl(targetUrl)}`);
+    // A dump carries no planner statistics: without them the first plans are guesses (the job
+    // claim, search totals). Outside the import's transaction: the copy is complete without it.
+    try {
+      await target.query('ANALYZE');
+    } catch (error) {
+      log(`pglite import: WARNING: ANALYZE after the import failed (autovacuum will gather the statistics later): ${describeError(error)}`);
+    }
     return { result: { tables: record.tables, rows: record.rows }, record };
   } catch (error) {
     if (error instanceof PgliteImportError) throw error;
@@ -175,7 +182,8 @@ async function checkFolder(pgliteDir: string): Promise<string> {
     await stat(path.join(pgliteDir, 'global', 'pg_control'));
   } catch (error) {
     throw new PgliteImportError(
-      `${pgliteDir} is not a PGlite data folder (no readable PG_VERSION and global/pg_control: ${(error as Error).message}); nothing was imported.`,
+      `${pgliteDir} is not a PGlite data folder (no readable PG_VERSION and global/pg_control: ${(error as Error).message}); ` +
+        'nothing was imported. If it holds nothing you need, move it out of the data folder.',
       { cause: error },
     );
   }
@@ -280,7 +288,9 @@ async function readSource(pgliteDir: string, pgVersion: string, log: (message: s
 async function factsOf(client: PGlite, pgliteDir: string, log: (message: string) => void): Promise<SourceFacts> {
   const hasLog = (await client.query<{ found: boolean }>(`SELECT to_regclass('public.schema_migrations') IS NOT NULL AS found`)).rows[0]!.found;
   if (!hasLog) {
-    throw new PgliteImportError(`${pgliteDir} holds no intelnotes database (no schema_migrations table); nothing was imported.`);
+    throw new PgliteImportError(
+      `${pgliteDir} holds no intelnotes database (no schema_migrations table); nothing was imported. If it holds nothing you need, move it out of the data folder.`,
+    );
   }
   const applied = (await client.query<{ name: string; checksum: string }>('SELECT name, checksum FROM schema_migrations ORDER BY name')).rows;
   const known = new Map((await loadMigrations()).map((migration) => [migration.name, migration]));
@@ -430,7 +440,7 @@ export function restoreStatements(dump: string, knownSettings: Set<string>, log:
       log(`pglite import: skipping "${statement}" (a setting this server does not have)`);
       continue;
     }
-    if (/^SELECT pg_catalog\.set_config\('search_path', '', false\);$/.test(statement)) {
+    if (/^SELECT pg_catalog\.set_config\('search_path', '', false\);?$/.test(statement)) {
       out.push(`SELECT pg_catalog.set_config('search_path', 'public, pg_catalog', false);`);
       continue;
     }
