@@ -27,7 +27,7 @@ import { LocalDriver } from '../storage/local.ts';
 import { DEFAULT_ADMIN_EMAIL, DEFAULT_ADMIN_PASSWORD, seedTenants } from '../tenancy/seed.ts';
 import { openPglite, openPostgres, query, type Database } from './client.ts';
 import { loadMigrations, migrate } from './migrate.ts';
-import { importPgliteFolder, importPgliteIfPresent, pgliteImportOf, PgliteImportError, splitStatements } from './pglite-import.ts';
+import { importPgliteFolder, importPgliteIfPresent, pgliteImportOf, PgliteImportError, restoreStatements, splitStatements } from './pglite-import.ts';
 
 const SERVER_URL = process.env['TEST_DATABASE_URL'] ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const READER_EMAIL = 'reader@demo.example';
@@ -381,8 +381,24 @@ describe('importing an earlier version’s PGlite folder into PostgreSQL', () =>
     assert.equal(await objectsIn(url), 0, 'nothing is left in the target');
     assert.equal(await pgliteImportOf(url), null);
     assert.equal(await folderHash(broken), brokenHash);
-    // And the same target takes a good folder afterwards.
-    assert.ok((await importPgliteFolder({ pgliteDir: fixture, targetUrl: url, ...quiet })).rows > 0);
+  });
+
+  it('leaves out the settings an older server lacks, and restores with public on the search path', () => {
+    const dump = [
+      'SET statement_timeout = 0;',
+      'SET transaction_timeout = 0;',
+      "SELECT pg_catalog.set_config('search_path', '', false);",
+      "INSERT INTO public.t VALUES ('SET transaction_timeout = 0;');",
+    ].join('\n');
+    const skipped: string[] = [];
+    assert.deepEqual(restoreStatements(dump, new Set(['statement_timeout']), (message) => skipped.push(message)), [
+      'SET statement_timeout = 0;',
+      "SELECT pg_catalog.set_config('search_path', 'public, pg_catalog', false);",
+      "INSERT INTO public.t VALUES ('SET transaction_timeout = 0;');",
+    ]);
+    assert.equal(skipped.length, 1);
+    assert.match(skipped[0]!, /transaction_timeout/);
+    assert.throws(() => restoreStatements('\\connect other\nSELECT 1;', new Set(), () => {}), /psql command/);
   });
 
   it('splits a dump at the semicolons that end statements only', () => {

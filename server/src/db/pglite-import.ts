@@ -388,7 +388,9 @@ async function restore(
       try {
         await target.query(text);
       } catch (error) {
-        throw new Error(`restoring the dump: ${describeError(error)} (in: ${excerptAt(text, (error as { position?: string }).position)})`, { cause: error });
+        // A parse error points into the batch; an error while running a statement names its table.
+        const position = (error as { position?: string }).position;
+        throw new Error(`restoring the dump: ${describeError(error)}${position ? ` (at: ${excerptAt(text, position)})` : ''}`, { cause: error });
       }
     };
     for (const statement of statements) {
@@ -591,8 +593,8 @@ function describeError(error: unknown): string {
 }
 
 /** A short excerpt of the batch around the server's error position (1-based characters). */
-function excerptAt(text: string, position: string | undefined): string {
-  const at = position ? Number(position) - 1 : 0;
+function excerptAt(text: string, position: string): string {
+  const at = Number(position) - 1;
   const from = Math.max(0, at - 80);
   return text.slice(from, from + 200).replace(/\s+/g, ' ').trim();
 }
