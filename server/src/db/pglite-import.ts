@@ -146,7 +146,7 @@ async function importFolder(options: PgliteImportOptions): Promise<{ result: Pgl
 
     const source = await readSource(pgliteDir, pgVersion, log);
     const record: PgliteImportRecord = {
-      source: pgliteDir,
+      source: path.resolve(pgliteDir),
       systemIdentifier: source.systemIdentifier,
       lastMigration: source.lastMigration,
       importedAt: new Date().toISOString(),
