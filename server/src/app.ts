@@ -18,6 +18,7 @@ import { AuthService } from './auth/auth.service.ts';
 import type { Config } from './config.ts';
 import type { EntityCounts } from './contracts.ts';
 import type { Database } from './db/client.ts';
+import { guardConnections } from './db/pool-guard.ts';
 import { eventsRoutes, registerEventHub } from './events/events.routes.ts';
 import { registerErrorHandling } from './http/error-handler.ts';
 import { requireParamsSchemas, schemaController } from './http/validation.ts';
@@ -88,6 +89,9 @@ export async function buildApp({ config, db, files, logger, mail }: AppDeps): Pr
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
+
+  // A connection lost while a request holds it must fail that request (503), not the process.
+  guardConnections(db, app.log);
 
   registerErrorHandling(app);
   registerNulGuard(app);

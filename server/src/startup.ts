@@ -7,6 +7,7 @@ import { pino } from 'pino';
 import { ConfigError, loadConfig, type Config } from './config.ts';
 import type { Database } from './db/client.ts';
 import { migrate } from './db/migrate.ts';
+import { guardConnections } from './db/pool-guard.ts';
 import { openDatabase } from './db/open.ts';
 import type { JobRegistry } from './jobs/registry.ts';
 import { enrichmentDeps } from './modules/emails/domain-enrichment.ts';
@@ -51,6 +52,8 @@ export async function openReady(config: Config): Promise<Ready> {
   const registry = jobRegistry({ entityExtractors: entityExtractorsOrExit(config), emailEnrichment: enrichmentDeps(config) });
   const storage = await storageOrExit(config);
   const db = await openDatabase(config);
+  // Every process (API and worker): a connection lost mid-transaction fails its work, not the process.
+  guardConnections(db, pino({ level: config.logLevel, base: { role: 'database' } }));
   const applied = await migrate(db);
   const searchRebuilt = await applySearchIndexes(db, RESOURCES);
   return { db, registry, storage, applied, searchRebuilt };
