@@ -23,11 +23,25 @@ function poolOf(db: Database): pg.Pool | null {
   return client && typeof (client as pg.Pool).on === 'function' && typeof (client as pg.Pool).connect === 'function' ? (client as pg.Pool) : null;
 }
 
-/** Gives every connection the pool hands out an error listener; once per pool. */
-export function guardConnections(db: Database, log?: GuardLog): void {
+/**
+ * How long a new connection may take before the attempt fails (as "timeout exceeded when
+ * trying to connect", a 503): without it a server that stopped answering — a host gone from
+ * the network rather than refusing — keeps every request waiting for the operating system's
+ * TCP time-out, minutes.
+ */
+export const CONNECT_TIMEOUT_MS = 10_000;
+
+/**
+ * Gives every connection the pool hands out an error listener, and the pool a connect time-out
+ * when it has none; once per pool.
+ */
+export function guardConnections(db: Database, log?: GuardLog, { connectTimeoutMs = CONNECT_TIMEOUT_MS } = {}): void {
   const pool = poolOf(db);
   if (!pool || guarded.has(pool)) return;
   guarded.add(pool);
+  // pg-pool reads its options at each connect, and hands them to each new client.
+  const options = (pool as unknown as { options: { connectionTimeoutMillis?: number } }).options;
+  if (!options.connectionTimeoutMillis) options.connectionTimeoutMillis = connectTimeoutMs;
   pool.on('acquire', (client: pg.PoolClient) => {
     if (guarded.has(client)) return;
     guarded.add(client);

@@ -11,9 +11,10 @@ import net from 'node:net';
  * How new connections are answered while the proxy is down:
  * - refuse: nothing listens on the port (ECONNREFUSED);
  * - reset: the connection is accepted and reset at once (ECONNRESET / connection terminated);
- * - starting: the server's own FATAL 57P03 ErrorResponse, then the connection closes.
+ * - starting: the server's own FATAL 57P03 ErrorResponse, then the connection closes;
+ * - hang: the connection is accepted and never answered (a host that went away without a word).
  */
-export type DownMode = 'refuse' | 'reset' | 'starting';
+export type DownMode = 'refuse' | 'reset' | 'starting' | 'hang';
 
 export interface PgProxy {
   /** The proxy's port on 127.0.0.1. */
@@ -62,6 +63,7 @@ export async function startPgProxy(target: { host: string; port: number }): Prom
       client.resetAndDestroy();
       return;
     }
+    if (mode === 'hang') return;
     if (mode === 'starting') {
       // The client speaks first (its startup message); the server answers and hangs up.
       client.once('data', () => client.end(STARTING_UP));

@@ -1,0 +1,66 @@
+/**
+ * The pool guard (pool-guard.ts) on a real server through test/pg-proxy.ts: a connection lost
+ * while checked out fails its work and not the process, a server that stops answering fails a
+ * connect after the time-out rather than never, and the pool serves again once it is back.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { sql } from 'drizzle-orm';
+import { startPgProxy, type PgProxy } from '../test/pg-proxy.ts';
+import { createTestDatabase, type TestDatabase } from '../test/test-db.ts';
+import { openPostgres, query, type Database } from './client.ts';
+import { isDatabaseUnavailable } from './errors.ts';
+import { guardConnections } from './pool-guard.ts';
+
+const serverUrl = process.env['TEST_DATABASE_URL'];
+
+describe('pool guard', { skip: serverUrl ? false : 'needs a PostgreSQL server (TEST_DATABASE_URL)' }, () => {
+  let testDb: TestDatabase;
+  let proxy: PgProxy;
+  let db: Database;
+  const lost: string[] = [];
+  const selectOne = () => db.withTenant({ tenantId: null }, (tx) => query<{ one: number }>(tx, sql`SELECT 1 AS one`));
+
+  before(async () => {
+    testDb = await createTestDatabase();
+    const server = new URL(serverUrl!);
+    proxy = await startPgProxy({ host: server.hostname, port: Number(server.port || 5432) });
+    db = await openPostgres(proxy.urlFor(testDb.url!), 2);
+    guardConnections(db, { warn: (_details, message) => lost.push(message) }, { connectTimeoutMs: 300 });
+  });
+  after(async () => {
+    await db?.close();
+    await proxy?.close();
+    await testDb?.close();
+  });
+
+  it('fails work whose connection is lost while checked out, and nothing else', async () => {
+    await assert.rejects(
+      db.withTenant({ tenantId: null }, async (tx) => {
+        await query(tx, sql`SELECT 1`);
+        await proxy.down('reset');
+        await query(tx, sql`SELECT 2`);
+      }),
+      (error) => isDatabaseUnavailable(error),
+    );
+    assert.deepEqual(lost, ['database connection lost while in use']);
+    await proxy.up();
+    assert.deepEqual(await selectOne(), [{ one: 1 }]);
+  });
+
+  it('gives up connecting to a server that does not answer, then connects again', async () => {
+    await proxy.down('hang');
+    // The pool's idle connections were cut with the rest: a query may meet one of them
+    // (terminated) before the pool has dropped it; after those, a new connection times out.
+    let error: unknown;
+    for (let attempt = 0; attempt < 4; attempt++) {
+      error = await selectOne().then(() => null, (failure: unknown) => failure);
+      assert.ok(isDatabaseUnavailable(error), String(error));
+      if (/timeout/.test((error as Error).message)) break;
+    }
+    // The pool's time-out or the client's own, whichever fires first.
+    assert.match((error as Error).message, /timeout exceeded when trying to connect|Connection terminated due to connection timeout/);
+    await proxy.up();
+    assert.deepEqual(await selectOne(), [{ one: 1 }]);
+  });
+});
