@@ -19,6 +19,7 @@ import type { Config } from './config.ts';
 import type { EntityCounts } from './contracts.ts';
 import type { Database } from './db/client.ts';
 import { guardConnections } from './db/pool-guard.ts';
+import { withLogHygiene } from './logging.ts';
 import { eventsRoutes, registerEventHub } from './events/events.routes.ts';
 import { registerErrorHandling } from './http/error-handler.ts';
 import { requireParamsSchemas, schemaController } from './http/validation.ts';
@@ -66,7 +67,8 @@ const REQUEST_ID_RE = /^[A-Za-z0-9._-]{1,100}$/;
 
 export async function buildApp({ config, db, files, logger, mail }: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: logger ?? { level: config.logLevel },
+    // Every logger the app is given gets the log hygiene (logging.ts): no parameters, tokens or hashes.
+    logger: logger === false ? false : withLogHygiene(logger === undefined || logger === true ? { level: config.logLevel } : logger),
     bodyLimit: config.bodyLimitBytes,
     trustProxy: config.trustProxy,
     routerOptions: { ignoreTrailingSlash: true },

@@ -3,7 +3,6 @@
  * read the settings, check the file store, open and migrate the database, check the job
  * registry; and how it stops.
  */
-import { pino } from 'pino';
 import { ConfigError, loadConfig, type Config } from './config.ts';
 import type { Database } from './db/client.ts';
 import { migrate } from './db/migrate.ts';
@@ -11,6 +10,7 @@ import { guardConnections } from './db/pool-guard.ts';
 import { openDatabase } from './db/open.ts';
 import type { JobRegistry } from './jobs/registry.ts';
 import { enrichmentDeps } from './modules/emails/domain-enrichment.ts';
+import { createLogger } from './logging.ts';
 import { jobRegistry } from './modules/jobs.ts';
 import { RESOURCES } from './modules/registry.ts';
 import { ModelFolderError, createOptionalExtractors, type OptionalExtractors } from './processing/entities/index.ts';
@@ -53,7 +53,7 @@ export async function openReady(config: Config): Promise<Ready> {
   const storage = await storageOrExit(config);
   const db = await openDatabase(config);
   // Every process (API and worker): a connection lost mid-transaction fails its work, not the process.
-  guardConnections(db, pino({ level: config.logLevel, base: { role: 'database' } }));
+  guardConnections(db, createLogger(config.logLevel, { role: 'database' }));
   const applied = await migrate(db);
   const searchRebuilt = await applySearchIndexes(db, RESOURCES);
   return { db, registry, storage, applied, searchRebuilt };
@@ -65,7 +65,7 @@ export async function openReady(config: Config): Promise<Ready> {
  * with the first item processed.
  */
 function entityExtractorsOrExit(config: Config): OptionalExtractors {
-  const log = pino({ level: config.logLevel, base: { role: 'entities' } });
+  const log = createLogger(config.logLevel, { role: 'entities' });
   try {
     const extractors = createOptionalExtractors(config.entities, log);
     if (extractors.configured) {

@@ -3,9 +3,9 @@
  * PostgreSQL server (DATABASE_URL), with API processes started with WORKERS=0. SIGTERM stops
  * claiming and lets the running jobs finish.
  */
-import { pino } from 'pino';
 import { ConfigError } from './config.ts';
 import { Worker } from './jobs/worker.ts';
+import { createLogger } from './logging.ts';
 import { closeOcrWorker } from './processing/text/index.ts';
 import { configOrExit, openReady, stopOnSignals } from './startup.ts';
 import { FileStore } from './storage/files.ts';
@@ -16,7 +16,7 @@ async function main(): Promise<void> {
       throw new ConfigError('a worker process needs DATABASE_URL: embedded PGlite belongs to one process, whose API runs the jobs');
     }
   });
-  const log = pino({ level: config.logLevel, base: { role: 'worker' } });
+  const log = createLogger(config.logLevel, { role: 'worker' });
   const { db, registry, storage, applied } = await openReady(config);
   if (applied.length > 0) log.info({ applied }, 'migrations applied');
   const { concurrency, pollMs, leaseMs } = config.jobs;
