@@ -39,6 +39,10 @@ describe('requests while the database is away', { skip: serverUrl ? false : 'nee
     signedInList: () => t.request(acme, { method: 'GET', url: `${ORGS}/`, token: admin }),
     detail: () => t.request(acme, { method: 'GET', url: `${ORGS}/${publicId}/`, token: admin }),
     me: () => t.request(acme, { method: 'GET', url: '/api/v1/auth/me/', token: admin }),
+    // One read-only statement in one message (Database.readOnce), not a transaction.
+    quickSearch: () => t.request(acme, { method: 'GET', url: '/api/v1/search/?q=open', token: admin }),
+    // Served from a cache that is off while its LISTEN connection is lost.
+    counts: () => t.request(acme, { method: 'GET', url: '/api/v1/tools/free-ahead-entities-count/' }),
     write: (name: string) => t.request(acme, { method: 'POST', url: `${ORGS}/`, token: admin, payload: { name_inc: name, visibility: 'public' } }),
   };
   /** Names of the tenant's organizations, read on the direct connection (not through the proxy). */
@@ -97,6 +101,7 @@ describe('requests while the database is away', { skip: serverUrl ? false : 'nee
       assertUnavailable(await requests.signedInList(), 'signed-in list');
       assertUnavailable(await requests.detail(), 'detail');
       assertUnavailable(await requests.me(), 'auth/me');
+      assertUnavailable(await requests.quickSearch(), 'quick search');
       assertUnavailable(await requests.write(`Written during ${mode}`), 'write');
       assert.deepEqual(await namesInDatabase(), before, 'the write wrote nothing');
 
@@ -108,6 +113,8 @@ describe('requests while the database is away', { skip: serverUrl ? false : 'nee
       assert.equal((await requests.signedInList()).statusCode, 200);
       assert.equal((await requests.detail()).statusCode, 200);
       assert.equal((await requests.me()).statusCode, 200);
+      assert.equal((await requests.quickSearch()).statusCode, 200);
+      assert.equal((await requests.counts()).statusCode, 200);
       const written = await requests.write(`Written after ${mode}`);
       assert.equal(written.statusCode, 201, written.body);
       assert.deepEqual(await namesInDatabase(), [...before, `Written after ${mode}`].sort());
