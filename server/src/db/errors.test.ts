@@ -48,6 +48,12 @@ describe('isDatabaseUnavailable', () => {
     }
   });
 
+  it("leaves the socket errors of the app's other dependencies alone: S3 (AWS SDK) and fetch", () => {
+    const refused = withCode('connect ECONNREFUSED 127.0.0.1:9000', 'ECONNREFUSED');
+    assert.equal(isDatabaseUnavailable(Object.assign(refused, { $metadata: { attempts: 3 } })), false);
+    assert.equal(isDatabaseUnavailable(new TypeError('fetch failed', { cause: withCode('connect ECONNREFUSED 10.0.0.1:443', 'ECONNREFUSED') })), false);
+  });
+
   it('ends on a cycle of causes', () => {
     const error: Error & { cause?: unknown } = new Error('a');
     error.cause = error;

@@ -44,9 +44,20 @@ function* chainOf(error: unknown): Generator<Record<string, unknown>> {
   }
 }
 
+/**
+ * Failures of the app's other network dependencies, which also end in socket errors: the S3
+ * client's (the AWS SDK marks its errors with `$metadata`) and fetch's (undici's "fetch
+ * failed", the socket error as its cause). A store or a site that is away is not the database.
+ */
+function isOtherDependency(record: Record<string, unknown>): boolean {
+  return '$metadata' in record || (record instanceof TypeError && record.message === 'fetch failed');
+}
+
 /** Whether the error says the database cannot be reached or is not serving for now. */
 export function isDatabaseUnavailable(error: unknown): boolean {
-  for (const record of chainOf(error)) {
+  const chain = [...chainOf(error)];
+  if (chain.some(isOtherDependency)) return false;
+  for (const record of chain) {
     const code = record['code'];
     if (typeof code === 'string' && (UNAVAILABLE_SQLSTATES.has(code) || /^08[0-9A-Z]{3}$/.test(code) || NETWORK_CODES.has(code))) return true;
     const message = record['message'];
