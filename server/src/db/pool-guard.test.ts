@@ -1,7 +1,8 @@
 /**
  * The pool guard (pool-guard.ts) on a real server through test/pg-proxy.ts: a connection lost
  * while checked out fails its work and not the process, a server that stops answering fails a
- * connect after the time-out rather than never, and the pool serves again once it is back.
+ * connect after the time-out rather than never, and the pool serves again once it is back; and
+ * the LISTEN connection the event bus uses comes back by itself.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -46,6 +47,33 @@ describe('pool guard', { skip: serverUrl ? false : 'needs a PostgreSQL server (T
     assert.deepEqual(lost, ['database connection lost while in use']);
     await proxy.up();
     assert.deepEqual(await selectOne(), [{ one: 1 }]);
+  });
+
+  it('LISTEN (the event bus) notices the loss, connects again by itself and hears notifications again', async () => {
+    const waiting: Array<{ match: (event: string) => boolean; resolve: () => void }> = [];
+    const seen = (event: string) => {
+      for (const waiter of waiting.filter((entry) => entry.match(event))) {
+        waiting.splice(waiting.indexOf(waiter), 1);
+        waiter.resolve();
+      }
+    };
+    const next = (event: string) => new Promise<void>((resolve) => waiting.push({ match: (seenEvent) => seenEvent === event, resolve }));
+    const listening = next('state:true');
+    const stop = await db.listen('faults_probe', { notify: (payload) => seen(`notify:${payload}`), state: (state) => seen(`state:${state}`) });
+    try {
+      await listening;
+      const lostState = next('state:false');
+      await proxy.down('refuse');
+      await lostState;
+      const back = next('state:true');
+      await proxy.up();
+      await back;
+      const heard = next('notify:back');
+      await testDb.db.owner.execute(sql`SELECT pg_notify('faults_probe', 'back')`);
+      await heard;
+    } finally {
+      await stop();
+    }
   });
 
   it('gives up connecting to a server that does not answer, then connects again', async () => {
