@@ -21,6 +21,7 @@ import {
   UploadPartCommand,
 } from '@aws-sdk/client-s3';
 import { query } from '../db/client.ts';
+import { multipart } from '../test/multipart.ts';
 import { startS3Server, type TestS3Server } from '../test/s3-server.ts';
 import { createTestApp, hostOf, type TestContext } from '../test/test-app.ts';
 import { FileStore } from './files.ts';
@@ -136,7 +137,7 @@ describe('S3: a multipart upload that does not complete is aborted', () => {
       );
     });
 
-    it('a client gone mid-upload', async () => {
+    it("a client gone mid-upload through the API, and a part the store refuses there (a 500, not the client's 400)", async () => {
       let t: TestContext | undefined;
       try {
         t = await createTestApp({}, undefined, driver);
@@ -170,6 +171,12 @@ describe('S3: a multipart upload that does not complete is aborted', () => {
           socket.destroy();
           assert.equal(driver.stages.length, stagesBefore + 1);
           await Promise.all(driver.stages);
+        });
+        // The store refusing a part of an upload through the API: the server's failure (5xx), not the client's.
+        s3.failNext('UploadPart');
+        await assertNothingLeft('part refused under the API', async () => {
+          const response = await t!.request(acme, { method: 'POST', url: '/api/v1/raw-data/upload/', token, ...multipart('large.bin', randomBytes(7 * MiB)) });
+          assert.equal(response.statusCode, 500, response.body);
         });
         const stored = await t.db.withTenant({ tenantId: acme.id }, (tx) => query<{ n: number }>(tx, sql`SELECT count(*)::int AS n FROM stored_files`));
         assert.deepEqual(stored, [{ n: 0 }]);
