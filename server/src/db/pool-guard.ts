@@ -7,7 +7,7 @@
  * running fails with the error (the request answers 503, docs/faults.md), the next one on
  * that connection fails as "not queryable", and the pool discards it when it is released.
  */
-import type pg from 'pg';
+import pg from 'pg';
 import type { Database } from './client.ts';
 
 const guarded = new WeakSet<object>();
@@ -16,11 +16,10 @@ export interface GuardLog {
   warn(details: object, message: string): void;
 }
 
-/** The pg pool under a server Database (drizzle keeps its client as `$client`); null on PGlite. */
+/** The pg pool under a server Database (drizzle keeps its client as `$client`); null for anything else (PGlite). */
 function poolOf(db: Database): pg.Pool | null {
-  if (db.engine !== 'postgres') return null;
   const client = (db.owner as unknown as { $client?: unknown }).$client;
-  return client && typeof (client as pg.Pool).on === 'function' && typeof (client as pg.Pool).connect === 'function' ? (client as pg.Pool) : null;
+  return client instanceof pg.Pool ? client : null;
 }
 
 /**
