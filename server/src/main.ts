@@ -3,14 +3,14 @@
  * names one), then the API process and `WORKERS` worker processes, and keeps them running.
  * It loads none of the app: a crash in a child cannot take it down. See docs/processes.md.
  */
-import { pino } from 'pino';
 import { configOrExit } from './config.ts';
+import { createLogger } from './logging.ts';
 import { startDatabase } from './processes/database.ts';
 import { Supervisor } from './processes/supervisor.ts';
 
 async function main(): Promise<void> {
   const config = configOrExit();
-  const log = pino({ level: config.logLevel === 'silent' ? 'info' : config.logLevel, base: { role: 'supervisor' } });
+  const log = createLogger(config.logLevel === 'silent' ? 'info' : config.logLevel, { role: 'supervisor' });
   const database = await startDatabase(config, log);
   const supervisor = new Supervisor({
     log,

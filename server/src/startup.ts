@@ -3,13 +3,14 @@
  * read the settings, check the file store, open and migrate the database, check the job
  * registry; and how it stops.
  */
-import { pino } from 'pino';
 import { CONFIG_EXIT, type Config } from './config.ts';
 import type { Database } from './db/client.ts';
 import { migrate } from './db/migrate.ts';
+import { guardConnections } from './db/pool-guard.ts';
 import { openDatabase } from './db/open.ts';
 import type { JobRegistry } from './jobs/registry.ts';
 import { enrichmentDeps } from './modules/emails/domain-enrichment.ts';
+import { createLogger } from './logging.ts';
 import { jobRegistry } from './modules/jobs.ts';
 import { RESOURCES } from './modules/registry.ts';
 import { ModelFolderError, createOptionalExtractors, type OptionalExtractors } from './processing/entities/index.ts';
@@ -34,6 +35,8 @@ export async function openReady(config: Config): Promise<Ready> {
   const registry = jobRegistry({ entityExtractors: entityExtractorsOrExit(config), emailEnrichment: enrichmentDeps(config) });
   const storage = await storageOrExit(config);
   const db = await openDatabase(config);
+  // Every process (API and worker): a connection lost mid-transaction fails its work, not the process.
+  guardConnections(db, createLogger(config.logLevel, { role: 'database' }));
   const applied = await migrate(db);
   const searchRebuilt = await applySearchIndexes(db, RESOURCES);
   return { db, registry, storage, applied, searchRebuilt };
@@ -45,7 +48,7 @@ export async function openReady(config: Config): Promise<Ready> {
  * with the first item processed.
  */
 function entityExtractorsOrExit(config: Config): OptionalExtractors {
-  const log = pino({ level: config.logLevel, base: { role: 'entities' } });
+  const log = createLogger(config.logLevel, { role: 'entities' });
   try {
     const extractors = createOptionalExtractors(config.entities, log);
     if (extractors.configured) {

@@ -3,8 +3,8 @@
  * (main.ts, `WORKERS` of them), or on its own (`npm run worker`, with DATABASE_URL) to add
  * workers on other machines. SIGTERM stops claiming and lets the running jobs finish.
  */
-import { pino } from 'pino';
 import { Worker } from './jobs/worker.ts';
+import { createLogger } from './logging.ts';
 import { closeOcrWorker } from './processing/text/index.ts';
 import { ConfigError, configOrExit } from './config.ts';
 import { openReady, stopOnSignals } from './startup.ts';
@@ -14,7 +14,7 @@ async function main(): Promise<void> {
   const config = configOrExit((settings) => {
     if (!settings.databaseUrl) throw new ConfigError('a worker process needs DATABASE_URL (`npm start` passes its own)');
   });
-  const log = pino({ level: config.logLevel, base: { role: 'worker' } });
+  const log = createLogger(config.logLevel, { role: 'worker' });
   const { db, registry, storage, applied } = await openReady(config);
   if (applied.length > 0) log.info({ applied }, 'migrations applied');
   const { concurrency, pollMs, leaseMs } = config.jobs;

@@ -27,10 +27,12 @@ import { LocalDriver } from '../storage/local.ts';
 import { DEFAULT_ADMIN_EMAIL, DEFAULT_ADMIN_PASSWORD, seedTenants } from '../tenancy/seed.ts';
 import { openPostgres, query, type Database } from './client.ts';
 import { openPglite } from '../test/pglite-legacy.ts';
+import { testServerUrl } from '../test/test-db.ts';
+import { call, killAll, start } from '../test/processes.ts';
 import { loadMigrations, migrate } from './migrate.ts';
 import { importPgliteFolder, importPgliteIfPresent, pgliteImportOf, PgliteImportError, restoreStatements, splitStatements } from './pglite-import.ts';
 
-const SERVER_URL = process.env['TEST_DATABASE_URL'] ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+
 const READER_EMAIL = 'reader@demo.example';
 const READER_PASSWORD = 'a reader of the old days';
 const quiet = { log: () => {} };
@@ -147,7 +149,8 @@ async function folderHash(dir: string): Promise<string> {
   return hash.digest('hex');
 }
 
-async function onServer<T>(statement: string, values: unknown[] = [], url = SERVER_URL): Promise<T[]> {
+async function onServer<T>(statement: string, values: unknown[] = [], url?: string): Promise<T[]> {
+  url ??= await testServerUrl();
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
@@ -182,7 +185,7 @@ describe('importing an earlier version’s PGlite folder into PostgreSQL', () =>
     const name = `intelnotes_pglite_import_${randomBytes(5).toString('hex')}`;
     await onServer(`CREATE DATABASE ${name}`);
     databases.push(name);
-    const url = new URL(SERVER_URL);
+    const url = new URL(await testServerUrl());
     url.pathname = `/${name}`;
     return url.toString();
   };
@@ -196,6 +199,7 @@ describe('importing an earlier version’s PGlite folder into PostgreSQL', () =>
   });
 
   after(async () => {
+    killAll();
     await closeOcrWorker();
     for (const name of databases) await onServer(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
     await rm(root, { recursive: true, force: true });
@@ -332,6 +336,27 @@ describe('importing an earlier version’s PGlite folder into PostgreSQL', () =>
     assert.equal((await pgliteImportOf(url))?.source, path.join(dataDir, 'pglite'));
     const second = await run();
     assert.match(second.stdout, /nothing to import/);
+  });
+
+  it('npm start on a DATA_DIR holding an earlier version\'s pglite folder imports it once into the embedded server and serves its data', async () => {
+    const dataDir = path.join(root, 'start-data-dir');
+    await cp(fixture, path.join(dataDir, 'pglite'), { recursive: true });
+    const product = start({ DATA_DIR: dataDir, PORT: '0', WORKERS: '1' }, 'src/main.ts');
+    try {
+      const [, port] = await product.waitFor(/serving on http:\/\/localhost:(\d+)/);
+      assert.match(product.output(), /imported the data of the earlier embedded database/);
+      assert.doesNotMatch(product.output(), /first start/, 'the old tenants came along: nothing seeded');
+      const host = `demo.localhost:${port}`;
+      const login = await call(port!, host, 'POST', '/api/v1/auth/login/', { email: DEFAULT_ADMIN_EMAIL, password: DEFAULT_ADMIN_PASSWORD });
+      assert.equal(login.status, 200);
+      const found = await call(port!, host, 'GET', '/api/v1/assets/organizations/?search=zanzibar', undefined, login.json.token);
+      assert.deepEqual(found.json.results.map((row: { id: string }) => row.id), [old.organizationIds.zanzibar]);
+      const entries = await readdir(dataDir);
+      assert.ok(!entries.includes('pglite') && entries.some((name) => name.startsWith('pglite.imported-')), entries.join(', '));
+    } finally {
+      product.child.kill('SIGTERM');
+      assert.equal(await product.exited, 0);
+    }
   });
 
   it('a folder that is not a PGlite folder, or is damaged, is refused with the target left empty and the folder unchanged', async () => {

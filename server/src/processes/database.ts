@@ -3,6 +3,7 @@
  * DATA_DIR/postgres, started here and started again (with backoff) if it ever dies — the API
  * and the workers reconnect by themselves meanwhile.
  */
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
@@ -17,6 +18,17 @@ export interface SupervisedDatabase {
   stop(): Promise<void>;
 }
 
+/**
+ * An earlier version kept its data in DATA_DIR/pglite: copied into the server's database once,
+ * before any process migrates (docs/pglite-import.md); the folder is then renamed aside.
+ */
+async function importEarlierPglite(dataDir: string, targetUrl: string, log: Logger): Promise<void> {
+  if (!existsSync(path.join(dataDir, 'pglite'))) return;
+  const { importPgliteIfPresent } = await import('../db/pglite-import.ts');
+  const imported = await importPgliteIfPresent({ dataDir, targetUrl, log: (message) => log.info(message) });
+  if (imported) log.info({ tables: imported.tables, rows: imported.rows, movedTo: imported.movedTo }, 'imported the data of the earlier embedded database (PGlite)');
+}
+
 export async function startDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir'>, log: Logger): Promise<SupervisedDatabase> {
   if (config.databaseUrl) return { url: config.databaseUrl, embedded: false, stop: async () => {} };
 
@@ -24,6 +36,12 @@ export async function startDatabase(config: Pick<Config, 'databaseUrl' | 'dataDi
   const start = () => startEmbeddedServer({ dir, log: (message) => log.info(message) });
   let server: EmbeddedServer = await start();
   log.info({ dir, pid: server.pid }, 'embedded PostgreSQL server running');
+  try {
+    await importEarlierPglite(config.dataDir, server.url, log);
+  } catch (error) {
+    await server.stop();
+    throw error;
+  }
   let stopping = false;
   const backoff = new Backoff();
   backoff.started();

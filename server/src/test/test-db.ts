@@ -36,7 +36,7 @@ let ownServer: Promise<string> | null = null;
  * TEST_DATABASE_URL, or — for a test file run on its own, outside `npm test` — an embedded
  * server of this process's, in a temporary folder removed when the process exits.
  */
-function testServerUrl(): Promise<string> {
+export function testServerUrl(): Promise<string> {
   const url = process.env['TEST_DATABASE_URL'];
   if (url) return Promise.resolve(url);
   return (ownServer ??= (async () => {
