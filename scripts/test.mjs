@@ -112,11 +112,7 @@ const workers = shares(files).map((share, index) => {
       'tsx',
       // Per test: a browser test on a loaded 2-core machine can take minutes; a hang still fails.
       '--test-timeout=900000',
-      // A file that leaves a handle open must not keep its worker from finishing.
-      '--test-force-exit',
       `--test-reporter=${path.join(root, 'scripts/test-files-reporter.mjs')}`,
-      '--test-reporter-destination=stdout',
-      `--test-reporter=${path.join(root, 'scripts/test-failures-reporter.mjs')}`,
       '--test-reporter-destination=stdout',
       path.join(root, 'scripts/test-shard.mjs'),
       ...share,
@@ -127,7 +123,7 @@ const workers = shares(files).map((share, index) => {
       env: { ...process.env, NODE_ENV: 'test', TEST_DATABASE_URL: databaseUrl, TEST_ARTIFACTS_DIR: artifacts, TEST_DURATIONS_FILE: durations },
     },
   );
-  return new Promise((resolve) => child.on('exit', (code, signal) => resolve({ code: code ?? (signal ? 1 : 0), durations })));
+  return new Promise((resolve) => child.on('exit', (code, signal) => resolve({ code: code ?? (signal ? 1 : 0), durations, share })));
 });
 
 for (const signal of ['SIGINT', 'SIGTERM']) {
@@ -148,23 +144,30 @@ const merged = (() => {
   }
 })();
 const totals = { passed: 0, failed: 0, skipped: 0 };
-let incomplete = false;
-for (const { durations } of results) {
+const failures = [];
+const unfinished = [];
+for (const { durations, share } of results) {
+  let report = { durations: {}, totals, failures: [] };
   try {
-    const report = JSON.parse(readFileSync(durations, 'utf8'));
+    report = JSON.parse(readFileSync(durations, 'utf8'));
     Object.assign(merged, report.durations);
     for (const key of Object.keys(totals)) totals[key] += report.totals[key];
+    failures.push(...report.failures);
   } catch {
-    incomplete = true; // that worker died before it could report
+    // that worker died before its first file ended
   }
+  unfinished.push(...share.filter((file) => !(file in report.durations)));
 }
 writeFileSync(durationsFile, JSON.stringify(merged, null, 1));
 
-const failed = incomplete || results.some((result) => result.code !== 0);
+if (failures.length > 0) console.log(`\n# ${failures.length} failed:\n${failures.join('\n')}\n`);
+if (unfinished.length > 0) console.log(`\n# ${unfinished.length} test files never finished (their worker died):\n${unfinished.map((file) => `  ${file}`).join('\n')}\n`);
+const incomplete = unfinished.length > 0;
+const failed = incomplete || failures.length > 0 || results.some((result) => result.code !== 0);
 const minutes = ((Date.now() - started) / 60_000).toFixed(1);
 const tests = totals.passed + totals.failed + totals.skipped;
 console.log(
-  `intelnotes: test run ${failed ? 'FAILED' : 'passed'} in ${minutes} min — ${tests} tests: ${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped${incomplete ? ' (a worker died: counts incomplete)' : ''}`,
+  `intelnotes: test run ${failed ? 'FAILED' : 'passed'} in ${minutes} min — ${tests} tests: ${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped${incomplete ? ' (counts incomplete)' : ''}`,
 );
 if (existsSync(artifacts)) {
   console.log(`intelnotes: screenshots and other output are in ${artifacts}`);
