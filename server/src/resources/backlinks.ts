@@ -7,7 +7,6 @@
  * fields the caller may read, and presented with readable fields only.
  */
 import type { AccessLevel, RelatedGroup, RelatedGroups, RelatedItem, RelatedRef, RelatedSummaryPart } from '../contracts.ts';
-import { atLeast } from '../auth/access.ts';
 import type { Tx } from '../db/client.ts';
 import { fieldError } from '../http/errors.ts';
 import type { Catalog } from './catalog.ts';
@@ -17,7 +16,7 @@ import { integer, MAX_LIMIT, parseListQuery } from './list-query.ts';
 import * as repo from './repository.ts';
 import type { Resource } from './resource.ts';
 import { ResourceService } from './service.ts';
-import { visibleTo } from './visibility.ts';
+import { mayReadField, mayReadResource, visibleTo } from './visibility.ts';
 
 export const RELATED_DEFAULT_LIMIT = 10;
 const PARAMETERS = ['group', 'limit', 'offset'];
@@ -42,16 +41,15 @@ export interface RelatedQuery {
 }
 
 const pluralOf = (resource: Resource) => resource.plural ?? `${resource.label}s`;
-const mayRead = (access: AccessLevel, needed: AccessLevel | undefined) => !needed || atLeast(access, needed);
 
 /** The sources a reader at `access` may see for records of `resource`, in catalog order, the extensions' groups last. */
 export function backlinkSources(catalog: Catalog, resource: Resource, access: AccessLevel): BacklinkSource[] {
   const sources: BacklinkSource[] = catalog
     .referrersOf(resource.kind)
-    .filter(({ resource: source, field }) => mayRead(access, source.readAccess) && mayRead(access, source.fields[field]!.readAccess))
+    .filter(({ resource: source, field }) => mayReadResource(source, access) && mayReadField(source.fields[field]!, access))
     .map(({ resource: source, field, spec }) => ({ key: `${source.kind}.${field}`, label: spec.inverseLabel ?? pluralOf(source), resource: source, field }));
   for (const group of catalog.extensions.flatMap((extension) => extension.backlinks?.(resource, catalog.resources) ?? [])) {
-    if (mayRead(access, group.resource.readAccess)) sources.push({ ...group, field: null });
+    if (mayReadResource(group.resource, access)) sources.push({ ...group, field: null });
   }
   // Two fields of one resource pointing here would read alike: the field tells them apart.
   for (const source of sources) {

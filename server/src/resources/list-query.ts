@@ -3,12 +3,12 @@
  * the lookups of declared fields) into a ListQuery, rejecting anything unknown
  * or malformed with a 400 that names the parameter.
  */
-import { atLeast } from '../auth/access.ts';
 import { LOOKUPS, MAX_LIMIT, type AccessLevel, type Lookup } from '../contracts.ts';
 import { fieldError } from '../http/errors.ts';
 import type { FieldType } from './fields.ts';
 import { isUuid, parseIncompleteDate } from './values.ts';
 import type { Resource } from './resource.ts';
+import { mayReadField } from './visibility.ts';
 
 export const DEFAULT_LIMIT = 25;
 /** Declared with the API contracts, where the Operator's query limit names it too. */
@@ -110,20 +110,19 @@ export function comparableAs(resource: Resource, name: string): 'number' | 'date
 /** Whether a field holds a list of values (emails, phones, URLs, many related records): `__empty` asks for none. */
 export const isArrayField = (field: FieldType): boolean => field.multiple === true;
 
-/** Whether a reader at `access` may read the field (and so filter or compare by it). */
-export const mayRead = (field: FieldType, access: AccessLevel): boolean => !field.readAccess || atLeast(access, field.readAccess);
 
 /**
  * The lookups of each field a reader at `access` may filter by, in LOOKUPS order: declared
  * filters are (and are not) any of some values; comparable fields compare; every one of them,
  * and array fields, can be asked to be empty. Fields with none are left out; so are fields the
- * reader may not read (a restricted field is not even named to them).
+ * reader may not read (a restricted field, or a relation to records they may not read: visibility.ts
+ * mayReadField) — not even named to them.
  */
 export function fieldLookups(resource: Resource, access: AccessLevel): Record<string, Lookup[]> {
   const filters = filterNames(resource);
   const lookups: Record<string, Lookup[]> = {};
   for (const [name, field] of Object.entries(resource.fields)) {
-    if (!mayRead(field, access)) continue;
+    if (!mayReadField(field, access)) continue;
     const allowed = new Set<Lookup>();
     if (filters.includes(name)) ['is', 'not', 'empty'].forEach((lookup) => allowed.add(lookup as Lookup));
     if (comparableAs(resource, name)) [...COMPARISONS, 'empty' as const].forEach((lookup) => allowed.add(lookup));

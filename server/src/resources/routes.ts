@@ -20,6 +20,7 @@ import { queueSheetImport, storeSpreadsheet } from './import-job.ts';
 import { filterNames, MAX_LIMIT, parseListQuery, rangeFilters, type ListQuery } from './list-query.ts';
 import type { Resource } from './resource.ts';
 import { ResourceService } from './service.ts';
+import { fieldReadAccess } from './visibility.ts';
 import { SpreadsheetExport, type ExportFormat } from './spreadsheet-export.ts';
 import { fileError, importSheet, readImportSheet, saveSpreadsheet, uploadError, withImportFolder, type Upload } from './spreadsheet-import.ts';
 
@@ -53,8 +54,8 @@ export function recordBody(resource: Resource) {
 
 function recordSchema(resource: Resource): TSchema {
   const properties: Record<string, TSchema> = { id: Type.String({ format: 'uuid' }), display_name: Type.Union([Type.String(), Type.Null()]) };
-  // A field some readers may not read (readAccess) is left out of their records, so it is optional.
-  for (const [name, field] of Object.entries(resource.fields)) properties[name] = field.readAccess ? Type.Optional(field.schema) : field.schema;
+  // A field some readers may not read (its readAccess, or a relation's targets': visibility.ts) is left out of their records, so it is optional.
+  for (const [name, field] of Object.entries(resource.fields)) properties[name] = fieldReadAccess(field) !== 'public' ? Type.Optional(field.schema) : field.schema;
   return Type.Object(properties, { additionalProperties: true, $id: `${resource.type}Record` });
 }
 
