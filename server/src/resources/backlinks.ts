@@ -12,7 +12,7 @@ import { fieldError } from '../http/errors.ts';
 import type { Catalog } from './catalog.ts';
 import type { BacklinkGroup } from './extensions.ts';
 import type { EngineContext } from './context.ts';
-import { integer, MAX_LIMIT, parseListQuery } from './list-query.ts';
+import { parseListQuery, parsePaging } from './list-query.ts';
 import * as repo from './repository.ts';
 import type { Resource } from './resource.ts';
 import { ResourceService } from './service.ts';
@@ -68,11 +68,7 @@ export function parseRelatedQuery(query: Record<string, unknown>): RelatedQuery 
     if (typeof value !== 'string' && typeof value !== 'number') throw fieldError(name, 'Give this parameter once.');
     raw[name] = String(value);
   }
-  return {
-    group: raw['group']?.trim() || null,
-    limit: integer('limit', raw['limit'], RELATED_DEFAULT_LIMIT, 1, MAX_LIMIT),
-    offset: integer('offset', raw['offset'], 0, 0, Number.MAX_SAFE_INTEGER),
-  };
+  return { group: raw['group']?.trim() || null, ...parsePaging(query, { defaultLimit: RELATED_DEFAULT_LIMIT }) };
 }
 
 /** GET {resource}/{id}/related/: the groups with something in them, or the one `group` names (even when empty). */
