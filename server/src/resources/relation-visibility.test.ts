@@ -16,14 +16,14 @@ import { query } from '../db/client.ts';
 import { CATALOG, RESOURCES } from '../modules/registry.ts';
 import type { TenantRow } from '../tenancy/tenants.repository.ts';
 import { createTestApp, type TestContext } from '../test/test-app.ts';
-import { relationFields } from './catalog.ts';
+import { Catalog, relationFields } from './catalog.ts';
 import { inTenant, systemActor } from './context.ts';
-import type { FieldType, Visibility } from './fields.ts';
+import { relation, text, type FieldType, type Visibility } from './fields.ts';
 import { filterNames } from './list-query.ts';
 import { idsOf } from './relations.ts';
-import type { Resource } from './resource.ts';
+import { defineResource, type Resource } from './resource.ts';
 import { ResourceService } from './service.ts';
-import { mayReadField, mayReadResource, visibleTo } from './visibility.ts';
+import { fieldReadAccess, mayReadField, mayReadResource, visibleTo } from './visibility.ts';
 
 const AUDIENCES: AccessLevel[] = ['public', 'paywall', 'research', 'admin'];
 const RANDOM_ID = '00000000-0000-4000-8000-000000000000';
@@ -420,5 +420,27 @@ describe('raw data: research-only buckets and source URLs reach no visitor nor p
     assert.equal(rawData.fields.find((field) => field.name === 'bucket')!.read_access, 'research');
     assert.equal(rawData.fields.find((field) => field.name === 'source')!.read_access, 'research');
     assert.equal(rawData.fields.find((field) => field.name === 'duplicate_of')!.read_access, 'public');
+  });
+});
+
+describe('who reads a relation', () => {
+  it('is whoever reads its targets (and the field, when it is restricted itself)', () => {
+    const field = (kind: string, name: string) => CATALOG.get(kind).fields[name]!;
+    assert.equal(fieldReadAccess(field('raw_data', 'bucket')), 'research');
+    assert.equal(fieldReadAccess(field('raw_data', 'source')), 'research');
+    assert.equal(fieldReadAccess(field('raw_data', 'duplicate_of')), 'public');
+    assert.equal(fieldReadAccess(field('facts', 'sources_raw_data')), 'research');
+    assert.equal(fieldReadAccess(field('library', 'assets')), 'public');
+    assert.ok(!mayReadField(field('raw_data', 'bucket'), 'paywall') && mayReadField(field('raw_data', 'bucket'), 'research'));
+  });
+
+  it('is one audience: a relation to resources read by different audiences is refused', () => {
+    const declare = (kind: string, extra: object) => defineResource({
+      kind, type: kind, path: `/${kind}`, table: kind, label: kind, writeAccess: 'research', fields: { name: text() }, ordering: [], filters: [], ...extra,
+    });
+    const open = declare('open_things', {});
+    const closed = declare('closed_things', { readAccess: 'research' });
+    const holder = declare('holders', { fields: { name: text(), things: relation(['open_things', 'closed_things']) } });
+    assert.throws(() => new Catalog([open, closed, holder]), /holders\.things: the targets of one relation must share their readAccess/);
   });
 });
