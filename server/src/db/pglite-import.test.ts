@@ -3,7 +3,7 @@
  * earlier version's start made it (openPglite on DATA_DIR/pglite, migrate, the search indexes,
  * the seeded tenants) and written through the app, imported into fresh databases on the
  * PostgreSQL server, then read through the app again. Needs a PostgreSQL server as a superuser:
- * TEST_DATABASE_URL's, or the machine's at 127.0.0.1:5432 (CI starts it for both runs).
+ * the test run's (test/test-db.ts testServerUrl).
  */
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';

@@ -1,7 +1,6 @@
 /**
  * Entity counts kept in memory: served without the database between changes, dropped on every
- * change whichever process made it — on PGlite and, with TEST_DATABASE_URL, on a server with
- * two app instances (two connection pools, two listeners: two processes) on one database.
+ * change whichever process made it — also with two app instances (two connection pools, two listeners: two processes) on one database.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
