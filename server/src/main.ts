@@ -1,22 +1,24 @@
 /**
- * Process entry: config → database → migrations → seed → app → listen.
+ * Process entry: config → database → migrations → createEngine → seed → app → listen.
  * Runs jobs too, unless WORKERS=0 (then `npm run worker` processes do: worker.ts).
  * SIGTERM/SIGINT stop accepting connections and claiming jobs, let in-flight requests and
  * running jobs finish, then close the database.
  */
 import { buildApp } from './app.ts';
+import { createEngine } from './engine.ts';
 import { Worker } from './jobs/worker.ts';
 import { closeOcrWorker } from './processing/text/index.ts';
 import { seedGeography } from './modules/geos/geo-seed.ts';
 import { configOrExit, openReady, stopOnSignals } from './startup.ts';
-import { FileStore, recoverAtStart, sweepPeriodically } from './storage/files.ts';
+import { recoverAtStart, sweepPeriodically } from './storage/files.ts';
 import { seedTenants } from './tenancy/seed.ts';
 
 async function main(): Promise<void> {
   const config = configOrExit();
-  const { db, registry, storage, applied, searchRebuilt } = await openReady(config);
-  const files = new FileStore(storage, db);
-  const app = await buildApp({ config, db, files });
+  const { db, deps, storage, applied, searchRebuilt } = await openReady(config);
+  const engine = createEngine(config, deps);
+  const { files } = engine;
+  const app = await buildApp({ engine });
   if (applied.length > 0) app.log.info({ applied }, 'migrations applied');
   if (searchRebuilt.length > 0) app.log.info({ tables: searchRebuilt }, 'search columns built from the declarations');
 
@@ -38,7 +40,7 @@ async function main(): Promise<void> {
 
   // Jobs run in this process unless separate worker processes run them (WORKERS=0).
   const { inProcess, concurrency, pollMs, leaseMs } = config.jobs;
-  const worker = inProcess ? new Worker({ db, files, registry, concurrency, pollMs, leaseMs, log: app.log }) : null;
+  const worker = inProcess ? new Worker({ db, files, registry: engine.jobs, concurrency, pollMs, leaseMs, log: app.log }) : null;
   stopOnSignals(config, app.log, async () => {
     // Requests in flight, running jobs and a sweep in progress finish; no new ones start.
     await Promise.all([app.close(), worker?.stop(), stopSweeping()]);

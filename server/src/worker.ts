@@ -5,10 +5,10 @@
  */
 import { pino } from 'pino';
 import { ConfigError } from './config.ts';
+import { createEngine } from './engine.ts';
 import { Worker } from './jobs/worker.ts';
 import { closeOcrWorker } from './processing/text/index.ts';
 import { configOrExit, openReady, stopOnSignals } from './startup.ts';
-import { FileStore } from './storage/files.ts';
 
 async function main(): Promise<void> {
   const config = configOrExit((settings) => {
@@ -17,10 +17,11 @@ async function main(): Promise<void> {
     }
   });
   const log = pino({ level: config.logLevel, base: { role: 'worker' } });
-  const { db, registry, storage, applied } = await openReady(config);
+  const { db, deps, storage, applied } = await openReady(config);
+  const engine = createEngine(config, deps);
   if (applied.length > 0) log.info({ applied }, 'migrations applied');
   const { concurrency, pollMs, leaseMs } = config.jobs;
-  const worker = new Worker({ db, files: new FileStore(storage, db), registry, concurrency, pollMs, leaseMs, log });
+  const worker = new Worker({ db, files: engine.files, registry: engine.jobs, concurrency, pollMs, leaseMs, log });
   stopOnSignals(config, log, async () => {
     await worker.stop();
     // The OCR worker thread (processing) would keep the process alive for its idle time.

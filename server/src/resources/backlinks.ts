@@ -16,7 +16,7 @@ import type { EngineContext } from './context.ts';
 import { integer, MAX_LIMIT, parseListQuery } from './list-query.ts';
 import * as repo from './repository.ts';
 import type { Resource } from './resource.ts';
-import { ResourceService } from './service.ts';
+import type { ResourceService } from './service.ts';
 import { visibleTo } from './visibility.ts';
 
 export const RELATED_DEFAULT_LIMIT = 10;
@@ -96,7 +96,7 @@ export async function relatedGroups({ tx, actor }: EngineContext, service: Resou
 
 async function groupPage(tx: Tx, target: ResourceService, access: AccessLevel, source: BacklinkSource, rowId: string, page: RelatedQuery): Promise<RelatedGroup> {
   const visible = visibleTo(access);
-  const service = new ResourceService(source.resource, target.catalog);
+  const service = target.services.of(source.resource);
   let rows: repo.Row[];
   let records: Array<Record<string, unknown>>;
   let count: number;

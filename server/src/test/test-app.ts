@@ -1,6 +1,6 @@
 /**
- * Builds the real app on a fresh test database, with helpers to create
- * tenants and users and to sign in. Every test file gets its own database.
+ * Builds the real engine and app on a fresh test database, with helpers to create
+ * tenants and users and to sign in. Every test file gets its own database (and engine).
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
@@ -12,11 +12,11 @@ import { insertUser, type UserRow } from '../auth/users.repository.ts';
 import { loadConfig, type Config } from '../config.ts';
 import type { AccessLevel } from '../contracts.ts';
 import type { Database } from '../db/client.ts';
+import { createEngine, type Engine } from '../engine.ts';
 import type { JobRegistry } from '../jobs/registry.ts';
 import { closeOcrWorker } from '../processing/text/index.ts';
 import { Worker } from '../jobs/worker.ts';
-import { jobRegistry } from '../modules/jobs.ts';
-import { FileStore } from '../storage/files.ts';
+import type { FileStore } from '../storage/files.ts';
 import { LocalDriver } from '../storage/local.ts';
 import type { StorageDriver } from '../storage/storage.ts';
 import { insertTenant, type TenantRow } from '../tenancy/tenants.repository.ts';
@@ -27,14 +27,17 @@ export const TEST_PASSWORD = 'correct horse battery staple';
 export interface TestContext {
   app: FastifyInstance;
   db: Database;
-  engine: TestDatabase['engine'];
+  /** The composition root the app runs on (engine.ts): its catalog, services, job registry, caches and file store. */
+  engine: Engine;
+  /** Which database the test runs on. */
+  database: TestDatabase['engine'];
   /** On a server: the test database's URL (see TestDatabase). */
   databaseUrl?: string;
   config: Config;
   /** The app's file store: a local driver in a temporary folder, removed by close(). */
   files: FileStore;
   /**
-   * Starts a job worker on the test database (the app's own registry unless given one),
+   * Starts a job worker on the test database (the engine's registry unless given one),
    * polling every 100 ms; close() stops it.
    */
   startWorker(options?: { registry?: JobRegistry }): Promise<Worker>;
@@ -78,8 +81,9 @@ export async function createTestApp(
   const testDb = await createTestDatabase();
   const config = loadConfig({ NODE_ENV: 'test', WEB_DIST: '/nonexistent', ...env });
   const filesDir = await mkdtemp(path.join(os.tmpdir(), 'intelnotes-test-files-'));
-  const files = new FileStore(driver ?? new LocalDriver(filesDir), testDb.db);
-  const app = await buildApp({ config, db: testDb.db, files, logger: false, ...deps });
+  const engine = createEngine(config, { db: testDb.db, storage: driver ?? new LocalDriver(filesDir) });
+  const { files } = engine;
+  const app = await buildApp({ engine, logger: false, ...deps });
   const workers: Worker[] = [];
   await beforeReady?.(app);
   await app.ready();
@@ -88,11 +92,12 @@ export async function createTestApp(
   const context: TestContext = {
     app,
     db: testDb.db,
-    engine: testDb.engine,
+    engine,
+    database: testDb.engine,
     ...(testDb.url ? { databaseUrl: testDb.url } : {}),
     config,
     files,
-    startWorker: async ({ registry = jobRegistry() } = {}) => {
+    startWorker: async ({ registry = engine.jobs } = {}) => {
       const silent = { info: () => {}, warn: () => {}, error: () => {} };
       const worker = new Worker({ db: testDb.db, files, registry, concurrency: 1, pollMs: 100, leaseMs: 30_000, log: silent });
       workers.push(worker);

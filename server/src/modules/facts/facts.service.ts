@@ -15,7 +15,8 @@ import { responsibleUser, type EngineContext } from '../../resources/context.ts'
 import type { Visibility } from '../../resources/fields.ts';
 import type { ResultPage } from '../../resources/list-query.ts';
 import { relatedRefs } from '../../resources/relations.ts';
-import { isUuid, ResourceService } from '../../resources/service.ts';
+import { isUuid, type ResourceService } from '../../resources/service.ts';
+import type { ResourceServices } from '../../resources/services.ts';
 import { formatIncompleteDate } from '../../resources/values.ts';
 import { visibleTo } from '../../resources/visibility.ts';
 import { facts } from './facts.resource.ts';
@@ -51,8 +52,11 @@ export function newShareCode(): string {
 export class FactsService {
   readonly facts: ResourceService;
 
-  constructor(private readonly catalog: Catalog) {
-    this.facts = new ResourceService(facts, catalog);
+  private readonly catalog: Catalog;
+
+  constructor(services: ResourceServices) {
+    this.catalog = services.catalog;
+    this.facts = services.get(facts.kind);
   }
 
   /** GET facts/{id}/subtree-count/: the fact and its descendants the caller sees (shown before a delete). */

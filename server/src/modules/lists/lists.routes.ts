@@ -8,10 +8,9 @@ import { ErrorBody, ResourcePage, ResourceRecord } from '../../contracts.ts';
 import { withContext } from '../../http/engine-context.ts';
 import { pageOf } from '../../http/pages.ts';
 import { DEFAULT_LIMIT, MAX_LIMIT, parseListQuery } from '../../resources/list-query.ts';
-import { IdParam } from '../../resources/routes.ts';
-import { CATALOG } from '../registry.ts';
+import { IdParam } from '../../http/resource.routes.ts';
 import { LIST_KIND_SEGMENTS, lists } from './lists.resource.ts';
-import { ListsService, MAX_REORDER } from './lists.service.ts';
+import { MAX_REORDER, type ListsService } from './lists.service.ts';
 
 const tags = ['lists'];
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody };
@@ -35,8 +34,7 @@ const ItemsQuery = Type.Object({
 }, { additionalProperties: false });
 
 // Each route's request types are its schemas' (Static), which Fastify has validated the request against.
-export async function listsRoutes(app: FastifyInstance): Promise<void> {
-  const service = new ListsService(CATALOG);
+export async function listsRoutes(app: FastifyInstance, { service }: { service: ListsService }): Promise<void> {
 
   // The kind segment is a fixed word, so /lists/{id}/items/ and /lists/{id}/history/ stay the engine's.
   app.get<{ Params: Static<typeof SlugParams> }>(`/lists/:kind(^(?:${SEGMENTS.join('|')})$)/:slug/`, {
