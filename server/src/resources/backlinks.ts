@@ -9,7 +9,7 @@
 import type { AccessLevel, RelatedGroup, RelatedGroups, RelatedItem, RelatedRef, RelatedSummaryPart } from '../contracts.ts';
 import { atLeast } from '../auth/access.ts';
 import type { Tx } from '../db/client.ts';
-import { fieldError } from '../http/errors.ts';
+import { fieldError } from './errors.ts';
 import type { Catalog } from './catalog.ts';
 import type { BacklinkGroup } from './extensions.ts';
 import type { EngineContext } from './context.ts';

@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { UserRow } from '../auth/users.repository.ts';
 import type { AuditEntry } from '../contracts.ts';
-import { ApiError } from '../http/errors.ts';
+import { ApiError } from './errors.ts';
 import type { TenantRow } from '../tenancy/tenants.repository.ts';
 import { createTestApp, type TestContext } from '../test/test-app.ts';
 import { actingUser, inTenant, systemActor, type Actor } from './context.ts';

@@ -5,7 +5,7 @@
  */
 import { atLeast } from '../auth/access.ts';
 import { LOOKUPS, MAX_LIMIT, type AccessLevel, type Lookup } from '../contracts.ts';
-import { fieldError } from '../http/errors.ts';
+import { fieldError } from './errors.ts';
 import type { FieldType } from './fields.ts';
 import { isUuid, parseIncompleteDate } from './values.ts';
 import type { Resource } from './resource.ts';

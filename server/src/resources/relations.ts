@@ -7,7 +7,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { RelatedRef } from '../contracts.ts';
 import { query, type Tx } from '../db/client.ts';
-import { conflict, type FieldErrors } from '../http/errors.ts';
+import { conflict, type FieldErrors } from './errors.ts';
 import { relationFields, type Catalog } from './catalog.ts';
 import type { Visibility } from './fields.ts';
 import { visibleCondition } from './repository.ts';

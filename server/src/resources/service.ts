@@ -7,8 +7,7 @@
 import type { AccessLevel, AuditEntry, AvailableFilter, AvailableFilters, RelatedRef } from '../contracts.ts';
 import { atLeast } from '../auth/access.ts';
 import type { Tx } from '../db/client.ts';
-import { badRequest, conflict, notFound, permissionDenied, type FieldErrors, type ItemErrors } from '../http/errors.ts';
-import { isUniqueViolation } from '../http/input.ts';
+import { badRequest, conflict, isUniqueViolation, notFound, permissionDenied, type FieldErrors, type ItemErrors } from './errors.ts';
 import { diff, recordHistory, writeAudit, type AuditAction, type Changes } from './audit.ts';
 import type { Catalog } from './catalog.ts';
 import { pageColumns, type PageColumn, type PageReads, type ParsedValue } from './extensions.ts';

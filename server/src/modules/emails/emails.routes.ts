@@ -10,7 +10,7 @@ import type { Config } from '../../config.ts';
 import { ErrorBody, RelatedRef } from '../../contracts.ts';
 import type { Database } from '../../db/client.ts';
 import { withContext } from '../../http/engine-context.ts';
-import { ApiError, badRequest } from '../../http/errors.ts';
+import { ApiError, badRequest } from '../../resources/errors.ts';
 import type { MailTransport } from '../../mail/mail.ts';
 import { tenantOrigin } from '../../tenancy/host.ts';
 import { tenantNotFound } from '../../tenancy/tenancy.plugin.ts';

@@ -3,7 +3,7 @@
  * adding every address of a pasted text, the typeahead, and who holds an address.
  */
 import type { RelatedRef } from '../../contracts.ts';
-import { fieldError } from '../../http/errors.ts';
+import { fieldError } from '../../resources/errors.ts';
 import { diff, writeAudits } from '../../resources/audit.ts';
 import { responsibleUser, type EngineContext } from '../../resources/context.ts';
 import type { ResourceService } from '../../resources/service.ts';

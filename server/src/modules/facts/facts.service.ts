@@ -8,7 +8,7 @@
 import { randomBytes } from 'node:crypto';
 import type { FactPeriod, FactsView, FactTree, RelatedRef, ShareCode, ShareCodeCreated, SharedFacts } from '../../contracts.ts';
 import { atLeast } from '../../auth/access.ts';
-import { ApiError, fieldError, itemError, notFound } from '../../http/errors.ts';
+import { ApiError, fieldError, itemError, notFound } from '../../resources/errors.ts';
 import { writeAudit } from '../../resources/audit.ts';
 import type { Catalog } from '../../resources/catalog.ts';
 import { responsibleUser, type EngineContext } from '../../resources/context.ts';

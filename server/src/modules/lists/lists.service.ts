@@ -8,7 +8,7 @@
  */
 import type { AccessLevel, RelatedRef } from '../../contracts.ts';
 import type { Tx } from '../../db/client.ts';
-import { ApiError, fieldError, itemError, notFound } from '../../http/errors.ts';
+import { ApiError, fieldError, itemError, notFound } from '../../resources/errors.ts';
 import { diff } from '../../resources/audit.ts';
 import { responsibleUser, type EngineContext } from '../../resources/context.ts';
 import type { Row } from '../../resources/repository.ts';

@@ -4,7 +4,7 @@
  * else the built-in parser's; a query edited by hand is checked the same way.
  */
 import { MAX_QUESTION_LENGTH, type OperatorAnswer, type StructuredQuery } from '../../contracts.ts';
-import { fieldError } from '../../http/errors.ts';
+import { fieldError } from '../../resources/errors.ts';
 import type { Catalog } from '../../resources/catalog.ts';
 import type { EngineContext } from '../../resources/context.ts';
 import { relatedRefs } from '../../resources/relations.ts';

@@ -9,7 +9,7 @@ import {
   CONDITION_OPS, OPERATOR_ENTITIES, type AccessLevel, type ConditionOp, type OperatorEntity, type QueryCondition, type QueryOrdering,
   type StructuredQuery,
 } from '../../contracts.ts';
-import { fieldError } from '../../http/errors.ts';
+import { fieldError } from '../../resources/errors.ts';
 import type { FieldType } from '../../resources/fields.ts';
 import { fieldLookups, lookupParameter, MAX_LIMIT, MAX_SEARCH_LENGTH, orderingNames, parseListQuery, type Lookup } from '../../resources/list-query.ts';
 import type { Resource } from '../../resources/resource.ts';

@@ -10,7 +10,7 @@ import { Type } from 'typebox';
 import type { Config } from '../../config.ts';
 import { ErrorBody, ExtractedEntity } from '../../contracts.ts';
 import { actorOf, withContext } from '../../http/engine-context.ts';
-import { ApiError } from '../../http/errors.ts';
+import { ApiError } from '../../resources/errors.ts';
 import { IdParam, listQuerystring } from '../../http/resource.routes.ts';
 import { parseListQuery } from '../../resources/list-query.ts';
 import type { ResourceServices } from '../../resources/services.ts';

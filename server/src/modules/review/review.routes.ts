@@ -8,7 +8,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type, type TSchema } from 'typebox';
 import { ErrorBody, ResourcePage, ResourceRecord } from '../../contracts.ts';
 import { withContext } from '../../http/engine-context.ts';
-import { fieldError, permissionDenied, notAuthenticated } from '../../http/errors.ts';
+import { fieldError, permissionDenied, notAuthenticated } from '../../resources/errors.ts';
 import { pageOf } from '../../http/pages.ts';
 import { everyProblem, optionalBody } from '../../http/validation.ts';
 import { parseListQuery } from '../../resources/list-query.ts';

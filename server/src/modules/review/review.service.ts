@@ -6,7 +6,7 @@
  * accepting (the suggestion becomes a record, or is merged into one with link_to) and
  * rejecting (remembered by name and source).
  */
-import { ApiError, fieldError } from '../../http/errors.ts';
+import { ApiError, fieldError } from '../../resources/errors.ts';
 import type { Catalog } from '../../resources/catalog.ts';
 import { responsibleUser, type EngineContext } from '../../resources/context.ts';
 import { MergeService } from '../../resources/merge.ts';

@@ -5,7 +5,7 @@
 import type { FastifyInstance } from 'fastify';
 import { Type, type Static } from 'typebox';
 import { ErrorBody, SearchResponse } from '../../contracts.ts';
-import { fieldError } from '../../http/errors.ts';
+import { fieldError } from '../../resources/errors.ts';
 import type { Catalog } from '../../resources/catalog.ts';
 import { visibleTo } from '../../resources/visibility.ts';
 import { quickSearched, quickSearchStatement, typesOf, type SearchRow } from './quick-search.ts';

@@ -5,7 +5,7 @@
 import type { FastifyInstance } from 'fastify';
 import { Type, type Static } from 'typebox';
 import { ErrorBody, RelatedRef } from '../../contracts.ts';
-import { badRequest, fieldError } from '../../http/errors.ts';
+import { badRequest, fieldError } from '../../resources/errors.ts';
 import { withContext } from '../../http/engine-context.ts';
 import type { ResourceServices } from '../../resources/services.ts';
 import { MAX_SCANNED_CHARS } from './apply-tagging-rules.ts';
