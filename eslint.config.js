@@ -71,8 +71,8 @@ export default tseslint.config(
     // The engine is not HTTP: services, repositories and the resource engine run for jobs as
     // well as requests, so only the HTTP layer (routes, plugins, the multipart receiver
     // storage/upload.ts, app wiring, and the http/ modules named here) sees Fastify. The rest of
-    // http/ is what the engine takes from it — its errors, field checks, list parameters and
-    // the NUL rule — and stays free of Fastify, even of its types.
+    // http/ is what module services take from it — field checks, list parameters, safe fetches —
+    // and stays free of Fastify, even of its types.
     files: ['server/src/**/*.ts'],
     ignores: [
       'server/src/**/*routes.ts', 'server/src/**/*.plugin.ts', 'server/src/storage/upload.ts',
@@ -84,6 +84,21 @@ export default tseslint.config(
         patterns: [
           { group: ['fastify', 'fastify-*', '@fastify/*'], message: 'Below the routes, take an EngineContext (resources/context.ts), not a request.' },
           { group: ['**/http/engine-context.ts', '**/http/pages.ts'], message: 'Routes build the context and page links; services take an EngineContext.' },
+        ],
+      }],
+    },
+  },
+  {
+    // The resource engine sits below the HTTP layer and the modules: http/ (the engine's routes
+    // among them) and the modules import the engine, never the other way round, so no value
+    // import cycle runs between them (docs/engine.md "Composition"). Types may cross.
+    files: ['server/src/resources/**/*.ts'],
+    ignores: ['server/src/resources/**/*.test.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': ['error', {
+        patterns: [
+          { group: ['**/http/*'], allowTypeImports: true, message: 'The engine is not HTTP: its errors live in resources/errors.ts; HTTP adapters live in http/ and import the engine.' },
+          { group: ['**/modules/*', '**/modules/**'], allowTypeImports: true, message: 'Modules build on the engine; the engine reaches them through the catalog and its extensions, which createEngine (engine.ts) wires.' },
         ],
       }],
     },

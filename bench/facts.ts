@@ -31,7 +31,7 @@ try {
   let started = performance.now();
   await t.db.withTenant({ tenantId: acme.id }, (tx) => seedFactTree(tx, acme.id, section, TEN_THOUSAND, keyword));
   await t.db.owner.execute(sql`ANALYZE facts`);
-  console.log(`Database: ${t.engine}; 10,000 facts written in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  console.log(`Database: PostgreSQL; 10,000 facts written in ${((performance.now() - started) / 1000).toFixed(1)} s`);
   console.log('');
   console.log('| Reader | Facts shown | Locked | JSON | min | p50 | p95 |');
   console.log('|---|---:|---:|---:|---:|---:|---:|');

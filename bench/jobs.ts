@@ -21,8 +21,8 @@ import { openPglite, openPostgres, query, type Database } from '../server/src/db
 import { migrate } from '../server/src/db/migrate.ts';
 import { enqueue } from '../server/src/jobs/queue.ts';
 import { Worker } from '../server/src/jobs/worker.ts';
-import { jobRegistry } from '../server/src/modules/jobs.ts';
-import { FileStore } from '../server/src/storage/files.ts';
+import { loadConfig } from '../server/src/config.ts';
+import { createEngine } from '../server/src/engine.ts';
 import { LocalDriver } from '../server/src/storage/local.ts';
 import { insertTenant } from '../server/src/tenancy/tenants.repository.ts';
 import { stats, type LatencyStats } from './load.ts';
@@ -156,8 +156,8 @@ export async function runJobsBench(serverUrl: string, options: JobsBenchOptions 
     const silent = { info: () => {}, warn: () => {}, error: () => {} };
     // The probe jobs use no files; the worker hands every handler a store all the same.
     const filesDir = await mkdtemp(path.join(os.tmpdir(), 'intelnotes-bench-files-'));
-    const files = new FileStore(new LocalDriver(filesDir), embedded);
-    const worker = new Worker({ db: embedded, files, registry: jobRegistry(), concurrency: options.concurrency, pollMs: 5_000, leaseMs: 30_000, log: silent });
+    const engine = createEngine(loadConfig({ NODE_ENV: 'test' }), { db: embedded, storage: new LocalDriver(filesDir) });
+    const worker = new Worker({ db: embedded, files: engine.files, registry: engine.jobs, concurrency: options.concurrency, pollMs: 5_000, leaseMs: 30_000, log: silent });
     await worker.start();
     try {
       results.push(await measure(embedded, tenant.id, 'PGlite, in-process worker (one process)', options));

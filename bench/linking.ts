@@ -162,7 +162,7 @@ try {
   const labels = passages.flatMap((passage) => passage.labels);
   console.log(
     `${passages.length} passages, ${labels.length} labelled mentions (${labels.filter((label) => label.key !== 'new').length} of records, ${labels.filter((label) => label.key === 'new').length} new); ` +
-      `knowledge base ${knowledge.organizations.length} organizations, ${knowledge.people.length} people; ${t.engine}; ${seconds.toFixed(1)} s\n`,
+      `knowledge base ${knowledge.organizations.length} organizations, ${knowledge.people.length} people; PostgreSQL; ${seconds.toFixed(1)} s\n`,
   );
   console.log('| | count | |');
   console.log('|---|---|---|');

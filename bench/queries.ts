@@ -17,11 +17,14 @@ import { contextStatement, readOnceOn } from '../server/src/db/client.ts';
 import { quickSearchStatement as serverQuickSearch } from '../server/src/modules/search/quick-search.ts';
 import { countsStatement } from '../server/src/modules/tools/counts.repository.ts';
 import { parseListQuery, type ListQuery } from '../server/src/resources/list-query.ts';
-import { CATALOG } from '../server/src/modules/registry.ts';
+import { createCatalog } from '../server/src/modules/registry.ts';
 import { pageColumns } from '../server/src/resources/extensions.ts';
 import { searchByFor, sizesStatement } from '../server/src/resources/search-statistics.ts';
 import * as repo from '../server/src/resources/repository.ts';
 import type { Resource } from '../server/src/resources/resource.ts';
+
+/** The server's engine extensions (its catalog's), whose page columns a list page reads. */
+const EXTENSIONS = createCatalog().extensions;
 
 export type Visibility = 'public' | 'paywalled' | 'hidden';
 export const ADMIN_VISIBLE: Visibility[] = ['public', 'paywalled', 'hidden'];
@@ -53,7 +56,7 @@ export function pageStatement(
   searchQuery: string | null = null,
 ): Statement {
   const counterTotal = options.search ? undefined : { kinds: repo.counterKindsOf(resource), visible };
-  const columns = pageColumns(CATALOG.extensions, resource, visible);
+  const columns = pageColumns(EXTENSIONS, resource, visible);
   return rendered(repo.pageStatement(resource, visible, { ...listQuery(resource, options), searchBy, searchQuery }, counterTotal, totalFrom, columns));
 }
 

@@ -16,7 +16,8 @@ import pg from 'pg';
 import { hashToken } from '../server/src/auth/tokens.ts';
 import { organizations } from '../server/src/modules/organizations/organizations.resource.ts';
 import { people } from '../server/src/modules/people/people.resource.ts';
-import { SEARCHED as SEARCHABLE } from '../server/src/modules/search/quick-search.ts';
+import { RESOURCES } from '../server/src/modules/registry.ts';
+import { quickSearched } from '../server/src/modules/search/quick-search.ts';
 import type { Resource } from '../server/src/resources/resource.ts';
 import { readSettings, tenantCode, type BenchSettings } from './config.ts';
 import { HttpClient, runBatch, runLoad, summarize, type Batch, type LatencyStats, type LoadOptions, type LoadResult } from './load.ts';
@@ -26,7 +27,7 @@ import { RssSampler, rssMiB, startServer, withCpuOf, type RunningServer } from '
 
 const RESULTS_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'results');
 /** What a quick search without `type` searches (the server's own list). */
-const SEARCHED: Resource[] = SEARCHABLE.filter((resource) => !resource.quickSearch!.explicitOnly);
+const SEARCHED: Resource[] = quickSearched(RESOURCES).filter((resource) => !resource.quickSearch!.explicitOnly);
 
 type Env = Record<string, string | undefined>;
 

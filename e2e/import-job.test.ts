@@ -55,7 +55,7 @@ describe('a big spreadsheet import runs as a job', { skip: unavailable ?? false 
     let paused!: () => void;
     const reachedBatch = new Promise<void>((resolve) => (paused = resolve));
     await server.startWorker({
-      registry: importJobRegistry({
+      registry: importJobRegistry(server.engine, {
         batchRows: 3,
         afterBatch: async (_context, percent) => {
           if (percent > 50) return;

@@ -7,9 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { describe, it, type TestContext } from 'node:test';
 import type { Page } from 'playwright-core';
 import { publish } from '../server/src/events/bus.ts';
-import { CATALOG } from '../server/src/modules/registry.ts';
 import type { ProvenanceInput } from '../server/src/modules/review/review.repository.ts';
-import { reviewedResourceOf, ReviewService } from '../server/src/modules/review/review.service.ts';
 import { inTenant, systemActor } from '../server/src/resources/context.ts';
 import type { TenantRow } from '../server/src/tenancy/tenants.repository.ts';
 import { browserUnavailable, DESKTOP, screenshots, signInAt, useServerAndBrowser } from './support/browser.ts';
@@ -48,8 +46,8 @@ describe('review screens: suggestions lists, keyboard, bulk, review page, live a
       ['Hooli', { name_inc: 'Hooli' }, [at('Hooli announced a new phone.', 'Hooli')]],
       ['Zorin Holdings', { name_inc: 'Zorin Holdings' }, [at('Zorin Holdings was fined.', 'Zorin Holdings')]],
     ];
-    const orgs = new ReviewService(reviewedResourceOf(CATALOG, 'ORG'), CATALOG);
-    const people = new ReviewService(reviewedResourceOf(CATALOG, 'PER'), CATALOG);
+    const orgs = server.engine.reviews.byTypeCode('ORG');
+    const people = server.engine.reviews.byTypeCode('PER');
     await inTenant(server.db, systemActor(demo.id), async (ctx) => {
       for (const [name, values, provenance] of organizations) ids[name] = String((await orgs.suggest(ctx, values, provenance))!['id']);
       ids['Ada Lovelace'] = String((await people.suggest(ctx, { name_given: 'Ada', name_family: 'Lovelace' }, [at('Ada Lovelace wrote the first program.', 'Ada Lovelace')]))!['id']);
@@ -208,7 +206,7 @@ describe('review screens: suggestions lists, keyboard, bulk, review page, live a
     await page.goto(server.url('demo', '/organizations?tab=2'));
     await page.getByText('No suggested organizations to review.').waitFor();
     await page.getByRole('img', { name: 'Live updates: connected' }).waitFor();
-    const orgs = new ReviewService(reviewedResourceOf(CATALOG, 'ORG'), CATALOG);
+    const orgs = server.engine.reviews.byTypeCode('ORG');
     await inTenant(server.db, systemActor(demo.id), async (ctx) => {
       const suggestion = await orgs.suggest(ctx, { name_inc: 'Stark Industries' }, [{ source: { kind: 'raw_data', id: rawItem }, snippet: 'Stark Industries won the bid.', start: 0, end: 16 }]);
       await publish(ctx, 'new_suggested_organization', { id: String(suggestion!['id']), name: 'Stark Industries', raw_data_id: rawItem, updated_at: new Date().toISOString() });

@@ -1,20 +1,22 @@
 /**
- * The API process (started by the supervisor, main.ts): config → database → migrations → seed →
- * app → listen. It runs no jobs: worker processes (worker.ts) do. SIGTERM/SIGINT stop accepting
+ * The API process (started by the supervisor, main.ts): config → database → migrations →
+ * createEngine → seed → app → listen. It runs no jobs: worker processes (worker.ts) do. SIGTERM/SIGINT stop accepting
  * connections, let in-flight requests finish, then close the database.
  */
 import { buildApp } from './app.ts';
+import { createEngine } from './engine.ts';
 import { seedGeography } from './modules/geos/geo-seed.ts';
 import { configOrExit } from './config.ts';
 import { openReady, stopOnSignals } from './startup.ts';
-import { FileStore, recoverAtStart, sweepPeriodically } from './storage/files.ts';
+import { recoverAtStart, sweepPeriodically } from './storage/files.ts';
 import { seedTenants } from './tenancy/seed.ts';
 
 async function main(): Promise<void> {
   const config = configOrExit();
-  const { db, storage, applied, searchRebuilt } = await openReady(config);
-  const files = new FileStore(storage, db);
-  const app = await buildApp({ config, db, files });
+  const { db, deps, storage, applied, searchRebuilt } = await openReady(config);
+  const engine = createEngine(config, deps);
+  const { files } = engine;
+  const app = await buildApp({ engine });
   if (applied.length > 0) app.log.info({ applied }, 'migrations applied');
   if (searchRebuilt.length > 0) app.log.info({ tables: searchRebuilt }, 'search columns built from the declarations');
 

@@ -1,6 +1,6 @@
 /**
- * buildApp(deps) → a ready Fastify instance. It never listens: main.ts does,
- * and tests drive it with app.inject.
+ * buildApp(deps) → a ready Fastify instance on the engine's services (engine.ts). It never
+ * listens: main.ts does, and tests drive it with app.inject.
  */
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
@@ -14,11 +14,9 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastif
 import helmet from 'helmet';
 import { authPlugin } from './auth/auth.plugin.ts';
 import { authRoutes } from './auth/auth.routes.ts';
-import { AuthService } from './auth/auth.service.ts';
 import type { Config } from './config.ts';
-import type { EntityCounts } from './contracts.ts';
-import type { Database } from './db/client.ts';
 import { guardConnections } from './db/pool-guard.ts';
+import type { Engine } from './engine.ts';
 import { withLogHygiene } from './logging.ts';
 import { eventsRoutes, registerEventHub } from './events/events.routes.ts';
 import { registerErrorHandling } from './http/error-handler.ts';
@@ -34,7 +32,6 @@ import { operatorRoutes } from './modules/operator/operator.routes.ts';
 import { organizationsRoutes } from './modules/organizations/organizations.routes.ts';
 import { rawdataRoutes } from './modules/rawdata/rawdata.routes.ts';
 import { reviewRoutes } from './modules/review/review.routes.ts';
-import { CATALOG, RESOURCES } from './modules/registry.ts';
 import { searchRoutes } from './modules/search/search.routes.ts';
 import { settingsRoutes } from './modules/settings/settings.routes.ts';
 import { taggingRoutes } from './modules/tagging/tagging.routes.ts';
@@ -42,21 +39,17 @@ import { countsRoutes, registerCountsCache } from './modules/tools/counts.routes
 import { usersRoutes } from './modules/users/users.routes.ts';
 import { jobsRoutes } from './jobs/jobs.routes.ts';
 import { probeRoutes } from './modules/probe/probe.routes.ts';
-import { metadataRoutes } from './resources/metadata.routes.ts';
-import { registerResource } from './resources/routes.ts';
-import type { FileStore } from './storage/files.ts';
+import { metadataRoutes } from './http/metadata.routes.ts';
+import { registerResource } from './http/resource.routes.ts';
 import { normalizeHost } from './tenancy/host.ts';
-import { TenantCache } from './tenancy/tenant-cache.ts';
 import { tenancyPlugin } from './tenancy/tenancy.plugin.ts';
 
 export const API_PREFIX = '/api/v1';
 export const VERSION = '1.0.0';
 
 export interface AppDeps {
-  config: Config;
-  db: Database;
-  /** The file store (docs/storage.md): uploads that import as jobs keep their file there. */
-  files: FileStore;
+  /** The composition root: the catalog, services, caches and file store the routes use. */
+  engine: Engine;
   /** Overrides the logger (tests pass false). */
   logger?: FastifyServerOptions['logger'];
   /** Outgoing mail (mail/mail.ts); the transport MAIL_TRANSPORT names by default. */
@@ -65,7 +58,8 @@ export interface AppDeps {
 
 const REQUEST_ID_RE = /^[A-Za-z0-9._-]{1,100}$/;
 
-export async function buildApp({ config, db, files, logger, mail }: AppDeps): Promise<FastifyInstance> {
+export async function buildApp({ engine, logger, mail }: AppDeps): Promise<FastifyInstance> {
+  const { config, db, files, caches } = engine;
   const app = Fastify({
     // Every logger the app is given gets the log hygiene (logging.ts): no parameters, tokens or hashes.
     logger: logger === false ? false : withLogHygiene(logger === undefined || logger === true ? { level: config.logLevel } : logger),
@@ -103,34 +97,33 @@ export async function buildApp({ config, db, files, logger, mail }: AppDeps): Pr
   await registerSecurity(app, config);
   await registerOpenApi(app);
 
-  const cache = new TenantCache(db);
-  const auth = new AuthService(db, config);
-  await app.register(tenancyPlugin, { db, mainHost: config.mainHost, cache });
+  const { auth } = engine;
+  await app.register(tenancyPlugin, { db, mainHost: config.mainHost, cache: caches.tenants });
   await app.register(authPlugin, { auth });
-  const countsCache = await registerCountsCache<EntityCounts>(app, db);
+  await registerCountsCache(app, db, caches.counts);
   const events = await registerEventHub(app, db, config.events);
 
   await app.register(
     async (api) => {
       await api.register(authRoutes, { auth });
-      await api.register(clientsRoutes, { cache, db });
+      await api.register(clientsRoutes, { cache: caches.tenants, db });
       await api.register(usersRoutes, { db });
-      await api.register(settingsRoutes, { cache, db });
-      await api.register(countsRoutes, { cache: countsCache });
-      await api.register(searchRoutes);
+      await api.register(settingsRoutes, { cache: caches.tenants, db });
+      await api.register(countsRoutes, { cache: caches.counts });
+      await api.register(searchRoutes, { catalog: engine.catalog });
       await api.register(organizationsRoutes, { config });
-      await api.register(operatorRoutes, { config });
-      await api.register(listsRoutes);
-      await api.register(factsRoutes, { catalog: CATALOG });
-      await api.register(reviewRoutes, { catalog: CATALOG });
-      await api.register(rawdataRoutes, { catalog: CATALOG, files, config });
-      await api.register(emailsRoutes, { catalog: CATALOG, db, config, mail: mail ?? mailTransportFor(config, app.log) });
-      await api.register(taggingRoutes, { catalog: CATALOG });
-      await api.register(metadataRoutes, { catalog: CATALOG });
+      await api.register(operatorRoutes, { config, catalog: engine.catalog });
+      await api.register(listsRoutes, { service: engine.lists });
+      await api.register(factsRoutes, { service: engine.facts });
+      await api.register(reviewRoutes, { reviews: engine.reviews });
+      await api.register(rawdataRoutes, { services: engine.services, processing: engine.rawDataProcessing, reports: engine.rawDataReports, files, config });
+      await api.register(emailsRoutes, { list: engine.emailList, db, config, mail: mail ?? mailTransportFor(config, app.log) });
+      await api.register(taggingRoutes, { services: engine.services });
+      await api.register(metadataRoutes, { catalog: engine.catalog });
       await api.register(jobsRoutes);
       await api.register(eventsRoutes, { hub: events });
       if (config.jobs.probe) await api.register(probeRoutes);
-      for (const resource of RESOURCES) await registerResource(api, resource, CATALOG, { files, importJobRows: config.importJobRows });
+      for (const service of engine.services.all()) await registerResource(api, service, { files, importJobRows: config.importJobRows });
     },
     { prefix: API_PREFIX },
   );

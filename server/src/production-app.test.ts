@@ -10,7 +10,7 @@ import path from 'node:path';
 import { describe, it } from 'node:test';
 import { buildApp } from './app.ts';
 import { loadConfig } from './config.ts';
-import { FileStore } from './storage/files.ts';
+import { createEngine } from './engine.ts';
 import { LocalDriver } from './storage/local.ts';
 import { createTestDatabase } from './test/test-db.ts';
 
@@ -19,8 +19,8 @@ describe('the app in production', () => {
     const testDb = await createTestDatabase();
     const filesDir = await mkdtemp(path.join(os.tmpdir(), 'intelnotes-production-files-'));
     try {
-      const files = new FileStore(new LocalDriver(filesDir), testDb.db);
-      const app = await buildApp({ config: loadConfig({ NODE_ENV: 'production', WEB_DIST: '/nonexistent' }), db: testDb.db, files, logger: false });
+      const config = loadConfig({ NODE_ENV: 'production', WEB_DIST: '/nonexistent' });
+      const app = await buildApp({ engine: createEngine(config, { db: testDb.db, storage: new LocalDriver(filesDir) }), logger: false });
       try {
         await app.ready();
         const response = await app.inject({ method: 'GET', url: '/api/v1/tenant/', headers: { host: 'nowhere.localhost' } });

@@ -1,17 +1,16 @@
 /**
- * What every process of the build does first — the API (main.ts) and a worker (worker.ts):
- * read the settings, check the file store, open and migrate the database, check the job
- * registry; and how it stops.
+ * What every process of the build does first — the API (api.ts) and a worker (worker.ts):
+ * read the settings, check the file store, open and migrate the database, gather what the
+ * engine needs (createEngine, engine.ts); and how it stops.
  */
 import { CONFIG_EXIT, type Config } from './config.ts';
 import type { Database } from './db/client.ts';
 import { migrate } from './db/migrate.ts';
 import { guardConnections } from './db/pool-guard.ts';
 import { openDatabase } from './db/open.ts';
-import type { JobRegistry } from './jobs/registry.ts';
+import type { EngineDeps } from './engine.ts';
 import { enrichmentDeps } from './modules/emails/domain-enrichment.ts';
 import { createLogger } from './logging.ts';
-import { jobRegistry } from './modules/jobs.ts';
 import { RESOURCES } from './modules/registry.ts';
 import { ModelFolderError, createOptionalExtractors, type OptionalExtractors } from './processing/entities/index.ts';
 import { applySearchIndexes } from './resources/search-index.ts';
@@ -19,7 +18,8 @@ import { createStorageDriver, StorageError, type StorageDriver } from './storage
 
 export interface Ready {
   db: Database;
-  registry: JobRegistry;
+  /** What createEngine takes: the database, the file store's driver and the optional extractors the settings configure. */
+  deps: EngineDeps;
   /** The file store's driver, checked (docs/storage.md). */
   storage: StorageDriver;
   /** Migrations this start applied, and tables whose search columns it rebuilt. */
@@ -27,19 +27,16 @@ export interface Ready {
   searchRebuilt: string[];
 }
 
-/**
- * Checks the job registry (a job type without a handler stops the start) and the file store,
- * then readies the database.
- */
+/** Checks the optional extractors and the file store, then readies the database. */
 export async function openReady(config: Config): Promise<Ready> {
-  const registry = jobRegistry({ entityExtractors: entityExtractorsOrExit(config), emailEnrichment: enrichmentDeps(config) });
+  const extractors = { entityExtractors: entityExtractorsOrExit(config), emailEnrichment: enrichmentDeps(config) };
   const storage = await storageOrExit(config);
   const db = await openDatabase(config);
   // Every process (API and worker): a connection lost mid-transaction fails its work, not the process.
   guardConnections(db, createLogger(config.logLevel, { role: 'database' }));
   const applied = await migrate(db);
   const searchRebuilt = await applySearchIndexes(db, RESOURCES);
-  return { db, registry, storage, applied, searchRebuilt };
+  return { db, deps: { db, storage, ...extractors }, storage, applied, searchRebuilt };
 }
 
 /**

@@ -3,7 +3,7 @@
  * the "manage tenants" capability, checked by one guard for every route.
  */
 import { ACCESS_LEVELS, type AccessLevel } from '../contracts.ts';
-import { notAuthenticated, permissionDenied } from '../http/errors.ts';
+import { notAuthenticated, permissionDenied } from '../resources/errors.ts';
 import type { SessionUser } from './users.repository.ts';
 
 export interface Principal {

@@ -6,7 +6,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { notAuthenticated } from '../http/errors.ts';
+import { notAuthenticated } from '../resources/errors.ts';
 import { authorize, PUBLIC_PRINCIPAL, type Principal, type Requirement } from './access.ts';
 import type { AuthService } from './auth.service.ts';
 import { bearerToken } from './tokens.ts';

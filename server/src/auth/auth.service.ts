@@ -7,7 +7,7 @@
 import type { Config } from '../config.ts';
 import type { LoginResponse } from '../contracts.ts';
 import type { Database } from '../db/client.ts';
-import { ApiError, notAuthenticated, tooManyRequests } from '../http/errors.ts';
+import { ApiError, notAuthenticated, tooManyRequests } from '../resources/errors.ts';
 import type { TenantRow } from '../tenancy/tenants.repository.ts';
 import { PUBLIC_PRINCIPAL, principalFor, type Principal } from './access.ts';
 import { dummyPasswordHash, verifyPassword } from './passwords.ts';

@@ -19,10 +19,10 @@ import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { buildApp } from '../app.ts';
 import { loadConfig } from '../config.ts';
+import { createEngine } from '../engine.ts';
 import { closeOcrWorker } from '../processing/text/index.ts';
 import { RESOURCES } from '../modules/registry.ts';
 import { applySearchIndexes } from '../resources/search-index.ts';
-import { FileStore } from '../storage/files.ts';
 import { LocalDriver } from '../storage/local.ts';
 import { DEFAULT_ADMIN_EMAIL, DEFAULT_ADMIN_PASSWORD, seedTenants } from '../tenancy/seed.ts';
 import { openPostgres, query, type Database } from './client.ts';
@@ -44,7 +44,7 @@ const DEMO_HOST = 'demo.localhost:3000';
 /** The app on a database, as tests build it (a local file store in a temporary folder). */
 async function appOn(db: Database, filesDir: string): Promise<{ app: FastifyInstance; request: Request }> {
   const config = loadConfig({ NODE_ENV: 'test', WEB_DIST: '/nonexistent' });
-  const app = await buildApp({ config, db, files: new FileStore(new LocalDriver(filesDir), db), logger: false });
+  const app = await buildApp({ engine: createEngine(config, { db, storage: new LocalDriver(filesDir) }), logger: false });
   await app.ready();
   const request: Request = (host, { token, headers, ...options }) =>
     app.inject({ ...options, headers: { host, ...(token ? { authorization: `Bearer ${token}` } : {}), ...headers } });

@@ -11,7 +11,7 @@ import { Type } from 'typebox';
 import type { Config } from '../config.ts';
 import { ErrorBody, type AccessLevel } from '../contracts.ts';
 import type { Database } from '../db/client.ts';
-import { fieldError, permissionDenied } from '../http/errors.ts';
+import { fieldError, permissionDenied } from '../resources/errors.ts';
 import { CHANNELS_OF_ACCESS, EVENT_CHANNELS, type EventChannel } from './event-map.ts';
 import { EventHub } from './hub.ts';
 

@@ -14,7 +14,7 @@ import type { TenantRow } from '../tenancy/tenants.repository.ts';
 import { testServerUrl } from '../test/test-db.ts';
 import { startPgProxy, type DownMode, type PgProxy } from '../test/pg-proxy.ts';
 import { createTestApp, type TestContext } from '../test/test-app.ts';
-import { DATABASE_RETRY_AFTER_SECONDS } from './errors.ts';
+import { DATABASE_RETRY_AFTER_SECONDS } from '../resources/errors.ts';
 
 const ORGS = '/api/v1/assets/organizations';
 

@@ -9,7 +9,7 @@ import type { FastifyError, FastifyInstance } from 'fastify';
 import type { ErrorBody } from '../contracts.ts';
 import { isDatabaseUnavailable } from '../db/errors.ts';
 import { itemMessage } from '../resources/values.ts';
-import { ApiError, badRequest, databaseUnavailable, type FieldErrors, type ItemErrors } from './errors.ts';
+import { ApiError, badRequest, databaseUnavailable, type FieldErrors, type ItemErrors } from '../resources/errors.ts';
 
 interface AjvIssue {
   instancePath?: string;

@@ -4,7 +4,7 @@
  * (`errors` maps each field to its messages), so a form can show them at once.
  */
 import { parseUrl } from '../resources/values.ts';
-import { badRequest, type FieldErrors } from './errors.ts';
+import { badRequest, type FieldErrors } from '../resources/errors.ts';
 
 export class FieldProblems {
   readonly errors: FieldErrors = {};
@@ -51,10 +51,4 @@ export function optionalUrl(problems: FieldProblems, field: string, value: strin
   if (parsed.ok) return parsed.value;
   problems.add(field, parsed.message);
   return null;
-}
-
-/** True when a database error is a unique-key violation (Drizzle wraps the driver's error). */
-export function isUniqueViolation(error: unknown): boolean {
-  const candidates = [error, (error as { cause?: unknown } | null)?.cause];
-  return candidates.some((candidate) => (candidate as { code?: unknown } | null)?.code === '23505');
 }

@@ -7,7 +7,7 @@
  */
 import { Type } from 'typebox';
 import { DEFAULT_LIMIT, MAX_LIMIT, MAX_SEARCH_LENGTH, oneParameter, parseOrdering, parsePaging, type ListParameters } from '../resources/list-query.ts';
-import { fieldError } from './errors.ts';
+import { fieldError } from '../resources/errors.ts';
 
 export interface ListSpec<Field extends string, Filter extends string> {
   /** Fields a client may order by. */

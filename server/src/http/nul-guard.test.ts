@@ -8,7 +8,7 @@ import { xlsx } from '../test/xlsx.ts';
 import type { TenantRow } from '../tenancy/tenants.repository.ts';
 import { multipart } from '../test/multipart.ts';
 import { createTestApp, type TestContext } from '../test/test-app.ts';
-import { NUL_MESSAGE, nulField } from './nul.ts';
+import { NUL_MESSAGE, nulField } from '../resources/nul.ts';
 
 describe('NUL characters in input', () => {
   let t: TestContext;

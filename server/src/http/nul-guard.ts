@@ -4,8 +4,8 @@
  * or an object key, at any depth — is a 400 naming the field.
  */
 import type { FastifyInstance } from 'fastify';
-import { fieldError } from './errors.ts';
-import { NUL_MESSAGE, nulField } from './nul.ts';
+import { fieldError } from '../resources/errors.ts';
+import { NUL_MESSAGE, nulField } from '../resources/nul.ts';
 
 export function registerNulGuard(app: FastifyInstance): void {
   // preValidation: after authentication (onRequest) and body parsing, before the route's schema and handler.

@@ -9,11 +9,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { sql } from 'drizzle-orm';
 import { query } from '../db/client.ts';
-import { CATALOG } from '../modules/registry.ts';
 import { organizations } from '../modules/organizations/organizations.resource.ts';
-import { jobRegistry } from '../modules/jobs.ts';
 import { MergeService } from '../resources/merge.ts';
-import { ResourceService } from '../resources/service.ts';
 import { createTestApp, type TestContext } from '../test/test-app.ts';
 import { enqueue } from './queue.ts';
 import { createJobRegistry } from './registry.ts';
@@ -29,13 +26,13 @@ describe('a job writing through the engine', () => {
   it('creates, edits and merges records with a system actor, and history shows it', async () => {
     const { acme, tokens } = await t.signInTwoTenants();
     const [admin] = await query<{ id: string; email: string }>(t.db.owner, sql`SELECT id, email FROM users WHERE email = 'admin@acme.test'`);
-    const service = new ResourceService(organizations, CATALOG);
+    const service = t.engine.services.get(organizations.kind);
     const merges = new MergeService(service);
     const ids: { survivor?: string; other?: string } = {};
 
     const registry = createJobRegistry([
       {
-        ...jobRegistry(),
+        ...t.engine.jobs,
         // This test's handler for the probe type: the engine's writes, one transaction each.
         'probe.echo': async ({ job, actor, inTenant }) => {
           if (job.createdBy !== admin!.id) throw new Error('queued by someone else');

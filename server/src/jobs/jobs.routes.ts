@@ -2,7 +2,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { ErrorBody, Job } from '../contracts.ts';
-import { notFound } from '../http/errors.ts';
+import { notFound } from '../resources/errors.ts';
 import { findJob } from './jobs.repository.ts';
 
 export const jobsRoutes: FastifyPluginAsyncTypebox = async (app) => {

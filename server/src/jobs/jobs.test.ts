@@ -34,7 +34,7 @@ describe('jobs', () => {
   const workers: Worker[] = [];
 
   const startWorker = async (handlers: JobHandlers = {}, leaseMs = 30_000) => {
-    const registry = createJobRegistry([{ ...jobRegistry(), ...handlers }]);
+    const registry = createJobRegistry([{ ...t.engine.jobs, ...handlers }]);
     const worker = new Worker({ db: t.db, files: t.files, registry, concurrency: 2, pollMs: 200, leaseMs, log: silent });
     workers.push(worker);
     await worker.start();
@@ -60,7 +60,7 @@ describe('jobs', () => {
   after(() => t.close());
 
   it('refuses to start when a job type has no handler, or a handler has no job type', () => {
-    assert.doesNotThrow(() => jobRegistry());
+    assert.doesNotThrow(() => jobRegistry(t.engine));
     assert.throws(() => createJobRegistry([{ 'probe.noop': probeJobs['probe.noop'] }]), (error: Error) =>
       error instanceof JobRegistryError && /without a handler: probe\.echo/.test(error.message));
     assert.throws(() => createJobRegistry([probeJobs, { 'probe.noop': async () => {} }]), /two handlers/);

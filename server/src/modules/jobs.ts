@@ -1,21 +1,25 @@
 /** The job handlers of every module (each in its `<area>.jobs.ts`) and of the engine; jobs/registry.ts checks that every job type has one. */
 import { createJobRegistry, type JobRegistry } from '../jobs/registry.ts';
-import type { OptionalExtractors } from '../processing/entities/index.ts';
 import { spreadsheetImportJobs } from '../resources/import-job.ts';
+import type { ResourceServices } from '../resources/services.ts';
 import { clientsJobs } from './clients/clients.jobs.ts';
-import { OFFLINE, type EnrichmentDeps } from './emails/domain-enrichment.ts';
+import type { DomainEnrichment } from './emails/domain-enrichment.ts';
 import { emailsJobs } from './emails/emails.jobs.ts';
 import { probeJobs } from './probe/probe.jobs.ts';
+import type { RawDataReports } from './rawdata/analysis-report.ts';
 import { rawdataJobs } from './rawdata/rawdata.jobs.ts';
-import { CATALOG } from './registry.ts';
+import type { RawDataProcessing } from './rawdata/rawdata.processing.ts';
 
-/**
- * `entityExtractors`: the optional entity extractors the settings configure (startup.ts); none by
- * default. `emailEnrichment`: how the email domain enrichment job reaches the network (its DNS
- * and site fetch, as the settings allow: startup.ts); by default not at all (tests, scripts).
- */
-export const jobRegistry = (options: { entityExtractors?: OptionalExtractors; emailEnrichment?: EnrichmentDeps } = {}): JobRegistry =>
+/** What the handlers run on: the engine's services (createEngine builds them once, engine.ts). */
+export interface JobServices {
+  services: ResourceServices;
+  rawDataProcessing: RawDataProcessing;
+  rawDataReports: RawDataReports;
+  domainEnrichment: DomainEnrichment;
+}
+
+export const jobRegistry = (engine: JobServices): JobRegistry =>
   createJobRegistry([
-    probeJobs, clientsJobs, spreadsheetImportJobs(CATALOG), rawdataJobs(CATALOG, options.entityExtractors),
-    emailsJobs(CATALOG, options.emailEnrichment ?? OFFLINE),
+    probeJobs, clientsJobs, spreadsheetImportJobs(engine.services), rawdataJobs(engine.rawDataProcessing, engine.rawDataReports),
+    emailsJobs(engine.domainEnrichment),
   ]);

@@ -8,14 +8,14 @@
  */
 import type { AccessLevel, RelatedGroup, RelatedGroups, RelatedItem, RelatedRef, RelatedSummaryPart } from '../contracts.ts';
 import type { Tx } from '../db/client.ts';
-import { fieldError } from '../http/errors.ts';
+import { fieldError } from './errors.ts';
 import type { Catalog } from './catalog.ts';
 import type { BacklinkGroup } from './extensions.ts';
 import type { EngineContext } from './context.ts';
 import { parseListQuery, parsePaging } from './list-query.ts';
 import * as repo from './repository.ts';
 import type { Resource } from './resource.ts';
-import { ResourceService } from './service.ts';
+import type { ResourceService } from './service.ts';
 import { mayReadField, mayReadResource, visibleTo } from './visibility.ts';
 
 export const RELATED_DEFAULT_LIMIT = 10;
@@ -90,7 +90,7 @@ export async function relatedGroups({ tx, actor }: EngineContext, service: Resou
 
 async function groupPage(tx: Tx, target: ResourceService, access: AccessLevel, source: BacklinkSource, rowId: string, page: RelatedQuery): Promise<RelatedGroup> {
   const visible = visibleTo(access);
-  const service = new ResourceService(source.resource, target.catalog);
+  const service = target.services.of(source.resource);
   let rows: repo.Row[];
   let records: Array<Record<string, unknown>>;
   let count: number;

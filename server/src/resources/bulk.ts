@@ -16,7 +16,7 @@ import { randomUUID } from 'node:crypto';
 import { Type, type TSchema } from 'typebox';
 import { BulkRequest, ENGINE_BULK_ACTIONS, type AccessLevel, type BulkRefusedBody, type BulkResult, type BulkUndoResult } from '../contracts.ts';
 import type { Tx } from '../db/client.ts';
-import { ApiError, badRequest, fieldError, notFound, permissionDenied } from '../http/errors.ts';
+import { ApiError, badRequest, fieldError, notFound, permissionDenied } from './errors.ts';
 import { insertBulkOperation, lockBulkOperation, markBulkUndone } from './audit.ts';
 import type { Catalog } from './catalog.ts';
 import { responsibleUser, type EngineContext } from './context.ts';

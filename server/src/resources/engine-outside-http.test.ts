@@ -10,15 +10,13 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { UserRow } from '../auth/users.repository.ts';
 import type { AuditEntry } from '../contracts.ts';
-import { ApiError } from '../http/errors.ts';
-import { ListsService } from '../modules/lists/lists.service.ts';
-import { CATALOG } from '../modules/registry.ts';
+import { ApiError } from './errors.ts';
 import type { TenantRow } from '../tenancy/tenants.repository.ts';
 import { createTestApp, type TestContext } from '../test/test-app.ts';
 import { actingUser, inTenant, systemActor, type Actor } from './context.ts';
 import { parseListQuery } from './list-query.ts';
 import { MergeService } from './merge.ts';
-import { ResourceService } from './service.ts';
+import type { ResourceService } from './service.ts';
 
 const ORGS = '/api/v1/assets/organizations';
 
@@ -30,8 +28,8 @@ describe('the engine outside HTTP', () => {
   let research: string;
   let analyst: UserRow;
   let reader: UserRow;
-  const organizations = new ResourceService(CATALOG.get('organizations'), CATALOG);
-  const merges = new MergeService(organizations);
+  let organizations: ResourceService;
+  let merges: MergeService;
 
   /** Rejects with the engine's ApiError of this status. */
   const refusal = (status: number, check: (error: ApiError) => void = () => {}) => (error: unknown) => {
@@ -53,6 +51,8 @@ describe('the engine outside HTTP', () => {
 
   before(async () => {
     t = await createTestApp();
+    organizations = t.engine.services.get('organizations');
+    merges = new MergeService(organizations);
     const signedIn = await t.signInTwoTenants();
     ({ acme, beta } = signedIn);
     [admin, research] = [signedIn.tokens['admin']!, signedIn.tokens['research']!];
@@ -147,8 +147,8 @@ describe('the engine outside HTTP', () => {
   });
 
   it("changes a list's items only for a user who may write lists, as the routes do", async () => {
-    const listItems = new ListsService(CATALOG);
-    const lists = new ResourceService(CATALOG.get('lists'), CATALOG);
+    const listItems = t.engine.lists;
+    const lists = t.engine.services.get('lists');
     const system = systemActor(acme.id);
     const list = await inTenant(t.db, system, (ctx) => lists.create(ctx, { name: 'Job Watchlist', kind: 'OrganizationsList', visibility: 'public' }));
     const listId = String(list['id']);

@@ -1,7 +1,7 @@
 /**
  * Engine extensions: capabilities kept out of the engine's core (lists, review) that take
  * part in presenting, writing, merging and bulk-changing the records of any resource through
- * hooks. They are registered once, with the catalog (modules/registry.ts); the engine calls
+ * hooks. They are registered once, with the catalog (modules/registry.ts createCatalog); the engine calls
  * every extension's hook at its point and knows nothing of what the extension does.
  */
 import type { SQL } from 'drizzle-orm';
@@ -11,9 +11,9 @@ import type { Tx } from '../db/client.ts';
 import type { EngineContext } from './context.ts';
 import type { Visibility } from './fields.ts';
 import type { Row } from './repository.ts';
-import type { Catalog } from './catalog.ts';
 import type { DeleteContext, Resource } from './resource.ts';
 import type { ResourceService } from './service.ts';
+import type { ResourceServices } from './services.ts';
 
 /** A value parsed from a write's input, or why it is refused (a field error). */
 export type ParsedValue = { ok: true; value: unknown } | { ok: false; message: string };
@@ -125,7 +125,7 @@ export interface EngineExtension {
    * Before a record of `resource` is deleted (after the resource's own beforeDelete hooks), in
    * the delete's transaction: what the extension keeps that depends on it goes with it.
    */
-  beforeDelete?: (ctx: EngineContext, context: DeleteContext & { catalog: Catalog }) => Promise<void>;
+  beforeDelete?: (ctx: EngineContext, context: DeleteContext & { services: ResourceServices }) => Promise<void>;
   /** After a create or edit is written (before it is read back and audited), in its transaction. */
   afterWrite?: (ctx: EngineContext, write: WriteHookContext) => Promise<void>;
   /** What a merge would move besides references, by name and number (merge preview). */

@@ -73,7 +73,7 @@ describe('spreadsheet imports as jobs', () => {
   /** Batches of 3 rows; an attempt can be made to die once after its first batch. */
   const startWorker = () =>
     t.startWorker({
-      registry: importJobRegistry({
+      registry: importJobRegistry(t.engine, {
         batchRows: 3,
         afterBatch: async ({ job, payload }) => {
           if (job.attempt === 1 && crashAfterFirstBatch.delete(payload.sha256)) throw new Error('the worker died after the first batch');

@@ -28,9 +28,9 @@ import { query, type Tx } from '../db/client.ts';
 import { enqueue } from '../jobs/queue.ts';
 import type { JobContext, JobHandlers } from '../jobs/registry.ts';
 import { fileKey, type FileStore } from '../storage/files.ts';
-import type { Catalog } from './catalog.ts';
 import { responsibleUser, type EngineContext } from './context.ts';
-import { ResourceService } from './service.ts';
+import type { ResourceService } from './service.ts';
+import type { ResourceServices } from './services.ts';
 import { discardStage, openStage, parkStaged, publishStage, sweepEndedStages } from './staging.ts';
 import {
   emptyTally,
@@ -96,12 +96,12 @@ function checkUploaderMayWrite(context: ImportJobContext, service: ResourceServi
 const percentOf = (done: number, total: number) => (total > 0 ? Math.min(99, Math.floor((done / total) * 100)) : 0);
 
 /** The job handler; `batchRows` is for tests (a few rows per batch instead of hundreds). */
-export function spreadsheetImportJobs(catalog: Catalog, options: { batchRows?: number } = {}): JobHandlers {
+export function spreadsheetImportJobs(services: ResourceServices, options: { batchRows?: number } = {}): JobHandlers {
   const batchRows = options.batchRows ?? IMPORT_BATCH_ROWS;
   return {
     'spreadsheet.import': async (context) => {
       const { job, payload, files, progress, inTenant } = context;
-      const service = new ResourceService(catalog.get(payload.resource), catalog);
+      const service = services.get(payload.resource);
       checkUploaderMayWrite(context, service);
       await progress('reading', 0);
       return withImportFolder(async (dir) => {

@@ -4,7 +4,7 @@
  * or malformed with a 400 that names the parameter.
  */
 import { LOOKUPS, MAX_LIMIT, type AccessLevel, type Lookup } from '../contracts.ts';
-import { fieldError } from '../http/errors.ts';
+import { fieldError } from './errors.ts';
 import type { FieldType } from './fields.ts';
 import { isUuid, parseIncompleteDate } from './values.ts';
 import type { Resource } from './resource.ts';

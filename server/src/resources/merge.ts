@@ -9,7 +9,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { MergePreview, MergeResult } from '../contracts.ts';
 import { query, type Tx } from '../db/client.ts';
-import { ApiError, badRequest, notFound } from '../http/errors.ts';
+import { ApiError, badRequest, notFound } from './errors.ts';
 import { diff, findAuditEntry, markUndone } from './audit.ts';
 import { responsibleUser, type EngineContext } from './context.ts';
 import { countReferences, moveReferences, restoreReferences, type MovedReference } from './relations.ts';

@@ -13,7 +13,7 @@ import { sql } from 'drizzle-orm';
 import { unzipSync, strFromU8 } from 'fflate';
 import type { AccessLevel } from '../contracts.ts';
 import { query } from '../db/client.ts';
-import { CATALOG, RESOURCES } from '../modules/registry.ts';
+import { createCatalog, RESOURCES } from '../modules/registry.ts';
 import type { TenantRow } from '../tenancy/tenants.repository.ts';
 import { createTestApp, type TestContext } from '../test/test-app.ts';
 import { Catalog, relationFields } from './catalog.ts';
@@ -22,7 +22,6 @@ import { relation, text, type FieldType, type Visibility } from './fields.ts';
 import { filterNames } from './list-query.ts';
 import { idsOf } from './relations.ts';
 import { defineResource, type Resource } from './resource.ts';
-import { ResourceService } from './service.ts';
 import { fieldReadAccess, mayReadField, mayReadResource, visibleTo } from './visibility.ts';
 
 const AUDIENCES: AccessLevel[] = ['public', 'paywall', 'research', 'admin'];
@@ -126,7 +125,7 @@ describe('relations show only what the reader may read, for every relation of th
   /** Writes a record of `resource` in the tenant as its system (an admin), with `values` on top of a sample; returns its row. */
   async function write(tenant: TenantRow, resource: Resource, values: Record<string, unknown>, serverValues: Record<string, unknown> = {}) {
     const tag = `zq${++serial}${tenant.code}`;
-    const service = new ResourceService(resource, CATALOG);
+    const service = t.engine.services.of(resource);
     // Shared rows (geos) are written by a tenant manager.
     const actor = resource.shared ? { ...systemActor(tenant.id), manageTenants: true } : systemActor(tenant.id);
     return inTenant(t.db, actor, async (ctx) => {
@@ -143,7 +142,7 @@ describe('relations show only what the reader may read, for every relation of th
 
   /** A public record for a required relation of a sample (e.g. an investment's ledger entry). */
   async function requiredTarget(tenant: TenantRow, field: FieldType): Promise<string | string[]> {
-    const target = CATALOG.get(field.relation!.targets[0]!);
+    const target = t.engine.catalog.get(field.relation!.targets[0]!);
     const row = await write(tenant, target, target.hasVisibility ? { visibility: 'public' } : {});
     return field.relation!.many ? [row.id] : row.id;
   }
@@ -173,7 +172,7 @@ describe('relations show only what the reader may read, for every relation of th
       if (resource.shared) continue;
       for (const [field, type] of relationFields(resource)) {
         for (const kind of type.relation!.targets) {
-          if (!targets.has(kind)) targets.set(kind, await targetsOf(tenant, CATALOG.get(kind)));
+          if (!targets.has(kind)) targets.set(kind, await targetsOf(tenant, t.engine.catalog.get(kind)));
           for (const target of targets.get(kind)!) {
             const reference = type.relation!.many ? [target.id] : target.id;
             // A write may not name a suggestion: it names the record, which becomes one after.
@@ -197,7 +196,7 @@ describe('relations show only what the reader may read, for every relation of th
     // The suggestions, now that records refer to them.
     await inTenant(t.db, systemActor(tenant.id), async ({ tx }) => {
       for (const target of [...targets.values()].flat().filter((one) => one.status === 'suggested')) {
-        await tx.execute(sql`UPDATE ${sql.identifier(CATALOG.get(target.kind).table)} SET status = 'suggested' WHERE id = ${target.id}`);
+        await tx.execute(sql`UPDATE ${sql.identifier(t.engine.catalog.get(target.kind).table)} SET status = 'suggested' WHERE id = ${target.id}`);
       }
     });
     // What each referrer holds now: a hook may set a read-only reference itself (an address's domain), which is then the target.
@@ -207,7 +206,7 @@ describe('relations show only what the reader may read, for every relation of th
         const held = idsOf(row?.['ref']);
         if (held.includes(referrer.target.id)) continue;
         assert.ok(referrer.resource.fields[referrer.field]!.readOnly && held.length === 1, `${referrer.resource.kind}.${referrer.field} holds its target`);
-        const target = CATALOG.get(referrer.target.kind);
+        const target = t.engine.catalog.get(referrer.target.kind);
         const [stored] = await query<{ display_name: string; visibility?: Visibility; status?: string }>(tx, sql`SELECT * FROM ${sql.identifier(target.table)} WHERE id = ${held[0]}`);
         referrer.target = { kind: target.kind, id: held[0]!, name: stored!.display_name, visibility: stored!.visibility ?? null, status: stored!.status ?? null };
       }
@@ -222,7 +221,7 @@ describe('relations show only what the reader may read, for every relation of th
       assert.deepEqual(expected.filter((name) => !seeded.has(name)), []);
       // Some targets each audience may not read: hidden rows, suggestions, research-only resources.
       for (const access of AUDIENCES) {
-        const hidden = referrers.get(tenant.id)!.filter((referrer) => !readable(CATALOG.get(referrer.target.kind), access, referrer.target));
+        const hidden = referrers.get(tenant.id)!.filter((referrer) => !readable(t.engine.catalog.get(referrer.target.kind), access, referrer.target));
         assert.ok(hidden.length > 0, `${tenant.code} ${access}`);
       }
     }
@@ -241,8 +240,8 @@ describe('relations show only what the reader may read, for every relation of th
         const tagOf = (name: string) => /zq\d+[a-z]+/.exec(name)?.[0] ?? [];
         const secret = [...new Set([
           // (Shared rows, geos, are every tenant's.)
-          ...referrers.get(other.id)!.flatMap((referrer) => [referrer.id, ...(CATALOG.get(referrer.target.kind).shared ? [] : [referrer.target.id, tagOf(referrer.target.name)].flat())]),
-          ...own.filter((referrer) => !readable(CATALOG.get(referrer.target.kind), access, referrer.target)).flatMap((referrer) => [referrer.target.id, tagOf(referrer.target.name)].flat()),
+          ...referrers.get(other.id)!.flatMap((referrer) => [referrer.id, ...(t.engine.catalog.get(referrer.target.kind).shared ? [] : [referrer.target.id, tagOf(referrer.target.name)].flat())]),
+          ...own.filter((referrer) => !readable(t.engine.catalog.get(referrer.target.kind), access, referrer.target)).flatMap((referrer) => [referrer.target.id, tagOf(referrer.target.name)].flat()),
         ])];
         const failures: string[] = [];
         const leaks = (label: string, text: string) => {
@@ -289,12 +288,12 @@ describe('relations show only what the reader may read, for every relation of th
               const shown = ((Array.isArray(value) ? value : value ? [value] : []) as Array<{ id: string }>).map((ref) => ref.id);
               if (!fieldReadable && field in record) failures.push(`${resource.path}/{id}/ presents ${field}`);
               // And a reference the reader may read is still shown (the rule hides no more than it must).
-              const targetReadable = fieldReadable && readable(CATALOG.get(referrer.target.kind), access, referrer.target);
+              const targetReadable = fieldReadable && readable(t.engine.catalog.get(referrer.target.kind), access, referrer.target);
               if (targetReadable !== shown.includes(referrer.target.id)) failures.push(`${resource.path}/{id}/ ${field}: ${targetReadable ? 'misses' : 'shows'} a ${referrer.target.visibility ?? ''} ${referrer.target.status ?? ''} ${referrer.target.kind}`);
             }
             if (!filterNames(resource).includes(field)) continue;
             // A filter by a record the reader may not read answers as a filter by no record at all (or, on a field they may not read, a 400 naming it whatever the id).
-            const unreadable = [...new Set(mine.filter((referrer) => !readable(CATALOG.get(referrer.target.kind), access, referrer.target)).map((referrer) => referrer.target.id))];
+            const unreadable = [...new Set(mine.filter((referrer) => !readable(t.engine.catalog.get(referrer.target.kind), access, referrer.target)).map((referrer) => referrer.target.id))];
             const otherTenant = referrers.get(other.id)!.find((referrer) => referrer.resource === resource && referrer.field === field)?.target.id;
             for (const id of [...unreadable, ...(otherTenant ? [otherTenant] : [])]) {
               for (const parameter of [field, `${field}__not`]) {
@@ -425,7 +424,8 @@ describe('raw data: research-only buckets and source URLs reach no visitor nor p
 
 describe('who reads a relation', () => {
   it('is whoever reads its targets (and the field, when it is restricted itself)', () => {
-    const field = (kind: string, name: string) => CATALOG.get(kind).fields[name]!;
+    const catalog = createCatalog();
+    const field = (kind: string, name: string) => catalog.get(kind).fields[name]!;
     assert.equal(fieldReadAccess(field('raw_data', 'bucket')), 'research');
     assert.equal(fieldReadAccess(field('raw_data', 'source')), 'research');
     assert.equal(fieldReadAccess(field('raw_data', 'duplicate_of')), 'public');

@@ -12,7 +12,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { AccessLevel, RelatedRef } from '../contracts.ts';
 import { query, type Tx } from '../db/client.ts';
-import { conflict, type FieldErrors } from '../http/errors.ts';
+import { conflict, type FieldErrors } from './errors.ts';
 import { relationFields, type Catalog } from './catalog.ts';
 import { visibleCondition } from './repository.ts';
 import type { Resource } from './resource.ts';

@@ -7,8 +7,7 @@
 import type { AccessLevel, AuditEntry, AvailableFilter, AvailableFilters, RelatedRef } from '../contracts.ts';
 import { atLeast } from '../auth/access.ts';
 import type { Tx } from '../db/client.ts';
-import { badRequest, conflict, notFound, permissionDenied, type FieldErrors, type ItemErrors } from '../http/errors.ts';
-import { isUniqueViolation } from '../http/input.ts';
+import { badRequest, conflict, isUniqueViolation, notFound, permissionDenied, type FieldErrors, type ItemErrors } from './errors.ts';
 import { diff, recordHistory, writeAudit, type AuditAction, type Changes } from './audit.ts';
 import type { Catalog } from './catalog.ts';
 import { pageColumns, type PageColumn, type PageReads, type ParsedValue } from './extensions.ts';
@@ -20,6 +19,7 @@ import { checkRelationIds, idsOf, relatedRefs, removeReferences, resolveNames } 
 import * as repo from './repository.ts';
 import { SearchStatisticsCache } from './search-statistics.ts';
 import type { Resource } from './resource.ts';
+import type { ResourceServices } from './services.ts';
 import { isUuid, normalizeName } from './values.ts';
 import { mayReadField, visibleTo } from './visibility.ts';
 
@@ -43,13 +43,16 @@ export interface PresentContext {
 }
 
 export class ResourceService {
-  /** Per service (one per resource and app): what its searches' plans depend on. */
+  /** Per service (one per resource and engine: services.ts): what its searches' plans depend on. */
   private readonly searchStatistics: SearchStatisticsCache;
+  readonly catalog: Catalog;
 
+  /** Built by ResourceServices, the engine's one service per resource; `services` serves the other resources. */
   constructor(
     readonly resource: Resource,
-    readonly catalog: Catalog,
+    readonly services: ResourceServices,
   ) {
+    this.catalog = services.catalog;
     this.searchStatistics = new SearchStatisticsCache(resource);
   }
 
@@ -328,7 +331,7 @@ export class ResourceService {
     this.assertMayWrite(ctx.actor);
     const { tx, actor } = ctx;
     for (const hook of this.resource.beforeDelete ?? []) await hook(ctx, { resource: this.resource, row });
-    for (const extension of this.catalog.extensions) await extension.beforeDelete?.(ctx, { resource: this.resource, row, catalog: this.catalog });
+    for (const extension of this.catalog.extensions) await extension.beforeDelete?.(ctx, { resource: this.resource, row, services: this.services });
     const before = (await this.presentRows(tx, 'admin', [row]))[0]!;
     // Deleted first: a concurrent delete of the same row waits here for this one to commit,
     // then deletes nothing (its caller rolls back: no second audit entry, no references touched);

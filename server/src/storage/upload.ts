@@ -14,8 +14,8 @@
  */
 import type { Multipart, MultipartFile } from '@fastify/multipart';
 import type { FastifyRequest } from 'fastify';
-import { ApiError, fieldError } from '../http/errors.ts';
-import { NUL_MESSAGE } from '../http/nul.ts';
+import { ApiError, fieldError } from '../resources/errors.ts';
+import { NUL_MESSAGE } from '../resources/nul.ts';
 import type { FileStore, StoredFile } from './files.ts';
 import { FileTooLargeError } from './storage.ts';
 

@@ -5,7 +5,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Database, RenderedStatement, Tx } from '../db/client.ts';
-import { ApiError } from '../http/errors.ts';
+import { ApiError } from '../resources/errors.ts';
 import { tenantFromHost, type HostTenant } from './host.ts';
 import type { TenantCache } from './tenant-cache.ts';
 import type { TenantRow } from './tenants.repository.ts';

@@ -1,6 +1,6 @@
 /**
- * Builds the real app on a fresh test database, with helpers to create
- * tenants and users and to sign in. Every test file gets its own database.
+ * Builds the real engine and app on a fresh test database, with helpers to create
+ * tenants and users and to sign in. Every test file gets its own database (and engine).
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
@@ -12,11 +12,11 @@ import { insertUser, type UserRow } from '../auth/users.repository.ts';
 import { loadConfig, type Config } from '../config.ts';
 import type { AccessLevel } from '../contracts.ts';
 import { openPostgres, type Database } from '../db/client.ts';
+import { createEngine, type Engine } from '../engine.ts';
 import type { JobRegistry } from '../jobs/registry.ts';
 import { closeOcrWorker } from '../processing/text/index.ts';
 import { Worker } from '../jobs/worker.ts';
-import { jobRegistry } from '../modules/jobs.ts';
-import { FileStore } from '../storage/files.ts';
+import type { FileStore } from '../storage/files.ts';
 import { LocalDriver } from '../storage/local.ts';
 import type { StorageDriver } from '../storage/storage.ts';
 import { insertTenant, type TenantRow } from '../tenancy/tenants.repository.ts';
@@ -27,13 +27,15 @@ export const TEST_PASSWORD = 'correct horse battery staple';
 export interface TestContext {
   app: FastifyInstance;
   db: Database;
+  /** The composition root the app runs on (engine.ts): its catalog, services, job registry, caches and file store. */
+  engine: Engine;
   /** The test database's URL, for a second pool or process (see TestDatabase). */
   databaseUrl: string;
   config: Config;
   /** The app's file store: a local driver in a temporary folder, removed by close(). */
   files: FileStore;
   /**
-   * Starts a job worker on the test database (the app's own registry unless given one),
+   * Starts a job worker on the test database (the engine's registry unless given one),
    * polling every 100 ms; close() stops it.
    */
   startWorker(options?: { registry?: JobRegistry }): Promise<Worker>;
@@ -84,8 +86,9 @@ export async function createTestApp(
   const filesDir = await mkdtemp(path.join(os.tmpdir(), 'intelnotes-test-files-'));
   const { databaseUrl, ...appDeps } = deps;
   const appDb = databaseUrl ? await openPostgres(databaseUrl(testDb.url), 5) : testDb.db;
-  const files = new FileStore(driver ?? new LocalDriver(filesDir), appDb);
-  const app = await buildApp({ config, db: appDb, files, logger: false, ...appDeps });
+  const engine = createEngine(config, { db: appDb, storage: driver ?? new LocalDriver(filesDir) });
+  const { files } = engine;
+  const app = await buildApp({ engine, logger: false, ...appDeps });
   const workers: Worker[] = [];
   await beforeReady?.(app);
   await app.ready();
@@ -94,10 +97,11 @@ export async function createTestApp(
   const context: TestContext = {
     app,
     db: testDb.db,
+    engine,
     databaseUrl: testDb.url,
     config,
     files,
-    startWorker: async ({ registry = jobRegistry() } = {}) => {
+    startWorker: async ({ registry = engine.jobs } = {}) => {
       const silent = { info: () => {}, warn: () => {}, error: () => {} };
       const worker = new Worker({ db: testDb.db, files, registry, concurrency: 1, pollMs: 100, leaseMs: 30_000, log: silent });
       workers.push(worker);

@@ -19,7 +19,7 @@ import { useDispatch } from 'react-redux';
 import { api } from './api';
 
 /**
- * Calls of the server's resource engine (server/src/resources/routes.ts): metadata, list,
+ * Calls of the server's resource engine (server/src/http/resource.routes.ts): metadata, list,
  * record CRUD, filter values, spreadsheet export and import, for every resource alike.
  * Records are dynamic: their fields are described by `ResourceMeta`.
  */

@@ -11,7 +11,7 @@ import { actorOf } from '../../http/engine-context.ts';
 import { listQuerystring, parseListParams } from '../../http/list-params.ts';
 import { pageOf } from '../../http/pages.ts';
 import { everyProblem } from '../../http/validation.ts';
-import { IdParam } from '../../resources/routes.ts';
+import { IdParam } from '../../http/resource.routes.ts';
 import type { TenantCache } from '../../tenancy/tenant-cache.ts';
 import type { TenantRow } from '../../tenancy/tenants.repository.ts';
 import { TENANT_CODE_RE } from '../../tenancy/host.ts';

@@ -14,7 +14,6 @@ import { FileStore, type StoredFile } from '../../storage/files.ts';
 import type { TenantRow } from '../../tenancy/tenants.repository.ts';
 import { testDrivers } from '../../test/storage-drivers.ts';
 import { createTestApp, type TestContext } from '../../test/test-app.ts';
-import { jobRegistry } from '../jobs.ts';
 
 const silent = { info: () => {}, warn: () => {}, error: () => {} };
 
@@ -58,7 +57,7 @@ describe("a deleted tenant's files", () => {
         assert.equal(job.tenant_id, main.id);
         assert.equal(job.status, 'queued');
 
-        const worker = new Worker({ db: t.db, files: store, registry: jobRegistry(), concurrency: 1, pollMs: 100, leaseMs: 30_000, log: silent });
+        const worker = new Worker({ db: t.db, files: store, registry: t.engine.jobs, concurrency: 1, pollMs: 100, leaseMs: 30_000, log: silent });
         await worker.start();
         try {
           for (;;) {

@@ -12,8 +12,6 @@ import { createJobRegistry, type JobContext } from '../../jobs/registry.ts';
 import { inTenant, systemActor, type EngineContext } from '../../resources/context.ts';
 import type { TenantRow } from '../../tenancy/tenants.repository.ts';
 import { createTestApp, type TestContext } from '../../test/test-app.ts';
-import { jobRegistry } from '../jobs.ts';
-import { CATALOG } from '../registry.ts';
 import { DomainEnrichment, enrichmentDeps, OFFLINE, type EnrichmentDeps } from './domain-enrichment.ts';
 import { emailsJobs } from './emails.jobs.ts';
 
@@ -69,7 +67,7 @@ describe('domain enrichment', () => {
     const before = await domains();
     assert.equal(before.get('acme-enrich.example')!['enrichment_status'], 'pending');
 
-    await t.startWorker({ registry: createJobRegistry([{ ...jobRegistry(), ...emailsJobs(CATALOG, deps) }]) });
+    await t.startWorker({ registry: createJobRegistry([{ ...t.engine.jobs, ...emailsJobs(new DomainEnrichment(t.engine.services, deps)) }]) });
     await settled();
     const after = await domains();
 
@@ -105,7 +103,7 @@ describe('domain enrichment', () => {
 
   it('a second run writes the same values (idempotent)', async () => {
     const domain = (await domains()).get('acme-enrich.example')!;
-    const enrichment = new DomainEnrichment(CATALOG, deps);
+    const enrichment = new DomainEnrichment(t.engine.services, deps);
     const job: JobContext<'dxlist.enrich_domain'> = {
       job: { id: '00000000-0000-4000-8000-000000000001', tenantId: acme.id, name: 'dxlist.enrich_domain', attempt: 2, maxAttempts: 4, createdBy: null },
       payload: { domain_id: domain['id'] as string },
@@ -124,7 +122,7 @@ describe('domain enrichment', () => {
 
   it('a job failed for good leaves the domain in error with the reason, and announces it', async () => {
     const domain = (await domains()).get('silent.example')!;
-    const enrichment = new DomainEnrichment(CATALOG, OFFLINE);
+    const enrichment = new DomainEnrichment(t.engine.services, OFFLINE);
     await inTenant(t.db, systemActor(acme.id), (ctx) =>
       enrichment.failed(ctx, {
         job: { id: '00000000-0000-4000-8000-000000000002', tenantId: acme.id, name: 'dxlist.enrich_domain', attempt: 4, maxAttempts: 4, createdBy: null },

@@ -21,9 +21,9 @@ import type { Config } from '../../config.ts';
 import { publish } from '../../events/bus.ts';
 import { safeFetchText } from '../../http/safe-fetch.ts';
 import type { JobContext, JobFailure } from '../../jobs/registry.ts';
-import type { Catalog } from '../../resources/catalog.ts';
 import type { EngineContext } from '../../resources/context.ts';
-import { ResourceService } from '../../resources/service.ts';
+import type { ResourceService } from '../../resources/service.ts';
+import type { ResourceServices } from '../../resources/services.ts';
 import { extractOrganizationSuggestion } from '../organizations/url-suggestions.ts';
 import { domainTraits, isRoleLocalPart } from './email-address.ts';
 import { emailDomains } from './emails.resource.ts';
@@ -92,10 +92,10 @@ export class DomainEnrichment {
   private readonly domains: ResourceService;
 
   constructor(
-    catalog: Catalog,
+    services: ResourceServices,
     private readonly deps: EnrichmentDeps,
   ) {
-    this.domains = new ResourceService(emailDomains, catalog);
+    this.domains = services.get(emailDomains.kind);
   }
 
   async run(job: JobContext<'dxlist.enrich_domain'>): Promise<unknown> {

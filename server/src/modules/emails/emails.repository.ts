@@ -6,7 +6,7 @@
  */
 import { sql } from 'drizzle-orm';
 import { query, type Tx } from '../../db/client.ts';
-import { conflict } from '../../http/errors.ts';
+import { conflict } from '../../resources/errors.ts';
 import { enqueueMany } from '../../jobs/queue.ts';
 import { likeLiteral, textArray, visibleCondition, type Row } from '../../resources/repository.ts';
 import type { Visibility } from '../../resources/fields.ts';

@@ -7,7 +7,7 @@
  * the domain's cleaned_emails_count is kept by a trigger in the writing transaction (migration
  * 0140). Domains are never created, deleted or imported through their own routes.
  */
-import { fieldError } from '../../http/errors.ts';
+import { fieldError } from '../../resources/errors.ts';
 import { boolean, choice, datetime, integer, readOnly, relation, required, text } from '../../resources/fields.ts';
 import { defineResource, type SaveContext } from '../../resources/resource.ts';
 import { isRoleLocalPart, normalizeAddress } from './email-address.ts';

@@ -10,14 +10,13 @@ import type { Config } from '../../config.ts';
 import { ErrorBody, RelatedRef } from '../../contracts.ts';
 import type { Database } from '../../db/client.ts';
 import { withContext } from '../../http/engine-context.ts';
-import { ApiError, badRequest } from '../../http/errors.ts';
+import { ApiError, badRequest } from '../../resources/errors.ts';
 import type { MailTransport } from '../../mail/mail.ts';
-import type { Catalog } from '../../resources/catalog.ts';
 import { tenantOrigin } from '../../tenancy/host.ts';
 import { tenantNotFound } from '../../tenancy/tenancy.plugin.ts';
 import { extractAddresses } from './email-extract.ts';
 import { emailList } from './emails.resource.ts';
-import { EmailListService, PARSE_MAX_CANDIDATES, RAW_TEXT_MAX_BYTES } from './emails.service.ts';
+import { PARSE_MAX_CANDIDATES, RAW_TEXT_MAX_BYTES, type EmailListService } from './emails.service.ts';
 import { SubscriptionService } from './subscription.ts';
 
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody };
@@ -47,9 +46,9 @@ const tooLarge = () =>
     raw_text: [`The text is larger than ${RAW_TEXT_MAX_BYTES} bytes (1 MB); paste it in parts.`],
   });
 
-export async function emailsRoutes(instance: FastifyInstance, options: { catalog: Catalog; db: Database; config: Config; mail: MailTransport }): Promise<void> {
+export async function emailsRoutes(instance: FastifyInstance, options: { list: EmailListService; db: Database; config: Config; mail: MailTransport }): Promise<void> {
   const app = instance.withTypeProvider<TypeBoxTypeProvider>();
-  const list = new EmailListService(options.catalog);
+  const { list } = options;
   const subscriptions = new SubscriptionService(options.db, list, options.config.emails, options.mail, instance.log);
   const base = emailList.path;
   const tags = [emailList.kind];

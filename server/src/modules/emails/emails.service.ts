@@ -3,11 +3,11 @@
  * adding every address of a pasted text, the typeahead, and who holds an address.
  */
 import type { RelatedRef } from '../../contracts.ts';
-import { fieldError } from '../../http/errors.ts';
+import { fieldError } from '../../resources/errors.ts';
 import { diff, writeAudits } from '../../resources/audit.ts';
-import type { Catalog } from '../../resources/catalog.ts';
 import { responsibleUser, type EngineContext } from '../../resources/context.ts';
-import { ResourceService } from '../../resources/service.ts';
+import type { ResourceService } from '../../resources/service.ts';
+import type { ResourceServices } from '../../resources/services.ts';
 import { visibleTo } from '../../resources/visibility.ts';
 import { organizations } from '../organizations/organizations.resource.ts';
 import { people } from '../people/people.resource.ts';
@@ -48,8 +48,8 @@ export interface ParseTextResult {
 export class EmailListService {
   readonly items: ResourceService;
 
-  constructor(readonly catalog: Catalog) {
-    this.items = new ResourceService(emailList, catalog);
+  constructor(services: ResourceServices) {
+    this.items = services.get(emailList.kind);
   }
 
   /**

@@ -11,9 +11,7 @@ import type { TenantRow } from '../../tenancy/tenants.repository.ts';
 import { createTestApp, type TestContext } from '../../test/test-app.ts';
 import { multipart } from '../../test/multipart.ts';
 import { whileHeld } from '../../test/races.ts';
-import { EmailListService } from './emails.service.ts';
 import { extractAddresses } from './email-extract.ts';
-import { CATALOG } from '../registry.ts';
 import { systemActor } from '../../resources/context.ts';
 
 const BASE = '/api/v1/dxlist';
@@ -159,7 +157,7 @@ describe('email list API', () => {
 
     it('a parse waiting for another that holds the same addresses takes them as duplicates', async () => {
       await clearList();
-      const service = new EmailListService(CATALOG);
+      const service = t.engine.emailList;
       const text = 'held1@held.example held2@held.example held3@hold-other.example';
       const { first, second } = await whileHeld(
         t.db,

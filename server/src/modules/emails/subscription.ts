@@ -17,7 +17,7 @@ import type { Config } from '../../config.ts';
 import type { Database, Tx } from '../../db/client.ts';
 import { hashToken, newToken } from '../../auth/tokens.ts';
 import { takeLimitSlots } from '../../auth/sessions.repository.ts';
-import { conflict, fieldError, notFound, tooManyRequests, ApiError } from '../../http/errors.ts';
+import { conflict, fieldError, notFound, tooManyRequests, ApiError } from '../../resources/errors.ts';
 import { inTenant, systemActor, type EngineContext } from '../../resources/context.ts';
 import type { Row } from '../../resources/repository.ts';
 import type { MailMessage, MailTransport } from '../../mail/mail.ts';

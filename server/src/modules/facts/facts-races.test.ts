@@ -13,15 +13,14 @@ import { systemActor, type EngineContext } from '../../resources/context.ts';
 import type { TenantRow } from '../../tenancy/tenants.repository.ts';
 import { whileHeld } from '../../test/races.ts';
 import { createTestApp, type TestContext } from '../../test/test-app.ts';
-import { CATALOG } from '../registry.ts';
-import { FactsService } from './facts.service.ts';
+import type { FactsService } from './facts.service.ts';
 
 describe('facts tree racing', () => {
   let t: TestContext;
   let acme: TenantRow;
   let tokens: Record<string, string | undefined>;
   let section: string;
-  const service = new FactsService(CATALOG);
+  let service: FactsService;
 
   const call = (method: 'POST' | 'PATCH' | 'DELETE', url: string, payload?: object) =>
     t.request(acme, { method, url: `/api/v1${url}`, token: tokens['admin'], ...(payload ? { payload } : {}) });
@@ -41,6 +40,7 @@ describe('facts tree racing', () => {
 
   before(async () => {
     t = await createTestApp();
+    service = t.engine.facts;
     acme = await t.createTenant('acme');
     tokens = await t.signInAudiences(acme);
     const created = await call('POST', '/facts/sections/', { name: 'Races' });

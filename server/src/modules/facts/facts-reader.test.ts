@@ -12,9 +12,8 @@ import type { Tx } from '../../db/client.ts';
 import { inTenant, systemActor, type EngineContext } from '../../resources/context.ts';
 import type { TenantRow } from '../../tenancy/tenants.repository.ts';
 import { createTestApp, type TestContext } from '../../test/test-app.ts';
-import { CATALOG } from '../registry.ts';
 import type { TreeQuery } from './facts.repository.ts';
-import { FactsService } from './facts.service.ts';
+import type { FactsService } from './facts.service.ts';
 import { expectedCounts, seedFactTree, TEN_THOUSAND } from './test-support.ts';
 
 const dialect = new PgDialect();
@@ -41,7 +40,7 @@ describe('the reader on 10,000 facts', () => {
   let t: TestContext;
   let acme: TenantRow;
   let tokens: Record<string, string | undefined>;
-  const service = new FactsService(CATALOG);
+  let service: FactsService;
   const ids: Record<string, string> = {};
 
   /** The reader as an audience sees it, with the statements it sent. */
@@ -56,6 +55,7 @@ describe('the reader on 10,000 facts', () => {
 
   before(async () => {
     t = await createTestApp();
+    service = t.engine.facts;
     acme = await t.createTenant('acme');
     tokens = await t.signInAudiences(acme);
     const create = async (path: string, body: object) => {

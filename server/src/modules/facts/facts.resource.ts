@@ -18,7 +18,7 @@
  */
 import { sql } from 'drizzle-orm';
 import { query, type Tx } from '../../db/client.ts';
-import { fieldError } from '../../http/errors.ts';
+import { fieldError } from '../../resources/errors.ts';
 import { writeAudit, type Changes } from '../../resources/audit.ts';
 import { responsibleUser, type EngineContext } from '../../resources/context.ts';
 import { incompleteDate, integer, markdown, relation, required, restricted, text, urls, visibility, type Visibility } from '../../resources/fields.ts';

@@ -11,10 +11,9 @@ import { withContext } from '../../http/engine-context.ts';
 import { limitOffsetParams } from '../../http/list-params.ts';
 import { pageOf } from '../../http/pages.ts';
 import { engineParsed } from '../../http/validation.ts';
-import type { Catalog } from '../../resources/catalog.ts';
 import { MAX_SEARCH_LENGTH, parsePaging } from '../../resources/list-query.ts';
-import { IdParam } from '../../resources/routes.ts';
-import { FactsService } from './facts.service.ts';
+import { IdParam } from '../../http/resource.routes.ts';
+import type { FactsService } from './facts.service.ts';
 
 const tags = ['facts'];
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody };
@@ -50,8 +49,7 @@ const ShareCodesQuery = Type.Object({
   ...limitOffsetParams(),
 }, { additionalProperties: false });
 
-export async function factsRoutes(app: FastifyInstance, options: { catalog: Catalog }): Promise<void> {
-  const service = new FactsService(options.catalog);
+export async function factsRoutes(app: FastifyInstance, { service }: { service: FactsService }): Promise<void> {
 
   app.get<{ Querystring: Static<typeof ViewQuery> }>('/facts/view/', {
     schema: {

@@ -8,14 +8,15 @@
 import { randomBytes } from 'node:crypto';
 import type { FactPeriod, FactsView, FactTree, RelatedRef, ShareCode, ShareCodeCreated, SharedFacts } from '../../contracts.ts';
 import { atLeast } from '../../auth/access.ts';
-import { ApiError, fieldError, itemError, notFound } from '../../http/errors.ts';
+import { ApiError, fieldError, itemError, notFound } from '../../resources/errors.ts';
 import { writeAudit } from '../../resources/audit.ts';
 import type { Catalog } from '../../resources/catalog.ts';
 import { responsibleUser, type EngineContext } from '../../resources/context.ts';
 import type { Visibility } from '../../resources/fields.ts';
 import type { ResultPage } from '../../resources/list-query.ts';
 import { relatedRefs } from '../../resources/relations.ts';
-import { isUuid, ResourceService } from '../../resources/service.ts';
+import { isUuid, type ResourceService } from '../../resources/service.ts';
+import type { ResourceServices } from '../../resources/services.ts';
 import { formatIncompleteDate } from '../../resources/values.ts';
 import { visibleTo } from '../../resources/visibility.ts';
 import { facts } from './facts.resource.ts';
@@ -51,8 +52,11 @@ export function newShareCode(): string {
 export class FactsService {
   readonly facts: ResourceService;
 
-  constructor(private readonly catalog: Catalog) {
-    this.facts = new ResourceService(facts, catalog);
+  private readonly catalog: Catalog;
+
+  constructor(services: ResourceServices) {
+    this.catalog = services.catalog;
+    this.facts = services.get(facts.kind);
   }
 
   /** GET facts/{id}/subtree-count/: the fact and its descendants the caller sees (shown before a delete). */

@@ -8,7 +8,7 @@
  */
 import { sql } from 'drizzle-orm';
 import { query } from '../../db/client.ts';
-import { fieldError } from '../../http/errors.ts';
+import { fieldError } from '../../resources/errors.ts';
 import { choice, decimal, integer, relation, text } from '../../resources/fields.ts';
 import { defineResource, type SaveContext } from '../../resources/resource.ts';
 import { unique } from '../keywords/unique.ts';

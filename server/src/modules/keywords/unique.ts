@@ -6,7 +6,7 @@
  */
 import { sql, type SQL } from 'drizzle-orm';
 import { query } from '../../db/client.ts';
-import { fieldError } from '../../http/errors.ts';
+import { fieldError } from '../../resources/errors.ts';
 import type { SaveContext } from '../../resources/resource.ts';
 
 export interface UniqueRule {

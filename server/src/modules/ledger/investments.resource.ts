@@ -6,7 +6,7 @@
  * admins only; `private_url` is read by research users and admins only.
  */
 import { codes } from 'currency-codes';
-import { fieldError } from '../../http/errors.ts';
+import { fieldError } from '../../resources/errors.ts';
 import { boolean, category, choice, decimal, incompleteDate, relation, restricted, text, url, visibility, flag } from '../../resources/fields.ts';
 import { defineResource, type SaveContext } from '../../resources/resource.ts';
 

@@ -7,7 +7,7 @@
  */
 import { AddToListParameter, type AccessLevel } from '../../contracts.ts';
 import type { Tx } from '../../db/client.ts';
-import { badRequest, fieldError } from '../../http/errors.ts';
+import { badRequest, fieldError } from '../../resources/errors.ts';
 import type { BulkActionHook, EngineExtension, ParsedValue } from '../../resources/extensions.ts';
 import { idsOf } from '../../resources/relations.ts';
 import { lockRows, type Row } from '../../resources/repository.ts';

@@ -9,10 +9,9 @@ import { withContext } from '../../http/engine-context.ts';
 import { limitOffsetParams } from '../../http/list-params.ts';
 import { pageOf } from '../../http/pages.ts';
 import { parsePaging } from '../../resources/list-query.ts';
-import { IdParam } from '../../resources/routes.ts';
-import { CATALOG } from '../registry.ts';
+import { IdParam } from '../../http/resource.routes.ts';
 import { LIST_KIND_SEGMENTS } from './lists.resource.ts';
-import { ListsService, MAX_REORDER } from './lists.service.ts';
+import { MAX_REORDER, type ListsService } from './lists.service.ts';
 
 const tags = ['lists'];
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody };
@@ -33,8 +32,7 @@ const ItemParams = Type.Object({ id: Type.String({ format: 'uuid' }), itemId: Ty
 const ItemsQuery = Type.Object(limitOffsetParams(), { additionalProperties: false });
 
 // Each route's request types are its schemas' (Static), which Fastify has validated the request against.
-export async function listsRoutes(app: FastifyInstance): Promise<void> {
-  const service = new ListsService(CATALOG);
+export async function listsRoutes(app: FastifyInstance, { service }: { service: ListsService }): Promise<void> {
 
   // The kind segment is a fixed word, so /lists/{id}/items/ and /lists/{id}/history/ stay the engine's.
   app.get<{ Params: Static<typeof SlugParams> }>(`/lists/:kind(^(?:${SEGMENTS.join('|')})$)/:slug/`, {

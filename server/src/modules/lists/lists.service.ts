@@ -8,13 +8,13 @@
  */
 import type { AccessLevel, RelatedRef } from '../../contracts.ts';
 import type { Tx } from '../../db/client.ts';
-import { ApiError, fieldError, itemError, notFound } from '../../http/errors.ts';
+import { ApiError, fieldError, itemError, notFound } from '../../resources/errors.ts';
 import { diff } from '../../resources/audit.ts';
-import type { Catalog } from '../../resources/catalog.ts';
 import { responsibleUser, type EngineContext } from '../../resources/context.ts';
 import type { Row } from '../../resources/repository.ts';
 import type { Resource } from '../../resources/resource.ts';
-import { isUuid, ResourceService, type ListPage } from '../../resources/service.ts';
+import { isUuid, type ListPage, type ResourceService } from '../../resources/service.ts';
+import type { ResourceServices } from '../../resources/services.ts';
 import { visibleTo } from '../../resources/visibility.ts';
 import { LIST_KIND_SEGMENTS, lists, segmentOf } from './lists.resource.ts';
 import * as repo from './lists.repository.ts';
@@ -31,10 +31,10 @@ export class ListsService {
   private readonly lists: ResourceService;
   private readonly items = new Map<string, ResourceService>();
 
-  constructor(private readonly catalog: Catalog) {
-    this.lists = new ResourceService(lists, catalog);
-    for (const resource of catalog.resources) {
-      if (resource.listItem) this.items.set(resource.listItem.listKind, new ResourceService(resource, catalog));
+  constructor(services: ResourceServices) {
+    this.lists = services.get(lists.kind);
+    for (const resource of services.catalog.resources) {
+      if (resource.listItem) this.items.set(resource.listItem.listKind, services.get(resource.kind));
     }
   }
 

@@ -11,8 +11,7 @@ import { Value } from 'typebox/value';
 import { CONDITION_OPS, OPERATOR_ENTITIES, QueryOrdering, type AccessLevel, type OperatorEntity, type StructuredQuery } from '../../contracts.ts';
 import { askChatForJson, problems, type ChatSettings } from '../../processing/entities/llm.ts';
 import { fieldLookups, MAX_LIMIT, orderingNames } from '../../resources/list-query.ts';
-import { CATALOG } from '../registry.ts';
-import type { NamedKind, Resolver } from './resolver.ts';
+import { namedResource, type NamedKind, type Resolver } from './resolver.ts';
 import { checkStructuredQuery, lookupOf, MAX_CONDITION_VALUES, MAX_CONDITIONS, operatorResource } from './structured-query.ts';
 
 const ModelCondition = Type.Object({
@@ -96,7 +95,7 @@ export async function queryFromModel(answer: ModelAnswer, resolver: Resolver, ac
       if (!kind) throw new Error(`names of ${condition.field} cannot be looked up`);
       const records = await Promise.all(written.map((name) => resolver.record(kind, name)));
       const missing = written.find((_, index) => records[index] === null);
-      if (missing !== undefined) throw new Error(`no ${CATALOG.get(kind).label.toLowerCase()} named "${missing.slice(0, 80)}" is visible`);
+      if (missing !== undefined) throw new Error(`no ${namedResource(kind).label.toLowerCase()} named "${missing.slice(0, 80)}" is visible`);
       values = records.map((record) => record!.id);
       labels = records.map((record) => record!.name);
     } else if (field?.kind === 'category') {

@@ -5,13 +5,14 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../../config.ts';
+import type { Catalog } from '../../resources/catalog.ts';
 import { ErrorBody, OperatorAnswer, OperatorQuestion, ValidateQueryRequest } from '../../contracts.ts';
 import { withContext } from '../../http/engine-context.ts';
 import { engineParsed } from '../../http/validation.ts';
 import { OperatorModel, type ModelAnswer } from './operator-model.ts';
 import { answerQuestion, checkQuestion, validateQuery } from './operator.service.ts';
 
-export async function operatorRoutes(app: FastifyInstance, { config }: { config: Config }): Promise<void> {
+export async function operatorRoutes(app: FastifyInstance, { config, catalog }: { config: Config; catalog: Catalog }): Promise<void> {
   const model = config.operator.llm ? new OperatorModel(config.operator.llm) : null;
 
   app.post<{ Body: OperatorQuestion }>('/ai-assistant/queries/nlp-to-query/', {
@@ -52,6 +53,6 @@ export async function operatorRoutes(app: FastifyInstance, { config }: { config:
   }, async (request) => {
     const body = request.body as unknown;
     const input = body !== null && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>)['query'] : undefined;
-    return withContext(request, (ctx) => validateQuery(ctx, input));
+    return withContext(request, (ctx) => validateQuery(ctx, catalog, input));
   });
 }

@@ -4,10 +4,10 @@
  * else the built-in parser's; a query edited by hand is checked the same way.
  */
 import { MAX_QUESTION_LENGTH, type OperatorAnswer, type StructuredQuery } from '../../contracts.ts';
-import { fieldError } from '../../http/errors.ts';
+import { fieldError } from '../../resources/errors.ts';
+import type { Catalog } from '../../resources/catalog.ts';
 import type { EngineContext } from '../../resources/context.ts';
 import { relatedRefs } from '../../resources/relations.ts';
-import { CATALOG } from '../registry.ts';
 import { explain } from './explain.ts';
 import { queryFromModel, type ModelAnswer } from './operator-model.ts';
 import { parseQuestion } from './parser.ts';
@@ -57,13 +57,13 @@ export async function answerQuestion(
 }
 
 /** A structured query sent back (chips edited by hand): checked, with related records' names as the caller sees them. */
-export async function validateQuery(ctx: EngineContext, input: unknown): Promise<OperatorAnswer> {
+export async function validateQuery(ctx: EngineContext, catalog: Catalog, input: unknown): Promise<OperatorAnswer> {
   const query = checkStructuredQuery(input, ctx.actor.access);
   const resource = operatorResource(query.entity);
   const related = query.conditions.filter((condition) => resource.fields[condition.field]?.relation);
   if (related.length > 0) {
     const rows = related.map((condition) => ({ [condition.field]: condition.values }));
-    const refs = await relatedRefs(ctx.tx, CATALOG, resource, ctx.actor.access, rows);
+    const refs = await relatedRefs(ctx.tx, catalog, resource, ctx.actor.access, rows);
     // A record the caller may not see keeps the label it was sent with: nothing is told about it.
     for (const condition of related) {
       condition.labels = condition.values.map((value, index) => refs.get(value)?.display_name ?? condition.labels[index] ?? value);

@@ -6,7 +6,12 @@
  */
 import type { EngineContext } from '../../resources/context.ts';
 import { visibleTo } from '../../resources/visibility.ts';
-import { CATALOG } from '../registry.ts';
+import type { Resource } from '../../resources/resource.ts';
+import { geos } from '../geos/geos.resource.ts';
+import { keywords } from '../keywords/keywords.resource.ts';
+import { organizations } from '../organizations/organizations.resource.ts';
+import { people } from '../people/people.resource.ts';
+import { operatorResource } from './structured-query.ts';
 import { categoryValue, namedRecord } from './operator.repository.ts';
 import type { OperatorEntity } from '../../contracts.ts';
 
@@ -16,6 +21,10 @@ export interface NamedRecord {
 }
 
 export type NamedKind = 'keyword' | 'organizations' | 'people' | 'geos';
+
+const NAMED_RESOURCES: Record<NamedKind, Resource> = { keyword: keywords, organizations, people, geos };
+/** The declaration of the records a name is looked up among. */
+export const namedResource = (kind: NamedKind): Resource => NAMED_RESOURCES[kind];
 
 export interface Resolver {
   /**
@@ -33,11 +42,11 @@ export class DatabaseResolver implements Resolver {
   constructor(private readonly ctx: EngineContext) {}
 
   record(kind: NamedKind, name: string): Promise<NamedRecord | null> {
-    const resource = CATALOG.get(kind);
+    const resource = namedResource(kind);
     return namedRecord(this.ctx.tx, resource, visibleTo(this.ctx.actor.access), name, { prefix: kind !== 'keyword', byCode: kind === 'geos' });
   }
 
   categoryValue(entity: OperatorEntity, field: string, text: string): Promise<string | null> {
-    return categoryValue(this.ctx.tx, CATALOG.get(entity), visibleTo(this.ctx.actor.access), field, text);
+    return categoryValue(this.ctx.tx, operatorResource(entity), visibleTo(this.ctx.actor.access), field, text);
   }
 }

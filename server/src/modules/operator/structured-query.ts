@@ -9,12 +9,15 @@ import {
   CONDITION_OPS, OPERATOR_ENTITIES, type AccessLevel, type ConditionOp, type OperatorEntity, type QueryCondition, type QueryOrdering,
   type StructuredQuery,
 } from '../../contracts.ts';
-import { fieldError } from '../../http/errors.ts';
+import { fieldError } from '../../resources/errors.ts';
 import type { FieldType } from '../../resources/fields.ts';
 import { fieldLookups, lookupParameter, MAX_LIMIT, MAX_SEARCH_LENGTH, orderingNames, parseListQuery, type Lookup } from '../../resources/list-query.ts';
 import type { Resource } from '../../resources/resource.ts';
 import { isUuid, parseIncompleteDate } from '../../resources/values.ts';
-import { CATALOG } from '../registry.ts';
+import { ledgerEntries } from '../ledger/ledger.resource.ts';
+import { library } from '../library/library.resource.ts';
+import { organizations } from '../organizations/organizations.resource.ts';
+import { people } from '../people/people.resource.ts';
 
 export const DEFAULT_OPERATOR_LIMIT = 25;
 /** Values of one is / not condition. */
@@ -23,7 +26,12 @@ export const MAX_CONDITIONS = 30;
 
 export const lookupOf = (op: ConditionOp): Lookup => (op === 'not_empty' ? 'empty' : op);
 export const paramOf = (field: string, op: ConditionOp): string => lookupParameter(field, lookupOf(op));
-export const operatorResource = (entity: OperatorEntity): Resource => CATALOG.get(entity);
+/**
+ * The declarations the Operator's language is written for (vocabulary.ts names their words): its
+ * parsing depends on their fields alone, so it reads them here rather than from an engine.
+ */
+const OPERATOR_RESOURCES: Record<OperatorEntity, Resource> = { organizations, people, ledger_entries: ledgerEntries, library };
+export const operatorResource = (entity: OperatorEntity): Resource => OPERATOR_RESOURCES[entity];
 
 /** The list endpoint's path and query parameters for a query (values joined with commas). */
 export function listRequest(query: StructuredQuery): { path: string; params: Record<string, string> } {

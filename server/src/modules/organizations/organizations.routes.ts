@@ -6,7 +6,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { Config } from '../../config.ts';
 import { ErrorBody, OrganizationSuggestion } from '../../contracts.ts';
-import { ApiError, fieldError } from '../../http/errors.ts';
+import { ApiError, fieldError } from '../../resources/errors.ts';
 import { safeFetchText, SafeFetchError } from '../../http/safe-fetch.ts';
 import { parseEmail, parsePhone, parseUrl } from '../../resources/values.ts';
 import { extractOrganizationSuggestion } from './url-suggestions.ts';

@@ -17,7 +17,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import type { AccessLevel } from '../../contracts.ts';
 import { query } from '../../db/client.ts';
 import { publish } from '../../events/bus.ts';
-import { ApiError, notFound } from '../../http/errors.ts';
+import { ApiError, notFound } from '../../resources/errors.ts';
 import { enqueue } from '../../jobs/queue.ts';
 import { findJob } from '../../jobs/jobs.repository.ts';
 import type { JobContext, JobFailure } from '../../jobs/registry.ts';

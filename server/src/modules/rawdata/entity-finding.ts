@@ -24,7 +24,7 @@ import {
   type LedgerCandidate,
   type Mention,
 } from '../../processing/entities/index.ts';
-import { loadTenantModel } from './entity-model.ts';
+import { freshModel, type TenantModels } from './entity-model.ts';
 
 /** Longest run of words looked up as one name. */
 const MAX_NAME_WORDS = 6;
@@ -83,13 +83,15 @@ export interface FindOptions {
   external?: ExternalEntity[];
   /** The address the item came from (its source URL): a record with that site's URL is a candidate for every name in it. */
   sourceUrl?: string | null;
+  /** The engine's recent tenant models (processing); without it the model is read afresh. */
+  models?: TenantModels;
 }
 
 /** Runs the extractor over `text` with the tenant's gazetteer and model. */
 export async function findEntities(ctx: EngineContext, text: string, options: FindOptions = {}): Promise<FoundEntities> {
   const entries = await gazetteerEntries(ctx, candidateKeys(text));
   const kinds = new Map(entries.map((entry) => [entry.id, entry.kind]));
-  const model = await loadTenantModel(ctx);
+  const model = options.models ? await options.models.load(ctx) : await freshModel(ctx);
   const { mentions, ledger } = extractEntities(text, { gazetteer: buildGazetteer(entries.map((entry) => entry.entry)), ...(model ? { model } : {}), external: options.external ?? [] });
   return {
     mentions,

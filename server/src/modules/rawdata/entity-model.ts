@@ -9,8 +9,8 @@
  * recorded at review time, so no decision is ever missed.
  *
  * The model is retrained when processing finds the decisions changed since it was trained
- * (a digest of them); each process looks at the decisions at most every MODEL_RECHECK_MS per
- * tenant, so the items processed half a minute after a review benefit from it.
+ * (a digest of them); each engine (TenantModels, engine.ts) looks at the decisions at most every
+ * MODEL_RECHECK_MS per tenant, so the items processed half a minute after a review benefit from it.
  */
 import { sql } from 'drizzle-orm';
 import { query } from '../../db/client.ts';
@@ -65,20 +65,28 @@ function digestOf(rows: DecisionRow[]): string {
 }
 
 /**
- * The tenant's model, retrained first when its decisions changed; null while the tenant has
- * reviewed nothing (the rules work alone).
+ * The tenants' models an engine used lately, each reused for MODEL_RECHECK_MS. One per engine
+ * (engine.ts): it holds what one database says, and two databases may hold the same tenant id.
  */
-export async function loadTenantModel(ctx: EngineContext): Promise<TenantModel | null> {
-  const tenantId = ctx.actor.tenantId;
-  const now = Date.now();
-  const cached = recentModels.get(tenantId);
-  if (cached && cached.until > now) return cached.model;
-  const model = await freshModel(ctx);
-  recentModels.delete(tenantId);
-  recentModels.set(tenantId, { model, until: now + MODEL_RECHECK_MS });
-  // Maps keep insertion order: the first key is the longest unchecked.
-  if (recentModels.size > MAX_CACHED_MODELS) recentModels.delete(recentModels.keys().next().value!);
-  return model;
+export class TenantModels {
+  private readonly recent = new Map<string, { model: TenantModel | null; until: number }>();
+
+  /**
+   * The tenant's model, retrained first when its decisions changed; null while the tenant has
+   * reviewed nothing (the rules work alone).
+   */
+  async load(ctx: EngineContext): Promise<TenantModel | null> {
+    const tenantId = ctx.actor.tenantId;
+    const now = Date.now();
+    const cached = this.recent.get(tenantId);
+    if (cached && cached.until > now) return cached.model;
+    const model = await freshModel(ctx);
+    this.recent.delete(tenantId);
+    this.recent.set(tenantId, { model, until: now + MODEL_RECHECK_MS });
+    // Maps keep insertion order: the first key is the longest unchecked.
+    if (this.recent.size > MAX_CACHED_MODELS) this.recent.delete(this.recent.keys().next().value!);
+    return model;
+  }
 }
 
 /**
@@ -89,9 +97,9 @@ export async function loadTenantModel(ctx: EngineContext): Promise<TenantModel |
  */
 export const MODEL_RECHECK_MS = 30_000;
 const MAX_CACHED_MODELS = 1_000;
-const recentModels = new Map<string, { model: TenantModel | null; until: number }>();
 
-async function freshModel(ctx: EngineContext): Promise<TenantModel | null> {
+/** The tenant's model as its decisions say now (retrained and stored when they changed). */
+export async function freshModel(ctx: EngineContext): Promise<TenantModel | null> {
   const rows = await reviewDecisions(ctx);
   if (rows.length === 0) return null;
   const digest = digestOf(rows);

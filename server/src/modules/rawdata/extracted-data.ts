@@ -6,7 +6,7 @@
 import { sql } from 'drizzle-orm';
 import { ENTITY_TYPES, type ExtractedEntity } from '../../contracts.ts';
 import { query } from '../../db/client.ts';
-import { fieldError } from '../../http/errors.ts';
+import { fieldError } from '../../resources/errors.ts';
 import type { EngineContext } from '../../resources/context.ts';
 import { uuidArray } from '../../resources/repository.ts';
 import { isUuid, type ResourceService } from '../../resources/service.ts';

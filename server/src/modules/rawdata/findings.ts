@@ -16,11 +16,10 @@
 import { sql } from 'drizzle-orm';
 import { query } from '../../db/client.ts';
 import { publish } from '../../events/bus.ts';
-import type { Catalog } from '../../resources/catalog.ts';
 import type { EngineContext } from '../../resources/context.ts';
 import type { Resource } from '../../resources/resource.ts';
 import { normalizeName } from '../../resources/values.ts';
-import { isRejected, ReviewService, reviewedResourceOf, SNIPPET_MAX } from '../review/review.service.ts';
+import { isRejected, SNIPPET_MAX, type ReviewService, type ReviewServices } from '../review/review.service.ts';
 import { forgetSource, lockTenantSuggestions } from '../review/forget-source.ts';
 import { insertProvenance, type ProvenanceInput } from '../review/review.repository.ts';
 import type { LedgerCandidate, Mention } from '../../processing/entities/index.ts';
@@ -38,15 +37,15 @@ export interface WrittenFindings {
 }
 
 
-export async function writeFindings(ctx: EngineContext, catalog: Catalog, itemId: string, text: string, findings: Findings): Promise<WrittenFindings> {
+export async function writeFindings(ctx: EngineContext, reviews: ReviewServices, itemId: string, text: string, findings: Findings): Promise<WrittenFindings> {
   const source = { kind: 'raw_data', id: itemId };
-  const organizations = new ReviewService(reviewedResourceOf(catalog, 'ORG'), catalog);
-  const people = new ReviewService(reviewedResourceOf(catalog, 'PER'), catalog);
-  const ledger = new ReviewService(reviewedResourceOf(catalog, 'LEDGER'), catalog);
+  const organizations = reviews.byTypeCode('ORG');
+  const people = reviews.byTypeCode('PER');
+  const ledger = reviews.byTypeCode('LEDGER');
   await lockTenantSuggestions(ctx);
   // Step 1 (see the module comment).
   await query(ctx.tx, sql`DELETE FROM raw_data_entities WHERE raw_data_id = ${itemId}`);
-  await forgetSource(ctx, catalog, source);
+  await forgetSource(ctx, reviews.services, source);
 
   const entities = [...findings.entities].sort((a, b) => b.mentions.length - a.mentions.length).slice(0, MAX_ENTITIES_PER_ITEM);
   // A ledger entry may only point at curated records: the linked ones, not suggestions.

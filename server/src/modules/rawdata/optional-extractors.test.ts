@@ -15,7 +15,7 @@ import { createOptionalExtractors } from '../../processing/entities/index.ts';
 import { writeTinyModel } from '../../test/onnx-model.ts';
 import { createTestApp, type TestContext } from '../../test/test-app.ts';
 import type { TenantRow } from '../../tenancy/tenants.repository.ts';
-import { jobRegistry } from '../jobs.ts';
+import { createEngine } from '../../engine.ts';
 
 const BASE = '/api/v1/raw-data';
 const TEXT = 'The board of Nordlys met on Monday. Maersk said the deal was fair, and Ingrid Halvorsen agreed.';
@@ -67,7 +67,8 @@ describe('raw data processing with the optional extractors', () => {
       { modelDir: modelRoot, modelMaxChars: 100_000, llm: { url, key: 'sk-test', model: 'tiny-chat', timeoutMs: 10_000, maxChars: 20_000, maxAnswerBytes: 65_536 } },
       log,
     );
-    worker = await t.startWorker({ registry: jobRegistry({ entityExtractors }) });
+    // An engine of its own: processing with these extractors, on the test's database and files.
+    worker = await t.startWorker({ registry: createEngine(t.config, { db: t.db, storage: t.files.driver, entityExtractors }).jobs });
   };
   /** Queues the item and waits for its job to end; the job's row. */
   const processItem = async (id: string) => {

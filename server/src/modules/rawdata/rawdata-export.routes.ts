@@ -14,7 +14,7 @@ import { actorOf, withContext } from '../../http/engine-context.ts';
 import type { ListQuery } from '../../resources/list-query.ts';
 import { whereClause, orderClause } from '../../resources/repository.ts';
 import type { ResourceService } from '../../resources/service.ts';
-import { sendSpreadsheet } from '../../resources/routes.ts';
+import { sendSpreadsheet } from '../../http/resource.routes.ts';
 import { SpreadsheetExport } from '../../resources/spreadsheet-export.ts';
 import { visibleTo } from '../../resources/visibility.ts';
 import { fileKey, type FileStore } from '../../storage/files.ts';

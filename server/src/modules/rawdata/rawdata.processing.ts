@@ -16,7 +16,6 @@ import { publish } from '../../events/bus.ts';
 import { JOB_TYPES } from '../../jobs/job-types.ts';
 import { enqueue } from '../../jobs/queue.ts';
 import type { JobContext, JobFailure } from '../../jobs/registry.ts';
-import type { Catalog } from '../../resources/catalog.ts';
 import { responsibleUser, type EngineContext } from '../../resources/context.ts';
 import type { Row } from '../../resources/repository.ts';
 import type { ResourceService } from '../../resources/service.ts';
@@ -25,6 +24,8 @@ import { OptionalExtractors } from '../../processing/entities/index.ts';
 import { extractText, TextExtractionError, type ExtractedText } from '../../processing/text/index.ts';
 import type { ProcessingStage } from './rawdata.resource.ts';
 import { findEntities, itemSourceUrl, type FoundEntities } from './entity-finding.ts';
+import type { TenantModels } from './entity-model.ts';
+import type { ReviewServices } from '../review/review.service.ts';
 import { writeFindings, type WrittenFindings } from './findings.ts';
 import { visibleItems } from './rawdata.service.ts';
 
@@ -53,7 +54,9 @@ type ProcessJob = JobContext<'rawdata.process'>;
 export class RawDataProcessing {
   constructor(
     private readonly items: ResourceService,
-    private readonly catalog: Catalog,
+    private readonly reviews: ReviewServices,
+    /** The engine's recent tenant models (entity-model.ts). */
+    private readonly models: TenantModels,
     /** The optional entity extractors the settings configure (docs/processing.md "Optional extractors"); none by default. */
     private readonly entityExtractors: OptionalExtractors = new OptionalExtractors([], { info: () => {}, warn: () => {} }),
   ) {}
@@ -109,7 +112,7 @@ export class RawDataProcessing {
     // The optional extractors (a model, a chat endpoint) may take seconds: outside any
     // transaction. They never fail the item: one that fails leaves the rules alone.
     const optional = this.entityExtractors.configured ? await this.entityExtractors.run(text.text, job.signal) : undefined;
-    const found: FoundEntities = await job.inTenant(async (ctx) => findEntities(ctx, text.text, { sourceUrl: await itemSourceUrl(ctx, itemId), external: optional?.entities ?? [] }));
+    const found: FoundEntities = await job.inTenant(async (ctx) => findEntities(ctx, text.text, { sourceUrl: await itemSourceUrl(ctx, itemId), external: optional?.entities ?? [], models: this.models }));
 
     if (!(await this.enterStage(job, 'linking'))) return { skipped: 'superseded' };
     const linked = await job.inTenant((ctx) => found.link(ctx));
@@ -117,7 +120,7 @@ export class RawDataProcessing {
     if (!(await this.enterStage(job, 'suggesting'))) return { skipped: 'superseded' };
     const written: WrittenFindings | null = await job.inTenant(async (ctx) => {
       if (!(await this.lockIfCurrent(ctx, itemId, job.job.id))) return null;
-      const findings = await writeFindings(ctx, this.catalog, itemId, text.text, linked);
+      const findings = await writeFindings(ctx, this.reviews, itemId, text.text, linked);
       const [row] = await query<{ updated_at: Date | string }>(
         ctx.tx,
         sql`UPDATE raw_data SET processing_status = 'completed', processing_stage = NULL, processing_error = NULL, processing_percent = 100,

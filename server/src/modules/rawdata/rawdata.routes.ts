@@ -10,22 +10,21 @@ import { Type } from 'typebox';
 import type { Config } from '../../config.ts';
 import { ErrorBody, ExtractedEntity } from '../../contracts.ts';
 import { actorOf, withContext } from '../../http/engine-context.ts';
-import { ApiError } from '../../http/errors.ts';
-import type { Catalog } from '../../resources/catalog.ts';
-import { IdParam, listQuerystring } from '../../resources/routes.ts';
+import { ApiError } from '../../resources/errors.ts';
+import { IdParam, listQuerystring } from '../../http/resource.routes.ts';
 import { parseListQuery } from '../../resources/list-query.ts';
-import { ResourceService } from '../../resources/service.ts';
+import type { ResourceServices } from '../../resources/services.ts';
 import { fileKey, type FileStore } from '../../storage/files.ts';
 import { receiveUpload, type UploadedFile } from '../../storage/upload.ts';
 import { FileNotFoundError, FileTooLargeError } from '../../storage/storage.ts';
 import { contentDisposition, sendRawDataExport } from './rawdata-export.routes.ts';
 import { rawData } from './rawdata.resource.ts';
 import { MAX_REMOVE_BATCH, RawDataService, type Written } from './rawdata.service.ts';
-import { MAX_PROCESS_BATCH, RawDataProcessing } from './rawdata.processing.ts';
+import { MAX_PROCESS_BATCH, type RawDataProcessing } from './rawdata.processing.ts';
 import { extractedData, EXTRACT_DATA_COLUMNS, MAX_EXTRACT_ITEMS, extractedText, type ExtractedRow } from './extracted-data.ts';
 import { XlsxStreamWriter } from '../../resources/xlsx-writer.ts';
 import { MAX_SEND_BATCH, sendToLibrary } from './send-to-library.ts';
-import { MAX_REPORT_IDS, RawDataReports } from './analysis-report.ts';
+import { MAX_REPORT_IDS, type RawDataReports } from './analysis-report.ts';
 import { XLSX_CONTENT_TYPE } from '../../resources/spreadsheet-export.ts';
 
 /** The fields a form may send with a file: the item's own, and a source given by address. */
@@ -38,13 +37,20 @@ const ACTIVE_CONTENT = /^(text\/html|application\/xhtml\+xml|image\/svg\+xml|tex
 /** Types shown inline when asked (?inline=true); anything else is downloaded. */
 const INLINE_SAFE = /^(application\/pdf|image\/(png|jpeg|gif|webp|avif|bmp)|text\/plain|audio\/.+|video\/.+)$/;
 
-export async function rawdataRoutes(instance: FastifyInstance, options: { catalog: Catalog; files: FileStore; config: Config }): Promise<void> {
+/** The engine's pieces raw data's routes use (engine.ts). */
+export interface RawDataRouteOptions {
+  services: ResourceServices;
+  processing: RawDataProcessing;
+  reports: RawDataReports;
+  files: FileStore;
+  config: Config;
+}
+
+export async function rawdataRoutes(instance: FastifyInstance, options: RawDataRouteOptions): Promise<void> {
   const app = instance.withTypeProvider<TypeBoxTypeProvider>();
-  const { files, config } = options;
-  const items = new ResourceService(rawData, options.catalog);
-  const sources = new ResourceService(options.catalog.get('source'), options.catalog);
-  const processing = new RawDataProcessing(items, options.catalog);
-  const service = new RawDataService(items, sources, files, processing);
+  const { files, config, services, processing, reports } = options;
+  const items = services.get(rawData.kind);
+  const service = new RawDataService(items, services.get('source'), files, processing);
   const base = rawData.path;
   const tags = [rawData.kind];
   const write = { config: { access: rawData.writeAccess } };
@@ -159,7 +165,7 @@ export async function rawdataRoutes(instance: FastifyInstance, options: { catalo
     },
   }, async (request, reply) => reply.status(202).send(await withContext(request, (ctx) => processing.queue(ctx, request.body.ids))));
 
-  const libraryEntries = new ResourceService(options.catalog.get('library'), options.catalog);
+  const libraryEntries = services.get('library');
   app.post(`${base}/send_to_library/`, {
     ...write,
     schema: {
@@ -170,7 +176,6 @@ export async function rawdataRoutes(instance: FastifyInstance, options: { catalo
     },
   }, async (request) => withContext(request, (ctx) => sendToLibrary(ctx, items, libraryEntries, request.body.ids)));
 
-  const reports = new RawDataReports();
   app.post(`${base}/analysis-report/`, {
     ...write,
     schema: {

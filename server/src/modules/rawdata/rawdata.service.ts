@@ -9,7 +9,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { query } from '../../db/client.ts';
 import { publish } from '../../events/bus.ts';
-import { ApiError, badRequest, fieldError, notFound } from '../../http/errors.ts';
+import { ApiError, badRequest, fieldError, notFound } from '../../resources/errors.ts';
 import type { EngineContext } from '../../resources/context.ts';
 import { responsibleUser } from '../../resources/context.ts';
 import type { Row } from '../../resources/repository.ts';

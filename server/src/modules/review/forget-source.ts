@@ -6,11 +6,10 @@
  */
 import { sql } from 'drizzle-orm';
 import { query } from '../../db/client.ts';
-import type { Catalog } from '../../resources/catalog.ts';
 import type { EngineContext } from '../../resources/context.ts';
 import { lockRows, uuidArray } from '../../resources/repository.ts';
+import type { ResourceServices } from '../../resources/services.ts';
 import { visibleTo } from '../../resources/visibility.ts';
-import { ReviewService } from './review.service.ts';
 
 /** The kinds of record suggestions are made from (provenance `source_kind`). */
 export const SUGGESTION_SOURCE_KINDS = ['raw_data'];
@@ -22,19 +21,19 @@ export const SUGGESTION_SOURCE_KINDS = ['raw_data'];
  * committed while the delete waited for the row has its provenance read here, and one that
  * comes after finds its item gone.
  */
-export async function forgetSource(ctx: EngineContext, catalog: Catalog, source: { kind: string; id: string }): Promise<void> {
-  const sourceResource = catalog.get(source.kind);
+export async function forgetSource(ctx: EngineContext, services: ResourceServices, source: { kind: string; id: string }): Promise<void> {
+  const sourceResource = services.catalog.get(source.kind);
   await lockRows(ctx.tx, sourceResource, visibleTo('admin'), [source.id]);
   const cited = await query<{ resource: string; id: string }>(
     ctx.tx,
     sql`SELECT DISTINCT resource, record_id AS id FROM suggestion_provenance WHERE source_kind = ${source.kind} AND source_id = ${source.id}`,
   );
   if (cited.length === 0) return;
-  for (const resource of catalog.resources.filter((one) => one.review)) {
+  for (const resource of services.catalog.resources.filter((one) => one.review)) {
     const candidates = cited.filter((row) => row.resource === resource.kind).map((row) => row.id);
     if (candidates.length === 0) continue;
-    const review = new ReviewService(resource, catalog);
-    const suggestions = review.suggestions.resource;
+    const service = services.suggestions(resource.kind);
+    const suggestions = service.resource;
     // Locked first: a suggestion accepted or rejected meanwhile is re-read as no longer suggested
     // and keeps this source's provenance (its snippets, the decision's training example).
     const locked = await lockRows(ctx.tx, suggestions, visibleTo('admin'), candidates);
@@ -45,7 +44,7 @@ export async function forgetSource(ctx: EngineContext, catalog: Catalog, source:
     const orphans = new Set((await query<{ id: string }>(ctx.tx, sql`
       SELECT r.id FROM ${sql.identifier(suggestions.table)} r WHERE r.id = ANY(${ids})
         AND NOT EXISTS (SELECT 1 FROM suggestion_provenance p WHERE p.resource = ${resource.kind} AND p.record_id = r.id)`)).map((row) => row.id));
-    for (const row of locked) if (orphans.has(row.id)) await review.suggestions.removeRow(ctx, row);
+    for (const row of locked) if (orphans.has(row.id)) await service.removeRow(ctx, row);
   }
 }
 

@@ -11,12 +11,10 @@ import { sql } from 'drizzle-orm';
 import { query } from '../../db/client.ts';
 import { inTenant, systemActor, type EngineContext } from '../../resources/context.ts';
 import { MergeService } from '../../resources/merge.ts';
-import { ResourceService } from '../../resources/service.ts';
 import type { TenantRow } from '../../tenancy/tenants.repository.ts';
 import { whileHeld } from '../../test/races.ts';
 import { createTestApp, type TestContext } from '../../test/test-app.ts';
-import { CATALOG } from '../registry.ts';
-import { reviewedResourceOf, ReviewService } from './review.service.ts';
+import type { ReviewService } from './review.service.ts';
 
 const API = '/api/v1';
 
@@ -24,8 +22,8 @@ describe('review and merges racing', () => {
   let t: TestContext;
   let acme: TenantRow;
   let tokens: Record<string, string | undefined>;
-  const organizations = new ReviewService(reviewedResourceOf(CATALOG, 'ORG'), CATALOG);
-  const merges = new MergeService(new ResourceService(organizations.resource, CATALOG));
+  let organizations: ReviewService;
+  let merges: MergeService;
 
   const call = (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, payload?: object) =>
     t.request(acme, { method, url: `${API}${url}`, token: tokens['research'], ...(payload ? { payload } : {}) });
@@ -44,6 +42,8 @@ describe('review and merges racing', () => {
 
   before(async () => {
     t = await createTestApp();
+    organizations = t.engine.reviews.byTypeCode('ORG');
+    merges = new MergeService(organizations.records);
     ({ acme, tokens } = await t.signInTwoTenants());
   });
   after(() => t.close());

@@ -28,7 +28,7 @@ export const reviewExtension: EngineExtension = {
   undoMerge: async ({ tx }, { otherId }, recorded) => returnProvenance(tx, recorded as string[], otherId),
 
   // A deleted source (a raw data item) takes with it the suggestions only it made, unreviewed.
-  beforeDelete: async (ctx, { resource, row, catalog }) => {
-    if (SUGGESTION_SOURCE_KINDS.includes(resource.kind)) await forgetSource(ctx, catalog, { kind: resource.kind, id: row.id });
+  beforeDelete: async (ctx, { resource, row, services }) => {
+    if (SUGGESTION_SOURCE_KINDS.includes(resource.kind)) await forgetSource(ctx, services, { kind: resource.kind, id: row.id });
   },
 };

@@ -8,21 +8,21 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type, type TSchema } from 'typebox';
 import { ErrorBody, ResourcePage, ResourceRecord } from '../../contracts.ts';
 import { withContext } from '../../http/engine-context.ts';
-import { fieldError, permissionDenied, notAuthenticated } from '../../http/errors.ts';
+import { fieldError, permissionDenied, notAuthenticated } from '../../resources/errors.ts';
 import { pageOf } from '../../http/pages.ts';
 import { everyProblem, optionalBody } from '../../http/validation.ts';
-import type { Catalog } from '../../resources/catalog.ts';
 import { parseListQuery } from '../../resources/list-query.ts';
 import { countFromCounters, counterKindsOf } from '../../resources/repository.ts';
 import { REVIEW_STATUSES, reviewView } from '../../resources/resource.ts';
-import { IdParam, listQuerystring, recordBody } from '../../resources/routes.ts';
+import { segmentOf } from '../../resources/services.ts';
+import { IdParam, listQuerystring, recordBody } from '../../http/resource.routes.ts';
 import { visibleTo } from '../../resources/visibility.ts';
 import { atLeast } from '../../auth/access.ts';
-import { ReviewService, segmentOf } from './review.service.ts';
+import type { ReviewServices } from './review.service.ts';
 
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody };
 // The engine's rows are Record<string, unknown>: their shape is the response serializer's to
-// check, as for the engine's own routes (resources/routes.ts), not the handler's type.
+// check, as for the engine's own routes (http/resource.routes.ts), not the handler's type.
 const Row: TSchema = ResourceRecord;
 const RowPage: TSchema = ResourcePage;
 const research = { config: { access: 'research' as const } };
@@ -32,9 +32,9 @@ const AcceptBody = everyProblem(optionalBody(Type.Object({ link_to: Type.Optiona
 const RejectBody = everyProblem(optionalBody(Type.Object({}, { additionalProperties: false })));
 const CountQuery = Type.Object({ status: Type.Optional(Type.Enum([...REVIEW_STATUSES], { default: 'active' })) }, { additionalProperties: false });
 
-export const reviewRoutes: FastifyPluginAsyncTypebox<{ catalog: Catalog }> = async (app, { catalog }) => {
-  for (const resource of catalog.resources.filter((candidate) => candidate.review)) {
-    const review = new ReviewService(resource, catalog);
+export const reviewRoutes: FastifyPluginAsyncTypebox<{ reviews: ReviewServices }> = async (app, { reviews }) => {
+  for (const review of reviews.all()) {
+    const resource = review.resource;
     const suggestions = review.suggestions;
     const segment = segmentOf(resource);
     const base = `/suggested-entities/${segment}`;

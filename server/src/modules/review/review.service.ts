@@ -6,19 +6,17 @@
  * accepting (the suggestion becomes a record, or is merged into one with link_to) and
  * rejecting (remembered by name and source).
  */
-import { ApiError, fieldError } from '../../http/errors.ts';
+import { ApiError, fieldError } from '../../resources/errors.ts';
 import type { Catalog } from '../../resources/catalog.ts';
 import { responsibleUser, type EngineContext } from '../../resources/context.ts';
 import { MergeService } from '../../resources/merge.ts';
 import * as repo from '../../resources/repository.ts';
-import { reviewView, type Resource } from '../../resources/resource.ts';
-import { isUuid, ResourceService } from '../../resources/service.ts';
+import type { Resource } from '../../resources/resource.ts';
+import { isUuid, type ResourceService } from '../../resources/service.ts';
+import type { ResourceServices } from '../../resources/services.ts';
 import { normalizeName } from '../../resources/values.ts';
 import { visibleTo } from '../../resources/visibility.ts';
 import { insertProvenance, rememberRejection, reviewRow, sourcesOf, wasRejected, type ProvenanceInput, type SuggestionSource } from './review.repository.ts';
-
-/** The word of a reviewed resource in its paths: assets/{segment}/, suggested-entities/{segment}/. */
-export const segmentOf = (resource: Resource): string => resource.path.split('/').pop()!;
 
 /** The reviewed resource a suggestion type code names (SPEC §3: ORG, PER, anything else → the one without a code). */
 export function reviewedResourceOf(catalog: Catalog, typeCode: string): Resource {
@@ -87,10 +85,10 @@ export class ReviewService {
 
   constructor(
     readonly resource: Resource,
-    catalog: Catalog,
+    services: ResourceServices,
   ) {
-    this.records = new ResourceService(resource, catalog);
-    this.suggestions = new ResourceService(reviewView(resource, 'suggested', `/suggested-entities/${segmentOf(resource)}`), catalog);
+    this.records = services.get(resource.kind);
+    this.suggestions = services.suggestions(resource.kind);
     this.merges = new MergeService(this.records);
   }
 
@@ -149,5 +147,24 @@ export class ReviewService {
       throw new ApiError(409, 'conflict', `This suggested ${this.label} was just reviewed; reload.`);
     }
     await this.records.audit(ctx, 'update', suggestion.id, suggestion['display_name'], { status: { from: 'suggested', to: status } });
+  }
+}
+
+/** One ReviewService per reviewed resource, built once (by the engine) on its resource services. */
+export class ReviewServices {
+  private readonly byKind = new Map<string, ReviewService>();
+
+  constructor(readonly services: ResourceServices) {
+    for (const resource of services.catalog.resources) if (resource.review) this.byKind.set(resource.kind, new ReviewService(resource, services));
+  }
+
+  /** Every reviewed resource's, in catalog order. */
+  all(): ReviewService[] {
+    return [...this.byKind.values()];
+  }
+
+  /** The service of the reviewed resource a suggestion type code names (reviewedResourceOf). */
+  byTypeCode(typeCode: string): ReviewService {
+    return this.byKind.get(reviewedResourceOf(this.services.catalog, typeCode).kind)!;
   }
 }

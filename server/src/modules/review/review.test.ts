@@ -13,9 +13,8 @@ import { inTenant, systemActor } from '../../resources/context.ts';
 import { whileHeld } from '../../test/races.ts';
 import type { TenantRow } from '../../tenancy/tenants.repository.ts';
 import { createTestApp, type TestContext } from '../../test/test-app.ts';
-import { CATALOG } from '../registry.ts';
 import { provenanceOf, type ProvenanceInput } from './review.repository.ts';
-import { isRejected, reviewedResourceOf, ReviewService } from './review.service.ts';
+import { isRejected, reviewedResourceOf } from './review.service.ts';
 
 const API = '/api/v1';
 
@@ -30,7 +29,7 @@ describe('review of suggestions', () => {
     t.request(acme, { method, url, token: tokens[role], ...(payload === undefined ? {} : { payload: payload as object }) });
   /** Suggests through the engine as the suggester's job does: a system actor, no request. */
   const suggest = (typeCode: string, values: Record<string, unknown>, provenance: ProvenanceInput[] = []) =>
-    inTenant(t.db, systemActor(acme.id), (ctx) => new ReviewService(reviewedResourceOf(CATALOG, typeCode), CATALOG).suggest(ctx, values, provenance));
+    inTenant(t.db, systemActor(acme.id), (ctx) => t.engine.reviews.byTypeCode(typeCode).suggest(ctx, values, provenance));
   const found = (snippet: string, source = rawItem): ProvenanceInput => ({ source: { kind: 'raw_data', id: source }, snippet, start: 10, end: 20, mentions: 2 });
 
   /**
@@ -55,9 +54,9 @@ describe('review of suggestions', () => {
   after(() => t.close());
 
   it('type codes name the reviewed resource: ORG, PER, anything else the ledger', () => {
-    assert.equal(reviewedResourceOf(CATALOG, 'ORG').kind, 'organizations');
-    assert.equal(reviewedResourceOf(CATALOG, 'per').kind, 'people');
-    assert.equal(reviewedResourceOf(CATALOG, 'MONEY').kind, 'ledger_entries');
+    assert.equal(reviewedResourceOf(t.engine.catalog, 'ORG').kind, 'organizations');
+    assert.equal(reviewedResourceOf(t.engine.catalog, 'per').kind, 'people');
+    assert.equal(reviewedResourceOf(t.engine.catalog, 'MONEY').kind, 'ledger_entries');
   });
 
   it('a suggestion is listed, searched, counted and shown with its provenance, to research users and admins', async () => {
@@ -157,7 +156,7 @@ describe('review of suggestions', () => {
     assert.deepEqual((await call('GET', `${API}/assets/ledger/count/`)).json(), { count: 0 });
     assert.equal((await call('POST', `${API}/assets/ledger/${suggestion['id']}/accept_suggestion/`)).statusCode, 404);
 
-    const ledger = reviewedResourceOf(CATALOG, 'MONEY');
+    const ledger = reviewedResourceOf(t.engine.catalog, 'MONEY');
     const source = { kind: 'raw_data', id: rawItem };
     assert.equal(await inTenant(t.db, systemActor(acme.id), (ctx) => isRejected(ctx, ledger, '  DINGO fund raises $5M ', source)), true);
     assert.equal(await inTenant(t.db, systemActor(acme.id), (ctx) => isRejected(ctx, ledger, 'Dingo Fund raises $5m', { kind: 'raw_data', id: otherItem })), false);
@@ -269,7 +268,7 @@ describe('review of suggestions', () => {
       // As processing's last step: the item's row locked, then a suggestion from it written.
       async (tx) => {
         await query(tx, sql`SELECT 1 FROM raw_data WHERE id = ${item} FOR UPDATE`);
-        return new ReviewService(reviewedResourceOf(CATALOG, 'ORG'), CATALOG).suggest({ tx, actor: systemActor(acme.id) }, { name_inc: 'Bilby Freight Ltd' }, [found('Bilby Freight Ltd moved', item)]);
+        return t.engine.reviews.byTypeCode('ORG').suggest({ tx, actor: systemActor(acme.id) }, { name_inc: 'Bilby Freight Ltd' }, [found('Bilby Freight Ltd moved', item)]);
       },
       () => call('DELETE', `${API}/raw-data/${item}/`),
     );

@@ -38,11 +38,10 @@ import { renderedOf, type RenderedStatement } from '../../db/client.ts';
 import type { Visibility } from '../../resources/fields.ts';
 import { visibleCondition } from '../../resources/repository.ts';
 import type { Resource } from '../../resources/resource.ts';
-import { RESOURCES } from '../registry.ts';
 
-export const SEARCHED = RESOURCES.filter((resource) => resource.quickSearch);
+/** The resources quick search reads, in the catalog's order. */
+export const quickSearched = (resources: Resource[]): Resource[] => resources.filter((resource) => resource.quickSearch);
 export const typesOf = (resource: Resource) => resource.quickSearch?.types ?? [resource.type];
-export const TYPES = SEARCHED.flatMap(typesOf);
 
 /** How many rows a trigram or full-text tier ranks at most, per resource (see the header). */
 export const CANDIDATES = 200;

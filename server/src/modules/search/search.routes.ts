@@ -5,22 +5,26 @@
 import type { FastifyInstance } from 'fastify';
 import { Type, type Static } from 'typebox';
 import { ErrorBody, SearchResponse } from '../../contracts.ts';
-import { fieldError } from '../../http/errors.ts';
 import { limitOffsetParams } from '../../http/list-params.ts';
+import type { Catalog } from '../../resources/catalog.ts';
+import { fieldError } from '../../resources/errors.ts';
 import { parsePaging } from '../../resources/list-query.ts';
 import { visibleTo } from '../../resources/visibility.ts';
-import { quickSearchStatement, SEARCHED, TYPES, typesOf, type SearchRow } from './quick-search.ts';
+import { quickSearched, quickSearchStatement, typesOf, type SearchRow } from './quick-search.ts';
 
 const DEFAULT_PER_TYPE = 10;
 const MAX_PER_TYPE = 50;
-const SearchQuery = Type.Object({
+const searchQuery = (types: string[]) => Type.Object({
   q: Type.Optional(Type.String({ maxLength: 200 })),
-  type: Type.Optional(Type.String({ description: `Comma-separated: ${TYPES.join(', ')}` })),
+  type: Type.Optional(Type.String({ description: `Comma-separated: ${types.join(', ')}` })),
   limit: limitOffsetParams({ defaultLimit: DEFAULT_PER_TYPE, maxLimit: MAX_PER_TYPE, per: 'Results per type' }).limit,
 }, { additionalProperties: false });
 
-export async function searchRoutes(app: FastifyInstance): Promise<void> {
-  app.get<{ Querystring: Static<typeof SearchQuery> }>('/search/', {
+export async function searchRoutes(app: FastifyInstance, { catalog }: { catalog: Catalog }): Promise<void> {
+  const searched = quickSearched(catalog.resources);
+  const known = searched.flatMap(typesOf);
+  const SearchQuery = searchQuery(known);
+  app.get<{ Querystring: Static<ReturnType<typeof searchQuery>> }>('/search/', {
     schema: {
       tags: ['search'],
       summary: 'Quick search across entities (empty q → no results)',
@@ -30,13 +34,13 @@ export async function searchRoutes(app: FastifyInstance): Promise<void> {
   }, async (request) => {
     const q = (request.query.q ?? '').trim();
     const types = (request.query.type ?? '').split(',').map((type) => type.trim()).filter(Boolean);
-    const unknown = types.find((type) => !TYPES.includes(type));
-    if (unknown) throw fieldError('type', `Unknown type "${unknown}". Use one of: ${TYPES.join(', ')}.`);
+    const unknown = types.find((type) => !known.includes(type));
+    if (unknown) throw fieldError('type', `Unknown type "${unknown}". Use one of: ${known.join(', ')}.`);
     const { limit } = parsePaging(request.query, { defaultLimit: DEFAULT_PER_TYPE, maxLimit: MAX_PER_TYPE });
     if (q === '') return { results: [] };
 
     const visible = visibleTo(request.principal.access);
-    const resources = SEARCHED.filter((resource) =>
+    const resources = searched.filter((resource) =>
       types.length === 0 ? !resource.quickSearch!.explicitOnly : typesOf(resource).some((type) => types.includes(type)),
     );
     const results = await request.readOnce<SearchRow>(quickSearchStatement(resources, q, visible, types, limit));

@@ -6,7 +6,7 @@
  */
 import type { Settings, SettingsPatch } from '../../contracts.ts';
 import type { Database } from '../../db/client.ts';
-import { notFound } from '../../http/errors.ts';
+import { notFound } from '../../resources/errors.ts';
 import { FieldProblems, optionalText, optionalUrl, requiredText } from '../../http/input.ts';
 import { inTenant, type Actor } from '../../resources/context.ts';
 import type { TenantCache } from '../../tenancy/tenant-cache.ts';

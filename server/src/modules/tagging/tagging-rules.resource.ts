@@ -3,7 +3,7 @@
  * keywords, added to records whose text matches when they are saved (see
  * apply-tagging-rules.ts). Research material: research users and admins only.
  */
-import { fieldError } from '../../http/errors.ts';
+import { fieldError } from '../../resources/errors.ts';
 import { boolean, choice, relation, text, type FieldType } from '../../resources/fields.ts';
 import { defineResource, type SaveContext } from '../../resources/resource.ts';
 import { compileRule, MATCH_TYPES, MAX_PATTERN_LENGTH, PatternError, type MatchType } from './matcher.ts';

@@ -5,10 +5,9 @@
 import type { FastifyInstance } from 'fastify';
 import { Type, type Static } from 'typebox';
 import { ErrorBody, RelatedRef } from '../../contracts.ts';
-import { badRequest, fieldError } from '../../http/errors.ts';
+import { badRequest, fieldError } from '../../resources/errors.ts';
 import { withContext } from '../../http/engine-context.ts';
-import type { Catalog } from '../../resources/catalog.ts';
-import { ResourceService } from '../../resources/service.ts';
+import type { ResourceServices } from '../../resources/services.ts';
 import { MAX_SCANNED_CHARS } from './apply-tagging-rules.ts';
 import { findMatches, MATCH_TYPES, MAX_REPORTED_MATCHES, PatternError, type MatchType, type RuleSpec } from './matcher.ts';
 import { taggingRules } from './tagging-rules.resource.ts';
@@ -29,8 +28,8 @@ const TestResult = Type.Object({
   keywords: Type.Optional(Type.Array(RelatedRef)),
 });
 
-export async function taggingRoutes(app: FastifyInstance, { catalog }: { catalog: Catalog }): Promise<void> {
-  const service = new ResourceService(taggingRules, catalog);
+export async function taggingRoutes(app: FastifyInstance, { services }: { services: ResourceServices }): Promise<void> {
+  const service = services.get(taggingRules.kind);
 
   app.post<{ Body: Static<typeof TestBody> }>('/taggingrules/test/', {
     config: { access: 'research' },

@@ -7,6 +7,7 @@ import { after, before, describe, it } from 'node:test';
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../app.ts';
+import { createEngine } from '../../engine.ts';
 import { openPostgres, type Database } from '../../db/client.ts';
 import type { TenantRow } from '../../tenancy/tenants.repository.ts';
 import { createTestApp, hostOf, type TestContext } from '../../test/test-app.ts';
@@ -162,7 +163,7 @@ describe('entity counts served from memory', () => {
 
     before(async () => {
       secondDb = await openPostgres(t.databaseUrl, 3);
-      second = await buildApp({ config: t.config, db: secondDb, files: t.files, logger: false });
+      second = await buildApp({ engine: createEngine(t.config, { db: secondDb, storage: t.files.driver }), logger: false });
       await second.ready();
     });
     after(async () => {

@@ -7,17 +7,16 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { EntityCounts } from '../../contracts.ts';
 import type { Database } from '../../db/client.ts';
 import { withContext } from '../../http/engine-context.ts';
-import { CountsCache, followCountChanges } from './counts-cache.ts';
+import { followCountChanges, type CountsCache } from './counts-cache.ts';
 import { entityCounts } from './counts.service.ts';
 
 const READ_ONLY_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /**
- * Creates the app's counts cache: follows change notifications for as long as the app
- * runs, and drops a tenant's counts when this process answers a request that may have written.
+ * Keeps the engine's counts cache current for as long as the app runs: follows change
+ * notifications, and drops a tenant's counts when this process answers a request that may have written.
  */
-export async function registerCountsCache<T>(app: FastifyInstance, db: Database): Promise<CountsCache<T>> {
-  const cache = new CountsCache<T>();
+export async function registerCountsCache<T>(app: FastifyInstance, db: Database, cache: CountsCache<T>): Promise<void> {
   const stop = await followCountChanges(db, cache);
   app.addHook('onClose', stop);
   // onSend runs once the handler's transaction has committed (or rolled back), before the
@@ -27,7 +26,6 @@ export async function registerCountsCache<T>(app: FastifyInstance, db: Database)
     if (request.tenant) cache.invalidate(request.tenant.id);
     else cache.invalidateAll();
   });
-  return cache;
 }
 
 export async function countsRoutes(app: FastifyInstance, { cache }: { cache: CountsCache<EntityCounts> }): Promise<void> {

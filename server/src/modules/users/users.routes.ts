@@ -11,7 +11,7 @@ import { actorOf } from '../../http/engine-context.ts';
 import { listQuerystring, parseListParams } from '../../http/list-params.ts';
 import { pageOf } from '../../http/pages.ts';
 import { everyProblem } from '../../http/validation.ts';
-import { IdParam } from '../../resources/routes.ts';
+import { IdParam } from '../../http/resource.routes.ts';
 import { USER_FILTERS, USER_ORDERING } from './users.repository.ts';
 import { UsersService } from './users.service.ts';
 

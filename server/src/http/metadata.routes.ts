@@ -5,12 +5,12 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { ResourceMeta } from '../contracts.ts';
-import { BULK_MAX_ROWS, bulkActions } from './bulk.ts';
-import { fieldLookups, filterNames, orderingNames } from './list-query.ts';
-import type { Catalog } from './catalog.ts';
-import { fieldSection } from './fields.ts';
-import type { Resource } from './resource.ts';
-import { fieldReadAccess, highestAccess } from './visibility.ts';
+import { BULK_MAX_ROWS, bulkActions } from '../resources/bulk.ts';
+import { fieldLookups, filterNames, orderingNames } from '../resources/list-query.ts';
+import type { Catalog } from '../resources/catalog.ts';
+import { fieldSection } from '../resources/fields.ts';
+import type { Resource } from '../resources/resource.ts';
+import { fieldReadAccess, highestAccess } from '../resources/visibility.ts';
 
 export function resourceMeta(resource: Resource, catalog: Catalog): ResourceMeta {
   const filters = filterNames(resource);

@@ -1,28 +1,28 @@
 /**
  * Derives a resource's HTTP routes from its declaration: list (JSON or xlsx),
- * create, available-filters, get, patch, delete and spreadsheet upload.
+ * create, available-filters, get, patch, delete and spreadsheet upload — the HTTP adapter of
+ * the engine's service for the resource (engine.ts builds it, once).
  */
 import type { MultipartFile } from '@fastify/multipart';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type, type TSchema } from 'typebox';
 import { AuditHistory, AvailableFilters, BulkRefusedBody, BulkResult, BulkUndoResult, ErrorBody, ImportFailedBody, ImportJobAccepted, ImportReport, MergePreview, MergeRequest, MergeResult, RelatedGroups, resourcePage } from '../contracts.ts';
-import { actorOf, withContext } from '../http/engine-context.ts';
-import { pageOf } from '../http/pages.ts';
-import { FilterParam, limitOffsetParams, pagingParams } from '../http/list-params.ts';
-import { engineParsed } from '../http/validation.ts';
-import { parseRelatedQuery, RELATED_DEFAULT_LIMIT, relatedGroups } from './backlinks.ts';
-import { BULK_MAX_ROWS, BulkService } from './bulk.ts';
-import { MergeService } from './merge.ts';
-import type { Catalog } from './catalog.ts';
+import { actorOf, withContext } from './engine-context.ts';
+import { pageOf } from './pages.ts';
+import { FilterParam, limitOffsetParams, pagingParams } from './list-params.ts';
+import { engineParsed } from './validation.ts';
+import { parseRelatedQuery, RELATED_DEFAULT_LIMIT, relatedGroups } from '../resources/backlinks.ts';
+import { BULK_MAX_ROWS, BulkService } from '../resources/bulk.ts';
+import { MergeService } from '../resources/merge.ts';
 import type { FileStore } from '../storage/files.ts';
-import { queueSheetImport, storeSpreadsheet } from './import-job.ts';
-import { filterNames, parseListQuery, rangeFilters, type ListQuery } from './list-query.ts';
-import type { Resource } from './resource.ts';
-import { ResourceService } from './service.ts';
-import { fieldReadAccess } from './visibility.ts';
-import { SpreadsheetExport, type ExportFormat } from './spreadsheet-export.ts';
-import { fileError, importSheet, readImportSheet, saveSpreadsheet, uploadError, withImportFolder, type Upload } from './spreadsheet-import.ts';
+import { queueSheetImport, storeSpreadsheet } from '../resources/import-job.ts';
+import { filterNames, parseListQuery, rangeFilters, type ListQuery } from '../resources/list-query.ts';
+import type { Resource } from '../resources/resource.ts';
+import type { ResourceService } from '../resources/service.ts';
+import { fieldReadAccess } from '../resources/visibility.ts';
+import { SpreadsheetExport, type ExportFormat } from '../resources/spreadsheet-export.ts';
+import { fileError, importSheet, readImportSheet, saveSpreadsheet, uploadError, withImportFolder, type Upload } from '../resources/spreadsheet-import.ts';
 
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody };
 
@@ -110,9 +110,10 @@ export interface ResourceRouteOptions {
   importJobRows: number;
 }
 
-export async function registerResource(instance: FastifyInstance, resource: Resource, catalog: Catalog, options: ResourceRouteOptions): Promise<ResourceService> {
+/** The routes of the engine's service for one resource. */
+export async function registerResource(instance: FastifyInstance, service: ResourceService, options: ResourceRouteOptions): Promise<void> {
   const app = instance.withTypeProvider<TypeBoxTypeProvider>();
-  const service = new ResourceService(resource, catalog);
+  const { resource } = service;
   const base = resource.path;
   const tags = [resource.kind];
   const record = recordSchema(resource);
@@ -279,7 +280,5 @@ export async function registerResource(instance: FastifyInstance, resource: Reso
       },
     }, async (request) => withContext(request, (ctx) => merges.undo(ctx, request.params.auditId)));
   }
-
-  return service;
 }
 

@@ -1,10 +1,11 @@
 /**
  * The one error shape of the API ({detail, code, errors?, item_errors?}) and the errors that
  * carry it. Services and the resource engine throw these — they run for jobs as well as
- * requests, so this module knows nothing of Fastify; error-handler.ts answers them over HTTP.
+ * requests, so they are the engine's and know nothing of Fastify; http/error-handler.ts answers
+ * them over HTTP.
  */
 import type { ErrorBody } from '../contracts.ts';
-import { itemMessage, type ItemError } from '../resources/values.ts';
+import { itemMessage, type ItemError } from './values.ts';
 
 export type FieldErrors = Record<string, string[]>;
 /** Per list field, the items refused, by position: what a form marks without reading messages. */
@@ -60,3 +61,9 @@ export const databaseUnavailable = () =>
   new ApiError(503, 'database_unavailable', 'The database is unavailable for the moment. Try again shortly.', undefined, {
     'retry-after': String(DATABASE_RETRY_AFTER_SECONDS),
   });
+
+/** True when a database error is a unique-key violation (Drizzle wraps the driver's error). */
+export function isUniqueViolation(error: unknown): boolean {
+  const candidates = [error, (error as { cause?: unknown } | null)?.cause];
+  return candidates.some((candidate) => (candidate as { code?: unknown } | null)?.code === '23505');
+}
