@@ -40,6 +40,8 @@ export interface JobRow {
 }
 
 const leaseEnd = (leaseMs: number) => sql`now() + make_interval(secs => ${leaseMs / 1000})`;
+/** Ids as one uuid[] parameter (drizzle would spread a JS array into a list of parameters). */
+const uuidArray = (values: readonly string[]) => sql`${`{${values.join(',')}}`}::uuid[]`;
 
 /** A job whose lease ended on its last attempt: its worker died, and nobody will run it again. */
 export interface LostJob {
@@ -73,28 +75,52 @@ export async function failLostJob(tx: Tx, id: string): Promise<{ name: JobName; 
   return row ?? null;
 }
 
+/** A claim statement answered more rows than it asked for: the transaction rolls back, so nothing is claimed. */
+export class ClaimOverflowError extends Error {}
+
 /**
  * Claims up to `limit` due jobs of the given types — queued ones whose backoff is over, and
- * running ones whose lease ended with attempts left — skipping rows another worker holds.
- * A running job on its last attempt is never claimed again: findLostJobs finds it, and
- * failLostJob fails it.
+ * running ones whose lease ended with attempts left — skipping rows another worker holds and
+ * the jobs in `running` (this worker's own attempts: a worker never takes its own job again,
+ * however late its renewal). A running job on its last attempt is never claimed again:
+ * findLostJobs finds it, and failLostJob fails it.
+ *
+ * The due rows are chosen in a MATERIALIZED CTE, evaluated once. As a subquery in FROM or
+ * IN, the planner may put `LIMIT … FOR UPDATE SKIP LOCKED` on the inner side of a nested
+ * loop and run it again for each outer row — each run skipping the rows the previous ones
+ * locked — which on a jobs table without statistics claimed all 200 queued jobs for a limit
+ * of 2. A result longer than `limit` all the same throws (ClaimOverflowError), rolling the
+ * claim back: a worker never holds more jobs than it asked for.
  */
-export async function claimDueJobs(tx: Tx, names: readonly JobName[], limit: number, leaseMs: number): Promise<ClaimedJob[]> {
+export async function claimDueJobs(
+  tx: Tx,
+  names: readonly JobName[],
+  limit: number,
+  leaseMs: number,
+  running: readonly string[] = [],
+): Promise<ClaimedJob[]> {
   const nameList = sql.join(names.map((name) => sql`${name}`), sql`, `);
-  return query<ClaimedJob>(
+  const notMine = running.length > 0 ? sql`AND id <> ALL(${uuidArray(running)})` : sql``;
+  const claimed = await query<ClaimedJob>(
     tx,
-    sql`UPDATE jobs j
+    sql`WITH due AS MATERIALIZED (
+          SELECT tenant_id, id FROM jobs
+          WHERE name IN (${nameList})
+            AND ((status = 'queued' AND run_after <= now()) OR (status = 'running' AND lease_until < now() AND attempts < max_attempts))
+            ${notMine}
+          ORDER BY run_after
+          LIMIT ${limit}
+          FOR UPDATE SKIP LOCKED
+        )
+        UPDATE jobs j
         SET status = 'running', attempts = j.attempts + 1, lease_token = gen_random_uuid(), lease_until = ${leaseEnd(leaseMs)},
             started_at = coalesce(j.started_at, now()), updated_at = now()
-        FROM (SELECT tenant_id, id FROM jobs
-              WHERE name IN (${nameList})
-                AND ((status = 'queued' AND run_after <= now()) OR (status = 'running' AND lease_until < now() AND attempts < max_attempts))
-              ORDER BY run_after
-              LIMIT ${limit}
-              FOR UPDATE SKIP LOCKED) due
+        FROM due
         WHERE j.tenant_id = due.tenant_id AND j.id = due.id
         RETURNING j.tenant_id, j.id, j.name, j.payload, j.attempts, j.max_attempts, j.timeout_ms, j.lease_token, j.created_by`,
   );
+  if (claimed.length > limit) throw new ClaimOverflowError(`a claim of ${limit} jobs returned ${claimed.length}; rolled back`);
+  return claimed;
 }
 
 /** Whether the lease is still this claim's; extends it when it is. */

@@ -63,6 +63,8 @@ export const backoffMs = (name: JobName, attempt: number) =>
 
 export class Worker {
   private readonly running = new Set<Promise<void>>();
+  /** The ids of the jobs running now: the claim passes them over even when a late renewal let their lease end. */
+  private readonly attempts = new Set<string>();
   private claiming: Promise<void> | null = null;
   private wakeAgain = false;
   private stopped = false;
@@ -88,7 +90,7 @@ export class Worker {
 
   /** Jobs running now. */
   get active(): number {
-    return this.running.size;
+    return this.attempts.size;
   }
 
   /** Claims jobs for the free slots; a wake during a claim claims again after it. */
@@ -121,14 +123,17 @@ export class Worker {
   private async fill(): Promise<void> {
     await this.failLostJobs();
     while (!this.stopped) {
-      const free = this.options.concurrency - this.running.size;
+      const free = this.options.concurrency - this.attempts.size;
       if (free <= 0) return;
+      const mine = [...this.attempts];
       const jobs = await this.options.db.withTenant({ tenantId: null, jobsWorker: true }, (tx) =>
-        claimDueJobs(tx, this.names, free, this.options.leaseMs),
+        claimDueJobs(tx, this.names, free, this.options.leaseMs, mine),
       );
       for (const job of jobs) {
+        this.attempts.add(job.id);
         const run = this.run(job).finally(() => {
           this.running.delete(run);
+          this.attempts.delete(job.id);
           this.wake();
         });
         this.running.add(run);
