@@ -1,10 +1,13 @@
 /**
  * A worker process (`npm run worker`): the same build as the API, running jobs only. For a
  * PostgreSQL server (DATABASE_URL), with API processes started with WORKERS=0. SIGTERM stops
- * claiming and lets the running jobs finish.
+ * claiming and lets the running jobs finish. A database that goes away stops nothing (the
+ * worker waits for it, jobs/worker.ts); a crash is logged with its reason and exits 1, and the
+ * process never ends by itself with status 0.
  */
 import { pino } from 'pino';
 import { ConfigError } from './config.ts';
+import { faultReason } from './jobs/faults.ts';
 import { Worker } from './jobs/worker.ts';
 import { closeOcrWorker } from './processing/text/index.ts';
 import { configOrExit, openReady, stopOnSignals } from './startup.ts';
@@ -17,6 +20,19 @@ async function main(): Promise<void> {
     }
   });
   const log = pino({ level: config.logLevel, base: { role: 'worker' } });
+  // The innermost error's text and stack: a query error's own message would carry its parameters.
+  const crash = (what: string) => (error: unknown) => {
+    const root = innermost(error);
+    log.fatal({ reason: faultReason(error), stack: root instanceof Error ? root.stack : undefined }, `worker: ${what}; exiting`);
+    process.exit(1);
+  };
+  process.on('uncaughtException', crash('uncaught exception'));
+  process.on('unhandledRejection', crash('unhandled rejection'));
+  // The event loop ran dry: nothing waits for jobs any more. Only a signal ends a worker (with process.exit).
+  process.on('beforeExit', () => {
+    log.fatal({}, 'worker: nothing left to wait on; exiting');
+    process.exit(1);
+  });
   const { db, registry, storage, applied } = await openReady(config);
   if (applied.length > 0) log.info({ applied }, 'migrations applied');
   const { concurrency, pollMs, leaseMs } = config.jobs;
@@ -30,6 +46,12 @@ async function main(): Promise<void> {
   });
   await worker.start();
   console.log(`intelnotes: worker running up to ${concurrency} jobs at once (pid ${process.pid})`);
+}
+
+function innermost(error: unknown): unknown {
+  let current = error;
+  for (let depth = 0; depth < 5 && current instanceof Error && current.cause !== undefined; depth++) current = current.cause;
+  return current;
 }
 
 main().catch((error: unknown) => {

@@ -59,11 +59,15 @@ export async function findLostJobs(tx: Tx, limit = 100): Promise<LostJob[]> {
 }
 
 /**
- * In the job's tenant: fails a job lost on its last attempt. Another worker failing it at the
- * same moment waits for this row's lock, then finds it failed and changes nothing: the answer
- * (the job's payload, attempts and reason, or null) comes to one of them only.
+ * In the job's tenant: fails a job lost on its last attempt. It first locks the row FOR UPDATE,
+ * waiting for any transaction of the attempt still open (holdLease's FOR KEY SHARE), then
+ * checks the lease again in a new statement: a lease renewed meanwhile keeps the job. Another
+ * worker failing it at the same moment waits for this row's lock, then finds it failed and
+ * changes nothing: the answer (the job's payload, attempts and reason, or null) comes to one
+ * of them only.
  */
 export async function failLostJob(tx: Tx, id: string): Promise<{ name: JobName; payload: unknown; attempts: number; max_attempts: number; created_by: string | null; error: string } | null> {
+  await query(tx, sql`SELECT 1 FROM jobs WHERE id = ${id} FOR UPDATE`);
   const [row] = await query<{ name: JobName; payload: unknown; attempts: number; max_attempts: number; created_by: string | null; error: string }>(
     tx,
     sql`UPDATE jobs
@@ -123,19 +127,40 @@ export async function claimDueJobs(
   return claimed;
 }
 
-/** Whether the lease is still this claim's; extends it when it is. */
-export async function renewLease(tx: Tx, id: string, token: string, leaseMs: number): Promise<boolean> {
-  const rows = await query(tx, sql`UPDATE jobs SET lease_until = ${leaseEnd(leaseMs)} WHERE id = ${id} AND lease_token = ${token} RETURNING 1`);
-  return rows.length > 0;
+/** A running attempt's lease: its job and its claim's token. */
+export interface Lease {
+  tenantId: string;
+  id: string;
+  token: string;
+}
+
+/**
+ * In a worker transaction: extends the leases that are still these claims' (one statement for
+ * all of a worker's running jobs) and returns the ids of the jobs whose lease it extended; a
+ * job missing from the answer was taken by another worker or settled.
+ */
+export async function renewLeases(tx: Tx, leases: readonly Lease[], leaseMs: number): Promise<Set<string>> {
+  if (leases.length === 0) return new Set();
+  const rows = await query<{ id: string }>(
+    tx,
+    sql`UPDATE jobs SET lease_until = ${leaseEnd(leaseMs)}
+        WHERE (tenant_id, id, lease_token) IN (
+          SELECT * FROM unnest(${uuidArray(leases.map((lease) => lease.tenantId))}, ${uuidArray(leases.map((lease) => lease.id))}, ${uuidArray(leases.map((lease) => lease.token))}))
+        RETURNING id`,
+  );
+  return new Set(rows.map((row) => row.id));
 }
 
 /**
  * Whether the attempt still holds its lease, keeping it held until the transaction ends: the
- * row is locked FOR SHARE, so another worker cannot claim the job while a handler's
- * transaction writes, and a transaction of an attempt that lost its lease writes nothing.
+ * row is locked FOR KEY SHARE, which conflicts with the claim's FOR UPDATE (another worker
+ * cannot claim the job while a handler's transaction writes, and failLostJob waits for it) but
+ * not with the plain updates of the lease and the progress: the worker's renewal of this very
+ * lease goes through while a long transaction of the job is open, instead of waiting for it.
+ * A transaction of an attempt that lost its lease writes nothing.
  */
 export async function holdLease(tx: Tx, id: string, token: string): Promise<boolean> {
-  const rows = await query(tx, sql`SELECT 1 FROM jobs WHERE id = ${id} AND lease_token = ${token} AND status = 'running' FOR SHARE`);
+  const rows = await query(tx, sql`SELECT 1 FROM jobs WHERE id = ${id} AND lease_token = ${token} AND status = 'running' FOR KEY SHARE`);
   return rows.length > 0;
 }
 
