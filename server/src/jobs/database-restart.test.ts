@@ -115,6 +115,9 @@ describe('workers across a database restart', { skip: onServer ? false : 'needs 
       assert.equal(fault.details['unreachable'], true);
       for (const entry of logs) assert.doesNotMatch(JSON.stringify(entry.details), /Failed query|params:/, 'no statement or parameters in the log');
       assert.ok(logged('info', /claiming resumed/), 'the recovery is logged');
+      // The listening connection was lost with the rest and came back by itself.
+      assert.ok(logged('warn', /lost the connection that listens/));
+      await until(async () => logged('info', /listening for new jobs again/));
     } finally {
       release();
       await proxy.up();
