@@ -23,7 +23,8 @@ async function main(): Promise<void> {
   // The innermost error's text and stack: a query error's own message would carry its parameters.
   const crash = (what: string) => (error: unknown) => {
     const root = innermost(error);
-    log.fatal({ reason: faultReason(error), stack: root instanceof Error ? root.stack : undefined }, `worker: ${what}; exiting`);
+    const stack = root instanceof Error && !('params' in root) ? root.stack : undefined;
+    log.fatal({ reason: faultReason(error), stack }, `worker: ${what}; exiting`);
     process.exit(1);
   };
   process.on('uncaughtException', crash('uncaught exception'));
