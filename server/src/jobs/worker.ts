@@ -373,7 +373,9 @@ export class Worker {
   }
 }
 
+/** The error's message; for a query error, the driver's (drizzle's own names the statement and its parameters). */
 function messageOf(error: unknown): string {
+  if (error instanceof Error && 'params' in error) return error.cause === undefined ? 'a statement failed' : messageOf(error.cause);
   return error instanceof Error ? error.message || error.name : String(error);
 }
 
