@@ -281,7 +281,7 @@ export class Worker {
     try {
       await tx.transaction((savepoint) => definition.failed!({ tx: savepoint, actor: systemActor(job.tenantId) }, { job, payload: checked, reason }));
     } catch (error) {
-      this.options.log.error({ job: job.id, name: job.name, err: error }, 'jobs: the failure handler of a failed job failed');
+      this.options.log.error({ job: job.id, name: job.name, reason: faultReason(error) }, 'jobs: the failure handler of a failed job failed');
     }
   }
 
