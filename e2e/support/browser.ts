@@ -6,6 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before } from 'node:test';
@@ -13,7 +14,8 @@ import { createTestApp, TEST_PASSWORD, type TestContext } from '@intelnotes/serv
 import { chromium, errors, type Browser, type Locator, type Page } from 'playwright-core';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-export const ARTIFACTS_DIR = path.join(repoRoot, 'test-artifacts');
+/** Screenshots for people to look at: the test run's temporary folder (scripts/test.mjs prints it), never the work tree. */
+export const ARTIFACTS_DIR = process.env['TEST_ARTIFACTS_DIR'] ?? path.join(os.tmpdir(), 'intelnotes-test-artifacts');
 
 export const CHROMIUM_PATH = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
 
@@ -88,16 +90,29 @@ export function useServerAndBrowser(seed?: () => Promise<void>, env: Record<stri
   before(async () => {
     server = await startServer(env, deps);
     await seed?.();
-    browser = await launchBrowser();
+    browser = await sharedBrowser();
   });
   after(async () => {
-    await browser?.close();
+    // The browser stays for the worker's next file; what this file opened in it goes.
+    await Promise.all(browser?.contexts().map((context) => context.close()) ?? []);
     await server?.close();
   });
   return { server: lateHandle('server', () => server), browser: lateHandle('browser', () => browser) };
 }
 
-/** Playwright gives every launch a fresh temporary profile (user data dir). */
+let launched: Promise<Browser> | null = null;
+
+/**
+ * One Chromium per test worker, launched by the first browser test file it runs (Playwright
+ * gives it a fresh temporary profile, and closes it when the worker exits). Launched again if
+ * it crashed.
+ */
+function sharedBrowser(): Promise<Browser> {
+  const current = launched;
+  if (current) return current.then((browser) => (browser.isConnected() ? browser : ((launched = null), sharedBrowser())));
+  return (launched = launchBrowser());
+}
+
 async function launchBrowser(): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM_PATH,

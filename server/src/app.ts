@@ -18,6 +18,8 @@ import { AuthService } from './auth/auth.service.ts';
 import type { Config } from './config.ts';
 import type { EntityCounts } from './contracts.ts';
 import type { Database } from './db/client.ts';
+import { guardConnections } from './db/pool-guard.ts';
+import { withLogHygiene } from './logging.ts';
 import { eventsRoutes, registerEventHub } from './events/events.routes.ts';
 import { registerErrorHandling } from './http/error-handler.ts';
 import { requireParamsSchemas, schemaController } from './http/validation.ts';
@@ -65,7 +67,8 @@ const REQUEST_ID_RE = /^[A-Za-z0-9._-]{1,100}$/;
 
 export async function buildApp({ config, db, files, logger, mail }: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: logger ?? { level: config.logLevel },
+    // Every logger the app is given gets the log hygiene (logging.ts): no parameters, tokens or hashes.
+    logger: logger === false ? false : withLogHygiene(logger === undefined || logger === true ? { level: config.logLevel } : logger),
     bodyLimit: config.bodyLimitBytes,
     trustProxy: config.trustProxy,
     routerOptions: { ignoreTrailingSlash: true },
@@ -88,6 +91,9 @@ export async function buildApp({ config, db, files, logger, mail }: AppDeps): Pr
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
+
+  // A connection lost while a request holds it must fail that request (503), not the process.
+  guardConnections(db, app.log);
 
   registerErrorHandling(app);
   registerNulGuard(app);

@@ -2,6 +2,7 @@
  * The only module that reads process.env. Every setting is parsed and
  * validated here; a bad value stops the process with a message naming it.
  */
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { OptionalExtractorSettings } from './processing/entities/extractors.ts';
@@ -28,7 +29,7 @@ export interface Config {
   host: string;
   port: number;
   dataDir: string;
-  /** PostgreSQL server URL; when absent, embedded PGlite in `dataDir/pglite`. */
+  /** PostgreSQL server URL; when absent, the supervisor starts the embedded server in `dataDir/postgres`. */
   databaseUrl: string | null;
   /** The main deployment host (serves the default tenant), lower case, no port. */
   mainHost: string | null;
@@ -70,8 +71,11 @@ export interface Config {
   fetch: { allowPrivate: boolean; timeoutMs: number; maxBytes: number; maxRedirects: number };
   shutdownTimeoutMs: number;
   jobs: {
-    /** Whether an API process runs jobs too (WORKERS=0 when separate worker processes do). */
-    inProcess: boolean;
+    /**
+     * Worker processes `npm start` runs beside the API (0: none — run `npm run worker`
+     * processes elsewhere). The API process never runs jobs.
+     */
+    workers: number;
     /** Jobs one process runs at once. */
     concurrency: number;
     /** Claims at least this often, when a new-job notification is missed. */
@@ -300,8 +304,16 @@ function operatorSettings(env: Env): Config['operator'] {
 }
 
 /**
+ * Worker processes by default: one core stays with the API (and the database), the others
+ * process jobs; at least one, at most four (each runs WORKER_CONCURRENCY jobs at once).
+ */
+export function defaultWorkers(): number {
+  return Math.max(1, Math.min(4, os.availableParallelism() - 1));
+}
+
+/**
  * Uploads with more data rows than this import as a job: a few thousand rows take seconds to
- * write, longer than a request should hold PGlite's single connection.
+ * write, longer than a request should hold the API.
  */
 export const IMPORT_JOB_ROWS = 2_000;
 
@@ -398,7 +410,7 @@ export function loadConfig(env: Env = process.env): Config {
     shutdownTimeoutMs: int(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
     emails: emailSettings(env),
     jobs: {
-      inProcess: int(env, 'WORKERS', 1, 0, 1) === 1,
+      workers: int(env, 'WORKERS', defaultWorkers(), 0, 64),
       concurrency: int(env, 'WORKER_CONCURRENCY', 2, 1, 100),
       pollMs: int(env, 'JOB_POLL_INTERVAL_MS', 5_000, 50, 600_000),
       leaseMs: int(env, 'JOB_LEASE_MS', 30_000, 1_000, 3_600_000),
@@ -412,4 +424,22 @@ export function loadConfig(env: Env = process.env): Config {
       accessCheckMs: int(env, 'EVENTS_ACCESS_CHECK_MS', EVENT_ACCESS_CHECK_MS, 100, 3_600_000),
     },
   };
+}
+
+/** Exit status for a bad setting (EX_CONFIG). */
+export const CONFIG_EXIT = 78;
+
+/** The settings, or — on a bad one — a message naming it and exit status CONFIG_EXIT. */
+export function configOrExit(check?: (config: Config) => void): Config {
+  try {
+    const config = loadConfig();
+    check?.(config);
+    return config;
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(`intelnotes: invalid configuration: ${error.message}`);
+      process.exit(CONFIG_EXIT);
+    }
+    throw error;
+  }
 }

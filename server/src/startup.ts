@@ -3,35 +3,19 @@
  * read the settings, check the file store, open and migrate the database, check the job
  * registry; and how it stops.
  */
-import { pino } from 'pino';
-import { ConfigError, loadConfig, type Config } from './config.ts';
+import { CONFIG_EXIT, type Config } from './config.ts';
 import type { Database } from './db/client.ts';
 import { migrate } from './db/migrate.ts';
+import { guardConnections } from './db/pool-guard.ts';
 import { openDatabase } from './db/open.ts';
 import type { JobRegistry } from './jobs/registry.ts';
 import { enrichmentDeps } from './modules/emails/domain-enrichment.ts';
+import { createLogger } from './logging.ts';
 import { jobRegistry } from './modules/jobs.ts';
 import { RESOURCES } from './modules/registry.ts';
 import { ModelFolderError, createOptionalExtractors, type OptionalExtractors } from './processing/entities/index.ts';
 import { applySearchIndexes } from './resources/search-index.ts';
 import { createStorageDriver, StorageError, type StorageDriver } from './storage/storage.ts';
-
-/** Exit status for a bad setting (EX_CONFIG). */
-export const CONFIG_EXIT = 78;
-
-export function configOrExit(check?: (config: Config) => void): Config {
-  try {
-    const config = loadConfig();
-    check?.(config);
-    return config;
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      console.error(`intelnotes: invalid configuration: ${error.message}`);
-      process.exit(CONFIG_EXIT);
-    }
-    throw error;
-  }
-}
 
 export interface Ready {
   db: Database;
@@ -51,6 +35,8 @@ export async function openReady(config: Config): Promise<Ready> {
   const registry = jobRegistry({ entityExtractors: entityExtractorsOrExit(config), emailEnrichment: enrichmentDeps(config) });
   const storage = await storageOrExit(config);
   const db = await openDatabase(config);
+  // Every process (API and worker): a connection lost mid-transaction fails its work, not the process.
+  guardConnections(db, createLogger(config.logLevel, { role: 'database' }));
   const applied = await migrate(db);
   const searchRebuilt = await applySearchIndexes(db, RESOURCES);
   return { db, registry, storage, applied, searchRebuilt };
@@ -62,7 +48,7 @@ export async function openReady(config: Config): Promise<Ready> {
  * with the first item processed.
  */
 function entityExtractorsOrExit(config: Config): OptionalExtractors {
-  const log = pino({ level: config.logLevel, base: { role: 'entities' } });
+  const log = createLogger(config.logLevel, { role: 'entities' });
   try {
     const extractors = createOptionalExtractors(config.entities, log);
     if (extractors.configured) {
@@ -119,4 +105,6 @@ export function stopOnSignals(config: Config, log: { info(details: object, messa
   };
   process.on('SIGTERM', () => void stop('SIGTERM'));
   process.on('SIGINT', () => void stop('SIGINT'));
+  // A child of the supervisor: when the supervisor is gone (killed), so is the reason to run.
+  if (process.send) process.on('disconnect', () => void stop('supervisor gone'));
 }

@@ -1,25 +1,23 @@
 /**
- * A worker process (`npm run worker`): the same build as the API, running jobs only. For a
- * PostgreSQL server (DATABASE_URL), with API processes started with WORKERS=0. SIGTERM stops
- * claiming and lets the running jobs finish. A database that goes away stops nothing (the
- * worker waits for it, jobs/worker.ts); a crash is logged with its reason and exits 1, and the
- * process never ends by itself with status 0.
+ * A worker process: the same build as the API, running jobs only — started by the supervisor
+ * (main.ts, `WORKERS` of them), or on its own (`npm run worker`, with DATABASE_URL) to add
+ * workers on other machines. SIGTERM stops claiming and lets the running jobs finish. A database
+ * that goes away stops nothing (the worker waits for it, jobs/worker.ts); a crash is logged with
+ * its reason and exits 1, and the process never ends by itself with status 0.
  */
-import { pino } from 'pino';
-import { ConfigError } from './config.ts';
 import { faultReason } from './jobs/faults.ts';
 import { Worker } from './jobs/worker.ts';
+import { createLogger } from './logging.ts';
 import { closeOcrWorker } from './processing/text/index.ts';
-import { configOrExit, openReady, stopOnSignals } from './startup.ts';
+import { ConfigError, configOrExit } from './config.ts';
+import { openReady, stopOnSignals } from './startup.ts';
 import { FileStore } from './storage/files.ts';
 
 async function main(): Promise<void> {
   const config = configOrExit((settings) => {
-    if (!settings.databaseUrl) {
-      throw new ConfigError('a worker process needs DATABASE_URL: embedded PGlite belongs to one process, whose API runs the jobs');
-    }
+    if (!settings.databaseUrl) throw new ConfigError('a worker process needs DATABASE_URL (`npm start` passes its own)');
   });
-  const log = pino({ level: config.logLevel, base: { role: 'worker' } });
+  const log = createLogger(config.logLevel, { role: 'worker' });
   // The innermost error's text and stack: a query error's own message would carry its parameters.
   const crash = (what: string) => (error: unknown) => {
     const root = innermost(error);

@@ -1,21 +1,16 @@
 /**
- * Database access for both engines behind one interface: embedded PGlite
- * (a data folder, or memory for tests) or a PostgreSQL server.
+ * Database access: a pool of connections to a PostgreSQL server (the embedded server `npm start`
+ * runs, or any server DATABASE_URL names).
  *
  * Request code never touches the raw connection: it calls `withTenant`, which
  * opens a transaction, drops privileges to the app role (`SET LOCAL ROLE`)
  * and sets `app.tenant_id`, so row-level security scopes every query.
  */
 import { createHash } from 'node:crypto';
-import { PGlite } from '@electric-sql/pglite';
-import { btree_gin } from '@electric-sql/pglite/contrib/btree_gin';
-import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
-import { unaccent } from '@electric-sql/pglite/contrib/unaccent';
 import { sql, SQL } from 'drizzle-orm';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { NodePgSession, NodePgTransaction } from 'drizzle-orm/node-postgres/session';
 import { PgDialect, type PgDatabase, type PgQueryResultHKT, type PgTransaction } from 'drizzle-orm/pg-core';
-import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import type { ExtractTablesWithRelations } from 'drizzle-orm';
 import pg from 'pg';
 import { schema } from './schema.ts';
@@ -50,7 +45,6 @@ export interface ScriptSession {
 }
 
 export interface Database {
-  readonly engine: 'pglite' | 'postgres';
   /** Owner connection: migrations, start-up seeding, and statements that set their own context (app_live_session). */
   readonly owner: Db;
   /** Runs `fn` in one transaction as the app role, scoped to the tenant. */
@@ -120,7 +114,7 @@ function asSql({ text, params }: RenderedStatement): SQL {
  * server keeps a generic plan when it costs no more than the custom ones). For
  * statements whose best plan does not depend on their parameter values, and
  * that are expensive to plan (quick search: ~3 ms of planning for ~1 ms of
- * work when nothing matches). Elsewhere — PGlite, a savepoint — an ordinary query.
+ * work when nothing matches). Elsewhere (a savepoint, the owner handle) an ordinary query.
  */
 export async function queryPrepared<T>(executor: Executor, statement: SQL | RenderedStatement): Promise<T[]> {
   const connection = connectionOf.get(executor);
@@ -155,18 +149,6 @@ export function contextStatement(context: TenantContext): string {
                  set_config('app.manage_tenants', '${context.manageTenants ? 'on' : 'off'}', true),
                  set_config('app.jobs_worker', '${context.jobsWorker ? 'on' : 'off'}', true),
                  set_config('app.import_stage', '${stage}', true)`;
-}
-
-/** PGlite: drizzle's transaction, then the context (in process, so a second statement costs nothing). */
-function pgliteTenantTransactions(db: Db, accessMode: 'read write' | 'read only' = 'read write'): Database['withTenant'] {
-  return (context, fn) =>
-    db.transaction(
-      async (tx) => {
-        await tx.execute(sql.raw(contextStatement(context)));
-        return fn(tx);
-      },
-      accessMode === 'read only' ? { accessMode } : undefined,
-    );
 }
 
 /**
@@ -287,58 +269,6 @@ function postgresReadOnce(pool: pg.Pool): Database['readOnce'] {
   };
 }
 
-/**
- * Opens PGlite on a data folder, or in memory when `dataDir` is null;
- * `template` restores an earlier `dumpDataDir()` (used to start tests fast).
- */
-export async function openPglite(dataDir: string | null, template?: Blob): Promise<Database & { client: PGlite }> {
-  const client = new PGlite({
-    ...(dataDir ? { dataDir } : {}),
-    ...(template ? { loadDataDir: template } : {}),
-    extensions: { btree_gin, pg_trgm, unaccent },
-  });
-  await client.waitReady;
-  const db = drizzlePglite({ client, schema }) as unknown as Db;
-  return {
-    engine: 'pglite',
-    client,
-    owner: db,
-    withTenant: pgliteTenantTransactions(db),
-    // In process: a round trip costs nothing, so the ordinary transaction.
-    readOnce: (context, statement) => pgliteTenantTransactions(db, 'read only')(context, (tx) => queryPrepared(tx, statement)),
-    // PGlite is a single connection in this process, so the lock is
-    // uncontended; it is taken anyway so callers behave alike on both engines.
-    withAdvisoryLock: async (key, fn) => {
-      await client.query('SELECT pg_advisory_lock(hashtext($1))', [key]);
-      try {
-        return await fn({
-          query: async <T>(text: string, params?: unknown[]) => (await client.query<T>(text, params)).rows,
-          execInTransaction: async (script, after) => {
-            await client.transaction(async (tx) => {
-              await tx.exec(script);
-              if (after) await tx.query(after.text, after.params);
-            });
-          },
-        });
-      } finally {
-        await client.query('SELECT pg_advisory_unlock(hashtext($1))', [key]);
-      }
-    },
-    listen: async (channel, handlers) => {
-      // One connection in this process: notifications arrive as the writing statement returns.
-      const unlisten = await client.listen(channel, (payload) => handlers.notify(payload));
-      handlers.state(true);
-      return async () => {
-        handlers.state(false);
-        if (!client.closed) await unlisten();
-      };
-    },
-    close: async () => {
-      if (!client.closed) await client.close();
-    },
-  };
-}
-
 /** A dedicated connection LISTENing on a server, connecting again whenever it is lost. */
 function postgresListener(url: string, channel: string, handlers: ListenHandlers) {
   let current: pg.Client | null = null;
@@ -425,7 +355,6 @@ export async function openPostgres(url: string, poolSize = 10): Promise<Database
   const db = drizzlePg({ client: pool, schema }) as unknown as Db;
   const listeners = new Set<ReturnType<typeof postgresListener>>();
   return {
-    engine: 'postgres',
     owner: db,
     withTenant: postgresTenantTransactions(pool, db),
     readOnce: postgresReadOnce(pool),

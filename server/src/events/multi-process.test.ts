@@ -1,6 +1,5 @@
 /**
- * Live events across processes on one PostgreSQL server (skipped on PGlite, which is one
- * process): two API processes (WORKERS=0) and one worker process. An event the worker
+ * Live events across processes on one PostgreSQL server: two API processes and one worker process. An event the worker
  * publishes (a probe.event job) reaches the streams of its tenant on both API processes, and
  * never a stream of another tenant, on either. The per-user stream limit counts a user's
  * streams on every process, closes the oldest wherever it is, and forgets the streams of a
@@ -14,9 +13,8 @@ import { call, killAll, start } from '../test/processes.ts';
 import { openEventStream, type EventStreamClient } from '../test/sse-client.ts';
 import { createTestApp, hostOf, TEST_PASSWORD, type TestContext } from '../test/test-app.ts';
 
-const onServer = Boolean(process.env['TEST_DATABASE_URL']);
 
-describe('live events across processes on a PostgreSQL server', { skip: onServer ? false : 'needs TEST_DATABASE_URL (PGlite is one process)' }, () => {
+describe('live events across processes on a PostgreSQL server', () => {
   let t: TestContext;
   let acme: TenantRow;
   let beta: TenantRow;
@@ -36,13 +34,13 @@ describe('live events across processes on a PostgreSQL server', { skip: onServer
     await t.createUser(beta, 'admin@beta.test', { is_admin: true });
     await t.createUser(acme, 'research@acme.test', { is_research: true });
     env = {
-      DATABASE_URL: t.databaseUrl!,
+      DATABASE_URL: t.databaseUrl,
       JOBS_PROBE: 'on',
       LOG_LEVEL: 'warn',
       EVENTS_MAX_CONNECTIONS_PER_USER: String(limit),
       EVENTS_STREAM_LEASE_MS: String(leaseMs),
     };
-    const servers = [start({ ...env, WORKERS: '0', PORT: '0' }), start({ ...env, WORKERS: '0', PORT: '0' })];
+    const servers = [start({ ...env, PORT: '0' }), start({ ...env, PORT: '0' })];
     const worker = start({ ...env, JOB_POLL_INTERVAL_MS: '500' }, 'src/worker.ts');
     for (const server of servers) {
       const [, port] = await server.waitFor(/serving on http:\/\/localhost:(\d+)/);
@@ -132,7 +130,7 @@ describe('live events across processes on a PostgreSQL server', { skip: onServer
     await Promise.all([third.ended, fourth.ended]);
 
     // A third API process holds one of the user's streams, and dies without closing it.
-    const doomed = start({ ...env, WORKERS: '0', PORT: '0' });
+    const doomed = start({ ...env, PORT: '0' });
     const [, doomedPort] = await doomed.waitFor(/serving on http:\/\/localhost:(\d+)/);
     const kept = await openResearch(apis[0]!.port);
     await openResearch(doomedPort!);

@@ -1,13 +1,15 @@
 /**
  * The global handler that maps every thrown error to the API's one error shape (errors.ts):
  * an ApiError as it says, a schema validation failure as a 400 naming each field and why (in
- * the engine's words), Fastify's own 4xx with its message. Clients never see stack traces;
- * anything unexpected is logged with its request id and answered with a 500.
+ * the engine's words), Fastify's own 4xx with its message, a database that is away as a 503
+ * with Retry-After (db/errors.ts). Clients never see stack traces; anything unexpected is
+ * logged with its request id (log-hygiene.ts keeps values out) and answered with a 500.
  */
 import type { FastifyError, FastifyInstance } from 'fastify';
 import type { ErrorBody } from '../contracts.ts';
+import { isDatabaseUnavailable } from '../db/errors.ts';
 import { itemMessage } from '../resources/values.ts';
-import { ApiError, badRequest, type FieldErrors, type ItemErrors } from './errors.ts';
+import { ApiError, badRequest, databaseUnavailable, type FieldErrors, type ItemErrors } from './errors.ts';
 
 interface AjvIssue {
   instancePath?: string;
@@ -135,6 +137,12 @@ export function registerErrorHandling(app: FastifyInstance): void {
     if (error instanceof ApiError) {
       if (error.headers) reply.headers(error.headers);
       return reply.status(error.statusCode).send(error.toBody());
+    }
+    if (isDatabaseUnavailable(error)) {
+      // The server is away (down, restarting, unreachable): the request may be retried as it is.
+      request.log.warn({ err: error }, 'database unavailable');
+      const unavailable = databaseUnavailable();
+      return reply.status(unavailable.statusCode).headers(unavailable.headers ?? {}).send(unavailable.toBody());
     }
     if (error.validation) {
       const { errors, itemErrors } = fieldErrorsFromValidation(error.validation as AjvIssue[], error.validationContext);

@@ -52,3 +52,11 @@ export const tooManyRequests = (retryAfterSeconds: number) =>
   new ApiError(429, 'rate_limited', `Too many attempts. Try again in ${retryAfterSeconds} seconds.`, undefined, {
     'retry-after': String(retryAfterSeconds),
   });
+
+/** How long a client is asked to wait before trying again while the database is away. */
+export const DATABASE_RETRY_AFTER_SECONDS = 5;
+/** The answer while the database cannot be reached or is not serving (db/errors.ts): retried, not a failure of the request. */
+export const databaseUnavailable = () =>
+  new ApiError(503, 'database_unavailable', 'The database is unavailable for the moment. Try again shortly.', undefined, {
+    'retry-after': String(DATABASE_RETRY_AFTER_SECONDS),
+  });

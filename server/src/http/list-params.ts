@@ -6,7 +6,7 @@
  * parseListParams checks what depends on the list: its ordering fields and filters.
  */
 import { Type } from 'typebox';
-import { DEFAULT_LIMIT, MAX_LIMIT, MAX_SEARCH_LENGTH, oneParameter, parseOrdering, type ListParameters } from '../resources/list-query.ts';
+import { DEFAULT_LIMIT, MAX_LIMIT, MAX_SEARCH_LENGTH, oneParameter, parseOrdering, parsePaging, type ListParameters } from '../resources/list-query.ts';
 import { fieldError } from './errors.ts';
 
 export interface ListSpec<Field extends string, Filter extends string> {
@@ -31,11 +31,26 @@ export interface ListParams<Field extends string, Filter extends string> {
 /** A filter's value as a query string brings it: once, or repeated (which the parser names). */
 export const FilterParam = Type.Union([Type.String(), Type.Array(Type.String())]);
 
+/**
+ * The schema of `limit` and `offset`, as every list declares them; the handler reads them with
+ * parsePaging (resources/list-query.ts), which checks them whatever the schema let through (a
+ * query string's 1e309 is read as Infinity, which Ajv's integer and maximum let pass).
+ */
+export function limitOffsetParams(options: { defaultLimit?: number; maxLimit?: number; per?: string } = {}) {
+  const max = options.maxLimit ?? MAX_LIMIT;
+  return {
+    limit: Type.Optional(Type.Integer({
+      minimum: 1, maximum: Number.MAX_SAFE_INTEGER, default: options.defaultLimit ?? DEFAULT_LIMIT,
+      description: `${options.per ?? 'Rows per page'}; more than ${max} gives ${max}`,
+    })),
+    offset: Type.Optional(Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER })),
+  };
+}
+
 /** limit, offset, ordering and search, as every list takes them (the engine's too). */
 export function pagingParams(ordering: string, searched?: string) {
   return {
-    limit: Type.Optional(Type.Integer({ minimum: 1, default: DEFAULT_LIMIT, description: `Rows per page; more than ${MAX_LIMIT} gives ${MAX_LIMIT}` })),
-    offset: Type.Optional(Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER })),
+    ...limitOffsetParams(),
     ordering: Type.Optional(Type.String({ description: ordering })),
     search: Type.Optional(Type.String({ maxLength: MAX_SEARCH_LENGTH, ...(searched ? { description: searched } : {}) })),
   };
@@ -79,8 +94,7 @@ export function parseListParams<Field extends string, Filter extends string>(
   }
 
   return {
-    limit: Math.min(Number(query['limit'] ?? DEFAULT_LIMIT), MAX_LIMIT),
-    offset: Number(query['offset'] ?? 0),
+    ...parsePaging(query),
     ordering,
     search: single('search')?.trim() || null,
     filters,

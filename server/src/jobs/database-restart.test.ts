@@ -58,7 +58,7 @@ describe('workers across a database restart', { skip: onServer ? false : 'needs 
   before(async () => {
     t = await createTestApp({ JOBS_PROBE: 'on' });
     acme = await t.createTenant('acme');
-    proxy = await startPgProxy(t.databaseUrl!);
+    proxy = await startPgProxy(t.databaseUrl);
   });
   after(async () => {
     killAll();
@@ -95,7 +95,7 @@ describe('workers across a database restart', { skip: onServer ? false : 'needs 
     let db: Database | null = null;
     let worker: Worker | null = null;
     try {
-      db = await openPostgres(proxy.url, 5);
+      db = await openPostgres(proxy.urlFor(t.databaseUrl), 5);
       // A 6 s lease renewed every 2 s: the outage below lasts until a renewal has failed.
       worker = new Worker({ db, files: t.files, registry, concurrency: 3, pollMs: 100, leaseMs: 6_000, log: { info: record('info'), warn: record('warn'), error: record('error') } });
       await worker.start();
@@ -132,7 +132,7 @@ describe('workers across a database restart', { skip: onServer ? false : 'needs 
   });
 
   it('keeps the worker process up through the outage and runs the jobs queued during it', async () => {
-    const env = { DATABASE_URL: proxy.url, JOBS_PROBE: 'on', LOG_LEVEL: 'info', JOB_POLL_INTERVAL_MS: '200', JOB_LEASE_MS: '6000' };
+    const env = { DATABASE_URL: proxy.urlFor(t.databaseUrl), JOBS_PROBE: 'on', LOG_LEVEL: 'info', JOB_POLL_INTERVAL_MS: '200', JOB_LEASE_MS: '6000' };
     const worker = start(env, 'src/worker.ts');
     const [, pid] = await worker.waitFor(/worker running up to \d+ jobs at once \(pid (\d+)\)/);
     const before = await queue('before the outage');

@@ -1,5 +1,5 @@
 /**
- * The job machinery in one process, on PGlite or the server: enqueue in the causing
+ * The job machinery in one process: enqueue in the causing
  * transaction, wake-up, status and progress through the API (tenant-scoped), retries with
  * backoff then `failed`, the time limit, a dead worker's lease, drain, and the registry check.
  */

@@ -1,6 +1,6 @@
 /**
- * Jobs across processes on one PostgreSQL server (skipped on PGlite, which is one process):
- * two API processes (WORKERS=0) and one worker process. Probe jobs queued through either API
+ * Jobs across processes on one PostgreSQL server:
+ * two API processes and one worker process. Probe jobs queued through either API
  * run exactly once; after `kill -9` of the worker in the middle of a job and a restart, the
  * job completes once — nothing lost, nothing duplicated.
  */
@@ -12,7 +12,6 @@ import type { TenantRow } from '../tenancy/tenants.repository.ts';
 import { createTestApp, TEST_PASSWORD, type TestContext } from '../test/test-app.ts';
 import { call, killAll, start } from '../test/processes.ts';
 
-const onServer = Boolean(process.env['TEST_DATABASE_URL']);
 
 async function until<T>(probe: () => Promise<T | null | undefined | false>): Promise<T> {
   for (;;) {
@@ -22,7 +21,7 @@ async function until<T>(probe: () => Promise<T | null | undefined | false>): Pro
   }
 }
 
-describe('jobs across processes on a PostgreSQL server', { skip: onServer ? false : 'needs TEST_DATABASE_URL (PGlite is one process)' }, () => {
+describe('jobs across processes on a PostgreSQL server', () => {
   let t: TestContext;
   let acme: TenantRow;
   let env: Record<string, string>;
@@ -58,8 +57,8 @@ describe('jobs across processes on a PostgreSQL server', { skip: onServer ? fals
     t = await createTestApp();
     acme = await t.createTenant('acme');
     await t.createUser(acme, 'admin@acme.test', { is_admin: true });
-    env = { DATABASE_URL: t.databaseUrl!, JOBS_PROBE: 'on', LOG_LEVEL: 'warn' };
-    const servers = [start({ ...env, WORKERS: '0', PORT: '0' }), start({ ...env, WORKERS: '0', PORT: '0' })];
+    env = { DATABASE_URL: t.databaseUrl, JOBS_PROBE: 'on', LOG_LEVEL: 'warn' };
+    const servers = [start({ ...env, PORT: '0' }), start({ ...env, PORT: '0' })];
     for (const server of servers) {
       const [, port] = await server.waitFor(/serving on http:\/\/localhost:(\d+)/);
       const login = await call(port!, `acme.localhost:${port}`, 'POST', '/api/v1/auth/login/', { email: 'admin@acme.test', password: TEST_PASSWORD });

@@ -7,17 +7,16 @@
  * fields the caller may read, and presented with readable fields only.
  */
 import type { AccessLevel, RelatedGroup, RelatedGroups, RelatedItem, RelatedRef, RelatedSummaryPart } from '../contracts.ts';
-import { atLeast } from '../auth/access.ts';
 import type { Tx } from '../db/client.ts';
 import { fieldError } from '../http/errors.ts';
 import type { Catalog } from './catalog.ts';
 import type { BacklinkGroup } from './extensions.ts';
 import type { EngineContext } from './context.ts';
-import { integer, MAX_LIMIT, parseListQuery } from './list-query.ts';
+import { parseListQuery, parsePaging } from './list-query.ts';
 import * as repo from './repository.ts';
 import type { Resource } from './resource.ts';
 import { ResourceService } from './service.ts';
-import { visibleTo } from './visibility.ts';
+import { mayReadField, mayReadResource, visibleTo } from './visibility.ts';
 
 export const RELATED_DEFAULT_LIMIT = 10;
 const PARAMETERS = ['group', 'limit', 'offset'];
@@ -42,16 +41,15 @@ export interface RelatedQuery {
 }
 
 const pluralOf = (resource: Resource) => resource.plural ?? `${resource.label}s`;
-const mayRead = (access: AccessLevel, needed: AccessLevel | undefined) => !needed || atLeast(access, needed);
 
 /** The sources a reader at `access` may see for records of `resource`, in catalog order, the extensions' groups last. */
 export function backlinkSources(catalog: Catalog, resource: Resource, access: AccessLevel): BacklinkSource[] {
   const sources: BacklinkSource[] = catalog
     .referrersOf(resource.kind)
-    .filter(({ resource: source, field }) => mayRead(access, source.readAccess) && mayRead(access, source.fields[field]!.readAccess))
+    .filter(({ resource: source, field }) => mayReadResource(source, access) && mayReadField(source.fields[field]!, access))
     .map(({ resource: source, field, spec }) => ({ key: `${source.kind}.${field}`, label: spec.inverseLabel ?? pluralOf(source), resource: source, field }));
   for (const group of catalog.extensions.flatMap((extension) => extension.backlinks?.(resource, catalog.resources) ?? [])) {
-    if (mayRead(access, group.resource.readAccess)) sources.push({ ...group, field: null });
+    if (mayReadResource(group.resource, access)) sources.push({ ...group, field: null });
   }
   // Two fields of one resource pointing here would read alike: the field tells them apart.
   for (const source of sources) {
@@ -70,11 +68,7 @@ export function parseRelatedQuery(query: Record<string, unknown>): RelatedQuery 
     if (typeof value !== 'string' && typeof value !== 'number') throw fieldError(name, 'Give this parameter once.');
     raw[name] = String(value);
   }
-  return {
-    group: raw['group']?.trim() || null,
-    limit: integer('limit', raw['limit'], RELATED_DEFAULT_LIMIT, 1, MAX_LIMIT),
-    offset: integer('offset', raw['offset'], 0, 0, Number.MAX_SAFE_INTEGER),
-  };
+  return { group: raw['group']?.trim() || null, ...parsePaging(query, { defaultLimit: RELATED_DEFAULT_LIMIT }) };
 }
 
 /** GET {resource}/{id}/related/: the groups with something in them, or the one `group` names (even when empty). */

@@ -275,10 +275,9 @@ export class BulkService {
   /** What an action names must exist and be visible to the writer (400 naming the field otherwise). */
   private async checkParameters(ctx: EngineContext, parsed: ParsedBulk): Promise<void> {
     const { tx, actor } = ctx;
-    const visible = visibleTo(actor.access);
     if (parsed.hook) await parsed.hook.action.check?.(ctx, this.hookContext(parsed.hook.parameter));
     if (parsed.keywords) {
-      const errors = await checkRelationIds(tx, this.service.catalog, this.resource, { keywords: parsed.keywords }, visible, null);
+      const errors = await checkRelationIds(tx, this.service.catalog, this.resource, { keywords: parsed.keywords }, actor.access, null);
       if (errors['keywords']) throw badRequest(`keywords: ${errors['keywords'][0]}`, { keywords: errors['keywords'] });
     }
   }
@@ -375,7 +374,7 @@ export class BulkService {
     // Keywords deleted since cannot come back.
     const removed = record.rows.flatMap((entry) => entry.removed ?? []);
     const existing = removed.length > 0
-      ? await relatedRefs(tx, this.service.catalog, this.resource, visibleTo('admin'), [{ keywords: removed }])
+      ? await relatedRefs(tx, this.service.catalog, this.resource, 'admin', [{ keywords: removed }])
       : new Map();
     const undoOf = new Map(record.rows.map((entry) => [entry.id, entry]));
     const restored = await eachRow(ctx, record.rows.map((entry) => byId.get(entry.id)!), async (savepoint, row) => {

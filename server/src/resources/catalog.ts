@@ -40,7 +40,12 @@ export class Catalog {
         for (const target of field.relation!.targets) {
           if (!this.byKind.has(target)) throw new Error(`${resource.kind}.${name}: unknown relation target "${target}".`);
         }
-        TARGETS.set(field.relation!, field.relation!.targets.map((target) => this.byKind.get(target)!));
+        const targets = field.relation!.targets.map((target) => this.byKind.get(target)!);
+        // Who may read a reference follows from its targets (visibility.ts fieldReadAccess): one audience for all of them.
+        if (new Set(targets.map((target) => target.readAccess ?? 'public')).size > 1) {
+          throw new Error(`${resource.kind}.${name}: the targets of one relation must share their readAccess.`);
+        }
+        TARGETS.set(field.relation!, targets);
       }
     }
   }

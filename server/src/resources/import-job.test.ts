@@ -7,8 +7,7 @@
  * take every path.
  *
  * All or nothing works in short staged transactions (staging.ts): while such a job waits
- * between batches the app answers (on PGlite too, whose single connection the job does not
- * hold) and shows nothing of the import — no new row, no edit, no count, no history; an
+ * between batches the app answers and shows nothing of the import — no new row, no edit, no count, no history; an
  * error in the last batch leaves nothing; an attempt that dies between batches (its lease
  * taken away, so not even its own clean-up runs) leaves hidden rows that the retry discards
  * before writing each row once.
@@ -278,7 +277,7 @@ describe('spreadsheet imports as jobs', () => {
     // waits: requests answer now, not after it, and none of it shows.
     const running = (await job(id)).json() as Job;
     assert.equal(running.status, 'running');
-    assert.ok((running.percent ?? 0) > 0, 'the percent moves on PGlite too');
+    assert.ok((running.percent ?? 0) > 0, 'the percent moves between batches');
     const list = await t.request(acme, { method: 'GET', url: `${ORGS}/?search=Staged&limit=50`, token: tokens['admin'] });
     assert.equal(list.statusCode, 200, list.body);
     assert.deepEqual(list.json().results.map((row: { name_inc: string }) => row.name_inc), ['Staged Org 02']);

@@ -3,12 +3,12 @@
  * the lookups of declared fields) into a ListQuery, rejecting anything unknown
  * or malformed with a 400 that names the parameter.
  */
-import { atLeast } from '../auth/access.ts';
 import { LOOKUPS, MAX_LIMIT, type AccessLevel, type Lookup } from '../contracts.ts';
 import { fieldError } from '../http/errors.ts';
 import type { FieldType } from './fields.ts';
 import { isUuid, parseIncompleteDate } from './values.ts';
 import type { Resource } from './resource.ts';
+import { mayReadField } from './visibility.ts';
 
 export const DEFAULT_LIMIT = 25;
 /** Declared with the API contracts, where the Operator's query limit names it too. */
@@ -110,20 +110,19 @@ export function comparableAs(resource: Resource, name: string): 'number' | 'date
 /** Whether a field holds a list of values (emails, phones, URLs, many related records): `__empty` asks for none. */
 export const isArrayField = (field: FieldType): boolean => field.multiple === true;
 
-/** Whether a reader at `access` may read the field (and so filter or compare by it). */
-export const mayRead = (field: FieldType, access: AccessLevel): boolean => !field.readAccess || atLeast(access, field.readAccess);
 
 /**
  * The lookups of each field a reader at `access` may filter by, in LOOKUPS order: declared
  * filters are (and are not) any of some values; comparable fields compare; every one of them,
  * and array fields, can be asked to be empty. Fields with none are left out; so are fields the
- * reader may not read (a restricted field is not even named to them).
+ * reader may not read (a restricted field, or a relation to records they may not read: visibility.ts
+ * mayReadField) — not even named to them.
  */
 export function fieldLookups(resource: Resource, access: AccessLevel): Record<string, Lookup[]> {
   const filters = filterNames(resource);
   const lookups: Record<string, Lookup[]> = {};
   for (const [name, field] of Object.entries(resource.fields)) {
-    if (!mayRead(field, access)) continue;
+    if (!mayReadField(field, access)) continue;
     const allowed = new Set<Lookup>();
     if (filters.includes(name)) ['is', 'not', 'empty'].forEach((lookup) => allowed.add(lookup as Lookup));
     if (comparableAs(resource, name)) [...COMPARISONS, 'empty' as const].forEach((lookup) => allowed.add(lookup));
@@ -259,17 +258,48 @@ export function orderingNames(resource: Resource): string[] {
   return [...COMMON_ORDERING, ...resource.ordering];
 }
 
-/** A whole-number query parameter: the fallback when absent, 400 naming it when malformed or below min, capped at max. */
-export function integer(name: string, raw: string | undefined, fallback: number, min: number, max: number): number {
-  if (raw === undefined || raw === '') return fallback;
-  if (!/^-?\d+$/.test(raw.trim())) throw fieldError(name, 'Must be a whole number.');
-  const value = Number(raw);
-  if (value < min) throw fieldError(name, `Must be at least ${min}.`);
-  return Math.min(value, max);
-}
-
 /** A list request's parameters: text as sent, or numbers where the route's schema already read them (limit, offset). */
 export type ListParameters = Record<string, string | number | string[] | undefined>;
+
+/** A page of a list: how many rows, from which. */
+export interface Paging {
+  limit: number;
+  offset: number;
+}
+
+/**
+ * One paging parameter, read the same way by every list (parsePaging): a whole number — text of
+ * digits, or the number the route's schema read from it — that is a safe integer and at least
+ * `min`; the fallback when absent, `cap` when larger. Anything else is a 400 naming it: 'abc'
+ * and 1.5 "Must be a whole number." (1e309, which a schema reads as Infinity, too), -1 "Must be
+ * at least 0.", 99999999999999999999 "Must be at most 9007199254740991." — never a value that
+ * reaches SQL as Infinity, NaN or past what a bigint holds.
+ */
+export function pagingInteger(name: string, raw: unknown, fallback: number, min: number, cap: number): number {
+  if (raw === undefined || raw === '') return fallback;
+  if (Array.isArray(raw)) throw fieldError(name, 'Give this parameter once.');
+  const text = typeof raw === 'string' ? raw.trim() : null;
+  if (text !== null && !/^[-+]?\d+$/.test(text)) throw fieldError(name, 'Must be a whole number.');
+  const value = text !== null ? Number(text) : raw;
+  if (typeof value !== 'number' || !Number.isInteger(value)) throw fieldError(name, 'Must be a whole number.');
+  if (value < min) throw fieldError(name, `Must be at least ${min}.`);
+  if (!Number.isSafeInteger(value)) throw fieldError(name, `Must be at most ${Number.MAX_SAFE_INTEGER}.`);
+  // + 0: -0 is 0.
+  return Math.min(value, cap) + 0;
+}
+
+/**
+ * `limit` and `offset` of any list of the API — the engine's lists and list-items, users,
+ * tenants, share codes, related groups — by one rule (docs/validation.md, "Paging"): limit a
+ * whole number from 1 (more than `maxLimit` gives `maxLimit`), offset one from 0, both safe
+ * integers; a 400 naming the parameter otherwise (pagingInteger).
+ */
+export function parsePaging(query: Record<string, unknown>, options: { defaultLimit?: number; maxLimit?: number } = {}): Paging {
+  return {
+    limit: pagingInteger('limit', query['limit'], options.defaultLimit ?? DEFAULT_LIMIT, 1, options.maxLimit ?? MAX_LIMIT),
+    offset: pagingInteger('offset', query['offset'], 0, 0, Number.MAX_SAFE_INTEGER),
+  };
+}
 
 /** A parameter that may be given once, as text (a number the schema read is given back as text). */
 export function oneParameter(query: ListParameters, name: string): string | undefined {
@@ -301,8 +331,7 @@ export function parseOrdering<Field extends string>(text: string, allowed: reado
 export function parseListQuery(resource: Resource, query: ListParameters, access: AccessLevel): ListQuery {
   const one = (name: string) => oneParameter(query, name);
 
-  const limit = integer('limit', one('limit'), DEFAULT_LIMIT, 1, MAX_LIMIT);
-  const offset = integer('offset', one('offset'), 0, 0, Number.MAX_SAFE_INTEGER);
+  const { limit, offset } = parsePaging(query);
 
   const allowedOrdering = orderingNames(resource);
   const searchRaw = one('search')?.trim() ?? '';

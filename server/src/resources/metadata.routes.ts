@@ -10,6 +10,7 @@ import { fieldLookups, filterNames, orderingNames } from './list-query.ts';
 import type { Catalog } from './catalog.ts';
 import { fieldSection } from './fields.ts';
 import type { Resource } from './resource.ts';
+import { fieldReadAccess, highestAccess } from './visibility.ts';
 
 export function resourceMeta(resource: Resource, catalog: Catalog): ResourceMeta {
   const filters = filterNames(resource);
@@ -35,7 +36,7 @@ export function resourceMeta(resource: Resource, catalog: Catalog): ResourceMeta
       required: field.required ?? false,
       immutable: field.immutable ?? false,
       read_only: field.readOnly ?? false,
-      read_access: field.readAccess ?? resource.readAccess ?? 'public',
+      read_access: highestAccess([fieldReadAccess(field), resource.readAccess ?? 'public']),
       write_access: field.writeAccess ?? (resource.writeAccess === 'manage-tenants' ? 'admin' : resource.writeAccess),
       relation: field.relation
         ? {

@@ -3,19 +3,29 @@
  * presenting them as references the caller may see, checking that written
  * ids exist, resolving names from spreadsheets, and keeping them consistent
  * when a target is deleted or merged — all in the caller's transaction.
+ *
+ * One rule for every relation (docs/engine.md, "Relations show only what the reader may read"):
+ * a reader only ever meets references to records they may read — of a resource whose readAccess
+ * admits them (visibility.ts mayReadField), among the rows their visibility and the status
+ * let them see (readableTargets). Others are left out as if the reference were not there.
  */
 import { sql, type SQL } from 'drizzle-orm';
-import type { RelatedRef } from '../contracts.ts';
+import type { AccessLevel, RelatedRef } from '../contracts.ts';
 import { query, type Tx } from '../db/client.ts';
 import { conflict, type FieldErrors } from '../http/errors.ts';
 import { relationFields, type Catalog } from './catalog.ts';
-import type { Visibility } from './fields.ts';
 import { visibleCondition } from './repository.ts';
 import type { Resource } from './resource.ts';
+import { mayReadField, mayReadResource, visibleTo } from './visibility.ts';
 
 const id = (name: string) => sql.identifier(name);
 const uuidList = (values: string[]): SQL => sql`ARRAY[${sql.join(values.map((value) => sql`${value}`), sql`, `)}]::uuid[]`;
 
+
+/** The rows of a relation's target a reader at `access` may see: none of a resource they may not read, else by visibility and status. */
+export function readableTargets(target: Resource, access: AccessLevel): SQL {
+  return mayReadResource(target, access) ? visibleCondition(target, visibleTo(access)) : sql`false`;
+}
 
 /** Ids a row's relation field holds. */
 export function idsOf(value: unknown): string[] {
@@ -23,17 +33,21 @@ export function idsOf(value: unknown): string[] {
   return typeof value === 'string' && value !== '' ? [value] : [];
 }
 
-/** References (id, name, kind) of every related record in `rows` that the caller may see, by id. */
+/**
+ * References (id, name, kind) of every related record in `rows` that a reader at `access` may
+ * see, by id: of the relation fields they may read, the targets they may see.
+ */
 export async function relatedRefs(
   tx: Tx,
   catalog: Catalog,
   resource: Resource,
-  visible: Visibility[],
+  access: AccessLevel,
   rows: Array<Record<string, unknown>>,
 ): Promise<Map<string, RelatedRef>> {
   const refs = new Map<string, RelatedRef>();
   const idsByTarget = new Map<string, Set<string>>();
   for (const [name, field] of relationFields(resource)) {
+    if (!mayReadField(field, access)) continue;
     for (const target of field.relation!.targets) {
       const ids = idsByTarget.get(target) ?? new Set<string>();
       for (const row of rows) for (const value of idsOf(row[name])) ids.add(value);
@@ -45,7 +59,7 @@ export async function relatedRefs(
     const target = catalog.get(kind);
     const found = await query<{ id: string; display_name: string | null }>(
       tx,
-      sql`SELECT id, display_name FROM ${id(target.table)} WHERE id = ANY(${uuidList([...ids])}) AND ${visibleCondition(target, visible)}`,
+      sql`SELECT id, display_name FROM ${id(target.table)} WHERE id = ANY(${uuidList([...ids])}) AND ${readableTargets(target, access)}`,
     );
     for (const row of found) refs.set(row.id, { id: row.id, display_name: row.display_name, kind });
   }
@@ -63,7 +77,7 @@ export async function checkRelationIds(
   catalog: Catalog,
   resource: Resource,
   values: Record<string, unknown>,
-  visible: Visibility[],
+  access: AccessLevel,
   current: Record<string, unknown> | null,
 ): Promise<FieldErrors> {
   const errors: FieldErrors = {};
@@ -76,7 +90,7 @@ export async function checkRelationIds(
       const target = catalog.get(kind);
       const rows = await query<{ id: string }>(
         tx,
-        sql`SELECT id FROM ${id(target.table)} WHERE id = ANY(${uuidList(ids)}) AND ${visibleCondition(target, visible)}`,
+        sql`SELECT id FROM ${id(target.table)} WHERE id = ANY(${uuidList(ids)}) AND ${readableTargets(target, access)}`,
       );
       for (const row of rows) found.add(row.id);
     }
@@ -99,7 +113,7 @@ export async function resolveNames(
   catalog: Catalog,
   targets: string[],
   names: string[],
-  visible: Visibility[],
+  access: AccessLevel,
 ): Promise<{ ids: string[]; errors: string[] }> {
   const ids: string[] = [];
   const errors: string[] = [];
@@ -111,7 +125,7 @@ export async function resolveNames(
         tx,
         sql`SELECT id FROM ${id(target.table)}
             WHERE (id::text = lower(${name}) OR search_text(display_name) = search_text(${name}))
-            AND ${visibleCondition(target, visible)}
+            AND ${readableTargets(target, access)}
             LIMIT 2`,
       );
       matches.push(...rows.map((row) => row.id));

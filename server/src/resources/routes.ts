@@ -9,7 +9,7 @@ import { Type, type TSchema } from 'typebox';
 import { AuditHistory, AvailableFilters, BulkRefusedBody, BulkResult, BulkUndoResult, ErrorBody, ImportFailedBody, ImportJobAccepted, ImportReport, MergePreview, MergeRequest, MergeResult, RelatedGroups, resourcePage } from '../contracts.ts';
 import { actorOf, withContext } from '../http/engine-context.ts';
 import { pageOf } from '../http/pages.ts';
-import { FilterParam, pagingParams } from '../http/list-params.ts';
+import { FilterParam, limitOffsetParams, pagingParams } from '../http/list-params.ts';
 import { engineParsed } from '../http/validation.ts';
 import { parseRelatedQuery, RELATED_DEFAULT_LIMIT, relatedGroups } from './backlinks.ts';
 import { BULK_MAX_ROWS, BulkService } from './bulk.ts';
@@ -17,9 +17,10 @@ import { MergeService } from './merge.ts';
 import type { Catalog } from './catalog.ts';
 import type { FileStore } from '../storage/files.ts';
 import { queueSheetImport, storeSpreadsheet } from './import-job.ts';
-import { filterNames, MAX_LIMIT, parseListQuery, rangeFilters, type ListQuery } from './list-query.ts';
+import { filterNames, parseListQuery, rangeFilters, type ListQuery } from './list-query.ts';
 import type { Resource } from './resource.ts';
 import { ResourceService } from './service.ts';
+import { fieldReadAccess } from './visibility.ts';
 import { SpreadsheetExport, type ExportFormat } from './spreadsheet-export.ts';
 import { fileError, importSheet, readImportSheet, saveSpreadsheet, uploadError, withImportFolder, type Upload } from './spreadsheet-import.ts';
 
@@ -53,8 +54,8 @@ export function recordBody(resource: Resource) {
 
 function recordSchema(resource: Resource): TSchema {
   const properties: Record<string, TSchema> = { id: Type.String({ format: 'uuid' }), display_name: Type.Union([Type.String(), Type.Null()]) };
-  // A field some readers may not read (readAccess) is left out of their records, so it is optional.
-  for (const [name, field] of Object.entries(resource.fields)) properties[name] = field.readAccess ? Type.Optional(field.schema) : field.schema;
+  // A field some readers may not read (its readAccess, or a relation's targets': visibility.ts) is left out of their records, so it is optional.
+  for (const [name, field] of Object.entries(resource.fields)) properties[name] = fieldReadAccess(field) !== 'public' ? Type.Optional(field.schema) : field.schema;
   return Type.Object(properties, { additionalProperties: true, $id: `${resource.type}Record` });
 }
 
@@ -202,8 +203,7 @@ export async function registerResource(instance: FastifyInstance, resource: Reso
       params: idParam,
       querystring: Type.Object({
         group: Type.Optional(Type.String({ description: 'A group key, e.g. library.authors or lists.items' })),
-        limit: Type.Optional(Type.Integer({ default: RELATED_DEFAULT_LIMIT, minimum: 1, description: `At most ${MAX_LIMIT} (more gives ${MAX_LIMIT})` })),
-        offset: Type.Optional(Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER })),
+        ...limitOffsetParams({ defaultLimit: RELATED_DEFAULT_LIMIT, per: 'Rows per group' }),
       }),
       response: { 200: RelatedGroups, ...errors },
     },

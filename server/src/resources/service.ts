@@ -21,7 +21,7 @@ import * as repo from './repository.ts';
 import { SearchStatisticsCache } from './search-statistics.ts';
 import type { Resource } from './resource.ts';
 import { isUuid, normalizeName } from './values.ts';
-import { visibleTo } from './visibility.ts';
+import { mayReadField, visibleTo } from './visibility.ts';
 
 export { isUuid };
 
@@ -42,8 +42,6 @@ export interface PresentContext {
   refs?: Map<string, RelatedRef>;
 }
 
-const fieldReadable = (field: FieldType, access: AccessLevel) => !field.readAccess || atLeast(access, field.readAccess);
-
 export class ResourceService {
   /** Per service (one per resource and app): what its searches' plans depend on. */
   private readonly searchStatistics: SearchStatisticsCache;
@@ -63,9 +61,9 @@ export class ResourceService {
     return [...READ_ONLY, ...flags, ...(this.resource.annotate?.fields ?? []), ...presented];
   }
 
-  /** The fields a reader at `access` receives. */
+  /** The fields a reader at `access` receives: not a restricted one above them, nor a relation to records they may not read (visibility.ts). */
   readableFields(access: AccessLevel): Array<[string, FieldType]> {
-    return Object.entries(this.resource.fields).filter(([, field]) => fieldReadable(field, access));
+    return Object.entries(this.resource.fields).filter(([, field]) => mayReadField(field, access));
   }
 
   /**
@@ -161,7 +159,7 @@ export class ResourceService {
     read?: PageReads,
   ): Promise<Array<Record<string, unknown>>> {
     const visible = visibleTo(access);
-    const refs = await relatedRefs(tx, this.catalog, this.resource, visible, rows);
+    const refs = await relatedRefs(tx, this.catalog, this.resource, access, rows);
     // Shared rows (geos, cities) are written by tenant managers of the default tenant: another
     // tenant's reader gets no user id of theirs.
     const ownUsers = this.resource.shared ? await repo.ownTenantUsers(tx, rows.map((row) => row['updated_by'])) : null;
@@ -266,7 +264,7 @@ export class ResourceService {
     const { tx, actor } = ctx;
     const values = { ...input.values };
     if (current) await this.keepUnseenRelations(tx, actor.access, current, values);
-    throwIfErrors(await checkRelationIds(tx, this.catalog, this.resource, values, visibleTo(actor.access), current));
+    throwIfErrors(await checkRelationIds(tx, this.catalog, this.resource, values, actor.access, current));
     for (const hook of this.resource.beforeSave ?? []) {
       const extra = await hook({ tx, resource: this.resource, tenantId: actor.tenantId, record: { ...(current ?? {}), ...values }, input: values, current });
       if (extra) Object.assign(values, extra);
@@ -306,7 +304,7 @@ export class ResourceService {
    */
   private async keepUnseenRelations(tx: Tx, access: AccessLevel, current: repo.Row, values: Record<string, unknown>): Promise<void> {
     if (access === 'admin') return;
-    const seen = await relatedRefs(tx, this.catalog, this.resource, visibleTo(access), [current]);
+    const seen = await relatedRefs(tx, this.catalog, this.resource, access, [current]);
     for (const [name, field] of Object.entries(this.resource.fields)) {
       if (!field.relation || !(name in values)) continue;
       const unseen = idsOf(current[name]).filter((value) => !seen.has(value));
@@ -376,7 +374,7 @@ export class ResourceService {
       const field = this.resource.fields[name]!;
       if (field.relation) {
         const values = await repo.relationFilterValues(tx, this.resource, visible, name);
-        const refs = await relatedRefs(tx, this.catalog, this.resource, visible, [{ [name]: values.map((entry) => entry.value) }]);
+        const refs = await relatedRefs(tx, this.catalog, this.resource, actor.access, [{ [name]: values.map((entry) => entry.value) }]);
         filters.push({
           name,
           type: 'relation' as const,
@@ -406,13 +404,12 @@ export class ResourceService {
    * errors for unknown and ambiguous names) before the usual validation.
    */
   async resolveRelationNames(tx: Tx, access: AccessLevel, values: Record<string, unknown>): Promise<{ values: Record<string, unknown>; errors: FieldErrors }> {
-    const visible = visibleTo(access);
     const resolved = { ...values };
     const errors: FieldErrors = {};
     for (const [name, field] of Object.entries(this.resource.fields)) {
       if (!field.relation || values[name] === undefined || values[name] === null) continue;
       const names = (Array.isArray(values[name]) ? (values[name] as unknown[]) : [values[name]]).map(String);
-      const result = await resolveNames(tx, this.catalog, field.relation.targets, names, visible);
+      const result = await resolveNames(tx, this.catalog, field.relation.targets, names, access);
       if (result.errors.length > 0) errors[name] = result.errors;
       resolved[name] = field.relation.many ? result.ids : (result.ids[0] ?? null);
     }

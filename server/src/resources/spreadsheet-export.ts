@@ -7,7 +7,6 @@
  */
 import { sql } from 'drizzle-orm';
 import { query } from '../db/client.ts';
-import { atLeast } from '../auth/access.ts';
 import type { AccessLevel } from '../contracts.ts';
 import type { EngineContext } from './context.ts';
 import type { FieldType } from './fields.ts';
@@ -15,7 +14,7 @@ import type { ListQuery } from './list-query.ts';
 import { orderClause, selectColumns, uuidArray, whereClause, type Row } from './repository.ts';
 import type { Resource } from './resource.ts';
 import type { ResourceService } from './service.ts';
-import { visibleTo } from './visibility.ts';
+import { mayReadField, visibleTo } from './visibility.ts';
 import { CsvStreamWriter } from './csv-writer.ts';
 import { XlsxStreamWriter, type CellValue, type XlsxColumn } from './xlsx-writer.ts';
 
@@ -24,10 +23,10 @@ export const CSV_CONTENT_TYPE = 'text/csv; charset=utf-8';
 export type ExportFormat = 'xlsx' | 'csv';
 const FETCH_SIZE = 500;
 
-/** The exported columns: every declared field but objects, in declaration order, then id and timestamps. */
+/** The exported columns: every declared field the reader may read but objects, in declaration order, then id and timestamps. */
 export function exportColumns(resource: Resource, access: AccessLevel): string[] {
   const fields = Object.entries(resource.fields)
-    .filter(([, field]) => field.kind !== 'object' && (!field.readAccess || atLeast(access, field.readAccess)))
+    .filter(([, field]) => field.kind !== 'object' && mayReadField(field, access))
     .map(([name]) => name);
   return [...fields, 'id', 'created_at', 'updated_at'];
 }

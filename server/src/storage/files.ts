@@ -163,12 +163,12 @@ const isForeignKeyViolation = (error: unknown) =>
 
 /**
  * What a process that died mid-upload left, removed before this one serves: the files its
- * holds kept (stored, their rows never committed) and — on PGlite, where no other process can
- * be writing — its staged objects of any age. Run before the server listens.
+ * holds kept (stored, their rows never committed) and its staged objects, once older than the
+ * grace period (other processes may be uploading now). Run before the server listens.
  */
 export async function recoverAtStart(store: FileStore, graceMs: number): Promise<SweepResult> {
   const files = await store.releaseAbandonedHolds(graceMs);
-  const staged = await store.driver.sweepStaged(store.singleProcess ? 0 : graceMs);
+  const staged = await store.driver.sweepStaged(graceMs);
   return { files, staged };
 }
 
@@ -180,11 +180,6 @@ export class FileStore {
     readonly driver: StorageDriver,
     private readonly db: Database,
   ) {}
-
-  /** Whether this process is the only one using the database and the store (PGlite). */
-  get singleProcess(): boolean {
-    return this.db.engine === 'pglite';
-  }
 
   /** Streams `body` into the tenant's files; see the module comment. */
   async put(tenantId: string, body: Readable, options: PutOptions = {}): Promise<StoredFile> {
@@ -323,12 +318,10 @@ export class FileStore {
 
   /**
    * Releases the holds of processes that are gone, and removes what they held when nothing
-   * else uses it. On PGlite one process uses the database: every other holder is gone. On a
-   * PostgreSQL server other processes may be uploading now: their holds are released once
-   * older than `olderThanMs` (the sweep's grace period). Returns how many files were removed.
+   * else uses it. Other processes may be uploading now: their holds are released once older
+   * than `olderThanMs` (the sweep's grace period). Returns how many files were removed.
    */
   async releaseAbandonedHolds(olderThanMs: number): Promise<number> {
-    const everyOther = this.singleProcess;
     const tenants = await query<{ id: string }>(this.db.owner, sql`SELECT id FROM tenants ORDER BY id`);
     let removed = 0;
     for (const { id: tenantId } of tenants) {
@@ -336,7 +329,7 @@ export class FileStore {
         query<{ id: string }>(
           tx,
           sql`SELECT id FROM stored_file_holds WHERE holder <> ${this.holder}
-              ${everyOther ? sql`` : sql`AND created_at < now() - make_interval(secs => ${olderThanMs / 1000})`}`,
+              AND created_at < now() - make_interval(secs => ${olderThanMs / 1000})`,
         ),
       );
       removed += await this.discard(tenantId, holds.map((hold) => hold.id));

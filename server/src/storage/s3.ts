@@ -10,14 +10,23 @@
  * reader of the final key sees nothing or the whole object, as S3 only ever
  * shows completed writes. CopyObject copies at most 5 GiB, which is why the
  * upload limit (config.ts) stops there.
+ *
+ * A multipart upload that does not complete is aborted, never left in the bucket (where its
+ * parts are kept, and billed, until someone aborts it): when the body fails (a client gone
+ * mid-upload, the size limit), when the store fails a part, or when completing fails.
+ * lib-storage aborts before `done()` rejects; should that abort fail as well, `stage` aborts
+ * again itself, and the sweep of staged objects aborts any pending upload under `.staging/`
+ * older than a day (a process killed mid-upload sends no abort) — docs/storage.md.
  */
 import type { Readable } from 'node:stream';
 import {
+  AbortMultipartUploadCommand,
   CopyObjectCommand,
   DeleteObjectCommand,
   GetObjectCommand,
   HeadBucketCommand,
   HeadObjectCommand,
+  ListMultipartUploadsCommand,
   paginateListObjectsV2,
   PutObjectCommand,
   S3Client,
@@ -44,6 +53,14 @@ const STAGING_PREFIX = '.staging/';
 const PART_SIZE = 5 * 1024 * 1024;
 /** Parts uploaded at once, and so held in memory at once, per file. */
 const QUEUE_SIZE = 2;
+
+/** Tries at aborting a multipart upload in `stage` before leaving it to the sweep. */
+const ABORT_ATTEMPTS = 3;
+/**
+ * Pending multipart uploads under `.staging/` older than this are abandoned (a process killed
+ * mid-upload): a request that stages a file takes far less, whatever the sweep's grace period.
+ */
+export const ABANDONED_UPLOAD_MS = 24 * 3_600_000;
 
 const statusOf = (error: unknown) => (error instanceof S3ServiceException ? error.$metadata.httpStatusCode : undefined);
 
@@ -120,6 +137,7 @@ export class S3Driver extends BaseDriver {
       await upload.done();
     } catch (error) {
       body.destroy();
+      await this.abortUpload(this.stagedKey(staged), upload.uploadId);
       throw bodyError ?? error;
     }
     if (bodyError !== undefined || body.errored) {
@@ -127,6 +145,62 @@ export class S3Driver extends BaseDriver {
       throw bodyError ?? body.errored;
     }
     return staged;
+  }
+
+  /**
+   * Aborts a multipart upload that did not complete. lib-storage has normally done so already
+   * (the store then answers NoSuchUpload, which is fine); this covers its abort failing. An
+   * upload still pending after the tries is left to the sweep (abortAbandonedUploads).
+   */
+  private async abortUpload(key: string, uploadId: string | undefined): Promise<void> {
+    if (!uploadId) return;
+    for (let attempt = 1; attempt <= ABORT_ATTEMPTS; attempt++) {
+      try {
+        await this.client.send(new AbortMultipartUploadCommand({ Bucket: this.bucket, Key: key, UploadId: uploadId }));
+        return;
+      } catch (error) {
+        if (statusOf(error) === 404) return;
+      }
+    }
+  }
+
+  /** The pending multipart uploads under `prefix`. */
+  private async pendingUploads(prefix: string): Promise<Array<{ key: string; uploadId: string; initiated: Date }>> {
+    const uploads: Array<{ key: string; uploadId: string; initiated: Date }> = [];
+    let markers: { KeyMarker?: string; UploadIdMarker?: string } = {};
+    for (;;) {
+      const page = await this.client.send(new ListMultipartUploadsCommand({ Bucket: this.bucket, Prefix: prefix, ...markers }));
+      for (const upload of page.Uploads ?? []) {
+        if (upload.Key && upload.UploadId) uploads.push({ key: upload.Key, uploadId: upload.UploadId, initiated: upload.Initiated ?? new Date(0) });
+      }
+      if (!page.IsTruncated || (!page.NextKeyMarker && !page.NextUploadIdMarker)) return uploads;
+      markers = { KeyMarker: page.NextKeyMarker, UploadIdMarker: page.NextUploadIdMarker };
+    }
+  }
+
+  /**
+   * Aborts the pending multipart uploads of staged objects begun longer ago than `olderThanMs`;
+   * returns how many. A store that does not list multipart uploads (501) is left as it is: a
+   * lifecycle rule (AbortIncompleteMultipartUpload) does it there.
+   */
+  async abortAbandonedUploads(olderThanMs: number): Promise<number> {
+    let uploads: Awaited<ReturnType<S3Driver['pendingUploads']>>;
+    try {
+      uploads = await this.pendingUploads(STAGING_PREFIX);
+    } catch (error) {
+      if (statusOf(error) === 501) return 0;
+      throw error;
+    }
+    const cutoff = Date.now() - olderThanMs;
+    const abandoned = uploads.filter((upload) => upload.initiated.getTime() < cutoff);
+    for (const upload of abandoned) await this.abortUpload(upload.key, upload.uploadId);
+    return abandoned.length;
+  }
+
+  /** Abandoned staged objects, then abandoned multipart uploads (at least a day old: ABANDONED_UPLOAD_MS). */
+  override async sweepStaged(olderThanMs: number): Promise<number> {
+    const objects = await super.sweepStaged(olderThanMs);
+    return objects + (await this.abortAbandonedUploads(Math.max(olderThanMs, ABANDONED_UPLOAD_MS)));
   }
 
   async commit(staged: StagedObject, key: string): Promise<void> {

@@ -37,8 +37,8 @@ export function call(
   });
 }
 
-/** Starts `src/<entry>` (main.ts: the API, worker.ts: a job worker) with only the given environment. */
-export function start(env: Record<string, string>, entry = 'src/main.ts') {
+/** Starts `src/<entry>` (api.ts: an API process, worker.ts: a job worker, main.ts: the supervisor) with only the given environment. */
+export function start(env: Record<string, string>, entry = 'src/api.ts') {
   const child = spawn(process.execPath, ['--import', 'tsx', entry], {
     cwd: serverDir,
     env: { PATH: process.env['PATH'] ?? '', LOG_LEVEL: 'info', WEB_DIST: '/nonexistent', ...env },

@@ -1,15 +1,11 @@
 /**
- * Races made certain rather than left to timing, on a PostgreSQL server (PGlite is one
- * connection: its transactions never overlap). `first` runs in a transaction that stays open,
+ * Races made certain rather than left to timing. `first` runs in a transaction that stays open,
  * holding its row locks, until `second` — started once `first` has done its work — waits for
  * one of those locks (seen in pg_locks) or has finished; then `first` commits and `second`
  * goes on against what it committed.
  */
 import { sql } from 'drizzle-orm';
 import { query, type Database, type TenantContext, type Tx } from '../db/client.ts';
-
-export const onServer = Boolean(process.env['TEST_DATABASE_URL']);
-export const serverOnly = onServer ? false : 'needs TEST_DATABASE_URL: on PGlite transactions never overlap';
 
 /** Settled outcome of a promise: its value, or the error it was rejected with. */
 export type Outcome<T> = { ok: true; value: T } | { ok: false; error: unknown };

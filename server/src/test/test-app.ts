@@ -11,7 +11,7 @@ import { hashPassword } from '../auth/passwords.ts';
 import { insertUser, type UserRow } from '../auth/users.repository.ts';
 import { loadConfig, type Config } from '../config.ts';
 import type { AccessLevel } from '../contracts.ts';
-import type { Database } from '../db/client.ts';
+import { openPostgres, type Database } from '../db/client.ts';
 import type { JobRegistry } from '../jobs/registry.ts';
 import { closeOcrWorker } from '../processing/text/index.ts';
 import { Worker } from '../jobs/worker.ts';
@@ -20,16 +20,15 @@ import { FileStore } from '../storage/files.ts';
 import { LocalDriver } from '../storage/local.ts';
 import type { StorageDriver } from '../storage/storage.ts';
 import { insertTenant, type TenantRow } from '../tenancy/tenants.repository.ts';
-import { createTestDatabase, type TestDatabase } from './test-db.ts';
+import { createTestDatabase } from './test-db.ts';
 
 export const TEST_PASSWORD = 'correct horse battery staple';
 
 export interface TestContext {
   app: FastifyInstance;
   db: Database;
-  engine: TestDatabase['engine'];
-  /** On a server: the test database's URL (see TestDatabase). */
-  databaseUrl?: string;
+  /** The test database's URL, for a second pool or process (see TestDatabase). */
+  databaseUrl: string;
   config: Config;
   /** The app's file store: a local driver in a temporary folder, removed by close(). */
   files: FileStore;
@@ -72,14 +71,21 @@ export async function createTestApp(
   beforeReady?: (app: FastifyInstance) => void | Promise<void>,
   /** The store's driver (e.g. S3 against s3rver, test/storage-drivers.ts); a local folder by default. */
   driver?: StorageDriver,
-  /** The app's other dependencies (e.g. a mail transport that keeps what it is given, a logger writing to a test's stream). */
-  deps: Pick<AppDeps, 'mail' | 'logger'> = {},
+  /**
+   * The app's other dependencies (e.g. a mail transport that keeps what it is given, a logger
+   * writing to a test's stream), and `databaseUrl`: on a server, the URL the app opens its own
+   * database handle on, from the test database's (e.g. through test/pg-proxy.ts); the
+   * context's `db` and helpers keep the direct one.
+   */
+  deps: Pick<AppDeps, 'mail' | 'logger'> & { databaseUrl?: (url: string) => string } = {},
 ): Promise<TestContext> {
   const testDb = await createTestDatabase();
   const config = loadConfig({ NODE_ENV: 'test', WEB_DIST: '/nonexistent', ...env });
   const filesDir = await mkdtemp(path.join(os.tmpdir(), 'intelnotes-test-files-'));
-  const files = new FileStore(driver ?? new LocalDriver(filesDir), testDb.db);
-  const app = await buildApp({ config, db: testDb.db, files, logger: false, ...deps });
+  const { databaseUrl, ...appDeps } = deps;
+  const appDb = databaseUrl ? await openPostgres(databaseUrl(testDb.url), 5) : testDb.db;
+  const files = new FileStore(driver ?? new LocalDriver(filesDir), appDb);
+  const app = await buildApp({ config, db: appDb, files, logger: false, ...appDeps });
   const workers: Worker[] = [];
   await beforeReady?.(app);
   await app.ready();
@@ -88,8 +94,7 @@ export async function createTestApp(
   const context: TestContext = {
     app,
     db: testDb.db,
-    engine: testDb.engine,
-    ...(testDb.url ? { databaseUrl: testDb.url } : {}),
+    databaseUrl: testDb.url,
     config,
     files,
     startWorker: async ({ registry = jobRegistry() } = {}) => {
@@ -103,6 +108,7 @@ export async function createTestApp(
       await Promise.all(workers.map((worker) => worker.stop()));
       await closeOcrWorker();
       await app.close();
+      if (appDb !== testDb.db) await appDb.close();
       await testDb.close();
       await rm(filesDir, { recursive: true, force: true });
     },

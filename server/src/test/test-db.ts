@@ -1,58 +1,57 @@
 /**
- * A fresh, migrated database for one test file: in-memory PGlite by default,
- * or a new database on the PostgreSQL server named by TEST_DATABASE_URL
- * (dropped again at close). Requests still run as the non-superuser app role.
+ * A fresh, migrated database for one test file on a PostgreSQL server: the one TEST_DATABASE_URL
+ * names (`npm test` starts an embedded server for the run and names it; CI also runs the suite
+ * against the machine's server), dropped again at close. Requests still run as the
+ * non-superuser app role.
  */
-import { randomBytes } from 'node:crypto';
-import { readFile, rename, writeFile } from 'node:fs/promises';
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
+import { rmSync } from 'node:fs';
+import { mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { openPglite, openPostgres, type Database } from '../db/client.ts';
+import { openPostgres, type Database } from '../db/client.ts';
+import { startEmbeddedServer } from '../db/embedded-server.ts';
 import { loadMigrations, migrate } from '../db/migrate.ts';
 import { RESOURCES } from '../modules/registry.ts';
 import { applySearchIndexes, searchSchemaFingerprint } from '../resources/search-index.ts';
 
 export interface TestDatabase {
   db: Database;
-  engine: 'pglite' | 'postgres';
-  /** On a server: the test database's URL, for a second connection pool (a second process). */
-  url?: string;
+  /** The test database's URL, for a second connection pool (a second process). */
+  url: string;
   close(): Promise<void>;
 }
 
 export async function createTestDatabase(): Promise<TestDatabase> {
-  const serverUrl = process.env['TEST_DATABASE_URL'];
-  return serverUrl ? createServerDatabase(serverUrl) : createPgliteDatabase();
+  return createServerDatabase(await testServerUrl());
 }
 
-/**
- * PGlite's first start (initdb in WASM) takes seconds; restoring a dump of an
- * already-migrated instance takes a fraction of that. The dump is cached in
- * the OS temp folder, keyed by the migrations' checksums.
- */
-async function createPgliteDatabase(): Promise<TestDatabase> {
-  const migrations = await loadMigrations();
-  const key = schemaKey(migrations);
-  const templatePath = path.join(os.tmpdir(), `intelnotes-pglite-template-${key}.tar`);
+/** Durability is not what the tests test: without fsync the server is several times faster. */
+export const TEST_SERVER_SETTINGS = { fsync: 'off', synchronous_commit: 'off', full_page_writes: 'off', max_connections: '300' };
 
-  let template: Blob | undefined;
-  try {
-    template = new Blob([await readFile(templatePath)]);
-  } catch {
-    template = undefined;
-  }
-  const db = await openPglite(null, template);
-  if (!template) {
-    await migrate(db, migrations);
-    await applySearchIndexes(db, RESOURCES);
-    const dump = await db.client.dumpDataDir('none');
-    const partial = `${templatePath}.${process.pid}.tmp`;
-    await writeFile(partial, Buffer.from(await dump.arrayBuffer()));
-    await rename(partial, templatePath);
-  }
-  return { db, engine: 'pglite', close: () => db.close() };
+let ownServer: Promise<string> | null = null;
+
+/**
+ * TEST_DATABASE_URL, or — for a test file run on its own, outside `npm test` — an embedded
+ * server of this process's, in a temporary folder removed when the process exits.
+ */
+export function testServerUrl(): Promise<string> {
+  const url = process.env['TEST_DATABASE_URL'];
+  if (url) return Promise.resolve(url);
+  return (ownServer ??= (async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'intelnotes-test-pg-'));
+    const server = await startEmbeddedServer({ dir: path.join(dir, 'postgres'), settings: TEST_SERVER_SETTINGS, log: () => {} });
+    process.once('exit', () => {
+      try {
+        process.kill(server.pid, 'SIGQUIT');
+      } catch {
+        // already gone
+      }
+      rmSync(dir, { recursive: true, force: true });
+    });
+    return server.urlOf();
+  })());
 }
 
 /** The schema a test database gets: the migrations and the search indexes the catalog declares. */
@@ -79,7 +78,6 @@ async function createServerDatabase(serverUrl: string): Promise<TestDatabase> {
   const db = await openPostgres(url.toString(), 5);
   return {
     db,
-    engine: 'postgres',
     url: url.toString(),
     close: async () => {
       await db.close();

@@ -10,7 +10,7 @@ import { query } from '../../db/client.ts';
 import type { TenantRow } from '../../tenancy/tenants.repository.ts';
 import { createTestApp, type TestContext } from '../../test/test-app.ts';
 import { multipart } from '../../test/multipart.ts';
-import { onServer, whileHeld } from '../../test/races.ts';
+import { whileHeld } from '../../test/races.ts';
 import { EmailListService } from './emails.service.ts';
 import { extractAddresses } from './email-extract.ts';
 import { CATALOG } from '../registry.ts';
@@ -157,7 +157,7 @@ describe('email list API', () => {
       assert.deepEqual(await countsDrift(), []);
     });
 
-    it('a parse waiting for another that holds the same addresses takes them as duplicates (PostgreSQL server)', { skip: !onServer && 'needs TEST_DATABASE_URL' }, async () => {
+    it('a parse waiting for another that holds the same addresses takes them as duplicates', async () => {
       await clearList();
       const service = new EmailListService(CATALOG);
       const text = 'held1@held.example held2@held.example held3@hold-other.example';

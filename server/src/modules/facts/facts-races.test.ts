@@ -11,12 +11,12 @@ import { sql } from 'drizzle-orm';
 import { query } from '../../db/client.ts';
 import { systemActor, type EngineContext } from '../../resources/context.ts';
 import type { TenantRow } from '../../tenancy/tenants.repository.ts';
-import { serverOnly, whileHeld } from '../../test/races.ts';
+import { whileHeld } from '../../test/races.ts';
 import { createTestApp, type TestContext } from '../../test/test-app.ts';
 import { CATALOG } from '../registry.ts';
 import { FactsService } from './facts.service.ts';
 
-describe('facts tree racing', { skip: serverOnly }, () => {
+describe('facts tree racing', () => {
   let t: TestContext;
   let acme: TenantRow;
   let tokens: Record<string, string | undefined>;

@@ -8,10 +8,11 @@ import type { FastifyInstance } from 'fastify';
 import { Type, type Static } from 'typebox';
 import { ErrorBody, FactsView, ResourceRecord, ShareCodeCreated, ShareCodePage, SharedFacts } from '../../contracts.ts';
 import { withContext } from '../../http/engine-context.ts';
+import { limitOffsetParams } from '../../http/list-params.ts';
 import { pageOf } from '../../http/pages.ts';
 import { engineParsed } from '../../http/validation.ts';
 import type { Catalog } from '../../resources/catalog.ts';
-import { DEFAULT_LIMIT, MAX_LIMIT, MAX_SEARCH_LENGTH } from '../../resources/list-query.ts';
+import { MAX_SEARCH_LENGTH, parsePaging } from '../../resources/list-query.ts';
 import { IdParam } from '../../resources/routes.ts';
 import { FactsService } from './facts.service.ts';
 
@@ -46,8 +47,7 @@ const ShareBody = engineParsed(Type.Object({ expires_at: Type.Optional(Type.Unio
 const CodeParams = Type.Object({ code: Type.String({ maxLength: 64 }) });
 const ShareCodesQuery = Type.Object({
   fact: Type.Optional(uuid),
-  limit: Type.Optional(Type.Integer({ minimum: 1, default: DEFAULT_LIMIT, description: `At most ${MAX_LIMIT} (more gives ${MAX_LIMIT})` })),
-  offset: Type.Optional(Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER })),
+  ...limitOffsetParams(),
 }, { additionalProperties: false });
 
 export async function factsRoutes(app: FastifyInstance, options: { catalog: Catalog }): Promise<void> {
@@ -109,8 +109,8 @@ export async function factsRoutes(app: FastifyInstance, options: { catalog: Cata
     ...admin,
     schema: { tags, summary: "The tenant's share codes, newest first, with their view counts (fact= one fact's)", querystring: ShareCodesQuery, response: { 200: ShareCodePage, ...errors } },
   }, async (request) => {
-    const { fact, limit = DEFAULT_LIMIT, offset = 0 } = request.query;
-    const page = { limit: Math.min(limit, MAX_LIMIT), offset, ...(fact ? { factId: fact } : {}) };
+    const { fact } = request.query;
+    const page = { ...parsePaging(request.query), ...(fact ? { factId: fact } : {}) };
     return pageOf(request, await withContext(request, (ctx) => service.shareCodes(ctx, page)));
   });
 

@@ -175,7 +175,7 @@ export class FactsService {
     const rows = await repo.readTree(tx, targets, visible, reach, query);
     const readsRawData = atLeast(access, 'research');
     const shown = rows.filter((row) => !row.locked);
-    const related = await relatedRefs(tx, this.catalog, facts, visible, shown.map((row) => ({
+    const related = await relatedRefs(tx, this.catalog, facts, access, shown.map((row) => ({
       keywords: row.keywords, organizations: row.organizations, people: row.people, ledger_entries: row.ledger_entries,
       sources_library: row.sources_library, sources_raw_data: readsRawData ? row.sources_raw_data : [],
     })));

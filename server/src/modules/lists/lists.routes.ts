@@ -6,11 +6,12 @@ import type { FastifyInstance } from 'fastify';
 import { Type, type Static } from 'typebox';
 import { ErrorBody, ResourcePage, ResourceRecord } from '../../contracts.ts';
 import { withContext } from '../../http/engine-context.ts';
+import { limitOffsetParams } from '../../http/list-params.ts';
 import { pageOf } from '../../http/pages.ts';
-import { DEFAULT_LIMIT, MAX_LIMIT, parseListQuery } from '../../resources/list-query.ts';
+import { parsePaging } from '../../resources/list-query.ts';
 import { IdParam } from '../../resources/routes.ts';
 import { CATALOG } from '../registry.ts';
-import { LIST_KIND_SEGMENTS, lists } from './lists.resource.ts';
+import { LIST_KIND_SEGMENTS } from './lists.resource.ts';
 import { ListsService, MAX_REORDER } from './lists.service.ts';
 
 const tags = ['lists'];
@@ -29,10 +30,7 @@ export const ListMoved = Type.Object({
 
 const SlugParams = Type.Object({ kind: Type.String({ enum: SEGMENTS }), slug: Type.String({ minLength: 1, maxLength: 200 }) });
 const ItemParams = Type.Object({ id: Type.String({ format: 'uuid' }), itemId: Type.String({ format: 'uuid' }) });
-const ItemsQuery = Type.Object({
-  limit: Type.Optional(Type.Integer({ minimum: 1, default: DEFAULT_LIMIT, description: `At most ${MAX_LIMIT} (more gives ${MAX_LIMIT})` })),
-  offset: Type.Optional(Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER })),
-}, { additionalProperties: false });
+const ItemsQuery = Type.Object(limitOffsetParams(), { additionalProperties: false });
 
 // Each route's request types are its schemas' (Static), which Fastify has validated the request against.
 export async function listsRoutes(app: FastifyInstance): Promise<void> {
@@ -69,8 +67,8 @@ export async function listsRoutes(app: FastifyInstance): Promise<void> {
       response: { 200: ResourcePage, ...errors },
     },
   }, async (request) => {
-    const { limit, offset } = parseListQuery(lists, { limit: request.query.limit, offset: request.query.offset }, request.principal.access);
-    return pageOf(request, await withContext(request, (ctx) => service.listItems(ctx, request.params.id, { limit, offset })));
+    const paging = parsePaging(request.query);
+    return pageOf(request, await withContext(request, (ctx) => service.listItems(ctx, request.params.id, paging)));
   });
 
   app.post<{ Params: Static<typeof IdParam> }>('/lists/:id/items/', {

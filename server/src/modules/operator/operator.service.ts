@@ -7,7 +7,6 @@ import { MAX_QUESTION_LENGTH, type OperatorAnswer, type StructuredQuery } from '
 import { fieldError } from '../../http/errors.ts';
 import type { EngineContext } from '../../resources/context.ts';
 import { relatedRefs } from '../../resources/relations.ts';
-import { visibleTo } from '../../resources/visibility.ts';
 import { CATALOG } from '../registry.ts';
 import { explain } from './explain.ts';
 import { queryFromModel, type ModelAnswer } from './operator-model.ts';
@@ -64,7 +63,7 @@ export async function validateQuery(ctx: EngineContext, input: unknown): Promise
   const related = query.conditions.filter((condition) => resource.fields[condition.field]?.relation);
   if (related.length > 0) {
     const rows = related.map((condition) => ({ [condition.field]: condition.values }));
-    const refs = await relatedRefs(ctx.tx, CATALOG, resource, visibleTo(ctx.actor.access), rows);
+    const refs = await relatedRefs(ctx.tx, CATALOG, resource, ctx.actor.access, rows);
     // A record the caller may not see keeps the label it was sent with: nothing is told about it.
     for (const condition of related) {
       condition.labels = condition.values.map((value, index) => refs.get(value)?.display_name ?? condition.labels[index] ?? value);

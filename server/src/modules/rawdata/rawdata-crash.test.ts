@@ -1,17 +1,20 @@
 /**
  * A server killed in the middle of a raw data upload (kill -9): one file of the request stored
  * (held, its item not yet written), the next one half received. The next start removes both
- * before it serves (docs/rawdata.md, "Nothing lost, nothing orphaned"). About the process, not
- * the engine: embedded PGlite in a fresh folder, the local store under it.
+ * before it serves, once the dead process's holds are older than the grace period (docs/rawdata.md,
+ * "Nothing lost, nothing orphaned"): an API process on a fresh test database, the local store in
+ * a fresh folder.
  */
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, rm, utimes } from 'node:fs/promises';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
+import { sql } from 'drizzle-orm';
 import { call, killAll, start } from '../../test/processes.ts';
+import { createTestDatabase, type TestDatabase } from '../../test/test-db.ts';
 
 /** Every file under `dir` (relative paths), the staging folder included. */
 async function filesUnder(dir: string): Promise<string[]> {
@@ -25,15 +28,18 @@ const until = async (check: () => Promise<boolean>) => {
 
 describe('a crash mid-upload', () => {
   const dirs: string[] = [];
+  let database: TestDatabase | null = null;
   after(async () => {
     killAll();
+    await database?.close();
     for (const dir of dirs) await rm(dir, { recursive: true, force: true });
   });
 
   it('leaves nothing once the server starts again', async () => {
     const dataDir = await mkdtemp(path.join(os.tmpdir(), 'intelnotes-crash-'));
     dirs.push(dataDir);
-    const env = { DATA_DIR: dataDir, PORT: '0' };
+    database = await createTestDatabase();
+    const env = { DATA_DIR: dataDir, DATABASE_URL: database.url, PORT: '0' };
     const server = start(env);
     const [, port] = await server.waitFor(/serving on http:\/\/localhost:(\d+)/);
     const host = `demo.localhost:${port}`;
@@ -61,6 +67,11 @@ describe('a crash mid-upload', () => {
     assert.ok(left.some((file) => !file.startsWith('.staging')), `a stored file was left: ${left.join(', ')}`);
     assert.ok(left.some((file) => file.startsWith('.staging')), `a staged file was left: ${left.join(', ')}`);
 
+    // Another process could be uploading: the dead one's leftovers go once past the grace
+    // period (an hour), so the test lets an hour pass for them.
+    const anHourAgo = new Date(Date.now() - 3_700_000);
+    await database.db.owner.execute(sql`UPDATE stored_file_holds SET created_at = ${anHourAgo.toISOString()}`);
+    for (const file of left) await utimes(path.join(filesDir, file), anHourAgo, anHourAgo);
     const again = start(env);
     await again.waitFor(/serving on/);
     assert.match(again.output(), /removed files an interrupted upload left/);

@@ -13,14 +13,14 @@ import { inTenant, systemActor, type EngineContext } from '../../resources/conte
 import { MergeService } from '../../resources/merge.ts';
 import { ResourceService } from '../../resources/service.ts';
 import type { TenantRow } from '../../tenancy/tenants.repository.ts';
-import { serverOnly, whileHeld } from '../../test/races.ts';
+import { whileHeld } from '../../test/races.ts';
 import { createTestApp, type TestContext } from '../../test/test-app.ts';
 import { CATALOG } from '../registry.ts';
 import { reviewedResourceOf, ReviewService } from './review.service.ts';
 
 const API = '/api/v1';
 
-describe('review and merges racing', { skip: serverOnly }, () => {
+describe('review and merges racing', () => {
   let t: TestContext;
   let acme: TenantRow;
   let tokens: Record<string, string | undefined>;

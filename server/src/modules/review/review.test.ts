@@ -10,7 +10,7 @@ import { after, before, describe, it } from 'node:test';
 import { sql } from 'drizzle-orm';
 import { query } from '../../db/client.ts';
 import { inTenant, systemActor } from '../../resources/context.ts';
-import { serverOnly, whileHeld } from '../../test/races.ts';
+import { whileHeld } from '../../test/races.ts';
 import type { TenantRow } from '../../tenancy/tenants.repository.ts';
 import { createTestApp, type TestContext } from '../../test/test-app.ts';
 import { CATALOG } from '../registry.ts';
@@ -259,7 +259,7 @@ describe('review of suggestions', () => {
     }
     assert.equal((await call('GET', `${API}/suggested-entities/organizations/?search=bandicoot`)).json().count, 1, 'nothing half written');
   });
-  it('a raw data item deleted while its processing writes suggestions takes them: the delete waits for the item, then reads what was written (PostgreSQL server)', { skip: serverOnly }, async () => {
+  it('a raw data item deleted while its processing writes suggestions takes them: the delete waits for the item, then reads what was written (PostgreSQL server)', async () => {
     const created = await call('POST', `${API}/raw-data/`, { text: 'Bilby Freight Ltd moved to Darwin.' });
     assert.equal(created.statusCode, 201, created.body);
     const item = created.json().id as ReturnType<typeof randomUUID>;

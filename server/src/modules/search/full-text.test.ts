@@ -10,7 +10,7 @@ import { createTestApp, type TestContext } from '../../test/test-app.ts';
 
 /**
  * Search across every declared field (resources' `search`): list `search=` and
- * quick search, on PGlite and on the server alike.
+ * quick search.
  */
 describe('full-text search across fields', () => {
   let t: TestContext;

@@ -6,14 +6,17 @@ import type { FastifyInstance } from 'fastify';
 import { Type, type Static } from 'typebox';
 import { ErrorBody, SearchResponse } from '../../contracts.ts';
 import { fieldError } from '../../http/errors.ts';
+import { limitOffsetParams } from '../../http/list-params.ts';
+import { parsePaging } from '../../resources/list-query.ts';
 import { visibleTo } from '../../resources/visibility.ts';
 import { quickSearchStatement, SEARCHED, TYPES, typesOf, type SearchRow } from './quick-search.ts';
 
+const DEFAULT_PER_TYPE = 10;
 const MAX_PER_TYPE = 50;
 const SearchQuery = Type.Object({
   q: Type.Optional(Type.String({ maxLength: 200 })),
   type: Type.Optional(Type.String({ description: `Comma-separated: ${TYPES.join(', ')}` })),
-  limit: Type.Optional(Type.Integer({ minimum: 1, default: 10, description: `Per type, at most ${MAX_PER_TYPE} (more gives ${MAX_PER_TYPE})` })),
+  limit: limitOffsetParams({ defaultLimit: DEFAULT_PER_TYPE, maxLimit: MAX_PER_TYPE, per: 'Results per type' }).limit,
 }, { additionalProperties: false });
 
 export async function searchRoutes(app: FastifyInstance): Promise<void> {
@@ -29,7 +32,7 @@ export async function searchRoutes(app: FastifyInstance): Promise<void> {
     const types = (request.query.type ?? '').split(',').map((type) => type.trim()).filter(Boolean);
     const unknown = types.find((type) => !TYPES.includes(type));
     if (unknown) throw fieldError('type', `Unknown type "${unknown}". Use one of: ${TYPES.join(', ')}.`);
-    const limit = Math.min(request.query.limit ?? 10, MAX_PER_TYPE);
+    const { limit } = parsePaging(request.query, { defaultLimit: DEFAULT_PER_TYPE, maxLimit: MAX_PER_TYPE });
     if (q === '') return { results: [] };
 
     const visible = visibleTo(request.principal.access);

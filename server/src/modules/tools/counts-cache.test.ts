@@ -1,7 +1,6 @@
 /**
  * Entity counts kept in memory: served without the database between changes, dropped on every
- * change whichever process made it — on PGlite and, with TEST_DATABASE_URL, on a server with
- * two app instances (two connection pools, two listeners: two processes) on one database.
+ * change whichever process made it — also with two app instances (two connection pools, two listeners: two processes) on one database.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -147,7 +146,7 @@ describe('entity counts served from memory', () => {
     await t.db.withTenant({ tenantId: acme.id }, (tx) =>
       tx.execute(sql`INSERT INTO organizations (tenant_id, name_inc, visibility) VALUES (${acme.id}, 'Scripted Ltd', 'public')`),
     );
-    // PGlite delivers at commit; a server's listener a moment later.
+    // The other listener hears of it a moment after the commit.
     assert.equal(await eventually(() => publicOrganizations(t.app, acme), (count) => count === before + 1), before + 1);
   });
 
@@ -158,35 +157,32 @@ describe('entity counts served from memory', () => {
   });
 
   describe('two app instances on one server database (two processes)', () => {
-    let second: FastifyInstance | null = null;
-    let secondDb: Database | null = null;
+    let second: FastifyInstance;
+    let secondDb: Database;
 
     before(async () => {
-      if (!t.databaseUrl) return;
       secondDb = await openPostgres(t.databaseUrl, 3);
       second = await buildApp({ config: t.config, db: secondDb, files: t.files, logger: false });
       await second.ready();
     });
     after(async () => {
-      await second?.close();
-      await secondDb?.close();
+      await second.close();
+      await secondDb.close();
     });
 
-    it('a write through one instance drops the other instance\'s cached counts', async (context) => {
-      if (!second || !secondDb) return context.skip('needs TEST_DATABASE_URL (a PostgreSQL server)');
+    it('a write through one instance drops the other instance\'s cached counts', async () => {
       const before = await publicOrganizations(second, acme);
       await silentlyAdd(t.db, acme, 5);
       assert.equal(await publicOrganizations(second, acme), before, 'the second instance serves from memory');
       const created = await t.request(acme, { method: 'POST', url: '/api/v1/assets/organizations/', token: tokens['admin'], payload: { name_inc: 'Cross Process', visibility: 'public' } });
       assert.equal(created.statusCode, 201);
       assert.equal(await publicOrganizations(t.app, acme), before + 6, 'the writer at once');
-      assert.equal(await eventually(() => publicOrganizations(second!, acme), (count) => count === before + 6), before + 6, 'the other instance once notified');
+      assert.equal(await eventually(() => publicOrganizations(second, acme), (count) => count === before + 6), before + 6, 'the other instance once notified');
       await restore(t.db, acme, 5);
-      await eventually(() => publicOrganizations(second!, acme), (count) => count === before + 1);
+      await eventually(() => publicOrganizations(second, acme), (count) => count === before + 1);
     });
 
-    it('an instance that loses its listening connection reads from the database until it listens again', async (context) => {
-      if (!second || !secondDb) return context.skip('needs TEST_DATABASE_URL (a PostgreSQL server)');
+    it('an instance that loses its listening connection reads from the database until it listens again', async () => {
       let added = 0;
       // Cut every listening connection of this database; both instances connect again.
       await t.db.owner.execute(sql`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'intelnotes-listen'`);
@@ -194,19 +190,19 @@ describe('entity counts served from memory', () => {
       added += 7;
       // Without a listener nothing is cached: the silent change shows.
       const afterCut = await stored(acme);
-      assert.equal(await eventually(() => publicOrganizations(second!, acme), (count) => count === afterCut), afterCut);
+      assert.equal(await eventually(() => publicOrganizations(second, acme), (count) => count === afterCut), afterCut);
       // Listening again, it caches again: a silent change stays unseen.
       await eventually(async () => {
-        const seen = await publicOrganizations(second!, acme);
+        const seen = await publicOrganizations(second, acme);
         await silentlyAdd(t.db, acme, 1);
         added += 1;
-        return (await publicOrganizations(second!, acme)) === seen;
+        return (await publicOrganizations(second, acme)) === seen;
       }, Boolean);
       // …and hears of changes again.
       const created = await t.request(acme, { method: 'POST', url: '/api/v1/assets/organizations/', token: tokens['admin'], payload: { name_inc: 'After Reconnect', visibility: 'public' } });
       assert.equal(created.statusCode, 201);
       const expected = await stored(acme);
-      assert.equal(await eventually(() => publicOrganizations(second!, acme), (count) => count === expected), expected);
+      assert.equal(await eventually(() => publicOrganizations(second, acme), (count) => count === expected), expected);
       await restore(t.db, acme, added);
     });
   });

@@ -3,12 +3,23 @@
  * (an open stream it writes to, an HTTP status, a network error), and the browser globals the
  * reader uses (window's timers, document's visibility listeners) on Node.
  */
-import { mock } from 'node:test';
+import { after, before, mock } from 'node:test';
 
+/**
+ * Installs the globals for the calling test file's tests and removes them after: a test worker
+ * runs other files in the same process (scripts/test-shard.mjs), where a fake `window` or
+ * `document` would mislead libraries that look for a browser (MUI, pdf.js).
+ */
 export function useBrowserGlobals(): void {
-  Object.assign(globalThis, {
+  const fakes = {
     window: globalThis,
     document: { hidden: false, addEventListener: () => undefined, removeEventListener: () => undefined },
+  };
+  before(() => {
+    Object.assign(globalThis, fakes);
+  });
+  after(() => {
+    for (const name of Object.keys(fakes)) Reflect.deleteProperty(globalThis, name);
   });
 }
 
