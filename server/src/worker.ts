@@ -1,9 +1,12 @@
 /**
  * A worker process: the same build as the API, running jobs only — started by the supervisor
  * (main.ts, `WORKERS` of them), or on its own (`npm run worker`, with DATABASE_URL) to add
- * workers on other machines. SIGTERM stops claiming and lets the running jobs finish.
+ * workers on other machines. SIGTERM stops claiming and lets the running jobs finish. A database
+ * that goes away stops nothing (the worker waits for it, jobs/worker.ts); a crash is logged with
+ * its reason and exits 1, and the process never ends by itself with status 0.
  */
 import { createEngine } from './engine.ts';
+import { faultReason } from './jobs/faults.ts';
 import { Worker } from './jobs/worker.ts';
 import { createLogger } from './logging.ts';
 import { closeOcrWorker } from './processing/text/index.ts';
@@ -15,6 +18,20 @@ async function main(): Promise<void> {
     if (!settings.databaseUrl) throw new ConfigError('a worker process needs DATABASE_URL (`npm start` passes its own)');
   });
   const log = createLogger(config.logLevel, { role: 'worker' });
+  // The innermost error's text and stack: a query error's own message would carry its parameters.
+  const crash = (what: string) => (error: unknown) => {
+    const root = innermost(error);
+    const stack = root instanceof Error && !('params' in root) ? root.stack : undefined;
+    log.fatal({ reason: faultReason(error), stack }, `worker: ${what}; exiting`);
+    process.exit(1);
+  };
+  process.on('uncaughtException', crash('uncaught exception'));
+  process.on('unhandledRejection', crash('unhandled rejection'));
+  // The event loop ran dry: nothing waits for jobs any more. Only a signal ends a worker (with process.exit).
+  process.on('beforeExit', () => {
+    log.fatal({}, 'worker: nothing left to wait on; exiting');
+    process.exit(1);
+  });
   const { db, deps, storage, applied } = await openReady(config);
   const engine = createEngine(config, deps);
   if (applied.length > 0) log.info({ applied }, 'migrations applied');
@@ -29,6 +46,12 @@ async function main(): Promise<void> {
   });
   await worker.start();
   console.log(`intelnotes: worker running up to ${concurrency} jobs at once (pid ${process.pid})`);
+}
+
+function innermost(error: unknown): unknown {
+  let current = error;
+  for (let depth = 0; depth < 5 && current instanceof Error && current.cause !== undefined; depth++) current = current.cause;
+  return current;
 }
 
 main().catch((error: unknown) => {

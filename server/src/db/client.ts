@@ -345,6 +345,10 @@ export async function openPostgres(url: string, poolSize = 10): Promise<Database
   // database); the pool discards it and the next query opens a fresh one.
   // Without a listener that event would crash the process.
   pool.on('error', (error) => console.error(`intelnotes: idle database connection lost: ${error.message}`));
+  // A connection lost while checked out (the server restarted under a transaction) fails the
+  // query that is waiting on it, and the pool discards it on release; but the pool only listens
+  // for errors on idle connections, and an 'error' event nobody listens to ends the process.
+  pool.on('connect', (client) => client.on('error', () => {}));
   // Surface a bad URL or an unreachable server at start, not on the first request.
   const probe = await pool.connect();
   probe.release();

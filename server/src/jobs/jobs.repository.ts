@@ -40,6 +40,8 @@ export interface JobRow {
 }
 
 const leaseEnd = (leaseMs: number) => sql`now() + make_interval(secs => ${leaseMs / 1000})`;
+/** Ids as one uuid[] parameter (drizzle would spread a JS array into a list of parameters). */
+const uuidArray = (values: readonly string[]) => sql`${`{${values.join(',')}}`}::uuid[]`;
 
 /** A job whose lease ended on its last attempt: its worker died, and nobody will run it again. */
 export interface LostJob {
@@ -57,11 +59,15 @@ export async function findLostJobs(tx: Tx, limit = 100): Promise<LostJob[]> {
 }
 
 /**
- * In the job's tenant: fails a job lost on its last attempt. Another worker failing it at the
- * same moment waits for this row's lock, then finds it failed and changes nothing: the answer
- * (the job's payload, attempts and reason, or null) comes to one of them only.
+ * In the job's tenant: fails a job lost on its last attempt. It first locks the row FOR UPDATE,
+ * waiting for any transaction of the attempt still open (holdLease's FOR KEY SHARE), then
+ * checks the lease again in a new statement: a lease renewed meanwhile keeps the job. Another
+ * worker failing it at the same moment waits for this row's lock, then finds it failed and
+ * changes nothing: the answer (the job's payload, attempts and reason, or null) comes to one
+ * of them only.
  */
 export async function failLostJob(tx: Tx, id: string): Promise<{ name: JobName; payload: unknown; attempts: number; max_attempts: number; created_by: string | null; error: string } | null> {
+  await query(tx, sql`SELECT 1 FROM jobs WHERE id = ${id} FOR UPDATE`);
   const [row] = await query<{ name: JobName; payload: unknown; attempts: number; max_attempts: number; created_by: string | null; error: string }>(
     tx,
     sql`UPDATE jobs
@@ -73,43 +79,88 @@ export async function failLostJob(tx: Tx, id: string): Promise<{ name: JobName; 
   return row ?? null;
 }
 
+/** A claim statement answered more rows than it asked for: the transaction rolls back, so nothing is claimed. */
+export class ClaimOverflowError extends Error {}
+
 /**
  * Claims up to `limit` due jobs of the given types — queued ones whose backoff is over, and
- * running ones whose lease ended with attempts left — skipping rows another worker holds.
- * A running job on its last attempt is never claimed again: findLostJobs finds it, and
- * failLostJob fails it.
+ * running ones whose lease ended with attempts left — skipping rows another worker holds and
+ * the jobs in `running` (this worker's own attempts: a worker never takes its own job again,
+ * however late its renewal). A running job on its last attempt is never claimed again:
+ * findLostJobs finds it, and failLostJob fails it.
+ *
+ * The due rows are chosen in a MATERIALIZED CTE, evaluated once. As a subquery in FROM or
+ * IN, the planner may put `LIMIT … FOR UPDATE SKIP LOCKED` on the inner side of a nested
+ * loop and run it again for each outer row — each run skipping the rows the previous ones
+ * locked — which on a jobs table without statistics claimed all 200 queued jobs for a limit
+ * of 2. A result longer than `limit` all the same throws (ClaimOverflowError), rolling the
+ * claim back: a worker never holds more jobs than it asked for.
  */
-export async function claimDueJobs(tx: Tx, names: readonly JobName[], limit: number, leaseMs: number): Promise<ClaimedJob[]> {
+export async function claimDueJobs(
+  tx: Tx,
+  names: readonly JobName[],
+  limit: number,
+  leaseMs: number,
+  running: readonly string[] = [],
+): Promise<ClaimedJob[]> {
   const nameList = sql.join(names.map((name) => sql`${name}`), sql`, `);
-  return query<ClaimedJob>(
+  const notMine = running.length > 0 ? sql`AND id <> ALL(${uuidArray(running)})` : sql``;
+  const claimed = await query<ClaimedJob>(
     tx,
-    sql`UPDATE jobs j
+    sql`WITH due AS MATERIALIZED (
+          SELECT tenant_id, id FROM jobs
+          WHERE name IN (${nameList})
+            AND ((status = 'queued' AND run_after <= now()) OR (status = 'running' AND lease_until < now() AND attempts < max_attempts))
+            ${notMine}
+          ORDER BY run_after
+          LIMIT ${limit}
+          FOR UPDATE SKIP LOCKED
+        )
+        UPDATE jobs j
         SET status = 'running', attempts = j.attempts + 1, lease_token = gen_random_uuid(), lease_until = ${leaseEnd(leaseMs)},
             started_at = coalesce(j.started_at, now()), updated_at = now()
-        FROM (SELECT tenant_id, id FROM jobs
-              WHERE name IN (${nameList})
-                AND ((status = 'queued' AND run_after <= now()) OR (status = 'running' AND lease_until < now() AND attempts < max_attempts))
-              ORDER BY run_after
-              LIMIT ${limit}
-              FOR UPDATE SKIP LOCKED) due
+        FROM due
         WHERE j.tenant_id = due.tenant_id AND j.id = due.id
         RETURNING j.tenant_id, j.id, j.name, j.payload, j.attempts, j.max_attempts, j.timeout_ms, j.lease_token, j.created_by`,
   );
+  if (claimed.length > limit) throw new ClaimOverflowError(`a claim of ${limit} jobs returned ${claimed.length}; rolled back`);
+  return claimed;
 }
 
-/** Whether the lease is still this claim's; extends it when it is. */
-export async function renewLease(tx: Tx, id: string, token: string, leaseMs: number): Promise<boolean> {
-  const rows = await query(tx, sql`UPDATE jobs SET lease_until = ${leaseEnd(leaseMs)} WHERE id = ${id} AND lease_token = ${token} RETURNING 1`);
-  return rows.length > 0;
+/** A running attempt's lease: its job and its claim's token. */
+export interface Lease {
+  tenantId: string;
+  id: string;
+  token: string;
+}
+
+/**
+ * In a worker transaction: extends the leases that are still these claims' (one statement for
+ * all of a worker's running jobs) and returns the ids of the jobs whose lease it extended; a
+ * job missing from the answer was taken by another worker or settled.
+ */
+export async function renewLeases(tx: Tx, leases: readonly Lease[], leaseMs: number): Promise<Set<string>> {
+  if (leases.length === 0) return new Set();
+  const rows = await query<{ id: string }>(
+    tx,
+    sql`UPDATE jobs SET lease_until = ${leaseEnd(leaseMs)}
+        WHERE (tenant_id, id, lease_token) IN (
+          SELECT * FROM unnest(${uuidArray(leases.map((lease) => lease.tenantId))}, ${uuidArray(leases.map((lease) => lease.id))}, ${uuidArray(leases.map((lease) => lease.token))}))
+        RETURNING id`,
+  );
+  return new Set(rows.map((row) => row.id));
 }
 
 /**
  * Whether the attempt still holds its lease, keeping it held until the transaction ends: the
- * row is locked FOR SHARE, so another worker cannot claim the job while a handler's
- * transaction writes, and a transaction of an attempt that lost its lease writes nothing.
+ * row is locked FOR KEY SHARE, which conflicts with the claim's FOR UPDATE (another worker
+ * cannot claim the job while a handler's transaction writes, and failLostJob waits for it) but
+ * not with the plain updates of the lease and the progress: the worker's renewal of this very
+ * lease goes through while a long transaction of the job is open, instead of waiting for it.
+ * A transaction of an attempt that lost its lease writes nothing.
  */
 export async function holdLease(tx: Tx, id: string, token: string): Promise<boolean> {
-  const rows = await query(tx, sql`SELECT 1 FROM jobs WHERE id = ${id} AND lease_token = ${token} AND status = 'running' FOR SHARE`);
+  const rows = await query(tx, sql`SELECT 1 FROM jobs WHERE id = ${id} AND lease_token = ${token} AND status = 'running' FOR KEY SHARE`);
   return rows.length > 0;
 }
 

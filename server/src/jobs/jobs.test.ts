@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, afterEach, before, describe, it } from 'node:test';
-import { sql } from 'drizzle-orm';
+import { DrizzleQueryError, sql } from 'drizzle-orm';
 import { query } from '../db/client.ts';
 import { jobRegistry } from '../modules/jobs.ts';
 import { probeJobs } from '../modules/probe/probe.jobs.ts';
@@ -222,6 +222,19 @@ describe('jobs', () => {
     assert.deepEqual(await effects(internal), [UNEXPECTED_FAILURE]);
     assert.equal(internalJob.error, 'relation "secret_table" does not exist', "the job's record keeps the text");
     assert.deepEqual(calls.sort(), [failed, lost, internal].sort(), 'once per job, only when it failed for good');
+  });
+
+  it("records a query error by the driver's message (the log gives the same reason), without the statement or its parameters", async () => {
+    const id = await queue({ key: 'query error', sleep_ms: 0 });
+    await t.db.owner.execute(sql`UPDATE jobs SET max_attempts = 1 WHERE id = ${id}`);
+    const driverError = Object.assign(new Error('value too long for type character varying(5)'), { code: '22001' });
+    await startWorker({
+      'probe.echo': async () => {
+        throw new DrizzleQueryError('UPDATE users SET token_hash = $1', ['a-token-hash'], driverError);
+      },
+    });
+    const final = await settled(id);
+    assert.deepEqual([final.status, final.error], ['failed', 'value too long for type character varying(5)']);
   });
 
   it('records the failure even when the failure handler throws', async () => {

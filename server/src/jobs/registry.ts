@@ -47,8 +47,8 @@ export interface JobContext<N extends JobName> {
   /** Aborts when the time limit is reached or the lease is lost: stop and throw. */
   signal: AbortSignal;
   /**
-   * Records where the job is (0–100), readable through GET jobs/{id}/. Call it between
-   * transactions, never inside `inTenant`: it writes the job row, which that transaction holds.
+   * Records where the job is (0–100), readable through GET jobs/{id}/, in a transaction of its
+   * own: a write inside `inTenant` would show before that transaction commits, so call it between.
    */
   progress(stage: string, percent: number): Promise<void>;
 }

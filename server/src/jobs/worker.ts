@@ -1,15 +1,20 @@
 /**
- * Runs jobs: claims due jobs in one short transaction, runs each handler outside any
- * transaction (on PGlite, the single connection stays free for requests while a job works),
- * and settles it in another. A lease, renewed while the handler runs, lets another worker
- * take the job again when this process dies; a time limit stops an attempt that runs too
- * long; failed attempts are retried with exponential backoff up to the job type's limit.
- * Woken by the jobs_notify notification when a job is committed, and by polling besides.
+ * Runs jobs: claims due jobs in one short transaction, never more than its free slots, runs
+ * each handler outside any transaction, and settles it in another. A lease, renewed while the
+ * handler runs (one statement for all of the worker's running jobs), lets another worker take
+ * the job again when this process dies; a time limit stops an attempt that runs too long;
+ * failed attempts are retried with exponential backoff up to the job type's limit. Woken by
+ * the jobs_notify notification when a job is committed, and by polling besides.
+ *
+ * A database that goes away (a restart, a failover) stops nothing: claims back off and are
+ * tried again until it answers, renewals and settlements are tried again, the fault and the
+ * recovery are logged, and the poll timer keeps the process alive meanwhile.
  */
 import type { Database, Tx } from '../db/client.ts';
 import { actingUser, inTenant, systemActor, type SystemActor } from '../resources/context.ts';
 import type { FileStore } from '../storage/files.ts';
 import { JOB_NAMES, JOB_TYPES, type JobName, type JobTypeOptions } from './job-types.ts';
+import { backoffDelay, faultReason, isConnectionError } from './faults.ts';
 import {
   claimDueJobs,
   failLostJob,
@@ -18,7 +23,7 @@ import {
   holdLease,
   markAttemptFailed,
   markSucceeded,
-  renewLease,
+  renewLeases,
   writeProgress,
   type ClaimedJob,
   type LostJob,
@@ -29,6 +34,9 @@ import { type JobContext, type JobDefinition, type JobInfo, type JobRegistry, Jo
 export const JOBS_CHANNEL = 'intelnotes_jobs';
 /** Longest wait between retries. */
 const MAX_BACKOFF_MS = 60 * 60 * 1000;
+/** Waits between claims while the database cannot be reached: from the first to the longest. */
+const FAULT_RETRY_MIN_MS = 250;
+const FAULT_RETRY_MAX_MS = 15_000;
 
 export interface WorkerLog {
   info(details: object, message: string): void;
@@ -61,13 +69,26 @@ const LEASE_LOST = 'its lease was lost: another worker took the job';
 export const backoffMs = (name: JobName, attempt: number) =>
   Math.min(JOB_TYPES[name].backoffMs * 2 ** (attempt - 1), MAX_BACKOFF_MS);
 
+/** A job this worker runs: its claim, and how to stop it from outside the handler. */
+interface Attempt {
+  job: ClaimedJob;
+  stop(reason: string): void;
+}
+
 export class Worker {
+  /** The running attempts, by job id. */
+  private readonly attempts = new Map<string, Attempt>();
   private readonly running = new Set<Promise<void>>();
   private claiming: Promise<void> | null = null;
   private wakeAgain = false;
   private stopped = false;
   private poll: NodeJS.Timeout | null = null;
+  private renewal: NodeJS.Timeout | null = null;
+  private renewing: Promise<void> | null = null;
   private unlisten: (() => Promise<void>) | null = null;
+  /** While claims fail: since when, how many in a row, and the timer of the next try. */
+  private fault: { since: number; failures: number; retry: NodeJS.Timeout | null } | null = null;
+  private listening = true;
   /** The job types this process runs: all of them (the registry has a handler for each). */
   private readonly names: readonly JobName[] = JOB_NAMES;
 
@@ -75,31 +96,45 @@ export class Worker {
 
   async start(): Promise<void> {
     this.unlisten = await this.options.db.listen(JOBS_CHANNEL, {
-      notify: () => this.wake(),
-      // Notifications sent while the listener was down are lost: look at the table again.
+      notify: () => this.wake(true),
+      // Notifications sent while the listener was down are lost: look at the table again. The
+      // listener connects again by itself; it is back when the database is.
       state: (listening) => {
-        if (listening) this.wake();
+        if (listening && !this.listening) this.options.log.info({}, 'jobs: listening for new jobs again');
+        if (!listening && this.listening && !this.stopped) this.options.log.warn({}, 'jobs: lost the connection that listens for new jobs; polling until it is back');
+        this.listening = listening;
+        if (listening) this.wake(true);
       },
     });
+    // Not unref'd: while the worker runs, this timer keeps the process alive — with every
+    // connection cut, nothing else might, and the process would end with status 0, unnoticed.
     this.poll = setInterval(() => this.wake(), this.options.pollMs);
-    this.poll.unref();
+    this.scheduleRenewal();
     this.wake();
   }
 
   /** Jobs running now. */
   get active(): number {
-    return this.running.size;
+    return this.attempts.size;
   }
 
-  /** Claims jobs for the free slots; a wake during a claim claims again after it. */
-  wake(): void {
+  /**
+   * Claims jobs for the free slots; a wake during a claim claims again after it. While the
+   * database cannot be reached, only the backoff's timer and signs of life from the database
+   * (`force`: a notification, the listener connected again) claim.
+   */
+  wake(force = false): void {
     if (this.stopped) return;
+    if (this.fault && !force) return;
     if (this.claiming) {
       this.wakeAgain = true;
       return;
     }
     this.claiming = this.fill()
-      .catch((error: unknown) => this.options.log.error({ err: error }, 'jobs: claiming failed; trying again at the next poll'))
+      .then(
+        () => this.recovered(),
+        (error: unknown) => this.claimFailed(error),
+      )
       .finally(() => {
         this.claiming = null;
         if (this.wakeAgain) {
@@ -113,27 +148,102 @@ export class Worker {
   async stop(): Promise<void> {
     this.stopped = true;
     if (this.poll) clearInterval(this.poll);
+    if (this.fault?.retry) clearTimeout(this.fault.retry);
     await this.unlisten?.();
     await this.claiming;
     await Promise.all([...this.running]);
+    if (this.renewal) clearTimeout(this.renewal);
+    await this.renewing;
+  }
+
+  private claimFailed(error: unknown): void {
+    const failures = (this.fault?.failures ?? 0) + 1;
+    const retryInMs = backoffDelay(failures, FAULT_RETRY_MIN_MS, Math.max(FAULT_RETRY_MAX_MS, this.options.pollMs));
+    const reason = faultReason(error);
+    const details = { reason, unreachable: isConnectionError(error), failures, retryInMs };
+    if (failures === 1) this.options.log.error(details, 'jobs: claiming failed; trying again with backoff');
+    else this.options.log.warn(details, 'jobs: claiming failed again');
+    if (this.fault?.retry) clearTimeout(this.fault.retry);
+    const retry = this.stopped
+      ? null
+      : setTimeout(() => {
+          if (this.fault) this.fault.retry = null;
+          this.wake(true);
+        }, retryInMs);
+    this.fault = { since: this.fault?.since ?? Date.now(), failures, retry };
+  }
+
+  private recovered(): void {
+    if (!this.fault) return;
+    const { since, failures, retry } = this.fault;
+    if (retry) clearTimeout(retry);
+    this.fault = null;
+    this.options.log.info({ failures, downMs: Date.now() - since }, 'jobs: the database answers again; claiming resumed');
   }
 
   private async fill(): Promise<void> {
     await this.failLostJobs();
     while (!this.stopped) {
-      const free = this.options.concurrency - this.running.size;
+      const free = this.options.concurrency - this.attempts.size;
       if (free <= 0) return;
+      const mine = [...this.attempts.keys()];
       const jobs = await this.options.db.withTenant({ tenantId: null, jobsWorker: true }, (tx) =>
-        claimDueJobs(tx, this.names, free, this.options.leaseMs),
+        claimDueJobs(tx, this.names, free, this.options.leaseMs, mine),
       );
       for (const job of jobs) {
         const run = this.run(job).finally(() => {
           this.running.delete(run);
+          this.attempts.delete(job.id);
           this.wake();
         });
         this.running.add(run);
       }
       if (jobs.length < free) return;
+    }
+  }
+
+  /** Renews the leases of the running jobs every third of the lease, one renewal at a time. */
+  private scheduleRenewal(): void {
+    const every = Math.max(100, Math.floor(this.options.leaseMs / 3));
+    this.renewal = setTimeout(() => {
+      this.renewing = this.renewLeases().finally(() => {
+        this.renewing = null;
+        if (!this.stopped || this.attempts.size > 0) this.scheduleRenewal();
+      });
+    }, every);
+    this.renewal.unref();
+  }
+
+  private async renewLeases(): Promise<void> {
+    const attempts = [...this.attempts.values()];
+    if (attempts.length === 0) return;
+    const leases = attempts.map(({ job }) => ({ tenantId: job.tenant_id, id: job.id, token: job.lease_token }));
+    try {
+      const held = await this.options.db.withTenant({ tenantId: null, jobsWorker: true }, (tx) => renewLeases(tx, leases, this.options.leaseMs));
+      for (const attempt of attempts) {
+        if (!held.has(attempt.job.id) && this.attempts.get(attempt.job.id) === attempt) attempt.stop(LEASE_LOST);
+      }
+    } catch (error) {
+      // Tried again at the next turn; a lease that ends meanwhile lets another worker take the job.
+      this.options.log.warn({ reason: faultReason(error), jobs: leases.map((lease) => lease.id) }, 'jobs: could not renew leases; trying again');
+    }
+  }
+
+  /**
+   * Runs a statement that records an attempt's outcome, again and again while the database
+   * cannot be reached (the lease is renewed meanwhile: the job stays this worker's), until it
+   * answers or the worker stops.
+   */
+  private async persistently<T>(job: ClaimedJob, fn: () => Promise<T>): Promise<T> {
+    for (let failures = 1; ; failures++) {
+      try {
+        return await fn();
+      } catch (error) {
+        if (!isConnectionError(error) || this.stopped) throw error;
+        const retryInMs = backoffDelay(failures, FAULT_RETRY_MIN_MS, FAULT_RETRY_MAX_MS);
+        this.options.log.warn({ job: job.id, reason: faultReason(error), retryInMs }, 'jobs: could not record the outcome of an attempt; trying again');
+        await new Promise((resolve) => setTimeout(resolve, retryInMs));
+      }
     }
   }
 
@@ -171,7 +281,7 @@ export class Worker {
     try {
       await tx.transaction((savepoint) => definition.failed!({ tx: savepoint, actor: systemActor(job.tenantId) }, { job, payload: checked, reason }));
     } catch (error) {
-      this.options.log.error({ job: job.id, name: job.name, err: error }, 'jobs: the failure handler of a failed job failed');
+      this.options.log.error({ job: job.id, name: job.name, reason: faultReason(error) }, 'jobs: the failure handler of a failed job failed');
     }
   }
 
@@ -187,18 +297,12 @@ export class Worker {
   }
 
   private async run(job: ClaimedJob): Promise<void> {
-    const { log, leaseMs } = this.options;
+    const { log } = this.options;
     const details = { job: job.id, name: job.name, tenant: job.tenant_id, attempt: job.attempts };
     const controller = new AbortController();
     const stop = (reason: string) => controller.abort(new AttemptStopped(reason));
     const limit = setTimeout(() => stop(`timed out after ${job.timeout_ms} ms`), job.timeout_ms);
-    const renewal = setInterval(() => {
-      this.inTenant(job, (tx) => renewLease(tx, job.id, job.lease_token, leaseMs))
-        .then((held) => {
-          if (!held) stop(LEASE_LOST);
-        })
-        .catch((error: unknown) => log.warn({ ...details, err: error }, 'jobs: could not renew a lease'));
-    }, Math.max(100, Math.floor(leaseMs / 3)));
+    this.attempts.set(job.id, { job, stop });
     try {
       let payload;
       let actor: SystemActor;
@@ -241,14 +345,13 @@ export class Worker {
         const shown = controller.signal.aborted || error instanceof JobUserError ? reason : UNEXPECTED_FAILURE;
         return await this.settleFailure(job, reason, false, shown);
       }
-      const held = await this.inTenant(job, (tx) => markSucceeded(tx, job.id, job.lease_token, result));
+      const held = await this.persistently(job, () => this.inTenant(job, (tx) => markSucceeded(tx, job.id, job.lease_token, result)));
       if (!held) log.warn(details, 'jobs: finished after its lease was lost; the other attempt settles it');
     } catch (error) {
-      // The database failed while settling: the lease ends and the job is taken again.
-      log.error({ ...details, err: error }, 'jobs: could not record the outcome of an attempt');
+      // The database failed while starting or settling the attempt: the lease ends and the job is taken again.
+      log.error({ ...details, reason: faultReason(error) }, 'jobs: could not record the outcome of an attempt');
     } finally {
       clearTimeout(limit);
-      clearInterval(renewal);
     }
   }
 
@@ -259,16 +362,20 @@ export class Worker {
   /** Records the attempt's `reason`; a job failed for good gives its handler `shown` (JobFailure's reason). */
   private async settleFailure(job: ClaimedJob, reason: string, permanent: boolean, shown: string): Promise<void> {
     const recorded = reason.slice(0, 2000);
-    await this.inTenant(job, async (tx) => {
-      const status = await markAttemptFailed(tx, job.id, job.lease_token, recorded, backoffMs(job.name, job.attempts), permanent);
-      if (status !== 'failed') return;
-      this.options.log.error({ job: job.id, name: job.name, reason }, 'jobs: job failed');
-      await this.afterFailure(tx, this.infoOf(job), job.payload, shown.slice(0, 2000));
-    });
+    await this.persistently(job, () =>
+      this.inTenant(job, async (tx) => {
+        const status = await markAttemptFailed(tx, job.id, job.lease_token, recorded, backoffMs(job.name, job.attempts), permanent);
+        if (status !== 'failed') return;
+        this.options.log.error({ job: job.id, name: job.name, reason }, 'jobs: job failed');
+        await this.afterFailure(tx, this.infoOf(job), job.payload, shown.slice(0, 2000));
+      }),
+    );
   }
 }
 
+/** The error's message; for a query error, the driver's (drizzle's own names the statement and its parameters). */
 function messageOf(error: unknown): string {
+  if (error instanceof Error && 'params' in error) return error.cause === undefined ? 'a statement failed' : messageOf(error.cause);
   return error instanceof Error ? error.message || error.name : String(error);
 }
 
