@@ -13,7 +13,7 @@
  * log lines), sign in as the seeded admin on the `demo` tenant, create BENCH_RECORDS organizations
  * and as many people (names the documents mention, and a list page with 25 rows), then the
  * phases, the load running throughout:
- *   idle   BENCH_IDLE_SECONDS of the load alone (the baseline, and the API's warm-up);
+ *   idle   BENCH_IDLE_SECONDS (30) of the load alone, the baseline (after 5 s of warm-up, not counted);
  *   text   upload one BENCH_TEXT_MB (3.2) MB text (POST raw-data/upload/), POST raw-data/process/,
  *          wait until its item is completed or in error;
  *   batch  upload BENCH_BATCH_FILES (100) files — text, HTML, e-mail, CSV, XLSX, DOCX, PDF
@@ -30,7 +30,7 @@
  * given here reach it (the report names them). BENCH_CPU_PROF=1 runs the supervisor with
  * `--cpu-prof`; it forks its children with its own node flags, so the API and every worker write
  * a profile when they stop, into bench/results/cpu-<time>/ (named by pid; the report says whose).
- * BENCH_RATE (10 per route), BENCH_IDLE_SECONDS (15), BENCH_TEXT_MB (3.2), BENCH_BATCH_FILES (100),
+ * BENCH_RATE (10 per route), BENCH_IDLE_SECONDS (30), BENCH_TEXT_MB (3.2), BENCH_BATCH_FILES (100),
  * BENCH_RECORDS (300), BENCH_LIST_PATH (/api/v1/assets/organizations/?limit=25),
  * BENCH_PHASE_TIMEOUT_SECONDS (1800), BENCH_TARGET_P99_MS (250).
  */
@@ -55,7 +55,8 @@ const num = (name: string, fallback: number) => {
   return value;
 };
 const RATE = num('BENCH_RATE', 10);
-const IDLE_SECONDS = num('BENCH_IDLE_SECONDS', 15);
+const IDLE_SECONDS = num('BENCH_IDLE_SECONDS', 30);
+const WARMUP_SECONDS = 5;
 const TEXT_MB = num('BENCH_TEXT_MB', 3.2);
 const BATCH_FILES = Math.round(num('BENCH_BATCH_FILES', 100));
 const RECORDS = Math.round(num('BENCH_RECORDS', 300));
@@ -200,6 +201,16 @@ function machineCpu(): { busy: number; total: number } {
   const idle = fields[3]! + (fields[4] ?? 0);
   return { busy: total - idle, total };
 }
+/** CPU of the embedded PostgreSQL server: the postmaster, its live backends and those gone, in ms. */
+function postgresCpuMs(dataDir: string): number {
+  try {
+    const postmaster = Number(readFileSync(path.join(dataDir, 'postgres', 'postmaster.pid'), 'utf8').split('\n')[0]);
+    const children = readFileSync(`/proc/${postmaster}/task/${postmaster}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+    return cpuMs(postmaster, true) + children.reduce((sum, pid) => sum + (safeCpuMs(pid) || 0), 0);
+  } catch {
+    return NaN;
+  }
+}
 const uptime = () => {
   try {
     return execFileSync('uptime', { encoding: 'utf8' }).trim();
@@ -289,6 +300,15 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
 }
 
+interface Tick {
+  /** ms since the start */
+  at: number;
+  seconds: number;
+  /** CPU ms each process used in this tick */
+  cpu: Record<string, number>;
+  machineBusy: number;
+}
+
 interface RouteStats {
   requests: number;
   errors: number;
@@ -372,7 +392,14 @@ interface PhaseResult {
   routes: RouteStats[];
   peakRss: Record<string, number>;
   peakRssReset: boolean;
+  /** CPU seconds of each child, of the PostgreSQL server (all its processes) and of this load generator. */
   cpuSeconds: Record<string, number>;
+  /** ms since the start: the phase's first and last moment. */
+  window: [number, number];
+  /** The same in epoch ms (the product's log times). */
+  wallWindow: [number, number];
+  /** The API's own time for each route's requests that arrived in the phase, from its log (`responseTime`). */
+  serverSide?: RouteStats[];
   machineBusy: number;
   loadStart: number[];
   loadEnd: number[];
@@ -430,17 +457,38 @@ async function main(): Promise<void> {
 
     const load = new SteadyLoad(port, headers, t0);
     load.start();
+    // Warm-up: the first requests compile the routes' code; not counted in any phase.
+    await new Promise((resolve) => setTimeout(resolve, WARMUP_SECONDS * 1000));
     const results: PhaseResult[] = [];
     const allJobs: string[] = [];
     const sampledRss = new Map<string, number>();
     const rssTimer = setInterval(() => {
       for (const [name, pid] of product.children) sampledRss.set(name, Math.max(sampledRss.get(name) ?? 0, kib(procStatus(pid), 'VmRSS') / 1024 || 0));
     }, 250);
+    // Cumulative CPU ms of each child, the database server and this load generator.
+    const cpuNow = (): Record<string, number> => ({
+      ...Object.fromEntries([...product.children].map(([name, pid]) => [name, safeCpuMs(pid)])),
+      postgres: postgresCpuMs(dataDir),
+      'load generator': (process.cpuUsage().user + process.cpuUsage().system) / 1000,
+    });
+    // Each second: the CPU each process used in it and how busy the machine was.
+    const ticks: Tick[] = [];
+    let previous = { at: performance.now() - t0, cpu: cpuNow(), machine: machineCpu() };
+    const tickTimer = setInterval(() => {
+      const current = { at: performance.now() - t0, cpu: cpuNow(), machine: machineCpu() };
+      ticks.push({
+        at: previous.at,
+        seconds: (current.at - previous.at) / 1000,
+        cpu: Object.fromEntries(Object.entries(current.cpu).map(([name, ms]) => [name, ms - (previous.cpu[name] ?? NaN)])),
+        machineBusy: (current.machine.busy - previous.machine.busy) / Math.max(1, current.machine.total - previous.machine.total),
+      });
+      previous = current;
+    }, 1000);
 
     const finished = async () => (await get('/api/v1/raw-data/?processing_status=completed&limit=1')).count + (await get('/api/v1/raw-data/?processing_status=error&limit=1')).count;
 
     for (const phase of PHASES) {
-      const before = { at: performance.now(), cpu: new Map([...product.children].map(([name, pid]) => [name, safeCpuMs(pid)])), machine: machineCpu(), load: os.loadavg(), deaths: product.deaths.length };
+      const before = { at: performance.now(), atMs: performance.now() - t0, wall: Date.now(), cpu: cpuNow(), machine: machineCpu(), load: os.loadavg(), deaths: product.deaths.length };
       const peakRssReset = [...product.children.values()].map(resetPeak).every(Boolean);
       sampledRss.clear();
       load.phase = phase;
@@ -510,7 +558,9 @@ async function main(): Promise<void> {
           return [name, peakRssReset ? hwm : Math.max(hwm, sampledRss.get(name) ?? 0)];
         })),
         peakRssReset,
-        cpuSeconds: Object.fromEntries(names().map((name) => [name, (safeCpuMs(product.children.get(name)!) - (before.cpu.get(name) ?? NaN)) / 1000])),
+        cpuSeconds: Object.fromEntries(Object.entries(cpuNow()).map(([name, ms]) => [name, (ms - (before.cpu[name] ?? NaN)) / 1000])),
+        window: [before.atMs, performance.now() - t0],
+        wallWindow: [before.wall, Date.now()],
         machineBusy: (machine.busy - before.machine.busy) / Math.max(1, machine.total - before.machine.total),
         loadStart: before.load,
         loadEnd: os.loadavg(),
@@ -521,6 +571,7 @@ async function main(): Promise<void> {
     }
     await load.stop();
     clearInterval(rssTimer);
+    clearInterval(tickTimer);
     loopDelay.disable();
 
     // Every job the phases queued is done (succeeded or failed for good).
@@ -530,21 +581,52 @@ async function main(): Promise<void> {
     const childList = names().map((name) => `${name} ${product.children.get(name)}`).join(', ');
 
     stopped = await product.stop();
+    serverSideTimes(`${base}.log`, results);
     const uptimeAfter = uptime();
     const profiles = CPU_PROF && existsSync(profileDir) ? readdirSync(profileDir) : [];
 
     const report = renderReport({
-      stamp, uptimeBefore, uptimeAfter, startSeconds, childList, results, jobStatuses, stopped, product, profiles, profileDir,
+      stamp, uptimeBefore, uptimeAfter, startSeconds, childList, results, jobStatuses, stopped, product, profiles, profileDir, ticks, samples: load.samples,
       sendLagP99: percentile([...load.sendLag].sort((a, b) => a - b), 99), loopDelayP99: loopDelay.percentile(99) / 1e6,
     });
     console.log(report);
     writeFileSync(`${base}.md`, report);
-    writeFileSync(`${base}.json`, JSON.stringify({ routes: ROUTES, results, samples: load.samples }, null, 0));
+    writeFileSync(`${base}.json`, JSON.stringify({ routes: ROUTES, results, ticks, samples: load.samples }, null, 0));
     console.error(`\nwritten: ${path.relative(REPO_ROOT, base)}.md, .json (samples), .log (the product's output)`);
     if (stopped.code !== 0) process.exitCode = 1;
   } finally {
     if (!stopped) await product.stop();
     await rm(dataDir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * The API's own time per request from its log (LOG_LEVEL info: "incoming request" with the URL,
+ * "request completed" with `responseTime`, joined by reqId): from the request read to the response
+ * written, without the wait before the API's event loop reads it or the client's own delays.
+ */
+function serverSideTimes(logFile: string, results: PhaseResult[]): void {
+  const urls = new Map<string, string>();
+  const times: Array<{ route: number; start: number; ms: number }> = [];
+  for (const line of readFileSync(logFile, 'utf8').split('\n')) {
+    if (!line.includes('"reqId"')) continue;
+    let entry: { reqId?: string; time?: number; req?: { url?: string }; responseTime?: number; msg?: string };
+    try {
+      entry = JSON.parse(line);
+    } catch {
+      continue;
+    }
+    if (!entry.reqId) continue;
+    if (entry.msg === 'incoming request' && entry.req?.url) urls.set(entry.reqId, entry.req.url);
+    else if (entry.msg === 'request completed' && typeof entry.responseTime === 'number' && typeof entry.time === 'number') {
+      const route = ROUTES.findIndex((candidate) => candidate.path === urls.get(entry.reqId!));
+      if (route >= 0) times.push({ route, start: entry.time - entry.responseTime, ms: entry.responseTime });
+    }
+  }
+  if (times.length === 0) return;
+  for (const result of results) {
+    const inPhase = times.filter((time) => time.start >= result.wallWindow[0] && time.start < result.wallWindow[1]);
+    result.serverSide = ROUTES.map((_, index) => routeStats(inPhase.filter((time) => time.route === index).map((time) => ({ route: index, phase: result.phase, at: 0, ms: time.ms, status: 200 }))));
   }
 }
 
@@ -571,6 +653,27 @@ interface ReportInput {
   profileDir: string;
   sendLagP99: number;
   loopDelayP99: number;
+  ticks: Tick[];
+  samples: Sample[];
+}
+
+/** The seconds of a phase whose requests (by when they were sent) were slowest, with who used the CPU then. */
+function slowestSeconds(result: PhaseResult, ticks: Tick[], samples: Sample[], count: number): string[] {
+  const inPhase = ticks.filter((tick) => tick.at >= result.window[0] - 1000 && tick.at < result.window[1]);
+  const rows = inPhase.map((tick) => {
+    const sent = samples.filter((sample) => sample.phase === result.phase && sample.at >= tick.at && sample.at < tick.at + tick.seconds * 1000);
+    return { tick, sent: sent.length, max: Math.max(...sent.map((sample) => sample.ms)) };
+  }).filter((row) => row.sent > 0).sort((a, b) => b.max - a.max).slice(0, count);
+  if (rows.length === 0) return [];
+  const names = Object.keys(rows[0]!.tick.cpu);
+  const lines = [
+    `| ${result.phase}: second (from the phase's start) | requests sent | slowest (ms) | ${names.map((name) => `${name} CPU`).join(' | ')} | machine busy |`,
+    `|---:|---:|---:|${names.map(() => '---:').join('|')}|---:|`,
+  ];
+  for (const { tick, sent, max } of rows) {
+    lines.push(`| ${((tick.at - result.window[0]) / 1000).toFixed(0)} | ${sent} | ${fmt(max)} | ${names.map((name) => `${((tick.cpu[name] ?? NaN) / tick.seconds / 10).toFixed(0)}%`).join(' | ')} | ${(tick.machineBusy * 100).toFixed(0)}% |`);
+  }
+  return lines;
 }
 
 function renderReport(input: ReportInput): string {
@@ -597,6 +700,15 @@ function renderReport(input: ReportInput): string {
     });
   }
   lines.push('');
+  if (results.some((result) => result.serverSide)) {
+    lines.push('The same requests as the API saw them (its log\'s `responseTime`: from reading the request to writing the response):', '');
+    lines.push('| Phase | Route | Requests | p50 | p90 | p99 | max |');
+    lines.push('|---|---|---:|---:|---:|---:|---:|');
+    for (const result of results) {
+      result.serverSide?.forEach((stats, index) => lines.push(`| ${index === 0 ? result.phase : ''} | ${ROUTES[index]!.name} | ${stats.requests} | ${fmt(stats.p50)} | ${fmt(stats.p90)} | ${fmt(stats.p99)} | ${fmt(stats.max)} |`));
+    }
+    lines.push('');
+  }
   const names = Object.keys(results[0]?.peakRss ?? {});
   lines.push(`| Phase | Length | ${names.map((name) => `${name} peak RSS`).join(' | ')} | ${names.map((name) => `${name} CPU`).join(' | ')} | machine CPU busy | load average start → end | restarts |`);
   lines.push(`|---|---:|${names.map(() => '---:').join('|')}|${names.map(() => '---:').join('|')}|---:|---|---:|`);
@@ -606,6 +718,8 @@ function renderReport(input: ReportInput): string {
     );
   }
   lines.push('');
+  const cpuNames = Object.keys(results[0]?.cpuSeconds ?? {}).filter((name) => !names.includes(name));
+  if (cpuNames.length > 0) lines.push(`Also CPU (user + system) per phase: ${results.map((result) => `${result.phase}: ${cpuNames.map((name) => `${name} ${result.cpuSeconds[name]?.toFixed(1)} s`).join(', ')}`).join('; ')}.`, '');
   lines.push(`Peak RSS: VmHWM${results.every((result) => result.peakRssReset) ? ', reset at each phase\'s start (clear_refs)' : ' since the process started (clear_refs refused), or the highest 250 ms sample'}. CPU: user + system seconds of the process during the phase.`);
   lines.push('');
   lines.push(`**Target p99 ≤ ${TARGET_P99_MS} ms for both routes in the text and batch phases, no errors: ${met ? 'met' : 'NOT met'}** (${measured.flatMap((result) => result.routes.map((stats, index) => `${result.phase} ${ROUTES[index]!.name.split(' ')[1]!.split('?')[0]} ${fmt(stats.p99)} ms`)).join('; ')}).`);
@@ -619,6 +733,10 @@ function renderReport(input: ReportInput): string {
   }
   if (input.product.deaths.length > 0) lines.push(`- Child restarts: ${input.product.deaths.map((death) => death.line).join('; ')}`);
   if (input.product.errorLines.length > 0) lines.push(`- ${input.product.errorLines.length} log lines at level error or above; the first: \`${input.product.errorLines[0]!.slice(0, 400)}\``);
+  for (const result of measured) {
+    const table = slowestSeconds(result, input.ticks, input.samples, 5);
+    if (table.length > 0) lines.push('', `The five slowest seconds of the ${result.phase} phase (CPU in % of one core, sampled each second):`, '', ...table, '');
+  }
   lines.push(`- Stopped with SIGTERM: exit ${input.stopped.code ?? input.stopped.signal} after ${input.stopped.seconds.toFixed(1)} s${input.stopped.code === 0 ? '' : ' — **not 0**'}.`);
   if (input.profiles.length > 0) lines.push(`- CPU profiles (${path.relative(REPO_ROOT, input.profileDir)}): ${input.profiles.join(', ')}; pids as above.`);
   return `${lines.join('\n')}\n`;
