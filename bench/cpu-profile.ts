@@ -61,6 +61,32 @@ const times: number[] = [];
 let clock = profile.startTime;
 for (const delta of profile.timeDeltas) times.push((clock += delta));
 
+/** The `count` seconds of [from, to) in which the process was busiest, each with its top functions and frames of ours. */
+function busiestSeconds(from: number, to: number, count: number, zero: number): void {
+  const seconds = new Map<number, Array<[number, number]>>();
+  profile.samples.forEach((id, index) => {
+    const at = times[index]!;
+    if (at < from || at >= to || byId.get(id)!.callFrame.functionName === '(idle)') return;
+    const second = Math.floor((at - zero) / 1_000_000);
+    const list = seconds.get(second) ?? [];
+    list.push([id, (profile.timeDeltas[index + 1] ?? 0) / 1000]);
+    seconds.set(second, list);
+  });
+  const busiest = [...seconds].map(([second, list]) => ({ second, list, busy: list.reduce((sum, [, ms]) => sum + ms, 0) })).sort((a, b) => b.busy - a.busy).slice(0, count);
+  for (const { second, list, busy } of busiest) {
+    const self = new Map<string, number>();
+    const ours = new Map<string, number>();
+    for (const [id, ms] of list) {
+      const name = label(byId.get(id)!);
+      self.set(name, (self.get(name) ?? 0) + ms);
+      const caller = ownCaller(id);
+      ours.set(caller, (ours.get(caller) ?? 0) + ms);
+    }
+    const top = (map: Map<string, number>) => [...map].sort((a, b) => b[1] - a[1]).slice(0, 6).map(([name, ms]) => `${name} ${ms.toFixed(0)} ms`).join('; ');
+    console.log(`- second ${second}: ${busy.toFixed(0)} ms busy. Self: ${top(self)}. Innermost server/src: ${top(ours)}`);
+  }
+}
+
 function report(title: string, from: number, to: number): void {
   const self = new Map<string, number>();
   const places = new Map<string, number>();
@@ -105,6 +131,10 @@ if (resultsBase) {
   const offset = profile.endTime - endWall * 1000;
   for (const result of results.results) {
     if (!result.wallWindow) continue;
-    report(`phase ${result.phase}`, result.wallWindow[0] * 1000 + offset, result.wallWindow[1] * 1000 + offset);
+    const from = result.wallWindow[0] * 1000 + offset;
+    const to = result.wallWindow[1] * 1000 + offset;
+    report(`phase ${result.phase}`, from, to);
+    console.log(`\nThe busiest seconds of the ${result.phase} phase (counted from its start):\n`);
+    busiestSeconds(from, to, 5, from);
   }
 }
