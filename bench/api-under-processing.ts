@@ -35,7 +35,7 @@
  * BENCH_PHASE_TIMEOUT_SECONDS (1800), BENCH_TARGET_P99_MS (250).
  */
 import { execFileSync, spawn } from 'node:child_process';
-import { createWriteStream, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, fstatSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
@@ -99,21 +99,26 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-/** `node --import tsx server/src/main.ts`, as `npm start` runs it, with its output copied to `logFile`. */
+/**
+ * `node --import tsx server/src/main.ts`, as `npm start` runs it, its output (stdout and stderr)
+ * written straight to `logFile` and read back from there every second. Not through a pipe to this
+ * process: the product logs synchronously (pino), so a full pipe whose reader — this load generator
+ * — waits for a CPU would stall the API's event loop, which a terminal or a log file does not.
+ */
 async function startProduct(dataDir: string, port: number, logFile: string, nodeArgs: string[], t0: number): Promise<Product> {
   const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, PORT: String(port) };
   delete env['DATABASE_URL'];
-  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', 'server/src/main.ts'], { cwd: REPO_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  const log = createWriteStream(logFile);
+  const fd = openSync(logFile, 'a');
+  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', 'server/src/main.ts'], { cwd: REPO_ROOT, env, stdio: ['ignore', fd, fd] });
+  closeSync(fd);
   const children = new Map<string, number>();
   const deaths: Product['deaths'] = [];
   const errorLines: string[] = [];
   let serving = false;
-  let output = '';
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
 
   const onLine = (line: string) => {
-    if (!serving) output += `${line}\n`;
+    if (line.includes('serving on http://localhost:')) serving = true;
     if (!line.startsWith('{')) return;
     let entry: Record<string, unknown>;
     try {
@@ -125,31 +130,45 @@ async function startProduct(dataDir: string, port: number, logFile: string, node
     if (typeof entry['child'] === 'string' && typeof entry['msg'] === 'string' && /died|exited/.test(entry['msg'])) deaths.push({ at: performance.now() - t0, line });
     if (typeof entry['level'] === 'number' && entry['level'] >= 50) errorLines.push(line);
   };
-  for (const stream of [child.stdout!, child.stderr!]) {
-    let rest = '';
-    stream.on('data', (chunk: Buffer) => {
-      log.write(chunk);
-      const lines = (rest + chunk.toString('utf8')).split('\n');
+  // The lines written since the last read (a partial last line waits for the next).
+  let offset = 0;
+  let rest = '';
+  const readLog = () => {
+    const handle = openSync(logFile, 'r');
+    try {
+      const size = fstatSync(handle).size;
+      if (size <= offset) return;
+      const buffer = Buffer.alloc(size - offset);
+      readSync(handle, buffer, 0, buffer.length, offset);
+      offset = size;
+      const lines = (rest + buffer.toString('utf8')).split('\n');
       rest = lines.pop()!;
       lines.forEach(onLine);
-    });
-  }
+    } finally {
+      closeSync(handle);
+    }
+  };
+  const reader = setInterval(readLog, 1000);
+  const tail = () => readFileSync(logFile, 'utf8').slice(-4000);
 
   await new Promise<void>((resolve, reject) => {
     // The first start runs initdb, migrations and the seed: minutes on a busy machine.
-    const timer = setTimeout(() => reject(new Error(`the product did not serve within 600 s:\n${output.slice(-4000)}`)), 600_000);
-    void exited.then(({ code, signal }) => {
-      clearTimeout(timer);
-      reject(new Error(`the product exited (${code ?? signal}) before serving:\n${output.slice(-4000)}`));
-    });
-    child.stdout!.on('data', () => {
-      if (!serving && output.includes('serving on http://localhost:')) {
-        serving = true;
+    const timer = setTimeout(() => reject(new Error(`the product did not serve within 600 s:\n${tail()}`)), 600_000);
+    const poll = setInterval(() => {
+      readLog();
+      if (serving) {
+        clearInterval(poll);
         clearTimeout(timer);
         resolve();
       }
+    }, 200);
+    void exited.then(({ code, signal }) => {
+      clearInterval(poll);
+      clearTimeout(timer);
+      reject(new Error(`the product exited (${code ?? signal}) before serving:\n${tail()}`));
     });
   });
+  readLog();
 
   return {
     pid: child.pid!,
@@ -161,7 +180,8 @@ async function startProduct(dataDir: string, port: number, logFile: string, node
       const started = performance.now();
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
       const result = await exited;
-      await new Promise((resolve) => log.end(resolve));
+      clearInterval(reader);
+      readLog();
       return { ...result, seconds: (performance.now() - started) / 1000 };
     },
   };
