@@ -20,7 +20,7 @@ import { FileStore } from '../storage/files.ts';
 import { LocalDriver } from '../storage/local.ts';
 import type { StorageDriver } from '../storage/storage.ts';
 import { insertTenant, type TenantRow } from '../tenancy/tenants.repository.ts';
-import { createTestDatabase, type TestDatabase } from './test-db.ts';
+import { createTestDatabase } from './test-db.ts';
 
 export const TEST_PASSWORD = 'correct horse battery staple';
 
