@@ -20,15 +20,13 @@
  * `soffice` (apt-get install libreoffice-writer).
  */
 import { execFileSync } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
-import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
+import { email, html, organization, person, plainText, story, uploadFiles } from './documents.ts';
 import { onServer } from './jobs.ts';
 import { RssSampler, call, rssMiB, startServer } from './server.ts';
-import { CITIES, FAMILY_NAMES, GIVEN_NAMES_F, GIVEN_NAMES_M, JOB_TITLES, LEGAL_SUFFIXES, ORG_CORES, ORG_PREFIXES } from './words.ts';
 
 const int = (name: string, fallback: number) => {
   const value = Number(process.env[name] ?? fallback);
@@ -58,110 +56,6 @@ const MIME: Record<Kind, string> = {
 // ---------------------------------------------------------------------------
 // Documents
 
-/** A small deterministic generator (mulberry32), so every run reads the same documents. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-const organization = (n: number) => `${ORG_PREFIXES[n % ORG_PREFIXES.length]} ${ORG_CORES[Math.floor(n / ORG_PREFIXES.length) % ORG_CORES.length]} ${LEGAL_SUFFIXES[n % LEGAL_SUFFIXES.length]}`;
-const person = (n: number) => {
-  const given = n % 2 === 0 ? GIVEN_NAMES_F[n % GIVEN_NAMES_F.length]! : GIVEN_NAMES_M[n % GIVEN_NAMES_M.length]!;
-  return `${given} ${FAMILY_NAMES[Math.floor(n / 3) % FAMILY_NAMES.length]}`;
-};
-
-interface Story {
-  title: string;
-  paragraphs: string[];
-  sender: string;
-  senderEmail: string;
-}
-
-/** A news-like story of 3–8 paragraphs, different for every n: organizations (some the tenant has), people, money, dates, places. */
-function story(n: number): Story {
-  const next = random(n * 7919 + 17);
-  const pick = <T>(list: readonly T[]) => list[Math.floor(next() * list.length)]!;
-  // Half the names are records of the tenant (0 … RECORDS-1), half are not.
-  const org = () => organization(next() < 0.5 ? Math.floor(next() * RECORDS) : RECORDS + Math.floor(next() * 5000));
-  const who = () => person(next() < 0.5 ? Math.floor(next() * RECORDS) : RECORDS + Math.floor(next() * 5000));
-  const year = 2019 + Math.floor(next() * 7);
-  const quarter = 1 + Math.floor(next() * 4);
-  const lead = org();
-  const paragraphs: string[] = [];
-  const count = 3 + Math.floor(next() * 6);
-  for (let p = 0; p < count; p += 1) {
-    const amount = (1 + Math.floor(next() * 900)).toLocaleString('en-US');
-    const sentences = [
-      `${lead} said on ${pick(['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday'])} that revenue reached EUR ${amount} million in Q${quarter} ${year}, ${pick(['up', 'down'])} ${1 + Math.floor(next() * 30)}% from a year earlier.`,
-      `"${pick(['We are confident about the second half', 'Demand stayed strong in every region', 'The market was harder than we expected', 'Costs are under control'])}," said ${who()}, ${pick(JOB_TITLES).toLowerCase()} of ${org()}.`,
-      `The company plans to open an office in ${pick(CITIES)} and hire ${10 + Math.floor(next() * 400)} people by ${year + 1}, according to ${who()}.`,
-      `${org()} and ${org()} signed a supply agreement worth $${1 + Math.floor(next() * 90)} million on ${1 + Math.floor(next() * 28)} ${pick(['March', 'April', 'June', 'September', 'November'])} ${year}.`,
-      `Analysts at ${org()} expect margins to ${pick(['improve', 'narrow', 'stabilise'])} as input prices ${pick(['fall', 'rise', 'level off'])}; reference ${n}-${p}.`,
-    ];
-    paragraphs.push(sentences.filter(() => next() < 0.75).join(' ') || sentences[0]!);
-  }
-  const sender = who();
-  return {
-    title: `${lead}: results for Q${quarter} ${year} (${n})`,
-    paragraphs,
-    sender,
-    senderEmail: `${sender.normalize('NFKD').replace(/[^A-Za-z ]/g, '').toLowerCase().replace(/ +/g, '.')}@news${n % 50}.example`,
-  };
-}
-
-const escapeHtml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-
-function html(s: Story, withChrome: boolean): string {
-  const body = s.paragraphs.map((p) => `<p>${escapeHtml(p)}</p>`).join('\n');
-  if (!withChrome) return `<!DOCTYPE html><html><head><meta charset="utf-8"><title>${escapeHtml(s.title)}</title></head><body><h1>${escapeHtml(s.title)}</h1>\n${body}</body></html>`;
-  return `<!DOCTYPE html><html><head><meta charset="utf-8"><title>${escapeHtml(s.title)}</title></head><body>
-<header><nav><ul><li><a href="/">Home</a></li><li><a href="/markets">Markets</a></li><li><a href="/companies">Companies</a></li><li><a href="/subscribe">Subscribe</a></li></ul></nav></header>
-<main><article><h1>${escapeHtml(s.title)}</h1><p class="byline">By ${escapeHtml(s.sender)}</p>
-${body}
-</article></main>
-<aside><h2>Most read</h2><ul><li><a href="/a">Markets wrap</a></li><li><a href="/b">Rates outlook</a></li></ul></aside>
-<footer><p>© Example News. All rights reserved.</p></footer></body></html>`;
-}
-
-function email(s: Story, n: number): string {
-  const boundary = `bench-${n}`;
-  const text = s.paragraphs.join('\n\n');
-  const headers = [
-    `From: ${s.sender} <${s.senderEmail}>`,
-    'To: research@intelnotes.example',
-    `Subject: ${s.title}`,
-    `Date: ${new Date(Date.UTC(2025, 0, 1) + n * 3_600_000).toUTCString().replace('GMT', '+0000')}`,
-    `Message-ID: <${n}.bench@intelnotes.example>`,
-    'MIME-Version: 1.0',
-  ];
-  if (n % 3 !== 0) return [...headers, 'Content-Type: text/plain; charset=utf-8', 'Content-Transfer-Encoding: 8bit', '', text, ''].join('\r\n');
-  // Every third e-mail carries its last paragraph as a text attachment.
-  return [
-    ...headers,
-    `Content-Type: multipart/mixed; boundary="${boundary}"`,
-    '',
-    `--${boundary}`,
-    'Content-Type: text/plain; charset=utf-8',
-    'Content-Transfer-Encoding: 8bit',
-    '',
-    s.paragraphs.slice(0, -1).join('\n\n') || text,
-    `--${boundary}`,
-    'Content-Type: text/plain; charset=utf-8; name="notes.txt"',
-    'Content-Disposition: attachment; filename="notes.txt"',
-    'Content-Transfer-Encoding: base64',
-    '',
-    Buffer.from(s.paragraphs.at(-1)!).toString('base64').replace(/.{76}/g, '$&\r\n'),
-    `--${boundary}--`,
-    '',
-  ].join('\r\n');
-}
-
 interface Document {
   name: string;
   kind: Kind;
@@ -188,9 +82,9 @@ function documents(): Document[] {
   mkdirSync(path.join(work, 'sources', 'docx'), { recursive: true });
   mkdirSync(path.join(work, 'out'), { recursive: true });
   for (const { n, kind, name } of plan) {
-    const s = story(n);
+    const s = story(n, RECORDS);
     const target = path.join(work, 'out', name);
-    if (kind === 'text') writeFileSync(target, `${s.title}\n\n${s.paragraphs.join('\n\n')}\n`);
+    if (kind === 'text') writeFileSync(target, plainText(s));
     else if (kind === 'html') writeFileSync(target, html(s, true));
     else if (kind === 'email') writeFileSync(target, email(s, n));
     else writeFileSync(path.join(work, 'sources', kind, name.replace(/\.\w+$/, '.html')), html(s, false));
@@ -219,39 +113,9 @@ function documents(): Document[] {
 // ---------------------------------------------------------------------------
 // The API
 
-/** POST raw-data/upload/ with these files (multipart); the new items' ids. */
-function upload(port: number, host: string, token: string, files: Document[]): Promise<string[]> {
-  const boundary = `bench-${randomBytes(8).toString('hex')}`;
-  const parts: Buffer[] = [];
-  for (const file of files) {
-    parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${file.name}"\r\nContent-Type: ${MIME[file.kind]}\r\n\r\n`));
-    parts.push(readFileSync(file.file));
-    parts.push(Buffer.from('\r\n'));
-  }
-  parts.push(Buffer.from(`--${boundary}--\r\n`));
-  const body = Buffer.concat(parts);
-  return new Promise((resolve, reject) => {
-    const request = http.request(
-      {
-        host: '127.0.0.1', port, method: 'POST', path: '/api/v1/raw-data/upload/',
-        headers: { host, authorization: `Bearer ${token}`, 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': body.length },
-      },
-      (response) => {
-        let text = '';
-        response.on('data', (chunk) => (text += chunk));
-        response.on('end', () => {
-          if (response.statusCode !== 201) return reject(new Error(`upload answered ${response.statusCode}: ${text.slice(0, 500)}`));
-          const results = JSON.parse(text).results as Array<{ status: number; item?: { id: string }; error?: unknown }>;
-          const failed = results.filter((result) => result.status !== 201);
-          if (failed.length > 0) return reject(new Error(`${failed.length} files refused: ${JSON.stringify(failed[0])}`));
-          resolve(results.map((result) => result.item!.id));
-        });
-      },
-    );
-    request.on('error', reject);
-    request.end(body);
-  });
-}
+/** POST raw-data/upload/ with these files; the new items' ids. */
+const upload = (port: number, host: string, token: string, files: Document[]): Promise<string[]> =>
+  uploadFiles(port, host, token, files.map((file) => ({ name: file.name, contentType: MIME[file.kind], body: readFileSync(file.file) })));
 
 /** VmHWM: the process's peak RSS since it started, in MiB. */
 function peakRssMiB(pid: number): number {

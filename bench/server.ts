@@ -82,12 +82,16 @@ export function rssMiB(pid: number): number {
 
 const CLOCK_TICKS = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
 
-/** CPU time (user + system) a process has used so far, in milliseconds. */
-export function cpuMs(pid: number): number {
+/**
+ * CPU time (user + system) a process has used so far, in milliseconds; with `reapedChildren`, plus
+ * that of its children that have exited and been waited for (cutime + cstime).
+ */
+export function cpuMs(pid: number, reapedChildren = false): number {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
   // Fields after the parenthesised command name, which may itself contain spaces.
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
+  const ticks = Number(fields[11]) + Number(fields[12]) + (reapedChildren ? Number(fields[13]) + Number(fields[14]) : 0);
+  return (ticks * 1000) / CLOCK_TICKS;
 }
 
 /**
@@ -95,7 +99,7 @@ export function cpuMs(pid: number): number {
  * milliseconds (in clock ticks, usually 10 ms: sum it over batches long enough to read).
  */
 export async function withCpuOf<T>(pids: number[], work: () => Promise<T>): Promise<{ result: T; spent: number[] }> {
-  const before = pids.map(cpuMs);
+  const before = pids.map((pid) => cpuMs(pid));
   const result = await work();
   return { result, spent: pids.map((pid, index) => cpuMs(pid) - before[index]!) };
 }
