@@ -1,7 +1,6 @@
 /**
  * The job queue: throughput of no-op jobs (`probe.noop`) and enqueue-to-start latency, with 1
- * and 2 worker processes (`server/src/worker.ts`) on the PostgreSQL server, and with the
- * in-process worker on PGlite (in memory, this process).
+ * and 2 worker processes (`server/src/worker.ts`) on the PostgreSQL server.
  *
  *   node --import tsx bench/jobs.ts        (also part of npm run bench: BENCH_ONLY=jobs runs only this)
  *
@@ -12,18 +11,12 @@
  */
 import { spawn } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
-import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
-import { openPglite, openPostgres, query, type Database } from '../server/src/db/client.ts';
+import { openPostgres, query, type Database } from '../server/src/db/client.ts';
 import { migrate } from '../server/src/db/migrate.ts';
 import { enqueue } from '../server/src/jobs/queue.ts';
-import { Worker } from '../server/src/jobs/worker.ts';
-import { loadConfig } from '../server/src/config.ts';
-import { createEngine } from '../server/src/engine.ts';
-import { LocalDriver } from '../server/src/storage/local.ts';
 import { insertTenant } from '../server/src/tenancy/tenants.repository.ts';
 import { stats, type LatencyStats } from './load.ts';
 
@@ -147,26 +140,6 @@ export async function runJobsBench(serverUrl: string, options: JobsBenchOptions 
   } finally {
     await server.close();
     await onServer(serverUrl, `DROP DATABASE IF EXISTS ${DATABASE} WITH (FORCE)`);
-  }
-
-  const embedded = await openPglite(null);
-  try {
-    await migrate(embedded);
-    const tenant = await embedded.withTenant({ tenantId: null, manageTenants: true }, (tx) => insertTenant(tx, { code: 'bench', name: 'Bench', is_default: false }));
-    const silent = { info: () => {}, warn: () => {}, error: () => {} };
-    // The probe jobs use no files; the worker hands every handler a store all the same.
-    const filesDir = await mkdtemp(path.join(os.tmpdir(), 'intelnotes-bench-files-'));
-    const engine = createEngine(loadConfig({ NODE_ENV: 'test' }), { db: embedded, storage: new LocalDriver(filesDir) });
-    const worker = new Worker({ db: embedded, files: engine.files, registry: engine.jobs, concurrency: options.concurrency, pollMs: 5_000, leaseMs: 30_000, log: silent });
-    await worker.start();
-    try {
-      results.push(await measure(embedded, tenant.id, 'PGlite, in-process worker (one process)', options));
-    } finally {
-      await worker.stop();
-      await rm(filesDir, { recursive: true, force: true });
-    }
-  } finally {
-    await embedded.close();
   }
 
   const ms = (value: number) => (value < 10 ? value.toFixed(1) : value.toFixed(0));
