@@ -56,11 +56,6 @@ export class Supervisor {
     }
   }
 
-  /** The pids of the children running now, by name (for tests and the log). */
-  pids(): Record<string, number | undefined> {
-    return Object.fromEntries(this.running.map((entry) => [entry.spec.name, entry.process?.pid]));
-  }
-
   private launch(entry: Running): void {
     const { log, env } = this.options;
     // The children run as this process does (under tsx), with the same flags.
