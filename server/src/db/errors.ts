@@ -116,7 +116,7 @@ export function databaseErrorFields(error: Record<string, unknown>): Record<stri
     if (typeof value === 'string' || typeof value === 'number') fields[name] = value;
   }
   if (typeof error['detail'] === 'string') fields['detail'] = redactValues(error['detail'], code);
-  // DrizzleQueryError: the statement's text (placeholders, not values).
+  // DrizzleQueryError: the statement's text, whose parameters are $1, $2 … markers, not values.
   if (typeof error['query'] === 'string') fields['query'] = error['query'];
   return fields;
 }

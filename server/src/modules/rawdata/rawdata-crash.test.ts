@@ -68,10 +68,11 @@ describe('a crash mid-upload', () => {
     assert.ok(left.some((file) => file.startsWith('.staging')), `a staged file was left: ${left.join(', ')}`);
 
     // Another process could be uploading: the dead one's leftovers go once past the grace
-    // period (an hour), so the test lets an hour pass for them.
-    const anHourAgo = new Date(Date.now() - 3_700_000);
-    await database.db.owner.execute(sql`UPDATE stored_file_holds SET created_at = ${anHourAgo.toISOString()}`);
-    for (const file of left) await utimes(path.join(filesDir, file), anHourAgo, anHourAgo);
+    // period (an hour), so the test makes them older than that — the holds by the database's
+    // clock, the staged files to a fixed date long past.
+    await database.db.owner.execute(sql`UPDATE stored_file_holds SET created_at = now() - interval '2 hours'`);
+    const longAgo = new Date('2000-01-01T00:00:00Z');
+    for (const file of left) await utimes(path.join(filesDir, file), longAgo, longAgo);
     const again = start(env);
     await again.waitFor(/serving on/);
     assert.match(again.output(), /removed files an interrupted upload left/);
