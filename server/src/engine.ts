@@ -24,7 +24,7 @@ import { rawData } from './modules/rawdata/rawdata.resource.ts';
 import { createCatalog } from './modules/registry.ts';
 import { ReviewServices } from './modules/review/review.service.ts';
 import { CountsCache } from './modules/tools/counts-cache.ts';
-import type { OptionalExtractors } from './processing/entities/index.ts';
+import type { OptionalExtractors } from './processing/entities/extractors.ts';
 import type { Catalog } from './resources/catalog.ts';
 import { ResourceServices } from './resources/services.ts';
 import { FileStore } from './storage/files.ts';

@@ -12,7 +12,8 @@ import type { EngineDeps } from './engine.ts';
 import { enrichmentDeps } from './modules/emails/domain-enrichment.ts';
 import { createLogger } from './logging.ts';
 import { RESOURCES } from './modules/registry.ts';
-import { ModelFolderError, createOptionalExtractors, type OptionalExtractors } from './processing/entities/index.ts';
+import { createOptionalExtractors, type OptionalExtractors } from './processing/entities/extractors.ts';
+import { ModelFolderError } from './processing/entities/onnx.ts';
 import { applySearchIndexes } from './resources/search-index.ts';
 import { createStorageDriver, StorageError, type StorageDriver } from './storage/storage.ts';
 

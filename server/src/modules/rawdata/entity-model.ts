@@ -15,7 +15,7 @@
 import { sql } from 'drizzle-orm';
 import { query } from '../../db/client.ts';
 import type { EngineContext } from '../../resources/context.ts';
-import { MODEL_VERSION, TenantModel, type ReviewDecision } from '../../processing/entities/index.ts';
+import type { ReviewDecision, TenantModel } from '../../processing/entities/model.ts';
 
 /** The most recent decisions a model is trained on. */
 export const MAX_TRAINING_DECISIONS = 5_000;
@@ -102,6 +102,8 @@ const MAX_CACHED_MODELS = 1_000;
 export async function freshModel(ctx: EngineContext): Promise<TenantModel | null> {
   const rows = await reviewDecisions(ctx);
   if (rows.length === 0) return null;
+  // Loaded here, in the process that processes (the API only keeps the engine's cache of models).
+  const { MODEL_VERSION, TenantModel } = await import('../../processing/entities/model.ts');
   const digest = digestOf(rows);
   const [stored] = await query<{ model: unknown; decisions_digest: string }>(ctx.tx, sql`SELECT model, decisions_digest FROM entity_models`);
   // A model saved by an earlier version reads features differently: trained again.

@@ -20,13 +20,13 @@ import { responsibleUser, type EngineContext } from '../../resources/context.ts'
 import type { Row } from '../../resources/repository.ts';
 import type { ResourceService } from '../../resources/service.ts';
 import { fileKey } from '../../storage/files.ts';
-import { OptionalExtractors } from '../../processing/entities/index.ts';
-import { extractText, TextExtractionError, type ExtractedText } from '../../processing/text/index.ts';
+import { OptionalExtractors } from '../../processing/entities/extractors.ts';
+import { TextExtractionError, type ExtractedText } from '../../processing/text/types.ts';
 import type { ProcessingStage } from './rawdata.resource.ts';
-import { findEntities, itemSourceUrl, type FoundEntities } from './entity-finding.ts';
+import type { FoundEntities } from './entity-finding.ts';
 import type { TenantModels } from './entity-model.ts';
 import type { ReviewServices } from '../review/review.service.ts';
-import { writeFindings, type WrittenFindings } from './findings.ts';
+import type { WrittenFindings } from './findings.ts';
 import { visibleItems } from './rawdata.service.ts';
 
 /** How many items one POST raw-data/process may name. */
@@ -50,6 +50,23 @@ const READING_SHARE_OF_TIME_LIMIT = 0.7;
 const STAGE_PERCENT: Record<ProcessingStage, number> = { reading: 5, extracting: 40, linking: 60, suggesting: 80 };
 
 type ProcessJob = JobContext<'rawdata.process'>;
+
+/**
+ * The stages' code and the libraries it reads files with (pdf.js, mammoth, linkedom, the name
+ * lists), loaded by a process's first processing job: the API process only queues jobs, and so
+ * never loads them (docs/processes.md).
+ */
+let stages: Promise<{
+  extractText: typeof import('../../processing/text/extract.ts').extractText;
+  findEntities: typeof import('./entity-finding.ts').findEntities;
+  itemSourceUrl: typeof import('./entity-finding.ts').itemSourceUrl;
+  writeFindings: typeof import('./findings.ts').writeFindings;
+}> | null = null;
+
+const loadStages = () =>
+  (stages ??= Promise.all([import('../../processing/text/extract.ts'), import('./entity-finding.ts'), import('./findings.ts')]).then(
+    ([text, entities, findings]) => ({ extractText: text.extractText, findEntities: entities.findEntities, itemSourceUrl: entities.itemSourceUrl, writeFindings: findings.writeFindings }),
+  ));
 
 export class RawDataProcessing {
   constructor(
@@ -94,6 +111,7 @@ export class RawDataProcessing {
   /** The job: read, extract, link, suggest. Returns what it did, shown with the job. */
   async run(job: ProcessJob): Promise<unknown> {
     const itemId = job.payload.item_id;
+    const { findEntities, itemSourceUrl, writeFindings } = await loadStages();
     const item = await this.enterStage(job, 'reading');
     if (!item) return { skipped: 'The item was deleted, or processed again by a newer request.' };
 
@@ -153,6 +171,7 @@ export class RawDataProcessing {
       throw new TextExtractionError('too_large', `The file is larger than ${MAX_PROCESS_FILE_BYTES / (1024 * 1024)} MB: too large to read`);
     }
     const bytes = await readAll(await job.files.get(key), stored.size, job.signal);
+    const { extractText } = await loadStages();
     const fromFile = await extractText(
       { bytes, mime: String(item['file_type'] ?? ''), fileName: String(item['file_name'] ?? '') },
       {
