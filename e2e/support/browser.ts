@@ -17,12 +17,25 @@ const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../
 /** Screenshots for people to look at: the test run's temporary folder (scripts/test.mjs prints it), never the work tree. */
 export const ARTIFACTS_DIR = process.env['TEST_ARTIFACTS_DIR'] ?? path.join(os.tmpdir(), 'intelnotes-test-artifacts');
 
-export const CHROMIUM_PATH = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
+/**
+ * Screenshots are taken only when asked for (TEST_SCREENSHOTS=1): capturing and encoding full
+ * pages at two widths is work for Chromium that no assertion needs, in every run of the suite.
+ */
+const SCREENSHOTS = process.env['TEST_SCREENSHOTS'] === '1';
+
+/**
+ * Debian's old headless shell (package chromium-headless-shell) when it is installed, else its
+ * full Chromium: the same engine without a browser's user interface, and in these tests it used
+ * half the CPU of `chromium --headless` (docs/BENCHMARKS.md "Test suite"). Playwright runs its
+ * own headless tests on the shell for the same reason.
+ */
+export const CHROMIUM_PATH =
+  process.env['CHROMIUM_PATH'] ?? ['/usr/bin/chromium-headless-shell', '/usr/bin/chromium'].find((candidate) => existsSync(candidate)) ?? '/usr/bin/chromium';
 
 /** Why browser tests cannot run here, or null when they can. */
 export function browserUnavailable(): string | null {
   if (!existsSync(CHROMIUM_PATH)) {
-    return `Chromium not found at ${CHROMIUM_PATH} (install it with "apt-get install -y chromium" or set CHROMIUM_PATH)`;
+    return `Chromium not found at ${CHROMIUM_PATH} (install it with "apt-get install -y chromium chromium-headless-shell" or set CHROMIUM_PATH)`;
   }
   if (!existsSync(path.join(repoRoot, 'web/dist/index.html'))) return 'web/dist is not built (npm test builds it)';
   return null;
@@ -134,6 +147,7 @@ async function launchBrowser(): Promise<Browser> {
  * and every test asserts what it checks on the page itself.
  */
 export async function screenshot(page: Page, name: string, { fullPage = true } = {}): Promise<void> {
+  if (!SCREENSHOTS) return;
   mkdirSync(ARTIFACTS_DIR, { recursive: true });
   try {
     await page.screenshot({ path: path.join(ARTIFACTS_DIR, `${name}.png`), fullPage });
@@ -170,6 +184,7 @@ export const PHONE = { width: 375, height: 800 };
  * (hidden, not removed: the toast library still owns those elements and removes them itself).
  */
 export async function screenshots(page: Page, name: string, { viewportOnly = false, hideToasts = false } = {}): Promise<void> {
+  if (!SCREENSHOTS) return;
   const take = (file: string) => screenshot(page, file, { fullPage: !viewportOnly });
   if (hideToasts) {
     await page.locator('.Toastify__toast').evaluateAll((toasts) => toasts.forEach((toast) => ((toast as HTMLElement).style.visibility = 'hidden')));
