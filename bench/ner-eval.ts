@@ -10,14 +10,28 @@
  *
  *   node --import tsx bench/ner-eval.ts            tables as Markdown
  *   node --import tsx bench/ner-eval.ts --errors   also every miss and false alarm (stderr)
- *   node --import tsx bench/ner-eval.ts --speed    also tagger-only throughput, sentences/s on one core
+ *   node --import tsx bench/ner-eval.ts --tagger   the trained tagger alone (no rules), for comparison
+ *   node --import tsx bench/ner-eval.ts --speed    only throughput: sentences/s of the tagger and of extractEntities
  */
 import { extractEntities } from '../server/src/processing/entities/index.ts';
+import { contextOf } from '../server/src/processing/entities/model.ts';
+import { defaultTagger } from '../server/src/processing/entities/tagger.ts';
+import { tokenize } from '../server/src/processing/entities/tokens.ts';
 import { HELD_OUT_FILES, corporaAvailable, readCorpusFile, readFreshDev, readRegressionSet, type Labelled } from './ner-corpora.ts';
 
 type Type = 'PER' | 'ORG';
 const TYPES: Type[] = ['PER', 'ORG'];
 const showErrors = process.argv.includes('--errors');
+const taggerOnly = process.argv.includes('--tagger');
+
+/** The tagger's own names (token spans to characters), without the rules. */
+function taggerMentions(text: string): Span[] {
+  const { tokens } = tokenize(text);
+  return defaultTagger({ strict: true })!
+    .tag(contextOf(tokens))
+    .map((span) => ({ type: span.type, start: tokens[span.firstToken]!.start, end: tokens[span.endToken - 1]!.end, text: text.slice(tokens[span.firstToken]!.start, tokens[span.endToken - 1]!.end) }));
+}
+const predict = (text: string): Array<Span & { text: string }> => (taggerOnly ? (taggerMentions(text) as Array<Span & { text: string }>) : extractEntities(text).mentions);
 
 interface Span {
   type: string;
@@ -39,7 +53,7 @@ const overlaps = (a: Span, b: Span) => a.start < b.end && b.start < a.end;
 function evaluate(name: string, items: Labelled[]): Record<Type, Counts> {
   const counts = Object.fromEntries(TYPES.map((type) => [type, { gold: 0, predicted: 0, exact: 0, predictedOverlapping: 0, goldOverlapped: 0 }])) as Record<Type, Counts>;
   for (const item of items) {
-    const predicted = extractEntities(item.text).mentions;
+    const predicted = predict(item.text);
     for (const type of TYPES) {
       const gold = item.entities.filter((entity) => entity.type === type);
       const mine = predicted.filter((mention) => mention.type === type);
@@ -68,6 +82,22 @@ function row(set: string, type: Type, counts: Counts): string {
   const lenientP = ratio(counts.predictedOverlapping, counts.predicted);
   const lenientR = ratio(counts.goldOverlapped, counts.gold);
   return `| ${set} | ${type} | ${counts.gold} | ${counts.predicted} | ${fmt(strictP)} | ${fmt(strictR)} | **${fmt(f1(strictP, strictR))}** | ${fmt(lenientP)} | ${fmt(lenientR)} | ${fmt(f1(lenientP, lenientR))} |`;
+}
+
+if (process.argv.includes('--speed')) {
+  const sentences = readCorpusFile(HELD_OUT_FILES[0]!).map((item) => item.text);
+  const tagger = defaultTagger({ strict: true })!;
+  for (const [name, run] of [
+    ['tagger alone', (text: string) => tagger.tag(contextOf(tokenize(text).tokens))],
+    ['extractEntities', (text: string) => extractEntities(text)],
+  ] as const) {
+    for (const text of sentences.slice(0, 200)) run(text);
+    const started = performance.now();
+    for (const text of sentences) run(text);
+    const seconds = (performance.now() - started) / 1000;
+    console.log(`${name}: ${sentences.length} sentences of uner test in ${seconds.toFixed(2)} s, ${(sentences.length / seconds).toFixed(0)} sentences/s on one core`);
+  }
+  process.exit(0);
 }
 
 const sets: Array<[string, Labelled[]]> = [];
