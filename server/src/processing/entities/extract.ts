@@ -8,7 +8,7 @@ import { settleRepeats, type SettledName } from './consistency.ts';
 import { Gazetteer, type GazetteerMatch } from './gazetteer.ts';
 import { TenantModel, contextOf, spanFeatures } from './model.ts';
 import { RULE_THRESHOLD, findCandidateSpans, judgeCandidates, propagate, vetoed, type Candidate, type NameContext, type NameType } from './names.ts';
-import { STOP_WORDS, WORDS_THAT_ARE_ALSO_NAMES } from './lexicon.ts';
+import { LEGAL_SUFFIXES, STOP_WORDS, WORDS_THAT_ARE_ALSO_NAMES } from './lexicon.ts';
 import { normalizeName } from './normalize.ts';
 import { Coverage, findDates, findEmails, findMoney, findPhones, findUrls, moneyPeriod, type MoneySpan, type Span } from './patterns.ts';
 import { defaultTagger, type EntityTagger, type TaggedSpan } from './tagger.ts';
@@ -156,7 +156,7 @@ export function extractEntities(input: string, options: ExtractOptions = {}): { 
   }
   const tagger = options.tagger === undefined ? defaultTagger() : options.tagger;
   if (tagger) proposals.push(...taggedNames(context, tagger.tag(context), { blockedTokens, geoSpans, minConfidence, ...(model ? { model } : {}) }));
-  const settled: SettledName[] = selectNames(proposals, tokens).map(({ type, firstToken, endToken, confidence }) => ({ type, firstToken, endToken, confidence, normalized: normalizeName(nameText(text, tokens, { firstToken, endToken }), type) }));
+  const settled: SettledName[] = selectNames(proposals, tokens).map((name) => withLegalForm(tokens, name, blockedTokens)).map(({ type, firstToken, endToken, confidence }) => ({ type, firstToken, endToken, confidence, normalized: normalizeName(nameText(text, tokens, { firstToken, endToken }), type) }));
   settled.push(...settleRepeats(context, settled, spans, (first, end) => !vetoed(context, first, end) && !geoSpans.has(`${first}:${end}`)));
 
   const ruleNames = new Map<string, Mention>();
@@ -233,6 +233,17 @@ function selectNames(proposals: NameProposal[], tokens: Token[]): NameProposal[]
     chosen.push(proposal);
   }
   return chosen;
+}
+
+/**
+ * An organization's legal form written after a comma is part of its name ("Orion Freight
+ * Holdings, Inc.", "Xinghe Battery Co., Ltd."): the runs of capitalized words stop at the comma.
+ */
+function withLegalForm(tokens: Token[], name: NameProposal, blocked: Set<number>): NameProposal {
+  if (name.type !== 'ORG') return name;
+  let end = name.endToken;
+  while (tokens[end]?.text === ',' && tokens[end + 1]?.capitalized && LEGAL_SUFFIXES.has(tokens[end + 1]!.key) && !blocked.has(end + 1) && tokens[end + 1]!.sentence === tokens[end]!.sentence) end += 2;
+  return end === name.endToken ? name : { ...name, endToken: end };
 }
 
 /** Roman numerals and words cut at a hyphen before a lower-case part ("II", "Non-regular"): never a name alone. */

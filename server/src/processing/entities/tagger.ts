@@ -19,12 +19,14 @@ export type Tag = (typeof TAGS)[number];
 export type TaggedType = 'PER' | 'ORG' | 'LOC';
 
 /** Bumped when the features change meaning: a weights file of another version is refused. */
-export const TAGGER_VERSION = 1;
+export const TAGGER_VERSION = 2;
 export const WEIGHTS_FILE = new URL('./tagger-weights.json.gz', import.meta.url);
 
 /** Word lists the features read, by name; each a set of lower-cased words. */
+/** Two letters per list in feature names. */
+const LIST_CODES: Record<(typeof LIST_NAMES)[number], string> = { given: 'gi', surname: 'su', city: 'ci', cityword: 'cw', country: 'co', orgword: 'or', legal: 'le', title: 'ti', role: 'ro', stop: 'st' };
 export type WordLists = Record<(typeof LIST_NAMES)[number], Set<string>>;
-export const LIST_NAMES = ['given', 'surname', 'city', 'country', 'orgword', 'legal', 'title', 'role', 'stop'] as const;
+export const LIST_NAMES = ['given', 'surname', 'city', 'cityword', 'country', 'orgword', 'legal', 'title', 'role', 'stop'] as const;
 
 export interface TaggerFile {
   version: number;
@@ -75,7 +77,7 @@ export function tokenFeatures(context: TaggingContext, lists: WordLists, index: 
   };
   const listsOf = (word: string): string => {
     let found = '';
-    for (const name of LIST_NAMES) if (lists[name].has(word)) found += name[0]! + name[1]!;
+    for (const name of LIST_NAMES) if (lists[name].has(word)) found += LIST_CODES[name];
     return found;
   };
   const cap = (other: Token | undefined) => (!other ? '<s>' : !other.isWord ? other.text : other.allCaps ? 'A' : other.capitalized ? 'C' : other.isNumber ? 'N' : 'l');
@@ -220,8 +222,8 @@ export function spansOf({ tags, margins }: { tags: Tag[]; margins: Float32Array 
   return spans;
 }
 
-/** A lead of 0 is a coin toss (0.5); the perceptron's leads run to tens, so the curve is wide. */
-export const confidenceOf = (margin: number) => 1 / (1 + Math.exp(-margin / 2));
+/** A lead of 0 is a coin toss (0.5); the perceptron's leads run to tens, so the curve is wide (a lead of 2 is 0.6). */
+export const confidenceOf = (margin: number) => 1 / (1 + Math.exp(-margin / 5));
 
 export function listsFrom(source: Record<string, string[]>): WordLists {
   return Object.fromEntries(LIST_NAMES.map((name) => [name, new Set(source[name] ?? [])])) as WordLists;
