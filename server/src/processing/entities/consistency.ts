@@ -38,14 +38,17 @@ const wordsOf = (context: NameContext, first: number, end: number) =>
 /** Every form (folded) that names the full name, and the full name it stands for. */
 function shortForms(context: NameContext, names: SettledName[]): Map<string, Owner | null> {
   const forms = new Map<string, Owner | null>();
+  // Longest names first: a form belongs to the longest name it shortens ("Baltic Rail" found
+  // alone is itself a short form of "Baltic Rail Logistics"); two names as long that both
+  // shorten to it leave it to nobody.
   const claim = (form: string, owner: Owner) => {
     if (!form || STOP_WORDS.has(form) || WORDS_THAT_ARE_ALSO_NAMES.has(form)) return;
     const existing = forms.get(form);
-    if (existing === undefined || (existing && existing.words < owner.words && existing.normalized === owner.normalized)) forms.set(form, owner);
-    // Two different names claim the form: nobody owns it.
-    else if (existing && existing.normalized !== owner.normalized) forms.set(form, null);
+    if (existing === undefined) forms.set(form, owner);
+    else if (existing && existing.normalized !== owner.normalized && existing.words === owner.words) forms.set(form, null);
   };
-  for (const name of names) {
+  const longestFirst = [...names].sort((a, b) => wordsOf(context, b.firstToken, b.endToken).length - wordsOf(context, a.firstToken, a.endToken).length || a.firstToken - b.firstToken);
+  for (const name of longestFirst) {
     const words = wordsOf(context, name.firstToken, name.endToken);
     const owner: Owner = { type: name.type, normalized: name.normalized, words: words.length };
     claim(foldName(words.join(' ')), owner);
