@@ -57,6 +57,8 @@ export interface TaggingContext {
   titleCaseSentences: Set<number>;
 }
 
+/** Longest word (in characters) a feature holds. */
+const MAX_FEATURE_WORD = 32;
 const shapeOf = (text: string) =>
   text.replace(/\p{Lu}/gu, 'X').replace(/\p{Ll}/gu, 'x').replace(/\p{N}/gu, 'd').replace(/(.)\1{2,}/g, '$1$1').slice(0, 8);
 const shortShapeOf = (text: string) => text.replace(/\p{Lu}+/gu, 'X').replace(/\p{Ll}+/gu, 'x').replace(/\p{N}+/gu, 'd').slice(0, 6);
@@ -70,7 +72,8 @@ export function tokenFeatures(context: TaggingContext, lists: WordLists, index: 
   const { tokens } = context;
   out.length = 0;
   const token = tokens[index]!;
-  const key = token.key;
+  // A 1 MB "word" must not become 1 MB feature strings: names are short.
+  const key = token.key.length > MAX_FEATURE_WORD ? token.key.slice(0, MAX_FEATURE_WORD) : token.key;
   const at = (offset: number): Token | undefined => {
     const other = tokens[index + offset];
     return other && other.sentence === token.sentence ? other : undefined;
@@ -83,8 +86,9 @@ export function tokenFeatures(context: TaggingContext, lists: WordLists, index: 
   const cap = (other: Token | undefined) => (!other ? '<s>' : !other.isWord ? other.text : other.allCaps ? 'A' : other.capitalized ? 'C' : other.isNumber ? 'N' : 'l');
   out.push('b');
   out.push('w=' + key);
-  out.push('sh=' + shapeOf(token.text));
-  out.push('ss=' + shortShapeOf(token.text));
+  const written = token.text.length > MAX_FEATURE_WORD ? token.text.slice(0, MAX_FEATURE_WORD) : token.text;
+  out.push('sh=' + shapeOf(written));
+  out.push('ss=' + shortShapeOf(written));
   if (token.isWord) {
     for (let length = 1; length <= 4 && length < key.length; length++) {
       out.push(`p${length}=${key.slice(0, length)}`);
@@ -103,21 +107,21 @@ export function tokenFeatures(context: TaggingContext, lists: WordLists, index: 
     const other = at(offset);
     out.push(`c${offset}=${cap(other)}`);
     if (!other) continue;
-    out.push(`w${offset}=${other.key}`);
+    const theirKey = other.key.slice(0, MAX_FEATURE_WORD);
+    out.push(`w${offset}=${theirKey}`);
     if (Math.abs(offset) === 1) {
-      out.push(`sh${offset}=${shortShapeOf(other.text)}`);
-      const theirs = listsOf(other.key);
+      out.push(`sh${offset}=${shortShapeOf(other.text.slice(0, MAX_FEATURE_WORD))}`);
+      const theirs = listsOf(theirKey);
       for (let at2 = 0; at2 < theirs.length; at2 += 2) out.push(`L${offset}=${theirs.slice(at2, at2 + 2)}${cap(other)}`);
-      out.push(`ww${offset}=${offset < 0 ? other.key + '|' + key : key + '|' + other.key}`);
+      out.push(`ww${offset}=${offset < 0 ? theirKey + '|' + key : key + '|' + theirKey}`);
     }
   }
   out.push(`c-1c+1=${cap(at(-1))}${cap(token)}${cap(at(1))}`);
   // Where the token sits in its run of capitalized words: names' edges are the run's edges more often than not.
   if (token.capitalized) {
-    let first = index;
-    while (first > 0 && tokens[first - 1]!.capitalized && tokens[first - 1]!.sentence === token.sentence) first--;
-    let end = index + 1;
-    while (end < tokens.length && tokens[end]!.capitalized && tokens[end]!.sentence === token.sentence) end++;
+    const runs = capitalizedRuns(tokens);
+    const first = runs.first[index]!;
+    const end = runs.end[index]!;
     const length = Math.min(end - first, 5);
     out.push(`run=${length}:${index - first === 0 ? 'f' : end - index === 1 ? 'l' : 'm'}`);
     const last = tokens[end - 1]!.key;
@@ -126,8 +130,33 @@ export function tokenFeatures(context: TaggingContext, lists: WordLists, index: 
   }
   out.push('t-1=' + previousTag);
   out.push(`t-2t-1=${beforeTag}|${previousTag}`);
-  out.push(`t-1sh=${previousTag}|${shortShapeOf(token.text)}`);
+  out.push(`t-1sh=${previousTag}|${shortShapeOf(written)}`);
   out.push(`t-1w=${previousTag}|${key}`);
+}
+
+const runsOf = new WeakMap<Token[], { first: Int32Array; end: Int32Array }>();
+
+/** For each token, the first and end index of the run of capitalized words in its sentence it belongs to; computed once per text (a 1 MB line of capitalized words is one run). */
+function capitalizedRuns(tokens: Token[]): { first: Int32Array; end: Int32Array } {
+  let runs = runsOf.get(tokens);
+  if (runs) return runs;
+  runs = { first: new Int32Array(tokens.length), end: new Int32Array(tokens.length) };
+  let start = 0;
+  for (let index = 0; index < tokens.length; index++) {
+    const token = tokens[index]!;
+    const joins = index > 0 && token.capitalized && tokens[index - 1]!.capitalized && tokens[index - 1]!.sentence === token.sentence;
+    if (!joins) start = index;
+    runs.first[index] = start;
+  }
+  let end = tokens.length;
+  for (let index = tokens.length - 1; index >= 0; index--) {
+    const token = tokens[index]!;
+    const joins = index + 1 < tokens.length && token.capitalized && tokens[index + 1]!.capitalized && tokens[index + 1]!.sentence === token.sentence;
+    if (!joins) end = index + 1;
+    runs.end[index] = end;
+  }
+  runsOf.set(tokens, runs);
+  return runs;
 }
 
 /** Which tag may follow which: I-X only after B-X or I-X. */
