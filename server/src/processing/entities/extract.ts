@@ -277,7 +277,8 @@ function taggedNames(
     const firstToken = tokens[first]!;
     const handle = first > 0 && tokens[first - 1]!.text === '@' && tokens[first - 1]!.end === firstToken.start;
     if (!firstToken.capitalized && !handle) continue;
-    if (end - first === 1 && !handle && NOT_A_NAME_ALONE.test(firstToken.text)) continue;
+    // Alone, a word that is as often a word as a name ("Grant money ran out") is left to the rules' cues.
+    if (end - first === 1 && !handle && (NOT_A_NAME_ALONE.test(firstToken.text) || WORDS_THAT_ARE_ALSO_NAMES.has(firstToken.key))) continue;
     let type: NameType = span.type;
     if (known.model?.canAdd) {
       const verdict = known.model.score(spanFeatures(context, first, end));
