@@ -60,6 +60,18 @@ describe('extractEntities with the tagger', () => {
     assert.deepEqual(baltic.mentions.map((mention) => mention.text), ['Baltic Rail Logistics', 'Baltic Rail']);
   });
 
+  it('folds a short form into no name when two names as long could own it', () => {
+    const text = 'Baltic Rail Logistics AB and Baltic Rail Freight AB were both bidding. Baltic Rail declined to comment.';
+    const short = extractEntities(text).mentions.find((mention) => mention.text === 'Baltic Rail');
+    assert.ok(!short || short.normalized === 'baltic rail', JSON.stringify(short));
+  });
+
+  it('folds a surname into the person named in full', () => {
+    const { mentions } = extractEntities('Chief executive Miriam Okonkwo told reporters the deal would close. Okonkwo declined to say more.');
+    const people = groupMentions(mentions.filter((mention) => mention.type === 'PER'));
+    assert.deepEqual(people.map((person) => [person.text, person.mentions.length]), [['Miriam Okonkwo', 2]]);
+  });
+
   it('finds people in a sentence of mostly capitalized words', () => {
     assert.deepEqual(of(extractEntities('Signed by Jane Smith and Peter Brown.').mentions, 'PER'), ['Jane Smith', 'Peter Brown']);
   });
