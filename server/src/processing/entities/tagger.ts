@@ -166,12 +166,20 @@ function allowed(previous: string, tag: string): boolean {
 }
 
 export class EntityTagger {
-  private readonly weights: Map<string, Float32Array>;
+  /** Feature → offset of its row in `table` (one array for all rows: a typed array per feature cost 30 MB of heap). */
+  private readonly rows = new Map<string, number>();
+  private readonly table: Float32Array;
   readonly lists: WordLists;
   readonly meta: Record<string, unknown>;
 
-  constructor(weights: Map<string, Float32Array>, lists: WordLists, meta: Record<string, unknown> = {}) {
-    this.weights = weights;
+  constructor(weights: Map<string, ArrayLike<number>>, lists: WordLists, meta: Record<string, unknown> = {}) {
+    this.table = new Float32Array(weights.size * TAGS.length);
+    let offset = 0;
+    for (const [feature, row] of weights) {
+      for (let tag = 0; tag < TAGS.length; tag++) this.table[offset + tag] = row[tag] ?? 0;
+      this.rows.set(feature, offset);
+      offset += TAGS.length;
+    }
     this.lists = lists;
     this.meta = meta;
   }
@@ -179,11 +187,12 @@ export class EntityTagger {
   static fromFile(file: TaggerFile): EntityTagger {
     if (file.version !== TAGGER_VERSION) throw new Error(`entity tagger weights are version ${file.version}, this code reads ${TAGGER_VERSION}: run scripts/train-ner.ts`);
     if (file.tags.join() !== TAGS.join()) throw new Error('entity tagger weights have other tags than this code');
-    const weights = new Map<string, Float32Array>();
+    // Sparse rows ([tag, weight, …] in 1/scale) read as dense ones on the fly.
+    const weights = new Map<string, ArrayLike<number>>();
     for (const [feature, packed] of Object.entries(file.weights)) {
-      const row = new Float32Array(TAGS.length);
-      for (let at = 0; at < packed.length; at += 2) row[packed[at]!] = packed[at + 1]! / file.scale;
-      weights.set(feature, row);
+      const dense: number[] = new Array<number>(TAGS.length).fill(0);
+      for (let at = 0; at < packed.length; at += 2) dense[packed[at]!] = packed[at + 1]! / file.scale;
+      weights.set(feature, dense);
     }
     return new EntityTagger(weights, listsFrom(file.lists), file.meta);
   }
@@ -191,10 +200,11 @@ export class EntityTagger {
   /** Scores of every tag for one token's features. */
   scores(features: string[], into: Float32Array): Float32Array {
     into.fill(0);
+    const { table } = this;
     for (const feature of features) {
-      const row = this.weights.get(feature);
-      if (!row) continue;
-      for (let tag = 0; tag < row.length; tag++) into[tag]! += row[tag]!;
+      const offset = this.rows.get(feature);
+      if (offset === undefined) continue;
+      for (let tag = 0; tag < TAGS.length; tag++) into[tag]! += table[offset + tag]!;
     }
     return into;
   }
@@ -261,7 +271,7 @@ export function listsFrom(source: Record<string, string[]>): WordLists {
 let loaded: { tagger: EntityTagger | null; error?: unknown } | undefined;
 
 /**
- * The committed tagger, read on first use (a fraction of a second); null when the weights file
+ * The committed tagger, read on first use (about a second, 10 MiB of heap); null when the weights file
  * is missing or of another version, so the rules work alone — unless `strict` (tests, benches,
  * the training script's check), which throws the reason.
  */
