@@ -165,7 +165,11 @@ async function gazetteerEntries(ctx: EngineContext, keys: string[]): Promise<Kin
   return entries;
 }
 
-/** One entity per type and normalized value, its mentions in text order. */
+/**
+ * One entity per type and normalized value, its mentions in text order. The extractor gives a
+ * name's short forms and repeats the full name's key ("Orion Freight" after "Orion Freight
+ * Holdings"), so they join it; the entity is named by its longest mention.
+ */
 export function groupMentions(mentions: Mention[]): LinkedEntity[] {
   const groups = new Map<string, LinkedEntity>();
   for (const mention of [...mentions].sort((a, b) => a.start - b.start)) {
@@ -173,8 +177,11 @@ export function groupMentions(mentions: Mention[]): LinkedEntity[] {
     if (!normalized) continue;
     const key = `${mention.type}\u0000${normalized}\u0000${mention.gazetteerId ?? ''}`;
     const group = groups.get(key);
-    if (group) group.mentions.push(mention);
-    else groups.set(key, { type: mention.type, text: mention.text.trim(), normalized, mentions: [mention], record: null });
+    if (!group) groups.set(key, { type: mention.type, text: mention.text.trim(), normalized, mentions: [mention], record: null });
+    else {
+      group.mentions.push(mention);
+      if (mention.text.trim().length > group.text.length) group.text = mention.text.trim();
+    }
   }
   return [...groups.values()];
 }

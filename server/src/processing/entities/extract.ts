@@ -4,12 +4,14 @@
  */
 import type { CountryCode } from 'libphonenumber-js';
 import type { ExternalEntity, ExternalMoney, ExternalName, ExtractorName } from './external.ts';
+import { settleRepeats, type SettledName } from './consistency.ts';
 import { Gazetteer, type GazetteerMatch } from './gazetteer.ts';
 import { TenantModel, contextOf, spanFeatures } from './model.ts';
 import { RULE_THRESHOLD, findCandidateSpans, judgeCandidates, propagate, vetoed, type Candidate, type NameContext, type NameType } from './names.ts';
-import { STOP_WORDS, WORDS_THAT_ARE_ALSO_NAMES } from './lexicon.ts';
+import { LEGAL_SUFFIXES, STOP_WORDS, WORDS_THAT_ARE_ALSO_NAMES } from './lexicon.ts';
 import { normalizeName } from './normalize.ts';
 import { Coverage, findDates, findEmails, findMoney, findPhones, findUrls, moneyPeriod, type MoneySpan, type Span } from './patterns.ts';
+import { defaultTagger, type EntityTagger, type TaggedSpan } from './tagger.ts';
 import { cleanControlCharacters, tokenize, type Sentence, type Token } from './tokens.ts';
 
 export type MentionType = 'PER' | 'ORG' | 'MONEY' | 'DATE' | 'EMAIL' | 'PHONE' | 'URL' | 'GEO' | 'KEYWORD';
@@ -58,6 +60,8 @@ export interface ExtractOptions {
    * the tenant's model.
    */
   external?: ExternalEntity[];
+  /** The trained tagger (./tagger.ts); default: the committed one; null: the rules alone. */
+  tagger?: EntityTagger | null;
 }
 
 export const DEFAULT_MAX_CHARS = 2_000_000;
@@ -99,7 +103,7 @@ export function extractEntities(input: string, options: ExtractOptions = {}): { 
     });
   }
 
-  // Names: the gazetteer's first, then the rules' and the model's where it found none.
+  // Names: the gazetteer's first, then the rules' and the tagger's where it found none.
   const blockedTokens = new Set<number>();
   blockTokensIn([...emails, ...urls, ...money, ...dates, ...phones], tokens, blockedTokens);
   const gazetteerMatches = options.gazetteer?.match(tokens) ?? [];
@@ -125,7 +129,9 @@ export function extractEntities(input: string, options: ExtractOptions = {}): { 
   const model = options.model;
   const geoSpans = new Set(gazetteerMatches.filter((match) => match.entry.type === 'GEO').map((match) => `${match.firstToken}:${match.endToken}`));
 
-  const ruleNames = new Map<string, Mention>();
+  // The rules' verdicts and the trained tagger's names, each under the tenant's model; where
+  // they overlap the surer one wins (a rule cue that names the thing itself counts extra).
+  const proposals: NameProposal[] = [];
   for (const candidate of candidates) {
     let type: NameType | undefined = candidate.confidence >= minConfidence ? candidate.type : undefined;
     let confidence = candidate.confidence;
@@ -145,15 +151,24 @@ export function extractEntities(input: string, options: ExtractOptions = {}): { 
     if (!type) continue;
     // A place the tenant knows is a place, unless its name says organization ("Bank of England" holds "England").
     if (geoSpans.has(`${candidate.firstToken}:${candidate.endToken}`)) continue;
-    const span = { start: tokens[candidate.firstToken]!.start, end: tokens[candidate.endToken - 1]!.end };
-    const name = text.slice(span.start, span.end);
-    const linked = options.gazetteer?.lookup(name, type)[0];
-    push(type, span, {
-      confidence: Math.round(confidence * 100) / 100,
-      normalized: normalizeName(name, type),
+    const named = candidate.signals.some((signal) => NAMING_CUES.has(signal.cue));
+    proposals.push({ type, firstToken: candidate.firstToken, endToken: candidate.endToken, confidence, priority: confidence + (named ? NAMING_CUE_BONUS : 0) });
+  }
+  const tagger = options.tagger === undefined ? defaultTagger() : options.tagger;
+  if (tagger) proposals.push(...taggedNames(context, tagger.tag(context), { blockedTokens, geoSpans, minConfidence, ...(model ? { model } : {}) }));
+  const settled: SettledName[] = selectNames(proposals, tokens).map((name) => withLegalForm(tokens, name, blockedTokens)).map(({ type, firstToken, endToken, confidence }) => ({ type, firstToken, endToken, confidence, normalized: normalizeName(nameText(text, tokens, { firstToken, endToken }), type) }));
+  settled.push(...settleRepeats(context, settled, spans, (first, end) => !vetoed(context, first, end) && !geoSpans.has(`${first}:${end}`)));
+
+  const ruleNames = new Map<string, Mention>();
+  for (const name of settled.sort((a, b) => a.firstToken - b.firstToken)) {
+    const span = { start: tokens[name.firstToken]!.start, end: tokens[name.endToken - 1]!.end };
+    const linked = options.gazetteer?.lookup(text.slice(span.start, span.end), name.type)[0];
+    push(name.type, span, {
+      confidence: Math.round(name.confidence * 100) / 100,
+      normalized: name.normalized,
       ...(linked ? { gazetteerId: linked.id } : {}),
     });
-    ruleNames.set(`${candidate.firstToken}:${candidate.endToken}`, mentions[mentions.length - 1]!);
+    ruleNames.set(`${name.firstToken}:${name.endToken}`, mentions[mentions.length - 1]!);
   }
 
   // The optional extractors' names, where neither the gazetteer nor the rules found one.
@@ -189,6 +204,90 @@ function modelMayAdd(context: NameContext, candidate: Candidate): boolean {
   const first = context.tokens[candidate.firstToken]!;
   if (candidate.vetoed || STOP_WORDS.has(first.key) || context.titleCaseSentences.has(first.sentence)) return false;
   return !(candidate.endToken - candidate.firstToken === 1 && WORDS_THAT_ARE_ALSO_NAMES.has(first.key));
+}
+
+/** Rule cues that speak of the name itself, not of its neighbourhood: they outweigh the tagger. */
+const NAMING_CUES = new Set(['legal-suffix', 'organization-word', 'organization-head', 'strong-title', 'title', 'role-before', 'apposition-role', 'age-after', 'addressed', 'ampersand', 'repeated-name']);
+const NAMING_CUE_BONUS = 0.3;
+
+/** A person or organization proposed by the rules or the tagger, before overlaps are settled. */
+interface NameProposal {
+  type: NameType;
+  firstToken: number;
+  endToken: number;
+  confidence: number;
+  /** Who wins an overlap: the higher. */
+  priority: number;
+}
+
+const nameText = (text: string, tokens: Token[], name: { firstToken: number; endToken: number }) => text.slice(tokens[name.firstToken]!.start, tokens[name.endToken - 1]!.end);
+
+/** The proposals that overlap none surer than themselves (longer first on a tie). */
+function selectNames(proposals: NameProposal[], tokens: Token[]): NameProposal[] {
+  const taken = new Uint8Array(tokens.length);
+  const chosen: NameProposal[] = [];
+  const ordered = [...proposals].sort((a, b) => b.priority - a.priority || (b.endToken - b.firstToken) - (a.endToken - a.firstToken) || a.firstToken - b.firstToken);
+  for (const proposal of ordered) {
+    if (taken.subarray(proposal.firstToken, proposal.endToken).some((mark) => mark === 1)) continue;
+    taken.fill(1, proposal.firstToken, proposal.endToken);
+    chosen.push(proposal);
+  }
+  return chosen;
+}
+
+/**
+ * An organization's legal form written after a comma is part of its name ("Orion Freight
+ * Holdings, Inc.", "Xinghe Battery Co., Ltd."): the runs of capitalized words stop at the comma.
+ */
+function withLegalForm(tokens: Token[], name: NameProposal, blocked: Set<number>): NameProposal {
+  if (name.type !== 'ORG') return name;
+  let end = name.endToken;
+  while (tokens[end]?.text === ',' && tokens[end + 1]?.capitalized && LEGAL_SUFFIXES.has(tokens[end + 1]!.key) && !blocked.has(end + 1) && tokens[end + 1]!.sentence === tokens[end]!.sentence) end += 2;
+  return end === name.endToken ? name : { ...name, endToken: end };
+}
+
+/** Roman numerals and words cut at a hyphen before a lower-case part ("II", "Non-regular"): never a name alone. */
+const NOT_A_NAME_ALONE = /^(?:[IVXLC]+|\p{Lu}\p{Ll}*-\p{Ll}.*)$/u;
+
+/**
+ * The tagger's people and organizations, trimmed to their words (no edge punctuation,
+ * possessive or leading "the"; a tweet's "@" kept with its handle), where no gazetteer name,
+ * e-mail, link, amount, date or phone lies; under the rules' vetoes (stop words, countries,
+ * a lone word written in lower case elsewhere) and the tenant's model, as the optional
+ * extractors' names are.
+ */
+function taggedNames(
+  context: NameContext,
+  spans: TaggedSpan[],
+  known: { blockedTokens: Set<number>; geoSpans: Set<string>; minConfidence: number; model?: TenantModel },
+): NameProposal[] {
+  const { tokens } = context;
+  const proposals: NameProposal[] = [];
+  for (const span of spans) {
+    if (span.type === 'LOC' || span.confidence < known.minConfidence) continue;
+    let first = span.firstToken;
+    let end = span.endToken;
+    const edge = (token: Token) => !token.isWord || token.key === "'s" || token.key === '’s';
+    while (first < end && (edge(tokens[first]!) || tokens[first]!.key === 'the')) first++;
+    while (end > first && edge(tokens[end - 1]!)) end--;
+    if (first >= end) continue;
+    let blocked = false;
+    for (let index = first; index < end; index++) if (known.blockedTokens.has(index)) blocked = true;
+    if (blocked || known.geoSpans.has(`${first}:${end}`) || vetoed(context, first, end)) continue;
+    const firstToken = tokens[first]!;
+    const handle = first > 0 && tokens[first - 1]!.text === '@' && tokens[first - 1]!.end === firstToken.start;
+    if (!firstToken.capitalized && !handle) continue;
+    // Alone, a word that is as often a word as a name ("Grant money ran out") is left to the rules' cues.
+    if (end - first === 1 && !handle && (NOT_A_NAME_ALONE.test(firstToken.text) || WORDS_THAT_ARE_ALSO_NAMES.has(firstToken.key))) continue;
+    let type: NameType = span.type;
+    if (known.model?.canAdd) {
+      const verdict = known.model.score(spanFeatures(context, first, end));
+      if (verdict.best === 'O' && verdict.margin >= MODEL_DROP_MARGIN) continue;
+      if (verdict.best !== 'O' && verdict.best !== type && verdict.margin >= MODEL_SWITCH_MARGIN) type = verdict.best;
+    }
+    proposals.push({ type, firstToken: handle ? first - 1 : first, endToken: end, confidence: span.confidence, priority: span.confidence });
+  }
+  return proposals;
 }
 
 /**

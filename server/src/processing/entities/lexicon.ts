@@ -114,7 +114,7 @@ brewery breweries foods beverages chemicals mining metals steel resources petrol
 electric electronics semiconductor semiconductors software robotics dynamics aerospace automotive shipping
 lines exchange markets finance financial credit lending payments insurers hospital clinic museum
 association federation union alliance society league committee court office department service services
-corporation enterprises international worldwide global`);
+corporation enterprises international worldwide global brothers bros`);
 
 /** Head words before "of" that start organization names ("Bank of Montreal", "University of Ghana"). */
 export const ORGANIZATION_HEADS = set(`bank university ministry department institute office agency council

@@ -1,0 +1,87 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { groupMentions } from '../../modules/rawdata/entity-finding.ts';
+import { extractEntities, type Mention } from './index.ts';
+import { contextOf } from './model.ts';
+import { EntityTagger, TAGGER_VERSION, defaultTagger, spansOf, type TaggerFile } from './tagger.ts';
+import { tokenize } from './tokens.ts';
+
+const of = (mentions: Mention[], type: Mention['type']) => mentions.filter((mention) => mention.type === type).map((mention) => mention.text);
+
+function tagged(text: string): string[] {
+  const { tokens } = tokenize(text);
+  return defaultTagger({ strict: true })!
+    .tag(contextOf(tokens))
+    .map((span) => `${span.type}:${text.slice(tokens[span.firstToken]!.start, tokens[span.endToken - 1]!.end)}`);
+}
+
+describe('the trained tagger', () => {
+  it('loads the committed weights file and tags people, organizations and places', () => {
+    const tagger = defaultTagger({ strict: true })!;
+    assert.ok(tagger.lists.given.has('miriam'), 'the name lists travel with the weights');
+    assert.ok(tagger.lists.city.has('madrid'));
+    const found = tagged('Jonas Lindqvist said Google would open an office in Stockholm next year.');
+    assert.ok(found.includes('PER:Jonas Lindqvist'), found.join());
+    assert.ok(found.includes('ORG:Google'), found.join());
+    assert.ok(!found.some((name) => name.endsWith(':Stockholm') && !name.startsWith('LOC')), found.join());
+  });
+
+  it('gives nothing in a sentence of common words', () => {
+    assert.deepEqual(tagged('the deal would close in the second quarter, the company said.'), []);
+  });
+
+  it('refuses weights of another version', () => {
+    const file: TaggerFile = { version: TAGGER_VERSION + 1, tags: [], meta: {}, lists: {}, scale: 100, weights: {} };
+    assert.throws(() => EntityTagger.fromFile(file), /version/);
+  });
+
+  it('turns BIO tags into spans confident as their least sure token', () => {
+    const spans = spansOf({ tags: ['B-PER', 'I-PER', 'O', 'B-ORG', 'B-ORG'], margins: Float32Array.from([10, 0, 5, 10, 10]) });
+    assert.deepEqual(spans.map((span) => [span.type, span.firstToken, span.endToken]), [['PER', 0, 2], ['ORG', 3, 4], ['ORG', 4, 5]]);
+    assert.equal(spans[0]!.confidence, 0.5);
+  });
+});
+
+describe('extractEntities with the tagger', () => {
+  it('reads the news paragraph of issue 29: three organizations, two people, short forms folded in', () => {
+    const text =
+      'Orion Freight Holdings said on Tuesday it had agreed to buy Baltic Rail Logistics for $420 million. ' +
+      'Chief executive Miriam Okonkwo told reporters the deal would close in the second quarter of 2025. ' +
+      "Baltic Rail's founder, Jonas Lindqvist, will join the board of Orion Freight Holdings. " +
+      'The acquisition was advised by Kestrel Partners, according to a statement from Orion Freight.';
+    const { mentions } = extractEntities(text);
+    const entities = groupMentions(mentions.filter((mention) => mention.type === 'PER' || mention.type === 'ORG'));
+    const names = (type: 'PER' | 'ORG') => entities.filter((entity) => entity.type === type).map((entity) => entity.text).sort();
+    assert.deepEqual(names('ORG'), ['Baltic Rail Logistics', 'Kestrel Partners', 'Orion Freight Holdings']);
+    assert.deepEqual(names('PER'), ['Jonas Lindqvist', 'Miriam Okonkwo']);
+    const orion = entities.find((entity) => entity.text === 'Orion Freight Holdings')!;
+    assert.deepEqual(orion.mentions.map((mention) => mention.text), ['Orion Freight Holdings', 'Orion Freight Holdings', 'Orion Freight']);
+    const baltic = entities.find((entity) => entity.text === 'Baltic Rail Logistics')!;
+    assert.deepEqual(baltic.mentions.map((mention) => mention.text), ['Baltic Rail Logistics', 'Baltic Rail']);
+  });
+
+  it('folds a short form into no name when two names as long could own it', () => {
+    const text = 'Baltic Rail Logistics AB and Baltic Rail Freight AB were both bidding. Baltic Rail declined to comment.';
+    const short = extractEntities(text).mentions.find((mention) => mention.text === 'Baltic Rail');
+    assert.ok(!short || short.normalized === 'baltic rail', JSON.stringify(short));
+  });
+
+  it('folds a surname into the person named in full', () => {
+    const { mentions } = extractEntities('Chief executive Miriam Okonkwo told reporters the deal would close. Okonkwo declined to say more.');
+    const people = groupMentions(mentions.filter((mention) => mention.type === 'PER'));
+    assert.deepEqual(people.map((person) => [person.text, person.mentions.length]), [['Miriam Okonkwo', 2]]);
+  });
+
+  it('finds people in a sentence of mostly capitalized words', () => {
+    assert.deepEqual(of(extractEntities('Signed by Jane Smith and Peter Brown.').mentions, 'PER'), ['Jane Smith', 'Peter Brown']);
+  });
+
+  it('leaves the rules alone with tagger: null', () => {
+    assert.deepEqual(of(extractEntities('Signed by Jane Smith and Peter Brown.', { tagger: null }).mentions, 'PER'), []);
+  });
+
+  it('makes no names of version numbers, hyphenated words and file formats', () => {
+    const { mentions } = extractEntities('Open it in MS-Word, then see part II of the Non-regular XMLnamespaces guide.');
+    assert.deepEqual([...of(mentions, 'PER'), ...of(mentions, 'ORG')], []);
+  });
+});
