@@ -17,6 +17,7 @@ import { extractEntities } from '../server/src/processing/entities/index.ts';
 import { contextOf } from '../server/src/processing/entities/model.ts';
 import { defaultTagger } from '../server/src/processing/entities/tagger.ts';
 import { tokenize } from '../server/src/processing/entities/tokens.ts';
+import { f1, matchSpans, ratio, sameSpan } from './ner/score.ts';
 import { HELD_OUT_FILES, corporaAvailable, readCorpusFile, readFreshDev, readRegressionSet, type Labelled } from './ner-corpora.ts';
 
 type Type = 'PER' | 'ORG';
@@ -48,8 +49,6 @@ interface Counts {
   goldOverlapped: number;
 }
 
-const overlaps = (a: Span, b: Span) => a.start < b.end && b.start < a.end;
-
 function evaluate(name: string, items: Labelled[]): Record<Type, Counts> {
   const counts = Object.fromEntries(TYPES.map((type) => [type, { gold: 0, predicted: 0, exact: 0, predictedOverlapping: 0, goldOverlapped: 0 }])) as Record<Type, Counts>;
   for (const item of items) {
@@ -60,20 +59,19 @@ function evaluate(name: string, items: Labelled[]): Record<Type, Counts> {
       const row = counts[type];
       row.gold += gold.length;
       row.predicted += mine.length;
-      row.exact += mine.filter((mention) => gold.some((entity) => entity.start === mention.start && entity.end === mention.end)).length;
-      row.predictedOverlapping += mine.filter((mention) => gold.some((entity) => overlaps(entity, mention))).length;
-      row.goldOverlapped += gold.filter((entity) => mine.some((mention) => overlaps(entity, mention))).length;
+      const matched = matchSpans(gold, mine);
+      row.exact += matched.exact;
+      row.predictedOverlapping += matched.predictedOverlapping;
+      row.goldOverlapped += matched.goldOverlapped;
       if (showErrors) {
-        for (const mention of mine) if (!gold.some((entity) => entity.start === mention.start && entity.end === mention.end)) console.error(`${name} false ${type} ${item.id}: ${JSON.stringify(mention.text)}`);
-        for (const entity of gold) if (!mine.some((mention) => entity.start === mention.start && entity.end === mention.end)) console.error(`${name} missed ${type} ${item.id}: ${JSON.stringify(item.text.slice(entity.start, entity.end))}`);
+        for (const mention of mine) if (!gold.some((entity) => sameSpan(entity, mention))) console.error(`${name} false ${type} ${item.id}: ${JSON.stringify(mention.text)}`);
+        for (const entity of gold) if (!mine.some((mention) => sameSpan(entity, mention))) console.error(`${name} missed ${type} ${item.id}: ${JSON.stringify(item.text.slice(entity.start, entity.end))}`);
       }
     }
   }
   return counts;
 }
 
-const ratio = (part: number, whole: number) => (whole === 0 ? 0 : part / whole);
-const f1 = (p: number, r: number) => (p + r === 0 ? 0 : (2 * p * r) / (p + r));
 const fmt = (value: number) => value.toFixed(2);
 
 function row(set: string, type: Type, counts: Counts): string {

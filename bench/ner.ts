@@ -8,6 +8,7 @@
  *   node --import tsx bench/ner.ts --errors   also every miss and false alarm
  */
 import { TenantModel, extractEntities, foldName, type Mention, type ReviewDecision } from '../server/src/processing/entities/index.ts';
+import { f1, matchSpans, overlaps, ratio, sameSpan } from './ner/score.ts';
 import { loadPassages, type GoldEntity, type GoldType, type Passage } from './ner/convert.ts';
 
 const TYPES: GoldType[] = ['PER', 'ORG', 'MONEY'];
@@ -23,8 +24,6 @@ interface Counts {
 
 type Predict = (passage: Passage) => Mention[];
 
-const overlaps = (a: { start: number; end: number }, b: { start: number; end: number }) => a.start < b.end && b.start < a.end;
-
 function predictedOf(passage: Passage, model?: TenantModel): Mention[] {
   return extractEntities(passage.text, model ? { model } : {}).mentions.filter((mention) => (TYPES as string[]).includes(mention.type));
 }
@@ -39,19 +38,18 @@ function evaluate(passages: Passage[], predict: Predict, label = ''): Record<Gol
       const row = counts[type];
       row.gold += gold.length;
       row.predicted += mine.length;
-      row.exact += mine.filter((mention) => gold.some((entity) => entity.start === mention.start && entity.end === mention.end)).length;
-      row.overlap += mine.filter((mention) => gold.some((entity) => overlaps(entity, mention))).length;
+      const matched = matchSpans(gold, mine);
+      row.exact += matched.exact;
+      row.overlap += matched.predictedOverlapping;
       if (showErrors && label) {
-        for (const mention of mine) if (!gold.some((entity) => entity.start === mention.start && entity.end === mention.end)) console.error(`${label} false ${type} ${passage.id}: ${JSON.stringify(mention.text)}`);
-        for (const entity of gold) if (!mine.some((mention) => entity.start === mention.start && entity.end === mention.end)) console.error(`${label} missed ${type} ${passage.id}: ${JSON.stringify(entity.text)}`);
+        for (const mention of mine) if (!gold.some((entity) => sameSpan(entity, mention))) console.error(`${label} false ${type} ${passage.id}: ${JSON.stringify(mention.text)}`);
+        for (const entity of gold) if (!mine.some((mention) => sameSpan(entity, mention))) console.error(`${label} missed ${type} ${passage.id}: ${JSON.stringify(entity.text)}`);
       }
     }
   }
   return counts;
 }
 
-const ratio = (part: number, whole: number) => (whole === 0 ? 0 : part / whole);
-const f1 = (precision: number, recall: number) => (precision + recall === 0 ? 0 : (2 * precision * recall) / (precision + recall));
 function scores(row: Counts, kind: 'exact' | 'overlap') {
   const precision = ratio(row[kind], row.predicted);
   // Overlap recall: gold entities some prediction overlaps, approximated by matched predictions, capped.
