@@ -144,7 +144,14 @@ describe('raw data screens: quick collection with progress, duplicates, edit, so
     await page.getByLabel('Created from').fill(tomorrow);
     await rowOf('field-notes.txt').waitFor({ state: 'detached' });
     await page.getByLabel('Created from').fill(today);
+    // The row is already shown under "Created from" alone: wait for the list the full range
+    // asked for, or the checkbox below is clicked in a row that is about to be replaced.
+    const rangeListed = page.waitForResponse((response) => {
+      const url = new URL(response.url());
+      return url.pathname === '/api/v1/raw-data/' && url.searchParams.get('created_at_before') === tomorrow;
+    });
     await page.getByLabel('Created to').fill(today);
+    await rangeListed;
     await rowOf('field-notes.txt').waitFor();
     assert.equal(new URL(page.url()).searchParams.get('created_to'), today);
     await rowOf('field-notes.txt').getByRole('checkbox').check();
