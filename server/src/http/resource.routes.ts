@@ -16,13 +16,14 @@ import { parseRelatedQuery, RELATED_DEFAULT_LIMIT, relatedGroups } from '../reso
 import { BULK_MAX_ROWS, BulkService } from '../resources/bulk.ts';
 import { MergeService } from '../resources/merge.ts';
 import type { FileStore } from '../storage/files.ts';
-import { queueSheetImport, storeSpreadsheet } from '../resources/import-job.ts';
+import { awaitImport, queueSheetImport, storeSpreadsheet } from '../resources/import-job.ts';
+import { findJob } from '../jobs/jobs.repository.ts';
 import { filterNames, parseListQuery, rangeFilters, type ListQuery } from '../resources/list-query.ts';
 import type { Resource } from '../resources/resource.ts';
 import type { ResourceService } from '../resources/service.ts';
 import { fieldReadAccess } from '../resources/visibility.ts';
 import { SpreadsheetExport, type ExportFormat } from '../resources/spreadsheet-export.ts';
-import { fileError, importSheet, readImportSheet, saveSpreadsheet, uploadError, withImportFolder, type Upload } from '../resources/spreadsheet-import.ts';
+import { fileError, saveSpreadsheet, uploadError, withImportFolder, type Upload } from '../resources/spreadsheet-import.ts';
 
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody };
 
@@ -104,10 +105,10 @@ async function receiveSpreadsheet(request: FastifyRequest, dir: string): Promise
   return saveSpreadsheet({ stream: part.file, filename: part.filename ?? null }, dir);
 }
 
-/** What a resource's routes need besides the resource: the file store and the row count past which an upload imports as a job. */
+/** What a resource's routes need besides the resource: the file store and how long an upload waits for its import job. */
 export interface ResourceRouteOptions {
   files: FileStore;
-  importJobRows: number;
+  importWaitSeconds: number;
 }
 
 /** The routes of the engine's service for one resource. */
@@ -150,25 +151,23 @@ export async function registerResource(instance: FastifyInstance, service: Resou
       tags,
       summary:
         'Import rows from an xlsx or csv file (multipart field "file"); ?partial=true keeps the good rows. ' +
-        `Past ${options.importJobRows.toLocaleString('en')} rows (IMPORT_JOB_ROWS) the import runs as a job: 202, and the report is the job's result (GET jobs/{id}/)`,
+        `A worker imports the file; the request waits up to ${options.importWaitSeconds} s (IMPORT_WAIT_SECONDS) for its report, ` +
+        'else answers 202 and the report is the job\'s result (GET jobs/{id}/)',
       consumes: ['multipart/form-data'],
       querystring: Type.Object({ partial: Type.Optional(Type.Boolean()) }),
       response: { 200: ImportReport, 202: ImportJobAccepted, ...errors, 400: ImportFailedBody, 413: ErrorBody, 415: ErrorBody },
     },
   }, async (request, reply) => {
     const partial = request.query.partial === true;
-    return withImportFolder(async (dir) => {
-      const upload = await receiveSpreadsheet(request, dir);
-      const sheet = await readImportSheet(service, upload);
-      if (sheet.sheet.dataRows > options.importJobRows) {
-        // Stored before the transaction that queues the job (on PGlite a put inside it would wait for it).
-        const sha256 = await storeSpreadsheet(options.files, actorOf(request).tenantId, upload);
-        const jobId = await withContext(request, (ctx) => queueSheetImport(ctx, service, { sha256, kind: upload.kind }, partial));
-        return reply.status(202).send({ job_id: jobId, status: 'queued' as const });
-      }
-      const onRowError = (error: unknown, row: number) => request.log.warn({ err: error, row }, 'spreadsheet import: row could not be saved');
-      return withContext(request, (ctx) => importSheet(ctx, service, sheet, { partial, onRowError }));
+    // Only the upload's bytes and type are checked here; reading the sheet is the worker's.
+    const upload = await withImportFolder(async (dir) => {
+      const received = await receiveSpreadsheet(request, dir);
+      return { sha256: await storeSpreadsheet(options.files, actorOf(request).tenantId, received), kind: received.kind };
     });
+    const jobId = await withContext(request, (ctx) => queueSheetImport(ctx, service, upload, partial));
+    const answer = await awaitImport(() => withContext(request, (ctx) => findJob(ctx.tx, jobId)), options.importWaitSeconds * 1000);
+    if ('report' in answer) return answer.report;
+    return reply.status(202).send({ job_id: jobId, status: answer.status });
   });
 
   app.get(`${base}/available-filters/`, {
