@@ -5,6 +5,7 @@
 import type { CountryCode } from 'libphonenumber-js';
 import type { ExternalEntity, ExternalMoney, ExternalName, ExtractorName } from './external.ts';
 import { settleRepeats, type SettledName } from './consistency.ts';
+import { findDeals, type Deal, type DealKind, type DealRole } from './deals.ts';
 import { Gazetteer, type GazetteerMatch } from './gazetteer.ts';
 import { TenantModel, contextOf, spanFeatures } from './model.ts';
 import { RULE_THRESHOLD, findCandidateSpans, judgeCandidates, propagate, vetoed, type Candidate, type NameContext, type NameType } from './names.ts';
@@ -35,14 +36,20 @@ export interface Mention {
   source?: ExtractorName;
 }
 
+/**
+ * A ledger entry the text speaks of: a deal (./deals.ts), or money with an organization and a
+ * time in one sentence. A deal's organizations are its parties, in their roles' order.
+ */
 export interface LedgerCandidate {
   sentence: { start: number; end: number };
   snippet: string;
-  money: Mention;
+  /** Always there but for a deal whose amount the text does not give. */
+  money?: Mention;
   year?: number;
   quarter?: number;
   organizations: Mention[];
   people: Mention[];
+  deal?: { kind: DealKind; parties: Array<{ role: DealRole; mention: Mention }>; trigger: { start: number; end: number }; confidence: number };
 }
 
 export interface ExtractOptions {
@@ -189,7 +196,7 @@ export function extractEntities(input: string, options: ExtractOptions = {}): { 
   const names = new Coverage(text.length, mentions.filter((mention) => mention.type === 'ORG' || mention.type === 'PER'));
   const kept = mentions.filter((mention) => mention.type !== 'GEO' || !names.overlaps(mention.start, mention.end));
   kept.sort((a, b) => a.start - b.start || b.end - a.end);
-  return { mentions: kept, ledger: ledgerCandidates(text, kept) };
+  return { mentions: kept, ledger: ledgerCandidates(text, kept, findDeals(tokens, sentences, kept)) };
 }
 
 /**
@@ -398,10 +405,10 @@ function tokenRange(tokens: Token[], start: number, end: number): [number, numbe
 }
 
 /**
- * Money with an organization and a time in the same sentence: year and
- * quarter from the money's period or the sentence's date nearest to it.
+ * The deals found, and elsewhere money with an organization and a time in the same sentence:
+ * year and quarter from the deal's date, or the sentence's date nearest to the money.
  */
-function ledgerCandidates(text: string, mentions: Mention[]): LedgerCandidate[] {
+function ledgerCandidates(text: string, mentions: Mention[], deals: Array<Deal<Mention>>): LedgerCandidate[] {
   const bySentence = new Map<number, Mention[]>();
   for (const mention of mentions) {
     const list = bySentence.get(mention.sentence.start) ?? [];
@@ -409,7 +416,22 @@ function ledgerCandidates(text: string, mentions: Mention[]): LedgerCandidate[] 
     bySentence.set(mention.sentence.start, list);
   }
   const ledger: LedgerCandidate[] = [];
-  for (const members of bySentence.values()) {
+  const dealSentences = new Set<number>();
+  for (const deal of deals) {
+    dealSentences.add(deal.sentence.start);
+    const when = quarterOf(deal.date?.date);
+    ledger.push({
+      sentence: deal.sentence,
+      snippet: text.slice(deal.sentence.start, deal.sentence.end),
+      ...(deal.money ? { money: deal.money } : {}),
+      ...when,
+      organizations: deal.parties.map((party) => party.mention),
+      people: (bySentence.get(deal.sentence.start) ?? []).filter((mention) => mention.type === 'PER'),
+      deal: { kind: deal.kind, parties: deal.parties, trigger: deal.trigger, confidence: deal.confidence },
+    });
+  }
+  for (const [start, members] of bySentence) {
+    if (dealSentences.has(start)) continue;
     const organizations = members.filter((mention) => mention.type === 'ORG');
     if (organizations.length === 0) continue;
     const people = members.filter((mention) => mention.type === 'PER');
@@ -418,18 +440,17 @@ function ledgerCandidates(text: string, mentions: Mention[]): LedgerCandidate[] 
       const when = nearestByStart(dates, amount.start);
       if (!when?.date) continue;
       const sentence = amount.sentence;
-      ledger.push({
-        sentence,
-        snippet: text.slice(sentence.start, sentence.end),
-        money: amount,
-        year: when.date.year,
-        ...(when.date.quarter ? { quarter: when.date.quarter } : {}),
-        organizations,
-        people,
-      });
+      ledger.push({ sentence, snippet: text.slice(sentence.start, sentence.end), money: amount, ...quarterOf(when.date), organizations, people });
     }
   }
-  return ledger;
+  return ledger.sort((a, b) => a.sentence.start - b.sentence.start);
+}
+
+/** A ledger entry's year and quarter from a date: its quarter, else its month's. */
+function quarterOf(date: Mention['date']): { year?: number; quarter?: number } {
+  if (!date) return {};
+  const quarter = date.quarter ?? (date.month ? Math.ceil(date.month / 3) : undefined);
+  return { year: date.year, ...(quarter ? { quarter } : {}) };
 }
 
 /** The mention (sorted by start) whose start is nearest to offset; the later one on a tie. */
