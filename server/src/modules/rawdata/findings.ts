@@ -89,6 +89,7 @@ interface Suggestible {
   normalized: string;
   text: string;
   body?: Record<string, unknown>;
+  mentions?: Mention[];
 }
 
 /**
@@ -103,7 +104,7 @@ async function suggestOrJoin(
   source: { kind: string; id: string },
 ): Promise<{ id: string; created: boolean } | null> {
   const resource = review.resource;
-  const body = entity.body ?? suggestionBody(resource.kind, entity.text);
+  const body = entity.body ?? suggestionBody(resource.kind, entity.text, entity.mentions?.find((mention) => mention.role)?.role);
   const key = normalizeName(entity.text);
   if (!key) return null;
   const table = sql.identifier(resource.table);
@@ -120,13 +121,18 @@ async function suggestOrJoin(
   return row ? { id: String(row['id']), created: true } : null;
 }
 
-/** A suggestion's fields from a name: an organization's legal name; a person's given and family names. */
-export function suggestionBody(kind: string, name: string): Record<string, unknown> {
+/**
+ * A suggestion's fields from a name: an organization's legal name; a person's given and family
+ * names, and — found in a table's role column — the role and the row's organization as their
+ * `professional_profile` ("CEO, Orion Freight Holdings": a person has no organization relation).
+ */
+export function suggestionBody(kind: string, name: string, role?: Mention['role']): Record<string, unknown> {
   const clean = name.replace(/\s+/g, ' ').trim();
   if (kind === 'organizations') return { name_inc: clean.slice(0, 300) };
   const words = clean.split(' ');
-  if (words.length === 1) return { name_family: clean.slice(0, 200) };
-  return { name_given: words.slice(0, -1).join(' ').slice(0, 200), name_family: words.at(-1)!.slice(0, 200) };
+  const profile = role ? { professional_profile: [role.title, role.organization].filter(Boolean).join(', ').slice(0, 2000) } : {};
+  if (words.length === 1) return { name_family: clean.slice(0, 200), ...profile };
+  return { name_given: words.slice(0, -1).join(' ').slice(0, 200), name_family: words.at(-1)!.slice(0, 200), ...profile };
 }
 
 /**

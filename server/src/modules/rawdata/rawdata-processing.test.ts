@@ -245,6 +245,29 @@ describe('raw data processing', () => {
     assert.deepEqual(entry.organizations.map((ref: { id: string }) => ref.id), [idOf('Orion Freight Holdings')], 'Baltic Rail Logistics shows once it is accepted');
   });
 
+  it('a CSV and an HTML table with role columns give people (role and company as their profile) and organizations', async () => {
+    const upload = async (filename: string, content: string, contentType: string) => {
+      const created = await t.request(acme, { method: 'POST', url: `${BASE}/`, token: tokens['research'], ...multipartForm([{ field: 'file', filename, content, contentType }]) });
+      assert.equal(created.statusCode, 201, created.body);
+      return created.json().id as string;
+    };
+    const csv = await upload('boards.csv', 'company,ceo,employees\nQuillmark Dynamics,Teodora Ivanescu,120\nSorrelbank,Anders Fjeld,40\n', 'text/csv');
+    const html = await upload('founders.html', '<html><body><h1>Portfolio</h1><table><tr><th>Startup</th><th>Founder</th></tr>'
+      + '<tr><td>Brindlewood Labs</td><td>Yusuf Demir</td></tr><tr><td>Calyx Grid</td><td>Noor Haddad</td></tr></table></body></html>', 'text/html');
+    await processIds([csv, html]);
+    worker = await t.startWorker();
+    await completed(csv);
+    await completed(html);
+    const organizations = names(await suggestions('organizations'));
+    for (const name of ['Quillmark Dynamics', 'Sorrelbank', 'Brindlewood Labs', 'Calyx Grid']) assert.ok(organizations.includes(name), `${name}: ${organizations.join(' | ')}`);
+    const people = await suggestions('people');
+    const profile = (name: string) => people.find((row) => row['display_name'] === name)?.['professional_profile'];
+    assert.equal(profile('Teodora Ivanescu'), 'ceo, Quillmark Dynamics');
+    assert.equal(profile('Anders Fjeld'), 'ceo, Sorrelbank');
+    assert.equal(profile('Yusuf Demir'), 'Founder, Brindlewood Labs');
+    assert.equal(profile('Noor Haddad'), 'Founder, Calyx Grid');
+  });
+
   it('says why a file cannot be read, and fails a job whose worker died', async () => {
     const corrupt = await t.request(acme, {
       method: 'POST',

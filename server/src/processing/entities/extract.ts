@@ -12,6 +12,7 @@ import { RULE_THRESHOLD, findCandidateSpans, judgeCandidates, propagate, vetoed,
 import { LEGAL_SUFFIXES, STOP_WORDS, WORDS_THAT_ARE_ALSO_NAMES } from './lexicon.ts';
 import { normalizeName } from './normalize.ts';
 import { Coverage, findDates, findEmails, findMoney, findPhones, findUrls, moneyPeriod, type MoneySpan, type Span } from './patterns.ts';
+import { findTableNames } from './tables.ts';
 import { defaultTagger, type EntityTagger, type TaggedSpan } from './tagger.ts';
 import { cleanControlCharacters, tokenize, type Sentence, type Token } from './tokens.ts';
 
@@ -34,6 +35,8 @@ export interface Mention {
   gazetteerId?: string;
   /** Found by an optional extractor where the gazetteer and the rules found nothing. */
   source?: ExtractorName;
+  /** PER found in a table's role column (./tables.ts): the column's header and the row's organization. */
+  role?: { title: string; organization?: string };
 }
 
 /**
@@ -72,6 +75,9 @@ export interface ExtractOptions {
 }
 
 export const DEFAULT_MAX_CHARS = 2_000_000;
+
+/** A name typed by its table column's header: as sure as a legal form. */
+const TABLE_CONFIDENCE = 0.9;
 
 /** The learnt layer's say over the rules, as margins between its class scores. */
 const MODEL_DROP_MARGIN = 0.5;
@@ -130,6 +136,27 @@ export function extractEntities(input: string, options: ExtractOptions = {}): { 
   }
 
   const context = contextOf(tokens);
+  // Tables: a role column's cells are names of its type, where the gazetteer found none; the
+  // rules and the tagger then leave their tokens alone.
+  for (const found of findTableNames(text)) {
+    const range = tokenRange(tokens, found.start, found.end);
+    if (!range) continue;
+    const [first, end] = range;
+    let blocked = false;
+    for (let index = first; index < end; index++) if (blockedTokens.has(index)) blocked = true;
+    if (blocked || vetoed(context, first, end)) continue;
+    const span = { start: tokens[first]!.start, end: tokens[end - 1]!.end };
+    const name = text.slice(span.start, span.end);
+    const linked = options.gazetteer?.lookup(name, found.type)[0];
+    const organization = found.role?.organization ? text.slice(found.role.organization.start, found.role.organization.end) : undefined;
+    push(found.type, span, {
+      confidence: TABLE_CONFIDENCE,
+      normalized: normalizeName(name, found.type),
+      ...(linked ? { gazetteerId: linked.id } : {}),
+      ...(found.role ? { role: { title: found.role.title, ...(organization ? { organization } : {}) } } : {}),
+    });
+    for (let index = first; index < end; index++) blockedTokens.add(index);
+  }
   const spans = findCandidateSpans(tokens, (index) => blockedTokens.has(index));
   const candidates = judgeCandidates(context, spans);
   propagate(context, candidates);
