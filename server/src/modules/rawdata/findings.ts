@@ -3,8 +3,10 @@
  * (docs/processing.md "Suggestions"):
  *
  * 1. What an earlier processing of the item wrote goes: its entities, and its provenance on
- *    suggestions nobody reviewed yet — a suggestion left with no provenance at all goes too.
- *    Reviewed ones (accepted, rejected) keep theirs: a decision is never undone by reprocessing.
+ *    suggestions nobody reviewed yet — a suggestion left with no provenance at all goes too, once
+ *    the new findings are written (a name found again joins its suggestion: same id, not
+ *    announced again). Reviewed ones (accepted, rejected) keep theirs: a decision is never
+ *    undone by reprocessing.
  * 2. Every distinct entity is recorded (raw_data_entities): linked to the record it names, or
  *    to the suggestion made of it.
  * 3. People and organizations that name no record become suggestions — or one more source of
@@ -22,7 +24,7 @@ import type { EngineContext } from '../../resources/context.ts';
 import type { Resource } from '../../resources/resource.ts';
 import { normalizeName } from '../../resources/values.ts';
 import { isRejected, SNIPPET_MAX, type ReviewService, type ReviewServices } from '../review/review.service.ts';
-import { forgetSource, lockTenantSuggestions } from '../review/forget-source.ts';
+import { dropProvenance, lockTenantSuggestions, removeOrphans } from '../review/forget-source.ts';
 import { insertProvenance, type ProvenanceInput } from '../review/review.repository.ts';
 import type { DealRole, LedgerCandidate, Mention } from '../../processing/entities/index.ts';
 import type { Findings, LinkedEntity } from './entity-finding.ts';
@@ -47,7 +49,7 @@ export async function writeFindings(ctx: EngineContext, reviews: ReviewServices,
   await lockTenantSuggestions(ctx);
   // Step 1 (see the module comment).
   await query(ctx.tx, sql`DELETE FROM raw_data_entities WHERE raw_data_id = ${itemId}`);
-  await forgetSource(ctx, reviews.services, source);
+  const unsourced = await dropProvenance(ctx, reviews.services, source);
 
   const entities = [...findings.entities].sort((a, b) => b.mentions.length - a.mentions.length).slice(0, MAX_ENTITIES_PER_ITEM);
   const suggested = { organizations: [] as Array<{ id: string; name: string }>, people: [] as string[], ledger: 0 };
@@ -74,6 +76,7 @@ export async function writeFindings(ctx: EngineContext, reviews: ReviewServices,
     const made = await suggestOrJoin(ctx, ledger, { normalized: normalizeName(String(body['caption'])), text: String(body['caption']), body }, provenance, source);
     if (made?.created) suggested.ledger += 1;
   }
+  await removeOrphans(ctx, reviews.services, unsourced);
   await recordEntities(ctx, itemId, text, entities);
   await announce(ctx, itemId, suggested.organizations, suggested.people);
   return {

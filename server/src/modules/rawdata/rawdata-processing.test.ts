@@ -238,6 +238,13 @@ describe('raw data processing', () => {
     const idOf = (name: string) => String(organizations.find((row) => row['display_name'] === name)!['id']);
     // The parties are the organizations suggested from the same text, presented with the suggestion.
     assert.deepEqual((deal!['organizations'] as Array<{ id: string }>).map((ref) => ref.id), [idOf('Orion Freight Holdings'), idOf('Baltic Rail Logistics')]);
+    // Processed again, the same suggestions stay (same ids) and nothing is announced as new.
+    const announced = (await events()).filter((event) => event.name.startsWith('new_suggested_')).length;
+    await processIds([id]);
+    await completed(id);
+    assert.deepEqual((await fromItem('organizations')).map((row) => row['id']).sort(), organizations.map((row) => row['id']).sort());
+    assert.deepEqual((await fromItem('ledger')).map((row) => row['id']), [deal!['id']]);
+    assert.equal((await events()).filter((event) => event.name.startsWith('new_suggested_')).length, announced);
     // Accepted, the organization is the record the entry names; the records' view of the entry names records only.
     assert.equal((await json('POST', `/api/v1/assets/organizations/${idOf('Orion Freight Holdings')}/accept_suggestion/`, {})).statusCode, 200);
     assert.equal((await json('POST', `/api/v1/assets/ledger/${String(deal!['id'])}/accept_suggestion/`, {})).statusCode, 200);
