@@ -18,7 +18,7 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const PROCESSING_ONLY = [
   /node_modules\/(pdfjs-dist|tesseract\.js|mammoth|linkedom|@mozilla\/readability|postal-mime)\//,
   /server\/src\/processing\/text\/(?!types\.ts)/,
-  /server\/src\/processing\/entities\/(consistency|extract|gazetteer|lexicon|model|names|tagger|tokens)\.ts/,
+  /server\/src\/processing\/entities\/(consistency|deals|extract|gazetteer|lexicon|model|names|tables|tagger|tokens)\.ts/,
   /server\/src\/modules\/rawdata\/(entity-finding|findings)\.ts/,
 ];
 

@@ -3,14 +3,18 @@
  * (docs/processing.md "Suggestions"):
  *
  * 1. What an earlier processing of the item wrote goes: its entities, and its provenance on
- *    suggestions nobody reviewed yet — a suggestion left with no provenance at all goes too.
- *    Reviewed ones (accepted, rejected) keep theirs: a decision is never undone by reprocessing.
+ *    suggestions nobody reviewed yet — a suggestion left with no provenance at all goes too, once
+ *    the new findings are written (a name found again joins its suggestion: same id, not
+ *    announced again). Reviewed ones (accepted, rejected) keep theirs: a decision is never
+ *    undone by reprocessing.
  * 2. Every distinct entity is recorded (raw_data_entities): linked to the record it names, or
  *    to the suggestion made of it.
  * 3. People and organizations that name no record become suggestions — or one more source of
  *    a suggestion of the same name, so repeated mentions across items make one suggestion
  *    with all its provenance. A name rejected from this item is not suggested again from it.
- * 4. Money near an organization and a time becomes a suggested ledger entry.
+ * 4. A deal (an acquisition, merger, funding round or investment), and money near an organization
+ *    and a time, becomes a suggested ledger entry naming its parties: records, or the suggestions
+ *    step 3 made.
  * 5. SPEC §4's events announce the new suggestions (on commit).
  */
 import { sql } from 'drizzle-orm';
@@ -20,9 +24,9 @@ import type { EngineContext } from '../../resources/context.ts';
 import type { Resource } from '../../resources/resource.ts';
 import { normalizeName } from '../../resources/values.ts';
 import { isRejected, SNIPPET_MAX, type ReviewService, type ReviewServices } from '../review/review.service.ts';
-import { forgetSource, lockTenantSuggestions } from '../review/forget-source.ts';
+import { dropProvenance, lockTenantSuggestions, removeOrphans } from '../review/forget-source.ts';
 import { insertProvenance, type ProvenanceInput } from '../review/review.repository.ts';
-import type { LedgerCandidate, Mention } from '../../processing/entities/index.ts';
+import type { DealRole, LedgerCandidate, Mention } from '../../processing/entities/index.ts';
 import type { Findings, LinkedEntity } from './entity-finding.ts';
 
 /** Entities recorded per item at most (the most mentioned first). */
@@ -45,16 +49,9 @@ export async function writeFindings(ctx: EngineContext, reviews: ReviewServices,
   await lockTenantSuggestions(ctx);
   // Step 1 (see the module comment).
   await query(ctx.tx, sql`DELETE FROM raw_data_entities WHERE raw_data_id = ${itemId}`);
-  await forgetSource(ctx, reviews.services, source);
+  const unsourced = await dropProvenance(ctx, reviews.services, source);
 
   const entities = [...findings.entities].sort((a, b) => b.mentions.length - a.mentions.length).slice(0, MAX_ENTITIES_PER_ITEM);
-  // A ledger entry may only point at curated records: the linked ones, not suggestions.
-  const linkedRecord = (mention: Mention, kind: string) =>
-    entities.find((entity) => entity.record?.kind === kind && entity.mentions.some((m) => m.start === mention.start && m.end === mention.end))?.record?.id ?? null;
-  const ledgerSuggestions = findings.ledger.slice(0, MAX_SUGGESTIONS_PER_ITEM).map((candidate) => ({
-    candidate,
-    body: ledgerBody(ledger.resource, candidate, (mention) => linkedRecord(mention, 'organizations'), (mention) => linkedRecord(mention, 'people')),
-  }));
   const suggested = { organizations: [] as Array<{ id: string; name: string }>, people: [] as string[], ledger: 0 };
   for (const entity of entities) {
     if (entity.record || (entity.type !== 'ORG' && entity.type !== 'PER')) continue;
@@ -68,11 +65,18 @@ export async function writeFindings(ctx: EngineContext, reviews: ReviewServices,
     if (entity.type === 'ORG') suggested.organizations.push({ id: id.id, name: entity.text.slice(0, 300) });
     else suggested.people.push(id.id);
   }
-  for (const { candidate, body } of ledgerSuggestions) {
-    const provenance = [{ source, snippet: clipSnippet(candidate.snippet), start: candidate.money.start, end: candidate.money.end, snippetStart: candidate.sentence.start, mentions: 1 }];
+  // Written after the people and organizations: a ledger suggestion names the records its
+  // mentions are, or the suggestions just made of them (reviewed alongside it: docs/review.md).
+  const entityOf = new Map<Mention, LinkedEntity>();
+  for (const entity of entities) for (const mention of entity.mentions) entityOf.set(mention, entity);
+  for (const candidate of findings.ledger.slice(0, MAX_SUGGESTIONS_PER_ITEM)) {
+    const body = ledgerBody(ledger.resource, candidate, (mention) => entityOf.get(mention));
+    const at = candidate.money ?? candidate.deal!.trigger;
+    const provenance = [{ source, snippet: clipSnippet(candidate.snippet), start: at.start, end: at.end, snippetStart: candidate.sentence.start, mentions: 1 }];
     const made = await suggestOrJoin(ctx, ledger, { normalized: normalizeName(String(body['caption'])), text: String(body['caption']), body }, provenance, source);
     if (made?.created) suggested.ledger += 1;
   }
+  await removeOrphans(ctx, reviews.services, unsourced);
   await recordEntities(ctx, itemId, text, entities);
   await announce(ctx, itemId, suggested.organizations, suggested.people);
   return {
@@ -88,6 +92,7 @@ interface Suggestible {
   normalized: string;
   text: string;
   body?: Record<string, unknown>;
+  mentions?: Mention[];
 }
 
 /**
@@ -102,7 +107,7 @@ async function suggestOrJoin(
   source: { kind: string; id: string },
 ): Promise<{ id: string; created: boolean } | null> {
   const resource = review.resource;
-  const body = entity.body ?? suggestionBody(resource.kind, entity.text);
+  const body = entity.body ?? suggestionBody(resource.kind, entity.text, entity.mentions?.find((mention) => mention.role)?.role);
   const key = normalizeName(entity.text);
   if (!key) return null;
   const table = sql.identifier(resource.table);
@@ -119,27 +124,41 @@ async function suggestOrJoin(
   return row ? { id: String(row['id']), created: true } : null;
 }
 
-/** A suggestion's fields from a name: an organization's legal name; a person's given and family names. */
-export function suggestionBody(kind: string, name: string): Record<string, unknown> {
+/**
+ * A suggestion's fields from a name: an organization's legal name; a person's given and family
+ * names, and — found in a table's role column — the role and the row's organization as their
+ * `professional_profile` ("CEO, Orion Freight Holdings": a person has no organization relation).
+ */
+export function suggestionBody(kind: string, name: string, role?: Mention['role']): Record<string, unknown> {
   const clean = name.replace(/\s+/g, ' ').trim();
   if (kind === 'organizations') return { name_inc: clean.slice(0, 300) };
   const words = clean.split(' ');
-  if (words.length === 1) return { name_family: clean.slice(0, 200) };
-  return { name_given: words.slice(0, -1).join(' ').slice(0, 200), name_family: words.at(-1)!.slice(0, 200) };
+  const profile = role ? { professional_profile: [role.title, role.organization].filter(Boolean).join(', ').slice(0, 2000) } : {};
+  if (words.length === 1) return { name_family: clean.slice(0, 200), ...profile };
+  return { name_given: words.slice(0, -1).join(' ').slice(0, 200), name_family: words.at(-1)!.slice(0, 200), ...profile };
 }
 
 /**
- * A ledger suggestion: "Org — amount (quarter year)", the sentence as its data, the money found
- * as its amount and currency (each when the entry can hold it), the linked organizations and people.
+ * A ledger suggestion. A deal: "Acquisition of Baltic Rail Logistics by Orion Freight Holdings —
+ * USD 420,000,000 (Q2 2025)", its parties as its organizations. Other money: "Org — EUR
+ * 45,000,000 (Q2 2024)". Both: the sentence as data, year and quarter, the money as amount and
+ * currency (each when the entry can hold it), the people of the sentence; each party and person
+ * is the record it names or the suggestion made of it (an entity neither — over the per-item
+ * limit, or rejected from this item — is left out).
  */
-function ledgerBody(resource: Resource, candidate: LedgerCandidate, orgId: (mention: Mention) => string | null, personId: (mention: Mention) => string | null): Record<string, unknown> {
-  const money = candidate.money.money;
-  const amount = money ? `${money.currency} ${formatAmount(money.amount)}${money.period ? ` ${money.period}` : ''}` : candidate.money.text;
-  const who = candidate.organizations[0]?.text ?? candidate.people[0]?.text;
+function ledgerBody(resource: Resource, candidate: LedgerCandidate, entityOf: (mention: Mention) => LinkedEntity | undefined): Record<string, unknown> {
+  const money = candidate.money?.money;
+  const amount = money ? `${money.currency} ${formatAmount(money.amount)}${money.period ? ` ${money.period}` : ''}` : candidate.money?.text;
+  const nameOf = (mention: Mention) => entityOf(mention)?.text ?? mention.text;
+  const what = candidate.deal ? dealTitle(candidate.deal, nameOf) : (candidate.organizations[0] ?? candidate.people[0]) && nameOf((candidate.organizations[0] ?? candidate.people[0])!);
   const when = [candidate.quarter ? `Q${candidate.quarter}` : null, candidate.year ?? null].filter(Boolean).join(' ');
-  const caption = [who, amount].filter(Boolean).join(' — ') + (when ? ` (${when})` : '');
-  const organizations = [...new Set(candidate.organizations.map(orgId).filter((id): id is string => id !== null))];
-  const people = [...new Set(candidate.people.map(personId).filter((id): id is string => id !== null))];
+  const caption = [what, amount].filter(Boolean).join(' — ') + (when ? ` (${when})` : '');
+  const idsOf = (mentions: Mention[]) => [...new Set(mentions.map((mention) => {
+    const entity = entityOf(mention);
+    return (entity?.record ?? entity?.suggestion)?.id ?? null;
+  }).filter((id): id is string => id !== null))];
+  const organizations = idsOf(candidate.organizations);
+  const people = idsOf(candidate.people);
   return {
     caption: caption.slice(0, 300),
     data: candidate.snippet.slice(0, 20_000),
@@ -149,6 +168,26 @@ function ledgerBody(resource: Resource, candidate: LedgerCandidate, orgId: (ment
     ...(organizations.length > 0 ? { organizations } : {}),
     ...(people.length > 0 ? { people } : {}),
   };
+}
+
+/** "Acquisition of T by A", "Merger of A and B", "Funding of R by I and J", "Investment in E by I". */
+function dealTitle(deal: NonNullable<LedgerCandidate['deal']>, nameOf: (mention: Mention) => string): string {
+  const named = (...roles: DealRole[]) => {
+    const names = [...new Set(deal.parties.filter((party) => roles.includes(party.role)).map((party) => nameOf(party.mention)))];
+    return names.length <= 1 ? (names[0] ?? '') : `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`;
+  };
+  const phrase = (kind: string, object: string, objectWord: string, subject: string) =>
+    [kind, object ? `${objectWord} ${object}` : '', subject ? `by ${subject}` : ''].filter(Boolean).join(' ');
+  switch (deal.kind) {
+    case 'acquisition':
+      return phrase('Acquisition', named('target') || named('seller'), named('target') ? 'of' : 'from', named('acquirer'));
+    case 'merger':
+      return phrase('Merger', named('party'), 'of', '');
+    case 'funding':
+      return phrase('Funding', named('recipient'), 'of', named('investor'));
+    case 'investment':
+      return phrase('Investment', named('investee'), 'in', named('investor'));
+  }
 }
 
 /**

@@ -210,6 +210,71 @@ describe('raw data processing', () => {
     assert.ok((await suggestions('people')).some((row) => row['display_name'] === 'Marguerite Okafor'));
   });
 
+  it('a news paragraph: one suggestion per company with its short forms, the people, and the deal as a ledger suggestion naming both companies', async () => {
+    // Issue 29 item 7.
+    const id = await createText([
+      'Orion Freight Holdings said on Tuesday it had agreed to buy Baltic Rail Logistics for $420 million.',
+      'Chief executive Miriam Okonkwo told reporters the deal would close in the second quarter of 2025.',
+      "Baltic Rail's founder, Jonas Lindqvist, will join the board of Orion Freight Holdings.",
+      'The acquisition was advised by Kestrel Partners, according to a statement from Orion Freight.',
+    ].join(' '));
+    await processIds([id]);
+    worker = await t.startWorker();
+    await completed(id);
+    const fromItem = async (segment: 'organizations' | 'people' | 'ledger') =>
+      (await suggestions(segment)).filter((row) => (row['provenance'] as Array<{ source_id: string }>).some((entry) => entry.source_id === id));
+    const organizations = await fromItem('organizations');
+    assert.deepEqual(names(organizations), ['Baltic Rail Logistics', 'Kestrel Partners', 'Orion Freight Holdings']);
+    assert.deepEqual(names(await fromItem('people')), ['Jonas Lindqvist', 'Miriam Okonkwo']);
+    const mentions = (name: string) => (organizations.find((row) => row['display_name'] === name)!['provenance'] as Array<{ mention_count: number }>)[0]!.mention_count;
+    assert.equal(mentions('Orion Freight Holdings'), 3, 'twice in full and once as "Orion Freight"');
+    assert.equal(mentions('Baltic Rail Logistics'), 2, 'in full and as "Baltic Rail\'s"');
+
+    const ledger = await fromItem('ledger');
+    assert.equal(ledger.length, 1, names(ledger).join(' | '));
+    const [deal] = ledger;
+    assert.equal(deal!['caption'], 'Acquisition of Baltic Rail Logistics by Orion Freight Holdings — USD 420,000,000 (Q2 2025)');
+    assert.deepEqual([deal!['amount'], deal!['currency'], deal!['year'], deal!['quarter']], [420_000_000, 'USD', 2025, 'Q2']);
+    const idOf = (name: string) => String(organizations.find((row) => row['display_name'] === name)!['id']);
+    // The parties are the organizations suggested from the same text, presented with the suggestion.
+    assert.deepEqual((deal!['organizations'] as Array<{ id: string }>).map((ref) => ref.id), [idOf('Orion Freight Holdings'), idOf('Baltic Rail Logistics')]);
+    // Processed again, the same suggestions stay (same ids) and nothing is announced as new.
+    const announced = (await events()).filter((event) => event.name.startsWith('new_suggested_')).length;
+    await processIds([id]);
+    await completed(id);
+    assert.deepEqual((await fromItem('organizations')).map((row) => row['id']).sort(), organizations.map((row) => row['id']).sort());
+    assert.deepEqual((await fromItem('ledger')).map((row) => row['id']), [deal!['id']]);
+    assert.equal((await events()).filter((event) => event.name.startsWith('new_suggested_')).length, announced);
+    // Accepted, the organization is the record the entry names; the records' view of the entry names records only.
+    assert.equal((await json('POST', `/api/v1/assets/organizations/${idOf('Orion Freight Holdings')}/accept_suggestion/`, {})).statusCode, 200);
+    assert.equal((await json('POST', `/api/v1/assets/ledger/${String(deal!['id'])}/accept_suggestion/`, {})).statusCode, 200);
+    const entry = (await json('GET', `/api/v1/assets/ledger/${String(deal!['id'])}/`)).json();
+    assert.deepEqual(entry.organizations.map((ref: { id: string }) => ref.id), [idOf('Orion Freight Holdings')], 'Baltic Rail Logistics shows once it is accepted');
+  });
+
+  it('a CSV and an HTML table with role columns give people (role and company as their profile) and organizations', async () => {
+    const upload = async (filename: string, content: string, contentType: string) => {
+      const created = await t.request(acme, { method: 'POST', url: `${BASE}/`, token: tokens['research'], ...multipartForm([{ field: 'file', filename, content, contentType }]) });
+      assert.equal(created.statusCode, 201, created.body);
+      return created.json().id as string;
+    };
+    const csv = await upload('boards.csv', 'company,ceo,employees\nQuillmark Dynamics,Teodora Ivanescu,120\nSorrelbank,Anders Fjeld,40\n', 'text/csv');
+    const html = await upload('founders.html', '<html><body><h1>Portfolio</h1><table><tr><th>Startup</th><th>Founder</th></tr>'
+      + '<tr><td>Brindlewood Labs</td><td>Yusuf Demir</td></tr><tr><td>Calyx Grid</td><td>Noor Haddad</td></tr></table></body></html>', 'text/html');
+    await processIds([csv, html]);
+    worker = await t.startWorker();
+    await completed(csv);
+    await completed(html);
+    const organizations = names(await suggestions('organizations'));
+    for (const name of ['Quillmark Dynamics', 'Sorrelbank', 'Brindlewood Labs', 'Calyx Grid']) assert.ok(organizations.includes(name), `${name}: ${organizations.join(' | ')}`);
+    const people = await suggestions('people');
+    const profile = (name: string) => people.find((row) => row['display_name'] === name)?.['professional_profile'];
+    assert.equal(profile('Teodora Ivanescu'), 'ceo, Quillmark Dynamics');
+    assert.equal(profile('Anders Fjeld'), 'ceo, Sorrelbank');
+    assert.equal(profile('Yusuf Demir'), 'Founder, Brindlewood Labs');
+    assert.equal(profile('Noor Haddad'), 'Founder, Calyx Grid');
+  });
+
   it('says why a file cannot be read, and fails a job whose worker died', async () => {
     const corrupt = await t.request(acme, {
       method: 'POST',
