@@ -299,6 +299,7 @@ export async function seed(port: number, host = `localhost:${port}`, log: (line:
     const body: Record<string, unknown> = {
       name_inc: o.name, name_dba: o.dba ?? null, hq_city: o.city, ownership_type: o.own, founding_date: o.founded,
       visibility: o.vis, keywords: kwIds(o.kw), emails: o.emails ?? [], notes: o.notes ?? null,
+      phones: random() < 0.3 ? [`+${int(1, 49)} ${int(100, 999)} ${int(100000, 999999)}`] : [],
     };
     refs.organizations.set(o.name, (await post('/api/v1/assets/organizations/', body)).id);
   }
@@ -323,6 +324,8 @@ export async function seed(port: number, host = `localhost:${port}`, log: (line:
       profile: random() < 0.7 ? pick(PROFILES) : undefined, kw: random() < 0.3 ? [pick(KEYWORDS)] : [], fav: random() < 0.1,
     });
   }
+  const MAIL_DOMAINS = ['gmail.com', 'proton.me', 'outlook.com', 'gmx.de', 'orange.fr'];
+  const ascii = (text: string) => text.normalize('NFKD').replace(/[^A-Za-z]/g, '').toLowerCase() || 'x';
   const METS = ['Web Summit', 'Davos Forum', 'Slush', 'VivaTech', 'Money20/20'];
   for (const p of personSpecs) {
     const met = random() < 0.3;
@@ -330,6 +333,7 @@ export async function seed(port: number, host = `localhost:${port}`, log: (line:
       name_given: p.given, name_family: p.family, current_address_city: p.city, passport_country: p.passport, gender: p.gender,
       birth_date: p.born, visibility: p.vis, professional_profile: p.profile ?? null, keywords: kwIds(p.kw), is_fav: p.fav ?? false,
       met_event_name: met ? pick(METS) : null, met_event_date: met ? `${int(2015, 2024)}-${pad(int(1, 12))}` : null,
+      emails: random() < 0.6 ? [`${ascii(p.given)}.${ascii(p.family)}@${pick(MAIL_DOMAINS)}`] : [],
     };
     refs.people.set(`${p.given} ${p.family}`, (await post('/api/v1/assets/people/', body)).id);
   }
