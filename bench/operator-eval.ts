@@ -8,7 +8,8 @@
  * fresh temporary DATA_DIR, no workers), seeds the default tenant through the HTTP API
  * (operator-fresh/seed.ts), then asks each question at POST /api/v1/ai-assistant/queries/nlp-to-query/
  * as its audience (admin, the paywall reader, or a visitor without a token), runs the list call
- * the answer gives (`list.path` with `list.params`, every page unless the answer sets a limit) as
+ * the answer gives (`list.path` with `list.params`; every page — its `limit` is a page size —
+ * except where the question asks for a number of rows) as
  * the same audience, and compares it with the expected meaning run the same way:
  *
  * - an expectation `{resource, params, within?, empty?}` is a list query (names written as
@@ -19,13 +20,13 @@
  *   seed written today). `limit` in params: only the first `limit` rows count, in order.
  *   Order is compared by the ordering field's values (ties may come in any order).
  * - `{not_understood: [words]}`: the answer must name one of these words as not understood.
- * - `{refuse: "write"}`: the answer must refuse (a 4xx answer other than 401/404/429, a field
- *   naming a refusal, or an explanation saying nothing is changed).
+ * - `{refuse: "write"}`: the answer must refuse (a 4xx answer whose detail or code says it refuses
+ *   a change, a field naming a refusal, or an explanation saying nothing is changed).
  *
  * Categories: exact (same rows, and order where asked, nothing flagged), refused (write requests
  * refused), flagged ok (the expected words reported as not understood), right but hedged (the
  * right rows with words reported as not understood), partial said (a superset, with words
- * reported as not understood), broadened silently (a superset — or any answer to a question
+ * reported as not understood), broadened silently (a strict superset of a non-empty answer — or any answer to a question
  * with words it cannot answer — with nothing reported: the worst kind), wrong (anything else,
  * errors included).
  *
@@ -218,7 +219,9 @@ async function score(question: Question, refs: SeedRefs): Promise<Outcome> {
   const expect = question.expect;
 
   if ('refuse' in expect) {
-    const refusedByStatus = answer.status >= 400 && answer.status < 500 && ![401, 404, 429].includes(answer.status);
+    // A 4xx counts only when it says it is refusing a change (a generic "could not parse" is no refusal).
+    const refusedByStatus = answer.status >= 400 && answer.status < 500 && ![401, 404, 429].includes(answer.status)
+      && (REFUSAL.test(String(body.detail ?? '')) || /write|read_only|refus|forbidden/i.test(String(body.code ?? '')));
     const refusedByField = Object.entries(body).some(([key, value]) => /refus/i.test(key) && Boolean(value));
     const refusedByWords = typeof body.explanation === 'string' && REFUSAL.test(body.explanation);
     if (refusedByStatus || refusedByField || refusedByWords) return { category: 'refused', detail: summary };
@@ -241,7 +244,9 @@ async function score(question: Question, refs: SeedRefs): Promise<Outcome> {
   const ordering = typeof expect.params['ordering'] === 'string' ? (expect.params['ordering'] as string) : null;
   const listPath = String(body.list.path).startsWith('/api/') ? String(body.list.path) : `/api/v1/${String(body.list.path).replace(/^\/+/, '')}`;
   const params = Object.fromEntries(Object.entries(body.list.params ?? {}).map(([k, v]) => [k, String(v)]));
-  const cap = params['limit'] ? Number(params['limit']) : null;
+  // The answer's `limit` is the page size of its list call: the rows it answers are every page,
+  // except where the question asks for a number of rows (then the first `limit` count, in order).
+  const cap = limit !== null && params['limit'] ? Number(params['limit']) : null;
   const got = await readRows(listPath.endsWith('/') ? listPath : `${listPath}/`, params, token, cap);
   if (got.status !== 200) return { category: 'wrong', detail: `its list call failed (${got.status} ${got.error}): ${summary}` };
 
@@ -257,7 +262,8 @@ async function score(question: Question, refs: SeedRefs): Promise<Outcome> {
     const wantIds = new Set(want.map((row) => row.id));
     const gotIds = new Set(got.rows.map((row) => row.id));
     right = wantIds.size === gotIds.size && [...wantIds].every((id) => gotIds.has(id));
-    superset = !right && [...wantIds].every((id) => gotIds.has(id)) && gotIds.size > wantIds.size;
+    // A superset of nothing is only a partial answer when the answer says what it left out.
+    superset = !right && [...wantIds].every((id) => gotIds.has(id)) && gotIds.size > wantIds.size && (wantIds.size > 0 || said);
     if (right && ordering) right = sameOrder(got.rows, want, ordering.replace(/^-/, '').split(',')[0]!, 10);
   }
   const counts = `got ${got.rows.length}, expected ${want.length}`;
@@ -316,7 +322,7 @@ async function main(): Promise<void> {
     if (SHOW_ERRORS) {
       console.log('');
       for (const { question, outcome } of results) {
-        if (['exact', 'refused', 'flagged_ok'].includes(outcome.category)) continue;
+        if (outcome.category === 'exact') continue;
         console.log(`- [${question.kind}/${question.as}] ${outcome.category}: "${question.q}" — ${outcome.detail}`);
       }
     }
