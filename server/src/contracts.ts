@@ -178,6 +178,8 @@ export const Settings = Type.Object(
     footer_text: Nullable(Type.String()),
     footer_show_open_data_link: Type.Boolean(),
     footer_show_setup_invite: Type.Boolean(),
+    /** Processing suggests no person, organization or ledger entry it is less sure of (0 to 1; docs/processing.md "Confidence"). */
+    suggestion_min_confidence: Type.Number(),
   },
   { additionalProperties: false },
 );
@@ -194,6 +196,7 @@ export const SettingsPatch = Type.Object(
     footer_text: Type.Optional(Nullable(Type.String({ maxLength: 4096 }))),
     footer_show_open_data_link: Type.Optional(Type.Boolean()),
     footer_show_setup_invite: Type.Optional(Type.Boolean()),
+    suggestion_min_confidence: Type.Optional(Type.Number({ minimum: 0, maximum: 1 })),
   },
   { additionalProperties: false },
 );
@@ -385,6 +388,8 @@ export const SuggestionProvenance = Type.Object({
   /** Where `snippet` starts in the source's text: the mention is at start_offset - snippet_start in it (null when the suggester did not say). */
   snippet_start: Type.Union([Type.Integer(), Type.Null()]),
   mention_count: Type.Integer(),
+  /** How sure the suggester was of what it found here, 0 to 1 (null when it did not say). */
+  confidence: Type.Union([Type.Number(), Type.Null()]),
   created_at: Type.String(),
 });
 export type SuggestionProvenance = Static<typeof SuggestionProvenance>;
