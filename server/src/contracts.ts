@@ -333,6 +333,15 @@ export const ResourceMeta = Type.Object({
   /** What POST {path}/bulk/ offers for this resource (see BulkRequest), and how many rows one request may touch. */
   bulk_actions: Type.Array(Type.String()),
   bulk_max_rows: Type.Integer(),
+  /**
+   * A reviewed resource's suggestions (docs/review.md), where they differ from its records: their
+   * path, their fields (the records' and what suggestions add: `confidence`), what orders them
+   * and their order when the list asks for none. Null for a resource that is not reviewed.
+   */
+  suggestions: Type.Union([
+    Type.Object({ path: Type.String(), fields: Type.Array(FieldMeta), ordering: Type.Array(Type.String()), default_ordering: Type.String() }),
+    Type.Null(),
+  ]),
 });
 export type ResourceMeta = Static<typeof ResourceMeta>;
 
