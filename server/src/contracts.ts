@@ -178,6 +178,8 @@ export const Settings = Type.Object(
     footer_text: Nullable(Type.String()),
     footer_show_open_data_link: Type.Boolean(),
     footer_show_setup_invite: Type.Boolean(),
+    /** Processing suggests no person, organization or ledger entry it is less sure of (0 to 1; docs/processing.md "Confidence"). */
+    suggestion_min_confidence: Type.Number(),
   },
   { additionalProperties: false },
 );
@@ -194,6 +196,7 @@ export const SettingsPatch = Type.Object(
     footer_text: Type.Optional(Nullable(Type.String({ maxLength: 4096 }))),
     footer_show_open_data_link: Type.Optional(Type.Boolean()),
     footer_show_setup_invite: Type.Optional(Type.Boolean()),
+    suggestion_min_confidence: Type.Optional(Type.Number({ minimum: 0, maximum: 1 })),
   },
   { additionalProperties: false },
 );
@@ -330,6 +333,15 @@ export const ResourceMeta = Type.Object({
   /** What POST {path}/bulk/ offers for this resource (see BulkRequest), and how many rows one request may touch. */
   bulk_actions: Type.Array(Type.String()),
   bulk_max_rows: Type.Integer(),
+  /**
+   * A reviewed resource's suggestions (docs/review.md), where they differ from its records: their
+   * path, their fields (the records' and what suggestions add: `confidence`), what orders them
+   * and their order when the list asks for none. Null for a resource that is not reviewed.
+   */
+  suggestions: Type.Union([
+    Type.Object({ path: Type.String(), fields: Type.Array(FieldMeta), ordering: Type.Array(Type.String()), default_ordering: Type.String() }),
+    Type.Null(),
+  ]),
 });
 export type ResourceMeta = Static<typeof ResourceMeta>;
 
@@ -385,6 +397,8 @@ export const SuggestionProvenance = Type.Object({
   /** Where `snippet` starts in the source's text: the mention is at start_offset - snippet_start in it (null when the suggester did not say). */
   snippet_start: Type.Union([Type.Integer(), Type.Null()]),
   mention_count: Type.Integer(),
+  /** How sure the suggester was of what it found here, 0 to 1 (null when it did not say). */
+  confidence: Type.Union([Type.Number(), Type.Null()]),
   created_at: Type.String(),
 });
 export type SuggestionProvenance = Static<typeof SuggestionProvenance>;

@@ -6,7 +6,7 @@ import type { AccessLevel } from '../contracts.ts';
 import type { Tx } from '../db/client.ts';
 import type { Catalog } from './catalog.ts';
 import type { EngineContext } from './context.ts';
-import type { FieldType, Visibility } from './fields.ts';
+import { decimal, readOnly, type FieldType, type Visibility } from './fields.ts';
 import { searchFieldProblem, SEARCH_WEIGHTS } from './search-index.ts';
 
 /** How much a searched field counts: 'A' for names (found first), then 'B', 'C', 'D'. */
@@ -189,8 +189,28 @@ export interface Resource extends ResourceDeclaration {
  */
 export function reviewView(resource: Resource, status: ReviewStatus, path = resource.path): Resource {
   if (!resource.review) throw new Error(`${resource.kind} does not declare review.`);
-  return { ...resource, status, path, counterKinds: counterKindsWithStatus(resource, status) };
+  const view = { ...resource, status, path, counterKinds: counterKindsWithStatus(resource, status) };
+  if (status === 'active') return view;
+  return {
+    ...view,
+    fields: { ...resource.fields, ...SUGGESTION_FIELDS },
+    columns: [...resource.columns, ...Object.keys(SUGGESTION_FIELDS)],
+    ordering: [...resource.ordering, 'confidence'],
+    defaultOrdering: SUGGESTION_ORDERING,
+  };
 }
+
+/**
+ * What every reviewed resource's suggestions have besides its fields (docs/review.md
+ * "Confidence"): how sure the suggester was — the highest confidence of the suggestion's
+ * provenance, kept on its row by migration 0180's triggers. Read-only (sent back with an edit,
+ * it is ignored), orderable and so comparable (`confidence__gte=0.8`).
+ */
+export const SUGGESTION_FIELDS: Record<string, FieldType> = {
+  confidence: readOnly(decimal({ min: 0, max: 1, scale: 2 })),
+};
+/** Suggestions are reviewed most confident first; then the newest. */
+export const SUGGESTION_ORDERING = '-confidence,-updated_at';
 
 /** A reviewed resource's counter kinds for rows of a status (the counter trigger's '<kind>:<status>'). */
 function counterKindsWithStatus(resource: Resource, status: ReviewStatus): string[] {

@@ -11,10 +11,12 @@
  *    to the suggestion made of it.
  * 3. People and organizations that name no record become suggestions — or one more source of
  *    a suggestion of the same name, so repeated mentions across items make one suggestion
- *    with all its provenance. A name rejected from this item is not suggested again from it.
+ *    with all its provenance. A name rejected from this item is not suggested again from it,
+ *    nor one found with less confidence than the tenant's threshold (Findings.minConfidence).
+ *    Each kind is one batch for review (ReviewService.suggestMany).
  * 4. A deal (an acquisition, merger, funding round or investment), and money near an organization
  *    and a time, becomes a suggested ledger entry naming its parties: records, or the suggestions
- *    step 3 made.
+ *    step 3 made — one more batch, under the same threshold.
  * 5. SPEC §4's events announce the new suggestions (on commit).
  */
 import { sql } from 'drizzle-orm';
@@ -23,9 +25,9 @@ import { publish } from '../../events/bus.ts';
 import type { EngineContext } from '../../resources/context.ts';
 import type { Resource } from '../../resources/resource.ts';
 import { normalizeName } from '../../resources/values.ts';
-import { isRejected, SNIPPET_MAX, type ReviewService, type ReviewServices } from '../review/review.service.ts';
+import { SNIPPET_MAX, type ReviewServices } from '../review/review.service.ts';
 import { dropProvenance, lockTenantSuggestions, removeOrphans } from '../review/forget-source.ts';
-import { insertProvenance, type ProvenanceInput } from '../review/review.repository.ts';
+import type { ProvenanceInput } from '../review/review.repository.ts';
 import type { DealRole, LedgerCandidate, Mention } from '../../processing/entities/index.ts';
 import type { Findings, LinkedEntity } from './entity-finding.ts';
 
@@ -52,30 +54,36 @@ export async function writeFindings(ctx: EngineContext, reviews: ReviewServices,
   const unsourced = await dropProvenance(ctx, reviews.services, source);
 
   const entities = [...findings.entities].sort((a, b) => b.mentions.length - a.mentions.length).slice(0, MAX_ENTITIES_PER_ITEM);
+  const sure = (confidence: number) => confidence >= findings.minConfidence;
   const suggested = { organizations: [] as Array<{ id: string; name: string }>, people: [] as string[], ledger: 0 };
-  for (const entity of entities) {
-    if (entity.record || (entity.type !== 'ORG' && entity.type !== 'PER')) continue;
-    const review = entity.type === 'ORG' ? organizations : people;
-    const made = entity.type === 'ORG' ? suggested.organizations.length : suggested.people.length;
-    if (made >= MAX_SUGGESTIONS_PER_ITEM) continue;
-    const id = await suggestOrJoin(ctx, review, entity, provenanceOf(text, entity.mentions, source), source);
-    if (!id) continue;
-    entity.suggestion = { kind: entity.type === 'ORG' ? 'organizations' : 'people', id: id.id };
-    if (!id.created) continue;
-    if (entity.type === 'ORG') suggested.organizations.push({ id: id.id, name: entity.text.slice(0, 300) });
-    else suggested.people.push(id.id);
+  for (const [type, review] of [['ORG', organizations], ['PER', people]] as const) {
+    const named = entities.filter((entity) => entity.type === type && !entity.record && normalizeName(entity.text) !== '' && sure(confidenceOf(entity.mentions)));
+    const outcomes = await review.suggestMany(ctx, named.map((entity) => ({
+      body: suggestionBody(review.resource.kind, entity.text, entity.mentions.find((mention) => mention.role)?.role),
+      provenance: provenanceOf(text, entity.mentions, source),
+    })), { joinRepeats: true, maxCreated: MAX_SUGGESTIONS_PER_ITEM });
+    named.forEach((entity, index) => {
+      const outcome = outcomes[index];
+      if (!outcome) return;
+      entity.suggestion = { kind: type === 'ORG' ? 'organizations' : 'people', id: outcome.id };
+      if (!outcome.created) return;
+      if (type === 'ORG') suggested.organizations.push({ id: outcome.id, name: entity.text.slice(0, 300) });
+      else suggested.people.push(outcome.id);
+    });
   }
   // Written after the people and organizations: a ledger suggestion names the records its
   // mentions are, or the suggestions just made of them (reviewed alongside it: docs/review.md).
   const entityOf = new Map<Mention, LinkedEntity>();
   for (const entity of entities) for (const mention of entity.mentions) entityOf.set(mention, entity);
-  for (const candidate of findings.ledger.slice(0, MAX_SUGGESTIONS_PER_ITEM)) {
-    const body = ledgerBody(ledger.resource, candidate, (mention) => entityOf.get(mention));
+  const deals = findings.ledger.slice(0, MAX_SUGGESTIONS_PER_ITEM).filter((candidate) => sure(ledgerConfidence(candidate)));
+  const outcomes = await ledger.suggestMany(ctx, deals.map((candidate) => {
     const at = candidate.money ?? candidate.deal!.trigger;
-    const provenance = [{ source, snippet: clipSnippet(candidate.snippet), start: at.start, end: at.end, snippetStart: candidate.sentence.start, mentions: 1 }];
-    const made = await suggestOrJoin(ctx, ledger, { normalized: normalizeName(String(body['caption'])), text: String(body['caption']), body }, provenance, source);
-    if (made?.created) suggested.ledger += 1;
-  }
+    return {
+      body: ledgerBody(ledger.resource, candidate, (mention) => entityOf.get(mention)),
+      provenance: [{ source, snippet: clipSnippet(candidate.snippet), start: at.start, end: at.end, snippetStart: candidate.sentence.start, mentions: 1, confidence: ledgerConfidence(candidate) }],
+    };
+  }), { joinRepeats: true });
+  suggested.ledger = outcomes.filter((outcome) => outcome?.created).length;
   await removeOrphans(ctx, reviews.services, unsourced);
   await recordEntities(ctx, itemId, text, entities);
   await announce(ctx, itemId, suggested.organizations, suggested.people);
@@ -86,42 +94,6 @@ export async function writeFindings(ctx: EngineContext, reviews: ReviewServices,
       suggested: { organizations: suggested.organizations.length, people: suggested.people.length, ledger: suggested.ledger },
     },
   };
-}
-
-interface Suggestible {
-  normalized: string;
-  text: string;
-  body?: Record<string, unknown>;
-  mentions?: Mention[];
-}
-
-/**
- * The suggestion of this name: an existing one (not yet reviewed) gets this source's
- * provenance; else one is made. Null when the name was rejected from this source.
- */
-async function suggestOrJoin(
-  ctx: EngineContext,
-  review: ReviewService,
-  entity: Suggestible,
-  provenance: ProvenanceInput[],
-  source: { kind: string; id: string },
-): Promise<{ id: string; created: boolean } | null> {
-  const resource = review.resource;
-  const body = entity.body ?? suggestionBody(resource.kind, entity.text, entity.mentions?.find((mention) => mention.role)?.role);
-  const key = normalizeName(entity.text);
-  if (!key) return null;
-  const table = sql.identifier(resource.table);
-  const [existing] = resource.kind === 'ledger_entries'
-    ? await query<{ id: string }>(ctx.tx, sql`SELECT id FROM ${table} WHERE status = 'suggested' AND caption = ${String(body['caption'])} ORDER BY created_at LIMIT 1 FOR UPDATE`)
-    : await query<{ id: string }>(ctx.tx, sql`SELECT id FROM ${table} WHERE status = 'suggested' AND name_keys && ARRAY[${key}]::text[] ORDER BY created_at LIMIT 1 FOR UPDATE`);
-  // Asked after the suggestion is locked: a rejection committed while this waited is seen here.
-  if (await isRejected(ctx, resource, entity.text, source)) return null;
-  if (existing) {
-    await insertProvenance(ctx.tx, ctx.actor.tenantId, resource.kind, existing.id, provenance);
-    return { id: existing.id, created: false };
-  }
-  const row = await review.suggest(ctx, body, provenance);
-  return row ? { id: String(row['id']), created: true } : null;
 }
 
 /**
@@ -208,11 +180,27 @@ function formatAmount(amount: number): string {
   return amount.toLocaleString('en-US', { maximumFractionDigits: 2 });
 }
 
-/** Provenance of an entity in one item: its first mention's sentence, and how often it is mentioned. */
+/**
+ * Provenance of an entity in one item: its first mention's sentence, how often it is mentioned,
+ * and how sure the extractor was of it — of its surest mention (a short form is less sure than
+ * the full name it repeats).
+ */
 function provenanceOf(text: string, mentions: Mention[], source: { kind: string; id: string }): ProvenanceInput[] {
   const first = mentions[0]!;
   const { snippet, snippetStart } = snippetAround(text, first);
-  return [{ source, snippet, start: first.start, end: first.end, snippetStart, mentions: mentions.length }];
+  return [{ source, snippet, start: first.start, end: first.end, snippetStart, mentions: mentions.length, confidence: confidenceOf(mentions) }];
+}
+
+/** An entity's confidence: its surest mention's (docs/processing.md "Confidence"). */
+export const confidenceOf = (mentions: Mention[]): number => Math.max(...mentions.map((mention) => mention.confidence));
+
+/**
+ * A ledger suggestion's confidence: a deal's own (its trigger, parties, amount and date); other
+ * money near an organization, the less sure of the money and the organization it is about.
+ */
+function ledgerConfidence(candidate: LedgerCandidate): number {
+  if (candidate.deal) return candidate.deal.confidence;
+  return Math.min(...[candidate.money, candidate.organizations[0] ?? candidate.people[0]].filter((mention) => mention !== undefined).map((mention) => mention.confidence));
 }
 
 /** The mention's sentence, cut to SNIPPET_MAX characters around the mention when longer. */

@@ -252,6 +252,54 @@ describe('raw data processing', () => {
     assert.deepEqual(entry.organizations.map((ref: { id: string }) => ref.id), [idOf('Orion Freight Holdings')], 'Baltic Rail Logistics shows once it is accepted');
   });
 
+  it("says how sure it is of each suggestion, lists the surest first, and suggests nothing below the tenant's threshold", async () => {
+    // Issue 29 item 5. A legal form (rules, 0.95) and a name the trained tagger reads from its context (about 0.7).
+    const text = 'Halvorsen Maritime AS signed the lease. Reuters reported that Tessa Quillfeather met Brannock on Monday.';
+    const first = await createText(text);
+    await processIds([first]);
+    worker = await t.startWorker();
+    await completed(first);
+    const fromItem = (rows: Array<Record<string, unknown>>, id: string) =>
+      rows.filter((row) => (row['provenance'] as Array<{ source_id: string }>).some((entry) => entry.source_id === id));
+    const organizations = fromItem(await suggestions('organizations'), first);
+    assert.deepEqual(names(organizations), ['Halvorsen Maritime AS', 'Reuters']);
+    const confidence = (name: string, rows = organizations) => rows.find((row) => row['display_name'] === name)!['confidence'] as number;
+    assert.ok(confidence('Halvorsen Maritime AS') >= 0.9, `a legal form is sure: ${confidence('Halvorsen Maritime AS')}`);
+    assert.ok(confidence('Reuters') >= 0.6 && confidence('Reuters') < 0.8, `the tagger alone less so: ${confidence('Reuters')}`);
+    for (const row of organizations) {
+      // A suggestion's confidence is its surest source's.
+      const entries = row['provenance'] as Array<{ confidence: number | null }>;
+      assert.equal(row['confidence'], Math.max(...entries.map((entry) => entry.confidence ?? 0)));
+    }
+    // The suggestions list is ordered by it, surest first, unless asked otherwise; and compared by it.
+    const listed = (await suggestions('organizations')).map((row) => row['confidence'] as number | null);
+    assert.deepEqual(listed, [...listed].sort((a, b) => (b ?? -1) - (a ?? -1)), 'highest first, unknown last');
+    const ascending = (await json('GET', '/api/v1/suggested-entities/organizations/?ordering=confidence&limit=100')).json().results.map((row: Record<string, unknown>) => row['confidence']);
+    assert.deepEqual(ascending.filter((value: number | null) => value !== null), listed.filter((value) => value !== null).reverse());
+    const sure = fromItem((await json('GET', '/api/v1/suggested-entities/organizations/?confidence__gte=0.8&limit=100')).json().results, first);
+    assert.deepEqual(names(sure), ['Halvorsen Maritime AS']);
+    // Sent back with an edit, it is ignored: the suggester's, not the analyst's.
+    const edited = await json('PATCH', `/api/v1/suggested-entities/organizations/${String(organizations[0]!['id'])}/`, { confidence: 0.01 });
+    assert.equal(edited.statusCode, 200, edited.body);
+    assert.equal(edited.json().confidence, organizations[0]!['confidence']);
+
+    // Raised to 0.8, the tenant's threshold keeps the less sure names out.
+    const raised = await json('PATCH', '/api/v1/settings/', { suggestion_min_confidence: 0.8 }, tokens['admin']);
+    assert.equal(raised.statusCode, 200, raised.body);
+    try {
+      const second = await createText(text.replace('Halvorsen Maritime AS', 'Brekke Shipping ASA'));
+      await processIds([second]);
+      await completed(second);
+      assert.deepEqual(names(fromItem(await suggestions('organizations'), second)), ['Brekke Shipping ASA'], 'Reuters is below 0.8');
+      const people = fromItem(await suggestions('people'), second);
+      assert.ok(people.every((row) => (row['confidence'] as number) >= 0.8), JSON.stringify(people.map((row) => [row['display_name'], row['confidence']])));
+      const found = (await json('GET', `${BASE}/extract-data/?ids=${second}&type=ORG`)).json().results as Array<{ text: string; record: unknown }>;
+      assert.equal(found.find((row) => row.text === 'Reuters')?.record, null, 'found, and not suggested');
+    } finally {
+      await json('PATCH', '/api/v1/settings/', { suggestion_min_confidence: 0.6 }, tokens['admin']);
+    }
+  });
+
   it('a CSV and an HTML table with role columns give people (role and company as their profile) and organizations', async () => {
     const upload = async (filename: string, content: string, contentType: string) => {
       const created = await t.request(acme, { method: 'POST', url: `${BASE}/`, token: tokens['research'], ...multipartForm([{ field: 'file', filename, content, contentType }]) });
