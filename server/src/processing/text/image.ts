@@ -1,4 +1,4 @@
-import type { ExtractionContext } from './context.ts';
+import { type ExtractionContext, throwIfAborted } from './context.ts';
 import { recognizeImage } from './ocr.ts';
 import { TextExtractionError } from './types.ts';
 
@@ -78,9 +78,132 @@ function tiffDimensions(bytes: Uint8Array): { width: number; height: number } | 
 }
 
 
+const HEIF_TYPES = new Set(['image/heic', 'image/heif', 'image/heic-sequence', 'image/heif-sequence']);
+
+function checkSize(width: number, height: number, what = 'The image'): void {
+  if (!(width > 0 && height > 0)) throw new TextExtractionError('corrupt', `${what} is not readable: its size cannot be read from its header`);
+  if (width * height > MAX_IMAGE_PIXELS) throw new TextExtractionError('too_large', `${what} is too large to read (${width} × ${height} pixels)`);
+}
+
+/** RGBA pixels as a PNG (with @napi-rs/canvas), for tesseract, which reads encoded images only. */
+export async function rgbaToPng(rgba: Uint8Array | Uint8ClampedArray, width: number, height: number): Promise<Uint8Array> {
+  const { createCanvas, ImageData } = await import('@napi-rs/canvas');
+  const canvas = createCanvas(width, height);
+  const pixels = new Uint8ClampedArray(rgba.buffer, rgba.byteOffset, width * height * 4);
+  canvas.getContext('2d').putImageData(new ImageData(pixels, width, height), 0, 0);
+  const png = await canvas.encode('png');
+  canvas.width = 0;
+  canvas.height = 0;
+  return png;
+}
+
+/** Reads each of `pages` (decoded one at a time) with OCR, labelled "page N" when there is more than one. */
+async function ocrPages(pages: Array<{ width: number; height: number; png: () => Promise<Uint8Array> }>, ctx: ExtractionContext, kind: string): Promise<void> {
+  const read = Math.min(pages.length, ctx.limits.maxPages);
+  if (read < pages.length) {
+    ctx.out.partial = true;
+    ctx.out.warn(`Only the first ${read} of the ${kind}'s ${pages.length} pages were read`);
+  }
+  let empty = 0;
+  for (let index = 0; index < read; index += 1) {
+    throwIfAborted(ctx.signal);
+    if (ctx.out.full) {
+      ctx.out.overflowed = true;
+      return;
+    }
+    const page = pages[index]!;
+    let png: Uint8Array;
+    try {
+      checkSize(page.width, page.height, pages.length > 1 ? `Page ${index + 1} of the ${kind}` : `The ${kind}`);
+      png = await page.png();
+    } catch (error) {
+      if (pages.length === 1 || (error instanceof TextExtractionError && error.code !== 'corrupt')) throw error;
+      ctx.out.warn(`Page ${index + 1} of the ${kind} could not be decoded: ${(error as Error).message}`);
+      continue;
+    }
+    const text = await recognizeImage(png, ctx.signal, (fraction) => ctx.progress((index + fraction) / read));
+    if (text.trim() === '') empty += 1;
+    ctx.out.append(text, pages.length > 1 ? `page ${index + 1}` : 'image text');
+  }
+  if (empty === read) ctx.out.warn(read > 1 ? `No text was found in the ${kind}'s pages` : 'No text was found in the image');
+  else if (empty > 0) ctx.out.warn(`No text was found on ${empty} of the ${kind}'s ${read} pages`);
+}
+
+/**
+ * A TIFF, every page (directory) of it, decoded with UTIF.js (uncompressed, LZW, PackBits,
+ * Deflate, CCITT G3/G4, JPEG) and read with OCR; each page's size is checked before its pixels
+ * are decoded.
+ */
+async function extractTiff(bytes: Uint8Array, ctx: ExtractionContext): Promise<void> {
+  const UTIF = (await import('utif2')).default;
+  const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  let directories;
+  try {
+    directories = UTIF.decode(buffer);
+  } catch (error) {
+    throw new TextExtractionError('corrupt', `Not a readable TIFF image: ${(error as Error).message}`, { cause: error });
+  }
+  const number = (value: unknown) => (Array.isArray(value) ? Number(value[0]) : Number.NaN);
+  // Reduced-resolution copies (thumbnails: NewSubfileType bit 0) are not pages.
+  const pages = directories.filter((ifd) => (number(ifd['t254']) & 1) !== 1);
+  if (pages.length === 0) throw new TextExtractionError('corrupt', 'Not a readable TIFF image: it has no image directory');
+  await ocrPages(
+    pages.map((ifd) => ({
+      width: number(ifd['t256']),
+      height: number(ifd['t257']),
+      png: async () => {
+        try {
+          UTIF.decodeImage(buffer, ifd);
+          const rgba = UTIF.toRGBA8(ifd);
+          if (rgba.length < ifd.width * ifd.height * 4) throw new Error('its pixels are missing');
+          return await rgbaToPng(rgba, ifd.width, ifd.height);
+        } catch (error) {
+          throw new TextExtractionError('corrupt', `Not a readable TIFF image: ${(error as Error).message}`, { cause: error });
+        }
+      },
+    })),
+    ctx,
+    'TIFF image',
+  );
+}
+
+/** HEIC/HEIF (phone photos) decoded with libheif compiled to WebAssembly (heic-decode), each image read with OCR. */
+async function extractHeif(bytes: Uint8Array, ctx: ExtractionContext): Promise<void> {
+  const { heicDecode } = await import('./untyped.ts');
+  let images: Awaited<ReturnType<typeof heicDecode.all>>;
+  try {
+    images = await heicDecode.all({ buffer: bytes });
+  } catch (error) {
+    throw new TextExtractionError('corrupt', `Not a readable HEIC image: ${(error as Error).message}`, { cause: error });
+  }
+  try {
+    await ocrPages(
+      images.map((image) => ({
+        width: image.width,
+        height: image.height,
+        png: async () => {
+          let decoded;
+          try {
+            decoded = await image.decode();
+          } catch (error) {
+            throw new TextExtractionError('corrupt', `Not a readable HEIC image: ${(error as Error).message}`, { cause: error });
+          }
+          return rgbaToPng(decoded.data, decoded.width, decoded.height);
+        },
+      })),
+      ctx,
+      'HEIC image',
+    );
+  } finally {
+    images.dispose();
+  }
+}
+
 /** An image: its text through OCR (tesseract.js, English). */
 export async function extractImage(bytes: Uint8Array, mime: string, ctx: ExtractionContext): Promise<void> {
   if (!ctx.limits.ocr) throw new TextExtractionError('unsupported', 'Text in images is read with OCR, which is turned off');
+  if (mime === 'image/tiff') return extractTiff(bytes, ctx);
+  if (HEIF_TYPES.has(mime)) return extractHeif(bytes, ctx);
   if (!OCR_IMAGE_TYPES.has(mime)) throw new TextExtractionError('unsupported', `Text cannot be read from ${mime} images`);
   // An image whose size cannot be read is not decoded: its size is what keeps a bomb out.
   const size = imageDimensions(bytes, mime);
