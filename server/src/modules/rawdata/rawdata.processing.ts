@@ -22,7 +22,7 @@ import type { ResourceService } from '../../resources/service.ts';
 import { fileKey } from '../../storage/files.ts';
 import { OptionalExtractors } from '../../processing/entities/extractors.ts';
 import { TextExtractionError, type ExtractedText } from '../../processing/text/types.ts';
-import type { ProcessingStage } from './rawdata.resource.ts';
+import { MAX_PROCESSING_WARNINGS, type ProcessingStage } from './rawdata.resource.ts';
 import type { FoundEntities } from './entity-finding.ts';
 import type { TenantModels } from './entity-model.ts';
 import type { ReviewServices } from '../review/review.service.ts';
@@ -101,7 +101,7 @@ export class RawDataProcessing {
     const [updated] = await query<{ updated_at: Date | string }>(
       ctx.tx,
       sql`UPDATE raw_data SET processing_status = 'pending', processing_stage = NULL, processing_error = NULL, processing_percent = 0,
-            processing_job = ${jobId}, updated_at = now()
+            processing_warnings = '{}', processing_job = ${jobId}, updated_at = now()
           WHERE id = ${row.id} RETURNING updated_at`,
     );
     await publish(ctx, 'raw_data_update', { id: row.id, processing_status: 'pending', updated_at: iso(updated!.updated_at) });
@@ -126,6 +126,8 @@ export class RawDataProcessing {
       return { error: error.message };
     }
 
+    const warnings = itemWarnings(text);
+
     if (!(await this.enterStage(job, 'extracting'))) return { skipped: 'superseded' };
     // The optional extractors (a model, a chat endpoint) may take seconds: outside any
     // transaction. They never fail the item: one that fails leaves the rules alone.
@@ -143,7 +145,8 @@ export class RawDataProcessing {
         ctx.tx,
         sql`UPDATE raw_data SET processing_status = 'completed', processing_stage = NULL, processing_error = NULL, processing_percent = 100,
               processed_at = now(), updated_at = now(), processing_job = NULL,
-              extracted_text = ${clip(text.text, PROCESSED_TEXT_MAX)}, extracted_chars = ${text.text.length}, extraction_method = ${text.method}
+              extracted_text = ${clip(text.text, PROCESSED_TEXT_MAX)}, extracted_chars = ${text.text.length}, extraction_method = ${text.method},
+              processing_warnings = ${textArray(warnings)}::text[]
             WHERE id = ${itemId} RETURNING updated_at`,
       );
       await publish(ctx, 'raw_data_process_complete', { id: itemId, processing_status: 'completed', updated_at: iso(row!.updated_at) });
@@ -151,7 +154,7 @@ export class RawDataProcessing {
     });
     if (!written) return { skipped: 'superseded' };
     await job.progress('completed', 100);
-    return { chars: text.text.length, method: text.method, truncated: text.truncated, ...written.summary, ...(optional ? { extractors: optional.outcomes } : {}) };
+    return { chars: text.text.length, method: text.method, truncated: text.truncated, warnings, ...written.summary, ...(optional ? { extractors: optional.outcomes } : {}) };
   }
 
   /** The job failed for good (its last attempt, or its worker died): the item says so. */
@@ -273,4 +276,26 @@ function latestOnly(write: (value: number) => Promise<unknown>): (value: number)
     next = value;
     if (!running) void pump();
   };
+}
+
+/**
+ * What the item says was left out or could not be read: the reader's warnings, and the cut of
+ * the kept text (search, the text view and the library read only its first PROCESSED_TEXT_MAX
+ * characters; entities are found in all of it). At most MAX_PROCESSING_WARNINGS, each at most
+ * 500 characters (the field's bounds).
+ */
+export function itemWarnings(text: ExtractedText): string[] {
+  const all = [...text.warnings];
+  if (text.text.length > PROCESSED_TEXT_MAX) {
+    const count = (n: number) => n.toLocaleString('en');
+    all.push(`Only the first ${count(PROCESSED_TEXT_MAX)} of the text's ${count(text.text.length)} characters are kept for search and the text view; entities were found in all of it`);
+  }
+  const clipped = all.map((warning) => (warning.length > 500 ? `${warning.slice(0, 499)}…` : warning));
+  if (clipped.length <= MAX_PROCESSING_WARNINGS) return clipped;
+  return [...clipped.slice(0, MAX_PROCESSING_WARNINGS - 1), `And ${clipped.length - MAX_PROCESSING_WARNINGS + 1} more warnings`];
+}
+
+/** A PostgreSQL text[] literal of `values` (each quoted and escaped), cast by the caller. */
+function textArray(values: string[]): string {
+  return `{${values.map((value) => `"${value.replaceAll('\\', '\\\\').replaceAll('"', '\\"')}"`).join(',')}}`;
 }
