@@ -154,7 +154,7 @@ export class RawDataProcessing {
     });
     if (!written) return { skipped: 'superseded' };
     await job.progress('completed', 100);
-    return { chars: text.text.length, method: text.method, truncated: text.truncated, warnings, ...written.summary, ...(optional ? { extractors: optional.outcomes } : {}) };
+    return { chars: text.text.length, method: text.method, truncated: text.truncated, warnings, ...(text.ocr ? { ocr: text.ocr } : {}), ...written.summary, ...(optional ? { extractors: optional.outcomes } : {}) };
   }
 
   /** The job failed for good (its last attempt, or its worker died): the item says so. */

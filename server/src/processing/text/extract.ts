@@ -43,11 +43,18 @@ const OOXML_VARIANTS: Record<string, string> = {
 };
 const TEXT_HINTS = new Set(['text/plain', 'text/markdown', 'text/csv', 'text/tab-separated-values', 'application/json', 'text/html']);
 
-/** Bytes that never occur in text, NUL aside (the sniffer's list): with none of them, stray NULs do not make a file binary. */
-function isTextWithNuls(bytes: Uint8Array): boolean {
+const isControlByte = (byte: number) => byte <= 0x08 || byte === 0x0b || (byte >= 0x0e && byte <= 0x1a) || (byte >= 0x1c && byte <= 0x1f);
+
+/**
+ * Text with stray bytes that never occur in text (the sniffer's list): NULs, and a few other
+ * control bytes — at most one in a thousand (a text exported with a stray STX). A binary file
+ * has far more of them.
+ */
+function isTextWithStrays(bytes: Uint8Array): boolean {
+  const allowed = Math.max(4, Math.floor(bytes.length / 1000));
+  let strays = 0;
   for (const byte of bytes) {
-    if (byte === 0) continue;
-    if (byte <= 0x08 || byte === 0x0b || (byte >= 0x0e && byte <= 0x1a) || (byte >= 0x1c && byte <= 0x1f)) return false;
+    if (byte !== 0 && isControlByte(byte) && ++strays > allowed) return false;
   }
   return true;
 }
@@ -106,7 +113,7 @@ const MBOX_FROM_LINE = /^From \S+ [^\n]{0,200}\r?\n(?=[A-Za-z-]+: )/;
  * bytes would look binary; a text type from the bytes may be refined by the caller's hint (the
  * sniffer only reads the file's head, the hint may come from reading all of it).
  */
-async function detect(bytes: Uint8Array, hint: string | undefined): Promise<Detected> {
+async function detect(bytes: Uint8Array, hint: string | undefined, fileName?: string): Promise<Detected> {
   if (wideEncoding(bytes)) {
     const decoded = decodeText(bytes);
     const head = new TextEncoder().encode(decoded.text.slice(0, SNIFF_BYTES));
@@ -115,8 +122,8 @@ async function detect(bytes: Uint8Array, hint: string | undefined): Promise<Dete
     return { mime, decoded };
   }
   let { mime } = await sniffType(bytes.subarray(0, SNIFF_BYTES), bytes.length <= SNIFF_BYTES);
-  if (mime === 'application/octet-stream' && bytes.length > 0 && isTextWithNuls(bytes)) {
-    const withoutNuls = bytes.filter((byte) => byte !== 0);
+  if (mime === 'application/octet-stream' && bytes.length > 0 && isTextWithStrays(bytes)) {
+    const withoutNuls = bytes.filter((byte) => byte !== 0 && !isControlByte(byte));
     mime = (await sniffType(withoutNuls.subarray(0, SNIFF_BYTES), withoutNuls.length <= SNIFF_BYTES)).mime;
     return { mime, decoded: decodeText(withoutNuls) };
   }
@@ -135,6 +142,9 @@ async function detect(bytes: Uint8Array, hint: string | undefined): Promise<Dete
     }
   }
   if (mime === 'text/plain' && hint && TEXT_HINTS.has(hint)) mime = hint;
+  // A fragment of HTML that starts with a tag the sniffer does not list (<h3>, <span>): its name
+  // may say what it is — for reading only, never for serving (storage/sniff.ts decides that).
+  if (mime === 'text/plain' && /\.x?html?$/i.test(fileName ?? '') && /^\s*<[a-z!]/i.test(new TextDecoder().decode(bytes.subarray(0, 256)))) mime = 'text/html';
   return { mime: OOXML_VARIANTS[mime] ?? OPENDOCUMENT[mime] ?? mime };
 }
 
@@ -142,7 +152,7 @@ async function detect(bytes: Uint8Array, hint: string | undefined): Promise<Dete
 async function extractInto(input: NestedInput, ctx: ExtractionContext): Promise<string> {
   throwIfAborted(ctx.signal);
   if (input.bytes.length === 0) throw new TextExtractionError('unsupported', 'The file is empty');
-  const { mime, decoded: preDecoded, bytes: inner } = await detect(input.bytes, input.mime);
+  const { mime, decoded: preDecoded, bytes: inner } = await detect(input.bytes, input.mime, input.fileName);
   const bytes = inner ?? input.bytes;
   const text = () => preDecoded ?? decodeText(bytes);
   // JSON lines look like a table (the same commas on every line) or like JSON that does not parse.
@@ -311,5 +321,5 @@ export async function extractText(
   // An item with no text is never silently done: the analyst is told, whatever the reader said already.
   if (text.trim() === '' && !out.warnings.some((warning) => warning.startsWith('No text was found'))) out.warn('No text was found in the file');
   options.onProgress?.(100);
-  return { text, segments, ...(pages === undefined ? {} : { pages }), truncated: cut || out.partial, warnings: out.warnings, method };
+  return { text, segments, ...(pages === undefined ? {} : { pages }), truncated: cut || out.partial, warnings: out.warnings, ...(out.ocr.length > 0 ? { ocr: out.ocr } : {}), method };
 }

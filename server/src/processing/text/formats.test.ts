@@ -149,6 +149,42 @@ describe('extractText: images of issue 26', () => {
   });
 });
 
+describe('extractText: OCR of real scans (issue 26 item 2)', () => {
+  it('reads small print again enlarged when its lines are too small for Tesseract, and records the confidence', async () => {
+    // 7-point text at 72 dpi: read as it is, Tesseract finds noise ("emi riers 4d eo ons…", 48%).
+    const result = await extract(fixture('small-print.png'));
+    assert.match(result.text, /Northwind Traders Ltd agreed to buy Harbour Logistics SA/);
+    assert.match(result.text, /Rotterdam/);
+    assert.equal(result.ocr?.length, 1);
+    assert.equal(result.ocr![0]!.label, 'image text');
+    assert.ok(result.ocr![0]!.confidence >= 70, `confidence ${result.ocr![0]!.confidence}`);
+  });
+
+  it('deskews a page scanned at an angle', async () => {
+    const result = await extract(fixture('skewed.png'));
+    assert.match(result.text, /Acme Holdings GmbH raised\s+5 million euros in 2024/);
+  });
+
+  it('records the confidence per page, and keeps out what it cannot read with confidence', async () => {
+    const pages = await extract(fixture('pages.tiff'));
+    assert.deepEqual(pages.ocr?.map((page) => page.label), ['page 1', 'page 2']);
+    assert.ok(pages.ocr!.every((page) => page.confidence >= 80), JSON.stringify(pages.ocr));
+    // A drawing without letters: no "text" made of its strokes, and said so.
+    const drawing = await extract(fixture('shapes.png'));
+    assert.equal(drawing.text, '');
+    assert.ok(drawing.warnings.includes('No text was found in the image'), JSON.stringify(drawing.warnings));
+  });
+
+  it('keeps the rows of a scanned table in reading order (the public corpus\'s table image)', async (t) => {
+    const bytes = realDoc('img/table-multi-row-column-cells.png');
+    if (!bytes) return t.skip('../shared/real-docs is not beside the repository');
+    const result = await extract(bytes);
+    for (const row of ['Blind 5 1 4 34.5%, n=1 1199 sec, n=1', 'Dexterity 5 4 1 98.3%, n=4 1672.1 sec, n=4', 'Mobility 3 3 0 95.4%, n=3 1416 sec, n=3']) {
+      assert.ok(result.text.split('\n').some((line) => line.replace(/\s*\|\s*/g, ' ').includes(row)), `no line "${row}" in:\n${result.text}`);
+    }
+  });
+});
+
 describe('extractText: encodings, JSON lines, HTML tables', () => {
   const sentence = 'Zoë Müller met Acme Holdings in Zürich.';
   const utf32 = (text: string, littleEndian: boolean, bom: boolean) => {
@@ -204,6 +240,22 @@ describe('extractText: encodings, JSON lines, HTML tables', () => {
     const result = await extract('<?xml version="1.0" encoding="utf-8"?>\n<!-- filing -->\n<html xmlns="http://www.w3.org/1999/xhtml"><body><p>Acme Holdings filed its annual report for 2024 with the commission today.</p></body></html>');
     assert.match(result.method, /^html/);
     assert.equal(result.text, 'Acme Holdings filed its annual report for 2024 with the commission today.');
+  });
+
+  it('reads text with a stray control byte (an export with an STX), and still refuses a binary', async () => {
+    const text = `Acme Holdings GmbH reported results.\u0002 ${'More prose follows here. '.repeat(200)}`;
+    const result = await extract(text);
+    assert.equal(result.method, 'text');
+    assert.match(result.text, /^Acme Holdings GmbH reported results\. More prose/);
+    const binary = new Uint8Array(4000).map((_, index) => (index % 7 === 0 ? 0x02 : 0x41));
+    await rejectsWith(extract(binary), 'unsupported', /application\/octet-stream/);
+  });
+
+  it('reads an HTML fragment named .html as HTML, though it starts with a tag the sniffer does not list', async () => {
+    const fragment = '<h3 class="title">Jahresabschluss 2020</h3><p>Die Acme Holdings GmbH meldet einen Gewinn.</p>';
+    const named = await extractText({ bytes: strToU8(fragment), mime: 'text/plain', fileName: 'bericht.html' });
+    assert.deepEqual(lines(named.text), ['Jahresabschluss 2020', 'Die Acme Holdings GmbH meldet einen Gewinn.']);
+    assert.equal((await extract(fragment)).method, 'text', 'unnamed, it stays text');
   });
 
   it('never completes a file without text silently: it says no text was found', async () => {
