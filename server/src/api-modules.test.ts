@@ -17,6 +17,8 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 /** Modules only processing needs: file readers, OCR, and the extractor beyond its settings' types. */
 const PROCESSING_ONLY = [
   /node_modules\/(pdfjs-dist|tesseract\.js|mammoth|linkedom|@mozilla\/readability|postal-mime)\//,
+  // The readers of issue 26: Office 97 and Outlook files, SheetJS, RTF, TIFF pages, HEIC.
+  /node_modules\/(cfb|word-extractor|@kenjiuno\/msgreader|@e965\/xlsx|rtf-stream-parser|iconv-lite|utif2|heic-decode|libheif-js)\//,
   /server\/src\/processing\/text\/(?!types\.ts)/,
   /server\/src\/processing\/entities\/(consistency|deals|extract|gazetteer|lexicon|model|names|tables|tagger|tokens)\.ts/,
   /server\/src\/modules\/rawdata\/(entity-finding|findings)\.ts/,

@@ -518,7 +518,12 @@ export type StructuredQueryInput = Static<typeof StructuredQueryInput>;
 
 /** POST ai-assistant/queries/nlp-to-query/ */
 export const OperatorQuestion = Type.Object(
-  { query: Type.String({ description: `The question, 1 to ${MAX_QUESTION_LENGTH} characters` }) },
+  {
+    query: Type.String({ description: `The question, 1 to ${MAX_QUESTION_LENGTH} characters` }),
+    accept_partial: Type.Optional(Type.Boolean({
+      description: 'When part of the question is not understood, answer the list request of what was understood anyway (false: the answer says what was not understood and has no list request)',
+    })),
+  },
   { additionalProperties: false },
 );
 export type OperatorQuestion = Static<typeof OperatorQuestion>;
@@ -530,8 +535,16 @@ export type ValidateQueryRequest = Static<typeof ValidateQueryRequest>;
 /** The answer of nlp-to-query and validate. */
 export const OperatorAnswer = Type.Object({
   query: StructuredQuery,
-  /** The list call that runs the query: its API path and exactly its query parameters (values joined with commas). */
-  list: Type.Object({ path: Type.String(), params: Type.Record(Type.String(), Type.String()) }),
+  /**
+   * The list call that runs the query: its API path and exactly its query parameters (values
+   * joined with commas). Null while the answer is partial and was not accepted: a query missing
+   * part of the question would answer more than was asked.
+   */
+  list: Type.Union([Type.Object({ path: Type.String(), params: Type.Record(Type.String(), Type.String()) }), Type.Null()]),
+  /** Whether part of the question was not understood (`not_understood`): the query holds only the rest. */
+  partial: Type.Boolean(),
+  /** Words read as another word: a misspelling, or a value matched to the tenant's own spelling ("Londn" → "London"). */
+  corrections: Type.Array(Type.Object({ written: Type.String(), read: Type.String() })),
   /** The query said back, followed by notes on what could not be used. */
   explanation: Type.String(),
   /** Words and phrases of the question that were not used. */

@@ -16,6 +16,7 @@ import { parseRelatedQuery, RELATED_DEFAULT_LIMIT, relatedGroups } from '../reso
 import { BULK_MAX_ROWS, BulkService } from '../resources/bulk.ts';
 import { MergeService } from '../resources/merge.ts';
 import type { FileStore } from '../storage/files.ts';
+import type { PlannerStatistics } from '../resources/planner-statistics.ts';
 import { awaitImport, queueSheetImport, storeSpreadsheet } from '../resources/import-job.ts';
 import { findJob } from '../jobs/jobs.repository.ts';
 import { filterNames, parseListQuery, rangeFilters, type ListQuery } from '../resources/list-query.ts';
@@ -105,10 +106,12 @@ async function receiveSpreadsheet(request: FastifyRequest, dir: string): Promise
   return saveSpreadsheet({ stream: part.file, filename: part.filename ?? null }, dir);
 }
 
-/** What a resource's routes need besides the resource: the file store and how long an upload waits for its import job. */
+/** What a resource's routes need besides the resource: the file store, how long an upload waits for its import job, the planner's statistics. */
 export interface ResourceRouteOptions {
   files: FileStore;
   importWaitSeconds: number;
+  /** Refreshed after bulk actions that change many rows (planner-statistics.ts). */
+  statistics: PlannerStatistics;
 }
 
 /** The routes of the engine's service for one resource. */
@@ -223,7 +226,11 @@ export async function registerResource(instance: FastifyInstance, service: Resou
     },
   }, async (request, reply) => {
     const parsed = bulk.parse(request.body, request.principal.access);
-    if (parsed.action !== 'export') return withContext(request, (ctx) => bulk.run(ctx, parsed));
+    if (parsed.action !== 'export') {
+      const result = await withContext(request, (ctx) => bulk.run(ctx, parsed));
+      await options.statistics.afterWrites(resource.table, result.changed.length);
+      return result;
+    }
     const ids = await withContext(request, (ctx) => bulk.targetIds(ctx, parsed));
     return sendSpreadsheet(request, reply, service, parsed.listQuery, { ids, format: parsed.format });
   });
@@ -236,7 +243,11 @@ export async function registerResource(instance: FastifyInstance, service: Resou
       params: Type.Object({ operationId: Type.String({ format: 'uuid' }) }),
       response: { 200: BulkUndoResult, ...errors, 409: Type.Union([BulkRefusedBody, ErrorBody]) },
     },
-  }, async (request) => withContext(request, (ctx) => bulk.undo(ctx, request.params.operationId)));
+  }, async (request) => {
+    const result = await withContext(request, (ctx) => bulk.undo(ctx, request.params.operationId));
+    await options.statistics.afterWrites(resource.table, result.restored.length);
+    return result;
+  });
 
   app.get(`${base}/:id/history/`, {
     config: { access: 'admin' },

@@ -36,6 +36,7 @@ import { fileKey, type FileStore } from '../storage/files.ts';
 import { responsibleUser, type EngineContext } from './context.ts';
 import { ApiError, permissionDenied } from './errors.ts';
 import type { ResourceService } from './service.ts';
+import type { PlannerStatistics } from './planner-statistics.ts';
 import type { ResourceServices } from './services.ts';
 import { discardStage, openStage, parkStaged, publishStage, sweepEndedStages } from './staging.ts';
 import {
@@ -147,7 +148,7 @@ function checkUploaderMayWrite(context: ImportJobContext, service: ResourceServi
 const percentOf = (done: number, total: number) => (total > 0 ? Math.min(99, Math.floor((done / total) * 100)) : 0);
 
 /** The job handler; `batchRows` is for tests (a few rows per batch instead of hundreds). */
-export function spreadsheetImportJobs(services: ResourceServices, options: { batchRows?: number } = {}): JobHandlers {
+export function spreadsheetImportJobs(services: ResourceServices, statistics: PlannerStatistics, options: { batchRows?: number } = {}): JobHandlers {
   const batchRows = options.batchRows ?? IMPORT_BATCH_ROWS;
   return {
     'spreadsheet.import': async (context) => {
@@ -166,6 +167,9 @@ export function spreadsheetImportJobs(services: ResourceServices, options: { bat
         const tally = payload.partial
           ? await importInBatches(context, run, saved)
           : (saved?.tally ?? (await importAllOrNothing(context, run)));
+        // Searches' totals follow the planner's statistics, which know nothing yet of rows written just now.
+        const written = payload.partial || tally.failed === 0 ? tally.created + tally.updated : 0;
+        await statistics.afterWrites(service.resource.table, written);
         return importReport(tally, payload.partial, sheet.unmatched) satisfies ImportReport;
       });
     },

@@ -39,13 +39,22 @@ export interface ResourceDeclaration {
   /**
    * Timestamps filtered by range (e.g. created_at): `<name>_after` (from, inclusive) and
    * `<name>_before` (until, exclusive), each a date (YYYY-MM-DD, the day's start in UTC) or an
-   * ISO 8601 date-time (list-query.ts).
+   * ISO 8601 date-time (list-query.ts). Both timestamps when not declared: every record has them.
    */
   dateRanges?: Array<'created_at' | 'updated_at'>;
   /** Minimum audience that may create, edit and delete. */
   writeAccess: WriteAccess;
-  /** The kind of list this entity can be an item of, and its column in list_items. */
+  /**
+   * The kind of list this entity can be an item of, and its column in list_items. Such a
+   * resource's list takes the membership filters `lists=<ids>` (in any of them) and
+   * `lists__not=<ids>` (in none), among the lists the reader may see (list-query.ts).
+   */
   listItem?: { listKind: string; column: string };
+  /**
+   * The resource whose records hold the items of other resources' lists (lists): its items
+   * table and that table's column naming the holder. The catalog pairs it with every `listItem`.
+   */
+  holdsListItems?: { table: string; listColumn: string };
   /**
    * What identifies a record: at least one of `names` must be filled in, and
    * duplicates (on import) share a name key, an email or a URL key.

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { strToU8, zipSync } from 'fflate';
 import { sniffType } from './sniff.ts';
@@ -20,6 +21,13 @@ describe('sniffType', () => {
       'word/document.xml': strToU8('<w:document/>'),
     });
     assert.equal(await sniff(Buffer.from(docx)), 'application/vnd.openxmlformats-officedocument.wordprocessingml.document');
+  });
+
+  it('tells Office 97–2003 files apart by the streams their OLE directory names', async () => {
+    const fixture = (name: string) => readFileSync(new URL(`../processing/text/fixtures/${name}`, import.meta.url));
+    assert.equal(await sniff(fixture('memo.doc')), 'application/msword');
+    assert.equal(await sniff(fixture('ledger.xls')), 'application/vnd.ms-excel');
+    assert.equal(await sniff(fixture('slides.ppt').subarray(0, 64 * 1024), false), 'application/x-cfb', 'a directory beyond the head: the reader decides');
   });
 
   it('calls anything that may be active content what it is', async () => {

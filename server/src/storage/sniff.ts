@@ -46,10 +46,34 @@ export async function sniffType(head: Uint8Array, complete: boolean): Promise<Sn
   const detected = await fileTypeFromBuffer(head);
   if (detected) {
     if (detected.mime === 'application/xml' && isSvg(decodeText(head))) return { mime: 'image/svg+xml', ext: 'svg' };
+    if (detected.mime === 'application/x-cfb') return compoundFileType(head) ?? { mime: detected.mime, ext: detected.ext };
     return { mime: detected.mime, ext: detected.ext };
   }
   if (hasBinaryBytes(head)) return OCTET_STREAM;
   return classifyText(decodeText(head), complete);
+}
+
+/** The streams that tell an OLE compound file's program, as its directory names them (UTF-16LE), most telling first. */
+const COMPOUND_STREAMS: Array<[string, SniffedType]> = [
+  ['EncryptedPackage', { mime: 'application/x-cfb', ext: 'cfb' }],
+  ['__substg1.0_', { mime: 'application/vnd.ms-outlook', ext: 'msg' }],
+  ['WordDocument', { mime: 'application/msword', ext: 'doc' }],
+  ['PowerPoint Document', { mime: 'application/vnd.ms-powerpoint', ext: 'ppt' }],
+  ['Workbook', { mime: 'application/vnd.ms-excel', ext: 'xls' }],
+];
+
+/**
+ * Word, Excel, PowerPoint 97–2003 or an Outlook message, from the stream names of an OLE
+ * compound file's directory when the head holds it (small files, and most written by Office:
+ * the directory comes early); else null, and the file stays application/x-cfb (the reader
+ * looks at the whole file).
+ */
+function compoundFileType(head: Uint8Array): SniffedType | null {
+  const bytes = Buffer.from(head.buffer, head.byteOffset, head.byteLength);
+  for (const [stream, type] of COMPOUND_STREAMS) {
+    if (bytes.includes(Buffer.from(stream, 'utf16le'))) return type.mime === 'application/x-cfb' ? null : type;
+  }
+  return null;
 }
 
 function hasBinaryBytes(bytes: Uint8Array): boolean {

@@ -134,7 +134,7 @@ export function DataTable({
           field: name,
           headerName: fieldLabel(view, name),
           sortable: meta.ordering.includes(name),
-          minWidth: 140,
+          minWidth: view.minWidths?.[name] ?? 140,
           flex: 1,
           valueGetter: (_value, row) => (view.cells?.[name] ? view.cells[name](row[name], row) : cellText(field, name, row[name])),
         };

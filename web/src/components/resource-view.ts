@@ -29,6 +29,8 @@ export interface ResourceView {
   relatedOmit?: string[];
   /** How the list shows a field's value, where the default text would be raw (a size in bytes, a status code). */
   cells?: Record<string, (value: unknown, row: ResourceRecord) => string>;
+  /** A column's least width in pixels, where its text is longer than most (140 when not given). */
+  minWidths?: Record<string, number>;
   /** Rows a page shows before the reader picks another size (one of 25, 50, 100; 25 when not given). */
   pageSize?: 25 | 50 | 100;
   /**

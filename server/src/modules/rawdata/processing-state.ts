@@ -21,7 +21,7 @@ export async function markPending(ctx: EngineContext, itemId: string, jobId: str
   const [row] = await query<Row & { was: string }>(
     ctx.tx,
     sql`UPDATE raw_data r SET processing_status = 'pending', processing_stage = NULL, processing_error = NULL,
-          processing_percent = ${jobId === null ? null : 0}, processing_job = ${jobId}, updated_at = now()
+          processing_percent = ${jobId === null ? null : 0}, processing_job = ${jobId}, processing_warnings = '{}', updated_at = now()
         FROM (SELECT processing_status AS was FROM raw_data WHERE id = ${itemId} FOR UPDATE) before
         WHERE r.id = ${itemId} RETURNING r.*, before.was`,
   );
@@ -49,11 +49,12 @@ export async function lockIfCurrent(ctx: EngineContext, itemId: string, jobId: s
   return rows.length > 0;
 }
 
-/** What the item keeps of its text once processed. */
+/** What the item keeps of its text once processed, and what was left out or could not be read. */
 export interface ProcessedText {
   text: string;
   chars: number;
   method: string;
+  warnings: string[];
 }
 
 /** Completed, with its text; announced on commit, when its results are visible. Called under lockIfCurrent. */
@@ -62,7 +63,8 @@ export async function markCompleted(ctx: EngineContext, itemId: string, kept: Pr
     ctx.tx,
     sql`UPDATE raw_data SET processing_status = 'completed', processing_stage = NULL, processing_error = NULL, processing_percent = 100,
           processed_at = now(), updated_at = now(), processing_job = NULL,
-          extracted_text = ${kept.text}, extracted_chars = ${kept.chars}, extraction_method = ${kept.method}
+          extracted_text = ${kept.text}, extracted_chars = ${kept.chars}, extraction_method = ${kept.method},
+          processing_warnings = ${textArray(kept.warnings)}::text[]
         WHERE id = ${itemId} RETURNING updated_at`,
   );
   await publish(ctx, 'raw_data_process_complete', { id: itemId, processing_status: 'completed', updated_at: iso(row!.updated_at) });
@@ -87,4 +89,9 @@ export function clip(text: string, max: number): string {
   if (text.length <= max) return text;
   const end = /[\uD800-\uDBFF]/.test(text[max - 1]!) ? max - 1 : max;
   return text.slice(0, end);
+}
+
+/** A PostgreSQL text[] literal of `values` (each quoted and escaped), cast by the caller: drizzle would spread an array into a list. */
+function textArray(values: string[]): string {
+  return `{${values.map((value) => `"${value.replaceAll('\\', '\\\\').replaceAll('"', '\\"')}"`).join(',')}}`;
 }

@@ -19,7 +19,7 @@ import type { ResourceService } from '../../resources/service.ts';
 import { fileKey } from '../../storage/files.ts';
 import { OptionalExtractors } from '../../processing/entities/extractors.ts';
 import { TextExtractionError, type ExtractedText } from '../../processing/text/types.ts';
-import type { ProcessingStage } from './rawdata.resource.ts';
+import { MAX_PROCESSING_WARNINGS, type ProcessingStage } from './rawdata.resource.ts';
 import type { FoundEntities } from './entity-finding.ts';
 import type { TenantModels } from './entity-model.ts';
 import type { ReviewServices } from '../review/review.service.ts';
@@ -118,6 +118,8 @@ export class RawDataProcessing {
       return { error: error.message };
     }
 
+    const warnings = itemWarnings(text);
+
     if (!(await this.enterStage(job, 'extracting'))) return { skipped: 'superseded' };
     // The optional extractors (a model, a chat endpoint) may take seconds: outside any
     // transaction. They never fail the item: one that fails leaves the rules alone.
@@ -131,12 +133,12 @@ export class RawDataProcessing {
     const written: WrittenFindings | null = await job.inTenant(async (ctx) => {
       if (!(await lockIfCurrent(ctx, itemId, job.job.id))) return null;
       const findings = await writeFindings(ctx, this.reviews, itemId, text.text, linked);
-      await markCompleted(ctx, itemId, { text: clip(text.text, PROCESSED_TEXT_MAX), chars: text.text.length, method: text.method });
+      await markCompleted(ctx, itemId, { text: clip(text.text, PROCESSED_TEXT_MAX), chars: text.text.length, method: text.method, warnings });
       return findings;
     });
     if (!written) return { skipped: 'superseded' };
     await job.progress('completed', 100);
-    return { chars: text.text.length, method: text.method, truncated: text.truncated, ...written.summary, ...(optional ? { extractors: optional.outcomes } : {}) };
+    return { chars: text.text.length, method: text.method, truncated: text.truncated, warnings, ...(text.ocr ? { ocr: text.ocr } : {}), ...written.summary, ...(optional ? { extractors: optional.outcomes } : {}) };
   }
 
   /** The job failed for good (its last attempt, or its worker died): the item says so. */
@@ -222,4 +224,21 @@ function latestOnly(write: (value: number) => Promise<unknown>): (value: number)
     next = value;
     if (!running) void pump();
   };
+}
+
+/**
+ * What the item says was left out or could not be read: the reader's warnings, and the cut of
+ * the kept text (search, the text view and the library read only its first PROCESSED_TEXT_MAX
+ * characters; entities are found in all of it). At most MAX_PROCESSING_WARNINGS, each at most
+ * 500 characters (the field's bounds).
+ */
+export function itemWarnings(text: ExtractedText): string[] {
+  const all = [...text.warnings];
+  if (text.text.length > PROCESSED_TEXT_MAX) {
+    const count = (n: number) => n.toLocaleString('en');
+    all.push(`Only the first ${count(PROCESSED_TEXT_MAX)} of the text's ${count(text.text.length)} characters are kept for search and the text view; entities were found in all of it`);
+  }
+  const clipped = all.map((warning) => (warning.length > 500 ? `${warning.slice(0, 499)}…` : warning));
+  if (clipped.length <= MAX_PROCESSING_WARNINGS) return clipped;
+  return [...clipped.slice(0, MAX_PROCESSING_WARNINGS - 1), `And ${clipped.length - MAX_PROCESSING_WARNINGS + 1} more warnings`];
 }

@@ -5,7 +5,7 @@
  * never taken from a client's edit.
  */
 import { sql } from 'drizzle-orm';
-import { boolean, choice, integer, readOnly, relation, text, visibility } from '../../resources/fields.ts';
+import { boolean, choice, integer, readOnly, relation, strings, text, visibility } from '../../resources/fields.ts';
 import { defineResource } from '../../resources/resource.ts';
 import { unique } from '../keywords/unique.ts';
 
@@ -17,6 +17,9 @@ export type ProcessingStatus = (typeof PROCESSING_STATUSES)[number];
 
 /** What an item is (the content_kind column, from the sniffed file type; pasted text is text). */
 export const CONTENT_KINDS = ['text', 'pdf', 'image', 'html', 'email', 'spreadsheet', 'presentation', 'document', 'archive', 'audio', 'video', 'other'] as const;
+
+/** Warnings kept with an item (the first ones; the last says how many more there were), each at most 500 characters. */
+export const MAX_PROCESSING_WARNINGS = 50;
 
 /** Pasted text is searched whole, so it is bounded; longer material is uploaded as a file. */
 export const MAX_TEXT_CHARS = 100_000;
@@ -82,9 +85,13 @@ export const rawData = defineResource({
     processing_percent: readOnly(integer({ min: 0, max: 100, default: null })),
     extraction_method: readOnly(text({ max: 100 })),
     extracted_chars: readOnly(integer({ min: 0, default: null })),
+    /** What reading left out or could not read, in words (docs/processing.md "Warnings"); empty when nothing. */
+    processing_warnings: readOnly(strings(MAX_PROCESSING_WARNINGS)),
+    /** Whether it has any: "completed with warnings", and a filter. */
+    has_warnings: readOnly(boolean(false)),
     visibility: visibility('hidden'),
   },
   ordering: ['title', 'file_name', 'file_size', 'content_kind', 'processing_status'],
-  filters: ['bucket', 'content_kind', 'processing_status', 'source'],
+  filters: ['bucket', 'content_kind', 'processing_status', 'has_warnings', 'source'],
   dateRanges: ['created_at', 'updated_at'],
 });

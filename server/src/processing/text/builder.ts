@@ -53,6 +53,8 @@ export class TextBuilder {
   overflowed = false;
   /** Parts were skipped under another limit (pages, zip entries); the reader warns which. */
   partial = false;
+  /** OCR's mean confidence (0–100) for each page or image it read, by the label its text has (or would have). */
+  readonly ocr: Array<{ label: string; confidence: number }> = [];
   private readonly parts: string[] = [];
   private length = 0;
   private readonly groups: OpenGroup[] = [];
@@ -94,6 +96,11 @@ export class TextBuilder {
     this.push(text);
     if (label) this.segments.push({ start, end: this.length, label: this.labelWithin(this.groups.length, label) });
     for (const group of this.groups) this.segments[group.segment!]!.end = this.length;
+  }
+
+  /** Records OCR's confidence for the page or image labelled `label` (inside the open groups). */
+  recordOcr(label: string, confidence: number): void {
+    this.ocr.push({ label: this.labelWithin(this.groups.length, label), confidence });
   }
 
   /** A point to go back to with `rollback` (a reader that fails halfway and reads the file another way). */

@@ -4,29 +4,59 @@ import { type ExtractionContext, type NestedInput, throwIfAborted } from './cont
 import { extractEmail } from './email.ts';
 import { extractHtml } from './html.ts';
 import { extractImage } from './image.ts';
+import { extractEpub } from './epub.ts';
 import { extractDocx, extractXlsx } from './office.ts';
+import { extractCompoundFile } from './ole.ts';
+import { extractOdp, extractOds, extractOdt } from './opendocument.ts';
 import { extractPdf } from './pdf.ts';
-import { type DecodedText, decodeText, extractDelimited, extractJson, extractPlainText, extractXml } from './plain.ts';
+import {
+  type DecodedText, decodeText, extractDelimited, extractJson, extractJsonLines, extractPlainText, extractXml, isJsonLines, wideEncoding,
+} from './plain.ts';
+import { extractPptx } from './pptx.ts';
+import { extractRtf } from './rtf.ts';
 import { DEFAULT_TEXT_LIMITS, type ExtractedText, TextExtractionError, type TextLimits } from './types.ts';
-import { extractZip } from './zip.ts';
+import { extractZip, zipEntryNames } from './zip.ts';
 
 const DOCX = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
 const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+const PPTX = 'application/vnd.openxmlformats-officedocument.presentationml.presentation';
+const ODT = 'application/vnd.oasis.opendocument.text';
+const ODS = 'application/vnd.oasis.opendocument.spreadsheet';
+const ODP = 'application/vnd.oasis.opendocument.presentation';
+const EPUB = 'application/epub+zip';
+/** The types file-type gives the OpenDocument family and its templates, by what they are. */
+const OPENDOCUMENT: Record<string, string> = {
+  [ODT]: ODT, 'application/vnd.oasis.opendocument.text-template': ODT,
+  [ODS]: ODS, 'application/vnd.oasis.opendocument.spreadsheet-template': ODS,
+  [ODP]: ODP, 'application/vnd.oasis.opendocument.presentation-template': ODP,
+};
+/** Word's macro-enabled and template variants are read like DOCX (and so for the others). */
+const OOXML_VARIANTS: Record<string, string> = {
+  'application/vnd.ms-word.document.macroenabled.12': DOCX,
+  'application/vnd.openxmlformats-officedocument.wordprocessingml.template': DOCX,
+  'application/vnd.ms-word.template.macroenabledtemplate': DOCX,
+  'application/vnd.ms-excel.sheet.macroenabled.12': XLSX,
+  'application/vnd.openxmlformats-officedocument.spreadsheetml.template': XLSX,
+  'application/vnd.ms-powerpoint.presentation.macroenabled.12': PPTX,
+  'application/vnd.openxmlformats-officedocument.presentationml.slideshow': PPTX,
+  'application/vnd.ms-powerpoint.slideshow.macroenabled.12': PPTX,
+};
 const TEXT_HINTS = new Set(['text/plain', 'text/markdown', 'text/csv', 'text/tab-separated-values', 'application/json', 'text/html']);
 
-/** Bytes that never occur in text, NUL aside (the sniffer's list): with none of them, stray NULs do not make a file binary. */
-function isTextWithNuls(bytes: Uint8Array): boolean {
+const isControlByte = (byte: number) => byte <= 0x08 || byte === 0x0b || (byte >= 0x0e && byte <= 0x1a) || (byte >= 0x1c && byte <= 0x1f);
+
+/**
+ * Text with stray bytes that never occur in text (the sniffer's list): NULs, and a few other
+ * control bytes — at most one in a thousand (a text exported with a stray STX). A binary file
+ * has far more of them.
+ */
+function isTextWithStrays(bytes: Uint8Array): boolean {
+  const allowed = Math.max(4, Math.floor(bytes.length / 1000));
+  let strays = 0;
   for (const byte of bytes) {
-    if (byte === 0) continue;
-    if (byte <= 0x08 || byte === 0x0b || (byte >= 0x0e && byte <= 0x1a) || (byte >= 0x1c && byte <= 0x1f)) return false;
+    if (byte !== 0 && isControlByte(byte) && ++strays > allowed) return false;
   }
   return true;
-}
-
-/** An OLE compound file holding an "EncryptedPackage" stream: a password-protected DOCX/XLSX/PPTX. */
-function isEncryptedOffice(bytes: Uint8Array): boolean {
-  const marker = Buffer.from('EncryptedPackage', 'utf16le');
-  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).includes(marker);
 }
 
 const isTiffSignature = (bytes: Uint8Array) =>
@@ -36,40 +66,103 @@ interface Detected {
   mime: string;
   /** The decoded text, for text types. */
   decoded?: DecodedText;
+  /** The bytes to read, when not all of the file's (an mbox line before an e-mail). */
+  bytes?: Uint8Array;
 }
 
 /**
- * The file's type from its bytes (storage/sniff.ts, file-type for binary formats). Text is
- * decoded first when it starts with a UTF-16 byte-order mark (whose NUL bytes would look
- * binary); a text type from the bytes may be refined by the caller's hint (the sniffer only
- * reads the file's head, the hint may come from reading all of it).
+ * What a zip holds, from its central directory's names (no decompressing): an Office file or an
+ * e-book whose signature the sniffer missed (file-type looks for it in the first 64 KiB,
+ * and a large DOCX may list its parts after its pictures).
  */
-async function detect(bytes: Uint8Array, hint: string | undefined): Promise<Detected> {
-  const utf16 = (bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff);
-  if (utf16) {
+function zipKind(bytes: Uint8Array): string {
+  const names = new Set(zipEntryNames(bytes) ?? []);
+  if (names.has('word/document.xml')) return DOCX;
+  if (names.has('xl/workbook.xml')) return XLSX;
+  if (names.has('ppt/presentation.xml')) return PPTX;
+  if (names.has('mimetype') && names.has('content.xml')) {
+    // The first entry, stored: "mimetype" (a local header of 30 bytes and the 8-byte name) and the type.
+    const mimetype = new TextDecoder().decode(bytes.subarray(38, 38 + 80));
+    for (const type of Object.keys(OPENDOCUMENT)) if (mimetype.startsWith(type)) return OPENDOCUMENT[type]!;
+  }
+  if (names.has('META-INF/container.xml') && [...names].some((name) => name.endsWith('.opf'))) return EPUB;
+  return 'application/zip';
+}
+
+/** Whether XML text's root element is <html> (XHTML, inline XBRL filings): read as a page, not as data. */
+function isXhtml(text: string): boolean {
+  let at = 0;
+  for (let steps = 0; steps < 100; steps += 1) {
+    at = text.indexOf('<', at);
+    if (at < 0) return false;
+    if (text.startsWith('<?', at)) at = text.indexOf('?>', at) + 2;
+    else if (text.startsWith('<!--', at)) at = text.indexOf('-->', at) + 3;
+    else if (text.startsWith('<!', at)) at = text.indexOf('>', at) + 1;
+    else return /^<(?:[\w-]+:)?html[\s>]/i.test(text.slice(at, at + 20));
+    if (at <= 1) return false;
+  }
+  return false;
+}
+
+/** An mbox-style "From sender date" line before an e-mail's headers (a message saved from a mailbox). */
+const MBOX_FROM_LINE = /^From \S+ [^\n]{0,200}\r?\n(?=[A-Za-z-]+: )/;
+
+/**
+ * The file's type from its bytes (storage/sniff.ts, file-type for binary formats). Text in
+ * UTF-16 or UTF-32 (by byte-order mark or by its zero bytes' pattern) is decoded first, its NUL
+ * bytes would look binary; a text type from the bytes may be refined by the caller's hint (the
+ * sniffer only reads the file's head, the hint may come from reading all of it).
+ */
+async function detect(bytes: Uint8Array, hint: string | undefined, fileName?: string): Promise<Detected> {
+  if (wideEncoding(bytes)) {
     const decoded = decodeText(bytes);
     const head = new TextEncoder().encode(decoded.text.slice(0, SNIFF_BYTES));
-    return { mime: (await sniffType(head, decoded.text.length <= SNIFF_BYTES)).mime, decoded };
+    let { mime } = await sniffType(head, decoded.text.length <= SNIFF_BYTES);
+    if (mime === 'text/plain' && hint && TEXT_HINTS.has(hint)) mime = hint;
+    return { mime, decoded };
   }
   let { mime } = await sniffType(bytes.subarray(0, SNIFF_BYTES), bytes.length <= SNIFF_BYTES);
-  if (mime === 'application/octet-stream' && bytes.length > 0 && isTextWithNuls(bytes)) {
-    const withoutNuls = bytes.filter((byte) => byte !== 0);
+  if (mime === 'application/octet-stream' && bytes.length > 0 && isTextWithStrays(bytes)) {
+    const withoutNuls = bytes.filter((byte) => byte !== 0 && !isControlByte(byte));
     mime = (await sniffType(withoutNuls.subarray(0, SNIFF_BYTES), withoutNuls.length <= SNIFF_BYTES)).mime;
     return { mime, decoded: decodeText(withoutNuls) };
   }
   // file-type finds a TIFF's type in its first directory, which may sit after the pixels, beyond the head read.
   if (mime === 'application/octet-stream' && isTiffSignature(bytes)) mime = 'image/tiff';
+  if (mime === 'application/zip') mime = zipKind(bytes);
+  if (mime === 'application/xml' && isXhtml(new TextDecoder().decode(bytes.subarray(0, 4096)))) mime = 'text/html';
+  if (mime === 'text/plain') {
+    const head = new TextDecoder().decode(bytes.subarray(0, 1024));
+    const from = MBOX_FROM_LINE.exec(head);
+    if (from) {
+      const rest = bytes.subarray(Buffer.byteLength(from[0]));
+      if ((await sniffType(rest.subarray(0, SNIFF_BYTES), rest.length <= SNIFF_BYTES)).mime === 'message/rfc822') {
+        return { mime: 'message/rfc822', bytes: rest };
+      }
+    }
+  }
   if (mime === 'text/plain' && hint && TEXT_HINTS.has(hint)) mime = hint;
-  return { mime };
+  // A fragment of HTML that starts with a tag the sniffer does not list (<h3>, <span>): its name
+  // may say what it is — for reading only, never for serving (storage/sniff.ts decides that).
+  if (mime === 'text/plain' && /\.x?html?$/i.test(fileName ?? '') && /^\s*<[a-z!]/i.test(new TextDecoder().decode(bytes.subarray(0, 256)))) mime = 'text/html';
+  return { mime: OOXML_VARIANTS[mime] ?? OPENDOCUMENT[mime] ?? mime };
 }
 
 /** Reads one file (the extraction's own, or one inside it) into `ctx.out`; returns the method. */
 async function extractInto(input: NestedInput, ctx: ExtractionContext): Promise<string> {
   throwIfAborted(ctx.signal);
-  const { bytes } = input;
-  if (bytes.length === 0) throw new TextExtractionError('unsupported', 'The file is empty');
-  const { mime, decoded: preDecoded } = await detect(bytes, input.mime);
+  if (input.bytes.length === 0) throw new TextExtractionError('unsupported', 'The file is empty');
+  const { mime, decoded: preDecoded, bytes: inner } = await detect(input.bytes, input.mime, input.fileName);
+  const bytes = inner ?? input.bytes;
   const text = () => preDecoded ?? decodeText(bytes);
+  // JSON lines look like a table (the same commas on every line) or like JSON that does not parse.
+  if (mime === 'text/plain' || mime === 'text/csv' || mime === 'application/json' || mime === 'text/tab-separated-values') {
+    const decoded = text();
+    if (isJsonLines(decoded.text)) {
+      await extractJsonLines(decoded, ctx);
+      return 'json-lines';
+    }
+  }
   switch (mime) {
     case 'application/pdf':
       return extractPdf(bytes, ctx);
@@ -96,8 +189,28 @@ async function extractInto(input: NestedInput, ctx: ExtractionContext): Promise<
       return extractHtml(decoded.text, ctx);
     }
     case 'message/rfc822':
-      await extractEmail(bytes, ctx);
+      // Text that had to be decoded first (UTF-16, an mbox line) goes to the parser as UTF-8.
+      await extractEmail(preDecoded ? new TextEncoder().encode(preDecoded.text) : bytes, ctx);
       return 'email';
+    case PPTX:
+      await extractPptx(bytes, ctx);
+      return 'pptx';
+    case ODT:
+      await extractOdt(bytes, ctx);
+      return 'odt';
+    case ODS:
+      await extractOds(bytes, ctx);
+      return 'ods';
+    case ODP:
+      await extractOdp(bytes, ctx);
+      return 'odp';
+    case EPUB:
+      await extractEpub(bytes, ctx);
+      return 'epub';
+    case 'application/rtf':
+    case 'text/rtf':
+      await extractRtf(bytes, ctx);
+      return 'rtf';
     case 'application/json':
       await extractJson(text(), ctx);
       return 'json';
@@ -115,8 +228,11 @@ async function extractInto(input: NestedInput, ctx: ExtractionContext): Promise<
       await extractZip(bytes, ctx);
       return 'zip';
     case 'application/x-cfb':
-      if (isEncryptedOffice(bytes)) throw new TextExtractionError('encrypted', 'The Office document is encrypted with a password');
-      throw new TextExtractionError('unsupported', 'Old Office files (.doc, .xls, .ppt) cannot be read; save them as DOCX or XLSX');
+    case 'application/msword':
+    case 'application/vnd.ms-excel':
+    case 'application/vnd.ms-powerpoint':
+    case 'application/vnd.ms-outlook':
+      return extractCompoundFile(bytes, ctx);
     default:
       if (mime.startsWith('image/')) {
         await extractImage(bytes, mime, ctx);
@@ -202,6 +318,8 @@ export async function extractText(
   throwIfAborted(options.signal);
   const { text, segments, truncated: cut } = out.finish();
   if (cut) out.warn(`The text was cut at ${limits.maxChars.toLocaleString('en')} characters`);
+  // An item with no text is never silently done: the analyst is told, whatever the reader said already.
+  if (text.trim() === '' && !out.warnings.some((warning) => warning.startsWith('No text was found'))) out.warn('No text was found in the file');
   options.onProgress?.(100);
-  return { text, segments, ...(pages === undefined ? {} : { pages }), truncated: cut || out.partial, warnings: out.warnings, method };
+  return { text, segments, ...(pages === undefined ? {} : { pages }), truncated: cut || out.partial, warnings: out.warnings, ...(out.ocr.length > 0 ? { ocr: out.ocr } : {}), method };
 }

@@ -18,6 +18,7 @@ const BLOCK = new Set([
   'h3', 'h4', 'h5', 'h6', 'hr', 'li', 'main', 'ol', 'p', 'pre', 'section', 'summary', 'table', 'tbody', 'thead', 'tfoot', 'tr', 'ul',
 ]);
 const CELL = new Set(['td', 'th']);
+const ROW_PARTS = new Set(['tr', 'thead', 'tbody', 'tfoot']);
 
 /**
  * The readable text of HTML: block elements on their own lines, whitespace collapsed as a
@@ -29,9 +30,12 @@ export function htmlToText(html: string, skipChrome: boolean): string {
   let line = '';
   let skipDepth = 0;
   let preDepth = 0;
+  // Inside a table cell a paragraph or line break is a space: a row stays one line ("cell | cell").
+  let cellDepth = 0;
   const stack: boolean[] = [];
   const breakLine = () => {
-    const trimmed = line.trim();
+    // Spaces from several text nodes and cells collapse as a browser shows them (not inside <pre>).
+    const trimmed = preDepth > 0 ? line.trim() : line.replace(/ {2,}/g, ' ').trim();
     if (trimmed !== '' || (lines.length > 0 && lines[lines.length - 1] !== '')) lines.push(trimmed);
     line = '';
   };
@@ -48,8 +52,17 @@ export function htmlToText(html: string, skipChrome: boolean): string {
         if (hidden) skipDepth += 1;
         if (skipDepth > 0) return;
         if (name === 'pre') preDepth += 1;
-        if (BLOCK.has(name)) breakLine();
-        else if (CELL.has(name) && line.trim() !== '') line += ' | ';
+        if (name === 'table' || name === 'tr') cellDepth = 0;
+        if (CELL.has(name)) {
+          if (line.trim() !== '') line += ' | ';
+          cellDepth += 1;
+        } else if (ROW_PARTS.has(name)) {
+          // Rows follow each other on consecutive lines.
+          if (line.trim() !== '') breakLine();
+        } else if (BLOCK.has(name)) {
+          if (cellDepth > 0) line += ' ';
+          else breakLine();
+        }
         if (name === 'img' && attributes.alt?.trim()) line += ` ${attributes.alt.trim()} `;
       },
       ontext(text) {
@@ -73,7 +86,11 @@ export function htmlToText(html: string, skipChrome: boolean): string {
         }
         if (skipDepth > 0) return;
         if (name === 'pre') preDepth -= 1;
-        if (BLOCK.has(name) || name === 'p') breakLine();
+        if (CELL.has(name)) cellDepth = Math.max(0, cellDepth - 1);
+        else if (ROW_PARTS.has(name)) {
+          if (line.trim() !== '') breakLine();
+        } else if (cellDepth > 0 && name !== 'table') line += ' ';
+        else if (BLOCK.has(name) || name === 'p') breakLine();
       },
     },
     { decodeEntities: true, lowerCaseTags: true },
@@ -104,12 +121,29 @@ function readArticle(html: string): Article | null {
   }
 }
 
-/** HTML: the article (with its title), else the visible text without navigation and footers. */
+/** Table rows the article left out: data pages (a datasheet, a price list) keep their numbers in tables Readability drops. */
+const MIN_MISSING_ROWS = 2;
+
+/**
+ * HTML: the article (with its title) and the page's table rows it left out, else the visible
+ * text without navigation and footers.
+ */
 export function extractHtml(html: string, ctx: ExtractionContext): 'html' | 'html-visible' {
   const article = readArticle(html);
   if (article) {
     if (article.title && !article.text.trimStart().startsWith(article.title)) ctx.out.append(article.title, 'title');
     ctx.out.append(article.text, 'article');
+    if (html.includes('<t') || html.includes('<T')) {
+      const collapse = (text: string) => text.replace(/\s+/g, ' ').trim();
+      const inArticle = collapse(article.text);
+      const missing = htmlToText(html, true)
+        .split('\n')
+        .map((line) => line.split('|').map(collapse).filter((cell) => cell !== ''))
+        .filter((cells) => cells.length >= 2)
+        .map((cells) => cells.join(' | '))
+        .filter((row) => !inArticle.includes(row));
+      if (missing.length >= MIN_MISSING_ROWS) ctx.out.append(missing.join('\n'), 'tables');
+    }
     return 'html';
   }
   ctx.out.append(htmlToText(html, true), 'visible text');

@@ -32,6 +32,12 @@ function startWorker(): Promise<Tesseract.Worker> {
     },
     // Errors reach the caller through the rejected recognize(); without a handler tesseract.js also logs them.
     errorHandler: () => undefined,
+  }).then(async (instance) => {
+    // Tesseract's own automatic layout (tesseract.js defaults to one uniform block, which reads a
+    // table's rows out of order and drops some), and its debug chatter ("Estimating resolution…")
+    // kept out of the process's output.
+    await instance.setParameters({ tessedit_pageseg_mode: Tesseract.PSM.AUTO, debug_file: '/dev/null' });
+    return instance;
   });
 }
 
@@ -50,11 +56,25 @@ function scheduleIdleStop(): void {
   idleTimer.unref();
 }
 
+export interface Recognized {
+  text: string;
+  /** Tesseract's mean word confidence, 0–100. */
+  confidence: number;
+  /** The median height of the text lines found, in pixels (null when none was). */
+  lineHeight: number | null;
+}
+
+function medianLineHeight(blocks: Tesseract.Block[] | null): number | null {
+  const heights = (blocks ?? []).flatMap((block) => block.paragraphs.flatMap((paragraph) => paragraph.lines.map((line) => line.bbox.y1 - line.bbox.y0))).sort((a, b) => a - b);
+  return heights.length > 0 ? heights[Math.floor(heights.length / 2)]! : null;
+}
+
 /**
- * The text tesseract reads in an image (PNG, JPEG, TIFF, WebP, BMP). Aborting ends the
- * worker, the only way to stop a recognition under way.
+ * The text tesseract reads in an image (PNG, JPEG, TIFF, WebP, BMP), deskewed first (Tesseract
+ * measures the text lines' slant and rotates the image when it is over 0.3°), and its mean
+ * confidence. Aborting ends the worker, the only way to stop a recognition under way.
  */
-export function recognizeImage(image: Uint8Array, signal: AbortSignal | undefined, onProgress?: (fraction: number) => void): Promise<string> {
+export function recognizeImage(image: Uint8Array, signal: AbortSignal | undefined, onProgress?: (fraction: number) => void): Promise<Recognized> {
   const run = queue.then(async () => {
     throwIfAborted(signal);
     if (idleTimer) clearTimeout(idleTimer);
@@ -64,8 +84,12 @@ export function recognizeImage(image: Uint8Array, signal: AbortSignal | undefine
     reportProgress = onProgress ?? null;
     try {
       const instance = await abortable(current, signal, () => void closeOcrWorker());
-      const result = await abortable(instance.recognize(Buffer.from(image.buffer, image.byteOffset, image.byteLength)), signal, () => void closeOcrWorker());
-      return result.data.text;
+      const result = await abortable(
+        instance.recognize(Buffer.from(image.buffer, image.byteOffset, image.byteLength), { rotateAuto: true }, { text: true, blocks: true }),
+        signal,
+        () => void closeOcrWorker(),
+      );
+      return { text: result.data.text, confidence: result.data.confidence, lineHeight: medianLineHeight(result.data.blocks) };
     } catch (error) {
       if (error instanceof TextExtractionError) throw error;
       // A failed recognition may leave the worker in any state: start afresh next time.

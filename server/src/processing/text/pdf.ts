@@ -1,8 +1,8 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { type ExtractionContext, abortable, throwIfAborted } from './context.ts';
-import { MAX_IMAGE_PIXELS } from './image.ts';
-import { recognizeImage } from './ocr.ts';
+import { appendRecognized, MAX_IMAGE_PIXELS, recognizeSmallText } from './image.ts';
+import type { Recognized } from './ocr.ts';
 import { TextExtractionError } from './types.ts';
 
 const require = createRequire(import.meta.url);
@@ -45,7 +45,7 @@ async function ocrPage(
   ctx: ExtractionContext,
   step: <T>(promise: Promise<T>) => Promise<T>,
   onProgress: (fraction: number) => void,
-): Promise<string> {
+): Promise<Recognized> {
   let canvasModule: typeof import('@napi-rs/canvas');
   try {
     canvasModule = await import('@napi-rs/canvas');
@@ -62,10 +62,11 @@ async function ocrPage(
   const render = page.render({ canvas: canvas as unknown as HTMLCanvasElement, canvasContext: context as unknown as CanvasRenderingContext2D, viewport });
   await step(render.promise);
   const png = await canvas.encode('png');
+  const [canvasWidth, canvasHeight] = [canvas.width, canvas.height];
   // Give the pixels back now rather than at the next garbage collection: pages come one after another.
   canvas.width = 0;
   canvas.height = 0;
-  return recognizeImage(png, ctx.signal, onProgress);
+  return recognizeSmallText(png, canvasWidth, canvasHeight, ctx.signal, onProgress);
 }
 
 function pdfError(error: unknown): TextExtractionError {
@@ -133,18 +134,19 @@ export async function extractPdf(bytes: Uint8Array, ctx: ExtractionContext): Pro
         throw pdfError(error);
       });
       try {
-        let text = await step(pageText(page));
+        const text = await step(pageText(page));
         if (text.trim() !== '') {
           usedText = true;
+          ctx.out.append(text, label);
         } else if (!(await step(drawsImages(page, pdfjs.OPS)))) {
           // A blank page: nothing to read.
         } else if (ctx.limits.ocr) {
-          text = await ocrPage(page, ctx, step, (fraction) => ctx.progress((number - 1 + fraction) / readable));
+          const recognized = await ocrPage(page, ctx, step, (fraction) => ctx.progress((number - 1 + fraction) / readable));
+          appendRecognized(ctx, recognized, label, `on page ${number}`);
           usedOcr = true;
         } else {
           scannedWithoutOcr.push(number);
         }
-        ctx.out.append(text, label);
       } catch (error) {
         throw pdfError(error);
       } finally {

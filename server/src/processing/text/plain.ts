@@ -11,11 +11,81 @@ export interface DecodedText {
   warning?: string;
 }
 
-/** Text from bytes: a UTF-8 or UTF-16 byte-order mark decides; else UTF-8, else Windows-1252. */
+export type WideEncoding = 'utf-16le' | 'utf-16be' | 'utf-32le' | 'utf-32be';
+
+/** The byte-order mark's encoding and length, UTF-32 first (its little-endian mark starts like UTF-16's). */
+function byteOrderMark(bytes: Uint8Array): { encoding: WideEncoding | 'utf-8'; length: number } | null {
+  const [a, b, c, d] = bytes;
+  if (a === 0xff && b === 0xfe && c === 0 && d === 0) return { encoding: 'utf-32le', length: 4 };
+  if (a === 0 && b === 0 && c === 0xfe && d === 0xff) return { encoding: 'utf-32be', length: 4 };
+  if (a === 0xef && b === 0xbb && c === 0xbf) return { encoding: 'utf-8', length: 3 };
+  if (a === 0xff && b === 0xfe) return { encoding: 'utf-16le', length: 2 };
+  if (a === 0xfe && b === 0xff) return { encoding: 'utf-16be', length: 2 };
+  return null;
+}
+
+/**
+ * UTF-16 or UTF-32 without a byte-order mark, told from where the zero bytes fall in the first
+ * 4 KiB: text in Latin script has a zero high byte in nearly every code unit (UTF-16LE "A" is
+ * 41 00, UTF-32BE is 00 00 00 41). Text of other scripts has no such pattern and is not guessed.
+ */
+function wideByPattern(bytes: Uint8Array): WideEncoding | null {
+  const sample = bytes.subarray(0, Math.min(bytes.length, 4096) & ~3);
+  if (sample.length < 8) return null;
+  const zeros = [0, 0, 0, 0];
+  for (let index = 0; index < sample.length; index += 1) if (sample[index] === 0) zeros[index % 4]! += 1;
+  const [z0, z1, z2, z3] = zeros.map((count) => count / (sample.length / 4)) as [number, number, number, number];
+  if (z1 > 0.9 && z2 > 0.9 && z3 > 0.9 && z0 < 0.5) return 'utf-32le';
+  if (z0 > 0.9 && z1 > 0.9 && z2 > 0.9 && z3 < 0.5) return 'utf-32be';
+  if (z1 > 0.7 && z3 > 0.7 && z0 < 0.3 && z2 < 0.3) return 'utf-16le';
+  if (z0 > 0.7 && z2 > 0.7 && z1 < 0.3 && z3 < 0.3) return 'utf-16be';
+  return null;
+}
+
+/** The wide encoding the bytes are in (by byte-order mark, else by pattern), or null for 8-bit text. */
+export function wideEncoding(bytes: Uint8Array): WideEncoding | null {
+  const mark = byteOrderMark(bytes);
+  if (mark) return mark.encoding === 'utf-8' ? null : mark.encoding;
+  return wideByPattern(bytes);
+}
+
+/** UTF-32 (TextDecoder has no UTF-32): a code point per four bytes, an invalid one as U+FFFD. */
+function decodeUtf32(bytes: Uint8Array, littleEndian: boolean): string {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const pieces: string[] = [];
+  let chunk: number[] = [];
+  for (let at = 0; at + 4 <= bytes.length; at += 4) {
+    const code = view.getUint32(at, littleEndian);
+    chunk.push(code > 0x10ffff || (code >= 0xd800 && code <= 0xdfff) ? 0xfffd : code);
+    if (chunk.length === 8192) {
+      pieces.push(String.fromCodePoint(...chunk));
+      chunk = [];
+    }
+  }
+  pieces.push(String.fromCodePoint(...chunk));
+  return pieces.join('');
+}
+
+/**
+ * Text from bytes: a byte-order mark decides (UTF-8, UTF-16, UTF-32, either byte order); else
+ * UTF-16 or UTF-32 told from the zero bytes' pattern; else UTF-8 if valid; else Windows-1252
+ * (Latin-1), said in a warning.
+ */
 export function decodeText(bytes: Uint8Array): DecodedText {
-  if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) return { text: new TextDecoder('utf-8').decode(bytes.subarray(3)) };
-  if (bytes[0] === 0xff && bytes[1] === 0xfe) return { text: new TextDecoder('utf-16le').decode(bytes.subarray(2)) };
-  if (bytes[0] === 0xfe && bytes[1] === 0xff) return { text: new TextDecoder('utf-16be').decode(bytes.subarray(2)) };
+  const mark = byteOrderMark(bytes);
+  const encoding = mark?.encoding ?? wideByPattern(bytes);
+  const body = bytes.subarray(mark?.length ?? 0);
+  switch (encoding) {
+    case 'utf-8':
+      return { text: new TextDecoder('utf-8').decode(body) };
+    case 'utf-16le':
+    case 'utf-16be':
+      return { text: new TextDecoder(encoding).decode(body), ...(mark ? {} : { warning: `The text has no byte-order mark; it was read as ${encoding.toUpperCase()}` }) };
+    case 'utf-32le':
+    case 'utf-32be':
+      return { text: decodeUtf32(body, encoding === 'utf-32le'), ...(mark ? {} : { warning: `The text has no byte-order mark; it was read as ${encoding.toUpperCase()}` }) };
+    default:
+  }
   try {
     return { text: new TextDecoder('utf-8', { fatal: true }).decode(bytes) };
   } catch {
@@ -72,18 +142,12 @@ export async function extractDelimited(decoded: DecodedText, delimiter: string, 
   }
 }
 
-/** JSON: each string value on its own line after its key path ("people[0].name: Jane Doe"). */
-export async function extractJson(decoded: DecodedText, ctx: ExtractionContext): Promise<void> {
-  let root: unknown;
-  try {
-    root = JSON.parse(decoded.text);
-  } catch (error) {
-    // Starts like JSON but is not (a log of JSON lines, a cut-off export): still text worth reading.
-    ctx.out.warn(`The file looks like JSON but does not parse (${(error as Error).message}); it was read as plain text`);
-    extractPlainText(decoded, ctx);
-    return;
-  }
-  // Depth first with an explicit stack: a deeply nested document must not overflow the call stack.
+/**
+ * Appends each non-empty string of `root` as "path: value", labelled "key path" (`prefix`
+ * before both, for JSON lines). Depth first with an explicit stack: a deeply nested document
+ * must not overflow the call stack. Returns false when it stopped at maxChars.
+ */
+async function appendJson(root: unknown, ctx: ExtractionContext, prefix = '', separator = '\n'): Promise<boolean> {
   const stack: Array<[string, unknown]> = [['', root]];
   let visited = 0;
   while (stack.length > 0 && !ctx.out.full) {
@@ -93,7 +157,10 @@ export async function extractJson(decoded: DecodedText, ctx: ExtractionContext):
       await yieldToEventLoop();
     }
     if (typeof value === 'string') {
-      if (value.trim() !== '') ctx.out.append(path ? `${path}: ${value}` : value, `key ${path || '(root)'}`, '\n');
+      if (value.trim() !== '') {
+        ctx.out.append(path ? `${path}: ${value}` : value, `${prefix}key ${path || '(root)'}`, separator);
+        separator = '\n';
+      }
     } else if (Array.isArray(value)) {
       for (let index = value.length - 1; index >= 0; index -= 1) stack.push([`${path}[${index}]`, value[index]]);
     } else if (value && typeof value === 'object') {
@@ -105,6 +172,72 @@ export async function extractJson(decoded: DecodedText, ctx: ExtractionContext):
     }
   }
   if (stack.length > 0) ctx.out.overflowed = true;
+  return stack.length === 0;
+}
+
+/** JSON: each string value on its own line after its key path ("people[0].name: Jane Doe"). */
+export async function extractJson(decoded: DecodedText, ctx: ExtractionContext): Promise<void> {
+  let root: unknown;
+  try {
+    root = JSON.parse(decoded.text);
+  } catch (error) {
+    // Starts like JSON but is not (a cut-off export): still text worth reading.
+    ctx.out.warn(`The file looks like JSON but does not parse (${(error as Error).message}); it was read as plain text`);
+    extractPlainText(decoded, ctx);
+    return;
+  }
+  await appendJson(root, ctx);
+}
+
+const JSON_VALUE_START = /^\s*[[{]/;
+
+/** Whether the text is JSON lines (NDJSON): its first two non-empty lines are each a JSON object or array. */
+export function isJsonLines(text: string): boolean {
+  let checked = 0;
+  let at = 0;
+  while (checked < 2 && at < text.length) {
+    const end = text.indexOf('\n', at) >>> 0;
+    const line = text.slice(at, Math.min(end, text.length)).trim();
+    at = Math.min(end, text.length) + 1;
+    if (line === '') continue;
+    if (!JSON_VALUE_START.test(line)) return false;
+    try {
+      JSON.parse(line);
+    } catch {
+      return false;
+    }
+    checked += 1;
+  }
+  return checked === 2;
+}
+
+/** JSON lines (NDJSON, JSON Lines): each line's strings as with JSON, labelled "line N: key …"; a line that does not parse is kept as text. */
+export async function extractJsonLines(decoded: DecodedText, ctx: ExtractionContext): Promise<void> {
+  if (decoded.warning) ctx.out.warn(decoded.warning);
+  const lines = decoded.text.split(/\r?\n/);
+  let broken = 0;
+  for (const [index, line] of lines.entries()) {
+    if (line.trim() === '') continue;
+    if (ctx.out.full) {
+      ctx.out.overflowed = true;
+      return;
+    }
+    if (index % 1000 === 999) {
+      throwIfAborted(ctx.signal);
+      ctx.progress(index / lines.length);
+      await yieldToEventLoop();
+    }
+    let value: unknown;
+    try {
+      value = JSON.parse(line);
+    } catch {
+      broken += 1;
+      ctx.out.append(line, `line ${index + 1}`);
+      continue;
+    }
+    if (!(await appendJson(value, ctx, `line ${index + 1}: `, '\n\n'))) return;
+  }
+  if (broken > 0) ctx.out.warn(`${broken} of the file's lines are not JSON; they were read as plain text`);
 }
 
 /** XML (other than HTML): its text nodes, one element's text per line. */

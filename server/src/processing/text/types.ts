@@ -44,6 +44,8 @@ export interface ExtractedText {
   truncated: boolean;
   /** Plain words for an analyst: parts skipped, encodings guessed, attachments that could not be read. */
   warnings: string[];
+  /** OCR's mean word confidence (0–100) for each page or image it read, when OCR was used. */
+  ocr?: Array<{ label: string; confidence: number }>;
   /** How the text was read: 'pdf-text', 'pdf-ocr', 'pdf-text+ocr', 'image-ocr', 'docx', 'xlsx', 'csv', 'html', 'email', 'json', 'text', 'markdown', 'xml', 'zip'. */
   method: string;
 }

@@ -21,6 +21,7 @@ interface CentralDirectory {
   entries: number;
   declaredBytes: number;
   encrypted: Set<string>;
+  names: string[];
 }
 
 const u16 = (bytes: Uint8Array, at: number) => bytes[at]! | (bytes[at + 1]! << 8);
@@ -45,6 +46,7 @@ function readCentralDirectory(bytes: Uint8Array): CentralDirectory | null {
   const offset = u32(bytes, end + 16);
   if (entries === 0xffff || offset === 0xffffffff) return null;
   const encrypted = new Set<string>();
+  const names: string[] = [];
   let declaredBytes = 0;
   let at = offset;
   for (let index = 0; index < entries; index += 1) {
@@ -54,9 +56,10 @@ function readCentralDirectory(bytes: Uint8Array): CentralDirectory | null {
     const nameLength = u16(bytes, at + 28);
     const name = new TextDecoder(flags & 0x800 ? 'utf-8' : 'latin1').decode(bytes.subarray(at + 46, at + 46 + nameLength));
     if (flags & 1) encrypted.add(name);
+    names.push(name);
     at += 46 + nameLength + u16(bytes, at + 30) + u16(bytes, at + 32);
   }
-  return { entries, declaredBytes, encrypted };
+  return { entries, declaredBytes, encrypted, names };
 }
 
 function tooLarge(limit: number): TextExtractionError {
@@ -176,6 +179,33 @@ export async function extractZip(bytes: Uint8Array, ctx: ExtractionContext): Pro
   }
   const encrypted = skipped.filter((name) => name.endsWith(' (encrypted)'));
   if (encrypted.length > 0) ctx.out.warn(`Encrypted entries were not read: ${encrypted.slice(0, 10).join(', ')}`);
+}
+
+/**
+ * The entry names a zip's central directory lists (nothing is decompressed), or null when it
+ * cannot be read: tells an Office file or an e-book whose signature the sniffer's head missed.
+ */
+export function zipEntryNames(bytes: Uint8Array): string[] | null {
+  return readCentralDirectory(bytes)?.names ?? null;
+}
+
+/**
+ * Every part of a zip-based document (PPTX, OpenDocument, EPUB) expanded within the budget,
+ * by name: the same guarded pass as `officeZip`, for formats read here part by part.
+ */
+export async function archiveParts(bytes: Uint8Array, ctx: ExtractionContext, what: string): Promise<Map<string, Uint8Array>> {
+  const parts = new Map<string, Uint8Array>();
+  await streamZip(bytes, ctx, what, async (entry) => {
+    parts.set(entry.name, entry.bytes);
+  }, true);
+  return parts;
+}
+
+/** `parts` as a zip again, stored uncompressed: for a parser that takes an archive, given only what the guarded pass expanded. */
+export function storedZip(parts: Map<string, Uint8Array>): Uint8Array {
+  const zippable: Zippable = {};
+  for (const [name, bytes] of parts) zippable[name] = [bytes, { level: 0 }];
+  return zipSync(zippable);
 }
 
 /**

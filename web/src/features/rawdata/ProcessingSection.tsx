@@ -26,7 +26,7 @@ import {
   type ExtractedEntity,
 } from './rawdata.api';
 
-const STATUS_COLOR: Record<string, 'default' | 'info' | 'success' | 'error'> = { pending: 'default', processing: 'info', completed: 'success', error: 'error' };
+const STATUS_COLOR: Record<string, 'default' | 'info' | 'success' | 'warning' | 'error'> = { pending: 'default', processing: 'info', completed: 'success', error: 'error' };
 
 /** How entity types are named on screen, in the order they are shown. */
 const TYPE_LABELS: Record<ExtractedEntity['type'], string> = {
@@ -143,6 +143,8 @@ export function ProcessingSection({ record }: { record: ResourceRecord }) {
   const stage = str(record['processing_stage']);
   const error = str(record['processing_error']);
   const percent = typeof record['processing_percent'] === 'number' ? record['processing_percent'] : null;
+  const warnings = Array.isArray(record['processing_warnings']) ? record['processing_warnings'].filter((warning): warning is string => typeof warning === 'string') : [];
+  const withWarnings = status === 'completed' && warnings.length > 0;
   const [process, processState] = useProcessRawDataMutation();
   const [send, sendState] = useSendToLibraryMutation();
   const [entry, setEntry] = useState<string | null>(null);
@@ -167,7 +169,12 @@ export function ProcessingSection({ record }: { record: ResourceRecord }) {
   return (
     <Stack spacing={1.5}>
       <Stack direction="row" spacing={1} sx={{ alignItems: 'center', flexWrap: 'wrap' }}>
-        <Chip label={capitalized(status)} color={STATUS_COLOR[status] ?? 'default'} size="small" data-testid="processing-status" />
+        <Chip
+          label={withWarnings ? 'Completed with warnings' : capitalized(status)}
+          color={withWarnings ? 'warning' : (STATUS_COLOR[status] ?? 'default')}
+          size="small"
+          data-testid="processing-status"
+        />
         {stage && status === 'processing' && <Typography variant="body2" color="text.secondary">{capitalized(stage)}…</Typography>}
         <Box sx={{ flex: 1 }} />
         <Button variant="outlined" size="small" onClick={() => void onProcess()} disabled={processState.isLoading || busy}>
@@ -184,6 +191,22 @@ export function ProcessingSection({ record }: { record: ResourceRecord }) {
         <Alert severity="error">
           {stage ? `Failed while ${stage}: ` : ''}
           {error}
+        </Alert>
+      )}
+      {withWarnings && (
+        <Alert severity="warning" data-testid="processing-warnings">
+          {warnings.length === 1 ? (
+            warnings[0]
+          ) : (
+            <>
+              Not everything was read:
+              <Box component="ul" sx={{ m: 0, pl: 2.5 }}>
+                {warnings.map((warning) => (
+                  <li key={warning}>{warning}</li>
+                ))}
+              </Box>
+            </>
+          )}
         </Alert>
       )}
       {entry && (

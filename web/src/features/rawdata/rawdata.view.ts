@@ -15,6 +15,8 @@ const SERVER_WRITTEN = [
   'processing_percent',
   'extraction_method',
   'extracted_chars',
+  'processing_warnings',
+  'has_warnings',
 ];
 
 const capitalized = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
@@ -24,6 +26,8 @@ export function statusText(row: Record<string, unknown>): string {
   const status = typeof row['processing_status'] === 'string' ? row['processing_status'] : 'pending';
   const stage = typeof row['processing_stage'] === 'string' ? row['processing_stage'] : null;
   const percent = typeof row['processing_percent'] === 'number' ? row['processing_percent'] : null;
+  // Something was left out or could not be read (docs/processing.md "Warnings"): never just "Completed".
+  if (status === 'completed' && row['has_warnings'] === true) return 'Completed with warnings';
   if (status !== 'processing') return capitalized(status);
   return `Processing${stage ? `: ${stage}` : ''}${percent !== null ? `, ${percent}%` : ''}`;
 }
@@ -35,8 +39,10 @@ export const rawDataView: ResourceView = {
   title: 'Raw data',
   emptyText: 'No raw data yet.',
   columns: ['display_name', 'bucket', 'content_kind', 'file_size', 'processing_status', 'visibility', 'updated_at'],
-  labels: { display_name: 'Title or file', content_kind: 'Type', processing_status: 'Status', file_size: 'Size', text: 'Pasted text' },
+  labels: { display_name: 'Title or file', content_kind: 'Type', processing_status: 'Status', has_warnings: 'Warnings', file_size: 'Size', text: 'Pasted text' },
   omit: SERVER_WRITTEN,
+  // "Completed with warnings" whole.
+  minWidths: { processing_status: 190 },
   cells: {
     file_size: (value) => (typeof value === 'number' ? fileSize(value) : ''),
     processing_status: (_value, row) => statusText(row),
