@@ -65,6 +65,24 @@ describe('admin screens: settings', { skip: unavailable ?? false }, () => {
     await visitor.close();
     await context.close();
   });
+
+  it('an admin sets the lowest confidence processing suggests; a value outside 0 to 1 is refused, naming the field', async () => {
+    const context = await browser.newContext({ viewport: DESKTOP });
+    const page = await context.newPage();
+    await signIn(page, 'brand', 'admin@brand.test');
+    await page.goto(server.url('brand', '/settings'));
+    const threshold = page.getByRole('spinbutton', { name: 'Lowest confidence suggested' });
+    assert.equal(await threshold.inputValue(), '0.6', 'the default');
+    await threshold.fill('1.5');
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    await fieldError(page, 'Must be at most 1.').waitFor();
+    await threshold.fill('0.8');
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    await page.getByText('Settings saved.').waitFor();
+    await page.reload();
+    assert.equal(await page.getByRole('spinbutton', { name: 'Lowest confidence suggested' }).inputValue(), '0.8');
+    await context.close();
+  });
 });
 
 if (unavailable) console.warn(`browser tests skipped: ${unavailable}`);

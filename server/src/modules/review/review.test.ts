@@ -139,6 +139,42 @@ describe('review of suggestions', () => {
     assert.equal((await call('GET', `${API}/suggested-entities/organizations/${sure['id']}/`)).json().confidence, 0.7);
   });
 
+  it('a batch: rejections checked, repeats joined and provenance written in three statements, however many names', async () => {
+    const organizations = t.engine.reviews.byTypeCode('ORG');
+    const batch = (names: string[], source = rawItem, options: { joinRepeats: boolean; maxCreated?: number } = { joinRepeats: true }) =>
+      inTenant(t.db, systemActor(acme.id), async (ctx) => {
+        let statements = 0;
+        const counting = new Proxy(ctx.tx, {
+          get(target, property, receiver) {
+            if (property === 'execute') return (statement: Parameters<typeof target.execute>[0]) => ((statements += 1), target.execute(statement));
+            return Reflect.get(target, property, receiver);
+          },
+        });
+        const inputs = names.map((name) => ({ body: { name_inc: name }, provenance: [{ ...found(name, source), confidence: 0.8 }] }));
+        const outcomes = await organizations.suggestMany({ ...ctx, tx: counting }, inputs, options);
+        return { outcomes, statements };
+      });
+    const names = (count: number) => Array.from({ length: count }, (_, index) => `Batchco ${index + 1}`);
+    const made = await batch(names(30), otherItem, { joinRepeats: false });
+    assert.ok(made.outcomes.every((outcome) => outcome?.created));
+    assert.equal((await call('POST', `${API}/assets/organizations/${made.outcomes[0]!.id}/reject_suggestion/`, {})).statusCode, 204);
+
+    // The same source again (an item reprocessed): the rejected name is not suggested from it, the others join theirs.
+    const few = await batch(names(10), otherItem);
+    const many = await batch(names(30), otherItem);
+    assert.equal(few.statements, 3, 'rejections, repeats, provenance');
+    assert.equal(many.statements, 3, 'the same three for three times the names');
+    assert.deepEqual(few.outcomes, [null, ...made.outcomes.slice(1, 10).map((outcome) => ({ id: outcome!.id, created: false }))]);
+    assert.equal(many.outcomes[0], null);
+    const joined = (await call('GET', `${API}/suggested-entities/organizations/${made.outcomes[1]!.id}/`)).json();
+    assert.equal(joined.provenance.length, 3, 'a row per batch that found it');
+
+    // A name twice in a batch is one suggestion; maxCreated caps what is new, not what joins.
+    const twice = await batch(['Newco Alpha', 'Newco Alpha', 'Newco Beta', 'Newco Gamma', 'Batchco 2'], rawItem, { joinRepeats: true, maxCreated: 2 });
+    assert.equal(twice.outcomes[1]!.id, twice.outcomes[0]!.id);
+    assert.deepEqual(twice.outcomes.map((outcome) => outcome?.created ?? null), [true, false, true, null, false]);
+  });
+
   it('accept: the suggestion becomes a record with its provenance and history', async () => {
     const suggestion = (await suggest('ORG', { name_inc: 'Numbat Shipping' }, [found('Numbat Shipping')]))!;
     const accepted = await call('POST', `${API}/assets/organizations/${suggestion['id']}/accept_suggestion/`, {});

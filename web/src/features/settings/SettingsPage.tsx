@@ -22,12 +22,14 @@ const FOOTER_TEXT_MAX = 300;
 
 type TextSetting = 'name' | 'payment_access_link' | 'payment_access_message' | 'open_data_link' | 'footer_text';
 type SwitchSetting = 'header_show_tenant_name' | 'header_show_access_level' | 'footer_show_open_data_link' | 'footer_show_setup_invite';
-type Values = Record<TextSetting, string> & Record<SwitchSetting, boolean>;
+/** A number typed as text: sent as a number when it is one, else as typed, for the server to name what is wrong. */
+type NumberSetting = 'suggestion_min_confidence';
+type Values = Record<TextSetting | NumberSetting, string> & Record<SwitchSetting, boolean>;
 
 const TEXT_SETTINGS: TextSetting[] = ['name', 'payment_access_link', 'payment_access_message', 'open_data_link', 'footer_text'];
 const SWITCH_SETTINGS: SwitchSetting[] = ['header_show_tenant_name', 'header_show_access_level', 'footer_show_open_data_link', 'footer_show_setup_invite'];
 
-const LABELS: Record<TextSetting | SwitchSetting, string> = {
+const LABELS: Record<TextSetting | NumberSetting | SwitchSetting, string> = {
   name: 'Workspace name',
   payment_access_link: 'Payment access link',
   payment_access_message: 'Payment access message',
@@ -37,6 +39,7 @@ const LABELS: Record<TextSetting | SwitchSetting, string> = {
   header_show_access_level: 'Show the access level',
   footer_show_open_data_link: 'Show the open-data link',
   footer_show_setup_invite: 'Show the invitation to set up an instance',
+  suggestion_min_confidence: 'Lowest confidence suggested',
 };
 
 const toValues = (settings: Settings): Values => ({
@@ -49,6 +52,7 @@ const toValues = (settings: Settings): Values => ({
   header_show_access_level: settings.header_show_access_level,
   footer_show_open_data_link: settings.footer_show_open_data_link,
   footer_show_setup_invite: settings.footer_show_setup_invite,
+  suggestion_min_confidence: String(settings.suggestion_min_confidence),
 });
 
 function changes(settings: Settings, values: Values): SettingsPatch {
@@ -59,6 +63,9 @@ function changes(settings: Settings, values: Values): SettingsPatch {
     if (value !== settings[name]) body[name] = value;
   }
   for (const name of SWITCH_SETTINGS) if (values[name] !== settings[name]) body[name] = values[name];
+  const threshold = values.suggestion_min_confidence.trim();
+  const number = threshold === '' ? NaN : Number(threshold);
+  if (Number.isNaN(number) || number !== settings.suggestion_min_confidence) body['suggestion_min_confidence'] = Number.isNaN(number) ? threshold : number;
   return body as SettingsPatch;
 }
 
@@ -85,7 +92,7 @@ function SettingsForm({ settings }: { settings: Settings }) {
   const dirty = Object.keys(changes(settings, values)).length > 0;
 
   const inputId = (name: string) => `${formId}-${name}`;
-  const text = (name: TextSetting, props: Partial<TextFieldProps> = {}) => (
+  const text = (name: TextSetting | NumberSetting, props: Partial<TextFieldProps> = {}) => (
     <TextField
       id={inputId(name)}
       label={LABELS[name]}
@@ -179,6 +186,13 @@ function SettingsForm({ settings }: { settings: Settings }) {
           {toggle('footer_show_open_data_link', 'The “Open data” link.')}
           {toggle('footer_show_setup_invite', '“Want intel notes for your own team? Set up your own instance.”')}
         </Section>
+        <Section title="Processing" description="What processing raw data suggests for review.">
+          {text('suggestion_min_confidence', {
+            type: 'number',
+            helperText: 'From 0 to 1. Names, organizations and ledger entries processing is less sure of are not suggested; the review lists show the surest first.',
+            slotProps: { htmlInput: { min: 0, max: 1, step: 0.05, inputMode: 'decimal' } },
+          })}
+        </Section>
         <Stack direction="row" spacing={2} sx={{ justifyContent: 'flex-end' }}>
           <Button disabled={isLoading || !dirty} onClick={() => setValues(toValues(settings))}>
             Discard changes
@@ -193,7 +207,7 @@ function SettingsForm({ settings }: { settings: Settings }) {
   );
 }
 
-/** /settings: this workspace's name, paywall, header and footer (admins). */
+/** /settings: this workspace's name, paywall, header and footer, and what processing suggests (admins). */
 export function SettingsPage() {
   const { data, error, isLoading, refetch } = useGetSettingsQuery(undefined, { refetchOnMountOrArgChange: true });
   return (
