@@ -155,6 +155,8 @@ interface Row {
   method: string;
   chars: number;
   seconds: number;
+  /** This process's peak RSS while reading the file (MiB; reading mode, clear_refs before it). */
+  peakMiB?: number;
   warnings: string[];
   error?: string;
   verdict: Verdict;
@@ -278,6 +280,7 @@ async function readAll(root: string, files: string[]): Promise<Row[]> {
   const rows: Row[] = [];
   for (const file of files) {
     const bytes = new Uint8Array(readFileSync(path.join(root, file)));
+    resetPeak(process.pid);
     const started = performance.now();
     let result: ExtractedText | null = null;
     let error: TextExtractionError | undefined;
@@ -288,16 +291,17 @@ async function readAll(root: string, files: string[]): Promise<Row[]> {
       error = failure;
     }
     const seconds = (performance.now() - started) / 1000;
+    const peakMiB = kib(procStatus(process.pid), 'VmHWM') / 1024;
     const text = result?.text ?? '';
     const warnings = result?.warnings ?? [];
     const method = result?.method ?? error!.code;
     const { verdict, check } = await judge(root, file, { text, warnings, ...(error ? { error } : {}) }, /ocr/.test(method));
     rows.push({
-      file, format: formatOf(file), bytes: bytes.length, status: error ? 'error' : 'completed', method, chars: text.length, seconds, warnings,
+      file, format: formatOf(file), bytes: bytes.length, status: error ? 'error' : 'completed', method, chars: text.length, seconds, peakMiB, warnings,
       ...(error ? { error: `${error.code}: ${error.message}` } : {}), verdict, check,
       silent: (verdict === 'partly' || verdict === 'wrong') && !error && warnings.length === 0,
     });
-    console.error(`${file}: ${rows.at(-1)!.status} ${method} ${text.length} chars ${seconds.toFixed(1)} s ${verdict} ${check}${result?.ocr ? ` ocr ${result.ocr.map((page) => page.confidence).join(',')}` : ''} ${warnings.join(' / ')}`);
+    console.error(`${file}: ${rows.at(-1)!.status} ${method} ${text.length} chars ${seconds.toFixed(1)} s ${peakMiB.toFixed(0)} MiB ${verdict} ${check}${result?.ocr ? ` ocr ${result.ocr.map((page) => page.confidence).join(',')}` : ''} ${warnings.join(' / ')}`);
   }
   await closeOcrWorker();
   return rows;
@@ -434,10 +438,10 @@ function report(mode: string, rows: Row[], extra: string[]): string {
     const seconds = of.reduce((sum, row) => sum + row.seconds, 0);
     lines.push(`| ${format} | ${of.length} | ${n('right')} | ${n('partly')} | ${n('wrong')} | ${n('refused right')} | ${n('refused wrong')} | ${n('unchecked')} | ${of.filter((row) => row.warnings.length > 0).length} | ${Number.isNaN(seconds) ? '–' : seconds.toFixed(1)} | ${of.reduce((sum, row) => sum + row.chars, 0).toLocaleString('en')} |`);
   }
-  lines.push('', '| File | Status | Method | Chars | Seconds | Verdict | Check | Warnings or error |', '|---|---|---|---|---|---|---|---|');
+  lines.push('', '| File | Status | Method | Chars | Seconds | Peak MiB | Verdict | Check | Warnings or error |', '|---|---|---|---|---|---|---|---|---|');
   for (const row of rows) {
     const said = row.error ?? row.warnings.join(' / ');
-    lines.push(`| ${cell(row.file)} | ${row.status} | ${row.method} | ${row.chars.toLocaleString('en')} | ${Number.isNaN(row.seconds) ? '–' : row.seconds.toFixed(2)} | ${row.verdict}${row.silent ? ' (silent)' : ''} | ${cell(row.check)} | ${cell(said.slice(0, 300))} |`);
+    lines.push(`| ${cell(row.file)} | ${row.status} | ${row.method} | ${row.chars.toLocaleString('en')} | ${Number.isNaN(row.seconds) ? '–' : row.seconds.toFixed(2)} | ${row.peakMiB === undefined ? '–' : row.peakMiB.toFixed(0)} | ${row.verdict}${row.silent ? ' (silent)' : ''} | ${cell(row.check)} | ${cell(said.slice(0, 300))} |`);
   }
   return `${lines.join('\n')}\n`;
 }
