@@ -12,8 +12,15 @@
  *   node --import tsx bench/ner-eval.ts --errors   also every miss and false alarm (stderr)
  *   node --import tsx bench/ner-eval.ts --tagger   the trained tagger alone (no rules), for comparison
  *   node --import tsx bench/ner-eval.ts --speed    only throughput: sentences/s of the tagger and of extractEntities
+ *   node --import tsx bench/ner-eval.ts --thresholds 0.5,0.6,0.7
+ *       strict P/R/F1 per suggestion threshold (docs/processing.md "Confidence"), on the
+ *       development sets only: a name is kept when its most confident mention in the passage
+ *       reaches the threshold, as a suggestion's confidence is; the extractor's own floor is the
+ *       threshold where that is lower than its default, as processing runs it
  */
-import { extractEntities } from '../server/src/processing/entities/index.ts';
+import { extractEntities, type Mention } from '../server/src/processing/entities/index.ts';
+import { RULE_THRESHOLD } from '../server/src/processing/entities/names.ts';
+import { normalizeName } from '../server/src/resources/values.ts';
 import { contextOf } from '../server/src/processing/entities/model.ts';
 import { defaultTagger } from '../server/src/processing/entities/tagger.ts';
 import { tokenize } from '../server/src/processing/entities/tokens.ts';
@@ -94,6 +101,47 @@ if (process.argv.includes('--speed')) {
     for (const text of sentences) run(text);
     const seconds = (performance.now() - started) / 1000;
     console.log(`${name}: ${sentences.length} sentences of uner test in ${seconds.toFixed(2)} s, ${(sentences.length / seconds).toFixed(0)} sentences/s on one core`);
+  }
+  process.exit(0);
+}
+
+/**
+ * The mentions processing would suggest at a threshold: the extractor run with its floor at the
+ * threshold where that is lower than its own, then every name whose most confident mention in
+ * the passage is below the threshold left out — a suggestion's confidence is its best source's.
+ */
+function suggestedAt(text: string, threshold: number): Mention[] {
+  const { mentions } = extractEntities(text, { minConfidence: Math.min(threshold, RULE_THRESHOLD) });
+  const keyOf = (mention: Mention) => `${mention.type}\u0000${normalizeName(mention.normalized ?? mention.text)}`;
+  const best = new Map<string, number>();
+  for (const mention of mentions) best.set(keyOf(mention), Math.max(best.get(keyOf(mention)) ?? 0, mention.confidence));
+  return mentions.filter((mention) => (best.get(keyOf(mention)) ?? 0) >= threshold);
+}
+
+const thresholdsAt = process.argv.indexOf('--thresholds');
+if (thresholdsAt >= 0) {
+  const thresholds = (process.argv[thresholdsAt + 1] ?? '0.4,0.5,0.6,0.7,0.8,0.9').split(',').map(Number);
+  const fresh = readFreshDev();
+  const devSets: Array<[string, Labelled[]]> = [['fresh dev, news', fresh.filter((item) => item.style === 'news')], ['fresh dev, all', fresh]];
+  if (corporaAvailable()) devSets.push(['held-out uner (web prose)', readCorpusFile(HELD_OUT_FILES[0]!)]);
+  console.log('| set | threshold | PER P | PER R | PER F1 | ORG P | ORG R | ORG F1 |');
+  console.log('|---|---|---|---|---|---|---|---|');
+  for (const [name, items] of devSets) {
+    for (const threshold of thresholds) {
+      const cells = TYPES.map((type) => {
+        let gold = 0, predicted = 0, exact = 0;
+        for (const item of items) {
+          const mine = suggestedAt(item.text, threshold).filter((mention) => mention.type === type);
+          const theirs = item.entities.filter((entity) => entity.type === type);
+          gold += theirs.length;
+          predicted += mine.length;
+          exact += matchSpans(theirs, mine).exact;
+        }
+        const [p, r] = [ratio(exact, predicted), ratio(exact, gold)];
+        return `${fmt(p)} | ${fmt(r)} | ${fmt(f1(p, r))}`;
+      });
+      console.log(`| ${name} | ${threshold} | ${cells.join(' | ')} |`);
+    }
   }
   process.exit(0);
 }

@@ -114,6 +114,31 @@ describe('the Operator and organizations/subquery', { skip: unavailable ?? false
     await context.close();
   });
 
+  it('runs nothing for a question it only partly understood: shows the understood chips and the words left out, then runs them on one click', async () => {
+    const context = await browser.newContext({ viewport: DESKTOP });
+    const page = await context.newPage();
+    await signInAt(page, server.url('opdemo', '/login'), 'research@opdemo.test', 'research');
+    await page.goto(server.url('opdemo', '/operator'));
+    await page.getByLabel('Ask a question').fill('organizations in Berln with a good ESG score');
+    await page.getByLabel('Ask a question').press('Enter');
+
+    const conditions = page.getByRole('list', { name: 'Query conditions' });
+    await conditions.getByRole('listitem').filter({ hasText: 'HQ city is Berlin' }).waitFor();
+    const leftOut = page.getByRole('alert').filter({ hasText: 'Not understood, so left out' });
+    await leftOut.waitFor();
+    assert.match(await leftOut.innerText(), /ESG/);
+    // The misspelt city was read against the tenant's own values, and says so.
+    await page.getByText(/“Berln” as “Berlin”/).waitFor();
+    // No table until the user accepts the part that was understood.
+    await page.getByText('Part of the question was not understood, so nothing was run').waitFor();
+    assert.equal(await grid(page).count(), 0);
+    await screenshots(page, 'operator-partial');
+
+    await page.getByRole('button', { name: 'Run without them' }).click();
+    assert.deepEqual(await rowNames(page, 6), ['Berlin Undated', 'Early Berlin Works', 'Hidden Berlin Ventures', 'Kreuzberg Solar', 'Mitte Analytics', 'Spree Robotics']);
+    await context.close();
+  });
+
   it("never shows an anonymous visitor's Operator query a hidden organization", async () => {
     const context = await browser.newContext({ viewport: DESKTOP });
     const page = await context.newPage();

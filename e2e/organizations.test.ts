@@ -27,6 +27,8 @@ describe('organizations: list, form, detail, export and upload', { skip: unavail
     ] as const) {
       await server.create(demo, token, 'assets/organizations', { name_inc: name, visibility, hq_city: 'Porto' });
     }
+    // Spreadsheet uploads are imported by a worker.
+    await server.startWorker();
   });
   after(() => rmSync(workDir, { recursive: true, force: true }));
 

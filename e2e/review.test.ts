@@ -28,22 +28,22 @@ describe('review screens: suggestions lists, keyboard, bulk, review page, live a
     await server.createUser(demo, 'reader@demo.test');
     token = await server.login(demo, 'research@demo.test');
     northwindId = await server.create(demo, token, 'assets/organizations', { name_inc: 'Northwind Traders', emails: ['info@northwind.test'] });
-    const at = (snippet: string, name: string, source = rawItem, mentions = 1): ProvenanceInput => {
+    const at = (snippet: string, name: string, source = rawItem, mentions = 1, confidence: number | null = null): ProvenanceInput => {
       const start = snippet.indexOf(name);
       // Offsets are in the source's whole text: here the snippet sits 500 characters into it.
-      return { source: { kind: 'raw_data', id: source }, snippet, start: 500 + start, end: 500 + start + name.length, mentions };
+      return { source: { kind: 'raw_data', id: source }, snippet, start: 500 + start, end: 500 + start + name.length, mentions, confidence };
     };
     const organizations: Array<[string, Record<string, unknown>, ProvenanceInput[]]> = [
       ['Acme Corp', { name_inc: 'Acme Corp' }, [
-        at('Shares of Acme Corp rose 4% after the harbour deal was signed.', 'Acme Corp', rawItem, 3),
-        at('A spokesman for ACME corp declined to comment.', 'ACME corp', otherItem),
+        at('Shares of Acme Corp rose 4% after the harbour deal was signed.', 'Acme Corp', rawItem, 3, 0.95),
+        at('A spokesman for ACME corp declined to comment.', 'ACME corp', otherItem, 1, 0.7),
       ]],
-      ['Globex Corporation', { name_inc: 'Globex Corporation' }, [at('Globex Corporation opened an office in Porto.', 'Globex Corporation')]],
-      ['Initech', { name_inc: 'Initech' }, [at('Initech staff moved to the new site.', 'Initech')]],
-      ['Northwind Trading', { name_inc: 'Northwind Trading' }, [at('The cargo belonged to Northwind Trading, the filing says.', 'Northwind Trading', otherItem, 2)]],
-      ['Umbrella Group', { name_inc: 'Umbrella Group' }, [at('Umbrella Group bought the warehouse.', 'Umbrella Group')]],
-      ['Vandelay Industries', { name_inc: 'Vandelay Industries' }, [at('Vandelay Industries imports latex.', 'Vandelay Industries')]],
-      ['Hooli', { name_inc: 'Hooli' }, [at('Hooli announced a new phone.', 'Hooli')]],
+      ['Globex Corporation', { name_inc: 'Globex Corporation' }, [at('Globex Corporation opened an office in Porto.', 'Globex Corporation', rawItem, 1, 0.62)]],
+      ['Initech', { name_inc: 'Initech' }, [at('Initech staff moved to the new site.', 'Initech', rawItem, 1, 0.88)]],
+      ['Northwind Trading', { name_inc: 'Northwind Trading' }, [at('The cargo belonged to Northwind Trading, the filing says.', 'Northwind Trading', otherItem, 2, 0.7)]],
+      ['Umbrella Group', { name_inc: 'Umbrella Group' }, [at('Umbrella Group bought the warehouse.', 'Umbrella Group', rawItem, 1, 0.81)]],
+      ['Vandelay Industries', { name_inc: 'Vandelay Industries' }, [at('Vandelay Industries imports latex.', 'Vandelay Industries', rawItem, 1, 0.66)]],
+      ['Hooli', { name_inc: 'Hooli' }, [at('Hooli announced a new phone.', 'Hooli', rawItem, 1, 0.99)]],
       ['Zorin Holdings', { name_inc: 'Zorin Holdings' }, [at('Zorin Holdings was fined.', 'Zorin Holdings')]],
     ];
     const orgs = server.engine.reviews.byTypeCode('ORG');
@@ -127,6 +127,33 @@ describe('review screens: suggestions lists, keyboard, bulk, review page, live a
     await page.getByRole('tablist', { name: 'Organizations and suggestions' }).getByRole('tab', { name: 'Organizations' }).click();
     await row(page, 'Acme Corp').waitFor();
     assert.equal(await row(page, 'Globex Corporation').count(), 0);
+  });
+
+  it('lists suggestions most confident first and shows how sure processing was', async (t) => {
+    const page = await open(t, 'research@demo.test', 'research');
+    await page.goto(server.url('demo', '/organizations?tab=2'));
+    await row(page, 'Hooli').waitFor();
+    const header = page.getByRole('columnheader', { name: 'Confidence' });
+    assert.equal(await header.getAttribute('aria-sort'), 'descending', 'the order the list is in, without asking for one');
+    const names = await page.locator('[role="row"][data-id] [data-field="display_name"]').allInnerTexts();
+    const confidences = await page.locator('[role="row"][data-id] [data-field="confidence"]').allInnerTexts();
+    // Acme Corp and Globex Corporation were decided by the test before; Zorin Holdings was suggested without a confidence.
+    assert.deepEqual(names, ['Hooli', 'Initech', 'Umbrella Group', 'Northwind Trading', 'Vandelay Industries', 'Zorin Holdings']);
+    assert.deepEqual(confidences, ['99%', '88%', '81%', '70%', '66%', '']);
+    await screenshots(page, 'review-list-confidence');
+
+    // Ordered the other way when asked (unknown confidence still last).
+    await page.goto(server.url('demo', '/organizations?tab=2&ordering=confidence'));
+    await page.waitForFunction(() => document.querySelector('[role="row"][data-id] [data-field="display_name"]')?.textContent === 'Vandelay Industries');
+    assert.equal(await header.getAttribute('aria-sort'), 'ascending');
+
+    // The review page says it too, and its "next" follows the list's default order.
+    await page.goto(server.url('demo', '/organizations?tab=2'));
+    await page.getByRole('link', { name: 'Hooli', exact: true }).click();
+    await page.getByText('99% confidence').waitFor();
+    await page.keyboard.press('j');
+    await page.waitForURL((url) => url.pathname === `/suggested-entities/organizations/${ids['Initech']}/edit`);
+    await page.getByText('88% confidence').waitFor();
   });
 
   it('opens a suggestion with Enter: highlighted snippets, sources, similar records; edit then accept', async (t) => {

@@ -56,7 +56,7 @@ export interface E2EServer extends TestContext {
 /** The app's dependencies a test may give it (createTestApp's): e.g. a mail transport that keeps what it sends. */
 export type E2EDeps = Parameters<typeof createTestApp>[3];
 
-/** Starts the app on a fresh database; `env` adds settings (e.g. IMPORT_JOB_ROWS), `deps` replaces dependencies (the mail transport). */
+/** Starts the app on a fresh database; `env` adds settings (e.g. IMPORT_WAIT_SECONDS), `deps` replaces dependencies (the mail transport). */
 async function startServer(env: Record<string, string> = {}, deps: E2EDeps = {}): Promise<E2EServer> {
   // E2E_WEB_DIST serves a build of one's own while others rebuild web/dist in a shared tree.
   const context = await createTestApp({ ...env, WEB_DIST: process.env['E2E_WEB_DIST'] ?? path.join(repoRoot, 'web/dist') }, undefined, undefined, deps);

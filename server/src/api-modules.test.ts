@@ -20,7 +20,7 @@ const PROCESSING_ONLY = [
   // The readers of issue 26: Office 97 and Outlook files, SheetJS, RTF, TIFF pages, HEIC.
   /node_modules\/(cfb|word-extractor|@kenjiuno\/msgreader|@e965\/xlsx|rtf-stream-parser|iconv-lite|utif2|heic-decode|libheif-js)\//,
   /server\/src\/processing\/text\/(?!types\.ts)/,
-  /server\/src\/processing\/entities\/(consistency|extract|gazetteer|lexicon|model|names|tagger|tokens)\.ts/,
+  /server\/src\/processing\/entities\/(consistency|deals|extract|gazetteer|lexicon|model|names|tables|tagger|tokens)\.ts/,
   /server\/src\/modules\/rawdata\/(entity-finding|findings)\.ts/,
 ];
 

@@ -7,6 +7,7 @@ import { buildApp } from './app.ts';
 import { createEngine } from './engine.ts';
 import { seedGeography } from './modules/geos/geo-seed.ts';
 import { configOrExit } from './config.ts';
+import { createLogger } from './logging.ts';
 import { openReady, stopOnSignals } from './startup.ts';
 import { recoverAtStart, sweepPeriodically } from './storage/files.ts';
 import { seedTenants } from './tenancy/seed.ts';
@@ -14,7 +15,7 @@ import { seedTenants } from './tenancy/seed.ts';
 async function main(): Promise<void> {
   const config = configOrExit();
   const { db, deps, storage, applied, searchRebuilt } = await openReady(config);
-  const engine = createEngine(config, deps);
+  const engine = createEngine(config, { ...deps, log: createLogger(config.logLevel, { role: 'api' }) });
   const { files } = engine;
   const app = await buildApp({ engine });
   if (applied.length > 0) app.log.info({ applied }, 'migrations applied');

@@ -123,7 +123,7 @@ export async function buildApp({ engine, logger, mail }: AppDeps): Promise<Fasti
       await api.register(jobsRoutes);
       await api.register(eventsRoutes, { hub: events });
       if (config.jobs.probe) await api.register(probeRoutes);
-      for (const service of engine.services.all()) await registerResource(api, service, { files, importJobRows: config.importJobRows });
+      for (const service of engine.services.all()) await registerResource(api, service, { files, importWaitSeconds: config.importWaitSeconds, statistics: engine.statistics });
     },
     { prefix: API_PREFIX },
   );

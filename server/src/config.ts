@@ -45,8 +45,8 @@ export interface Config {
   trustProxy: boolean;
   /** Largest spreadsheet accepted by an upload. */
   uploadLimitBytes: number;
-  /** A spreadsheet upload with more data rows than this imports as a job (202) instead of in its request. */
-  importJobRows: number;
+  /** How long a spreadsheet upload waits for its import job to end before answering 202 with the job. */
+  importWaitSeconds: number;
   storage: StorageSettings;
   /** Largest file accepted by a file upload (server/src/storage/upload.ts). */
   fileUploadLimitBytes: number;
@@ -315,7 +315,11 @@ export function defaultWorkers(): number {
  * Uploads with more data rows than this import as a job: a few thousand rows take seconds to
  * write, longer than a request should hold the API.
  */
-export const IMPORT_JOB_ROWS = 2_000;
+/**
+ * How long a spreadsheet upload waits for its import job before answering 202: small sheets
+ * get their report in the request, though a worker does the reading and writing.
+ */
+export const IMPORT_WAIT_SECONDS = 15;
 
 const EMAIL_RE = /^[^\s@]+@[^\s@]+$/;
 const HOST_RE = /^(?=.{1,253}$)[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/;
@@ -391,7 +395,7 @@ export function loadConfig(env: Env = process.env): Config {
     webDist: path.resolve(repoRoot, str(env, 'WEB_DIST') ?? './web/dist'),
     trustProxy: bool(env, 'TRUST_PROXY', false),
     uploadLimitBytes: int(env, 'UPLOAD_LIMIT_BYTES', 50 * 1024 * 1024, 1024, 2 * 1024 * 1024 * 1024),
-    importJobRows: int(env, 'IMPORT_JOB_ROWS', IMPORT_JOB_ROWS, 1, 1_000_000),
+    importWaitSeconds: int(env, 'IMPORT_WAIT_SECONDS', IMPORT_WAIT_SECONDS, 0, 300),
     storage: storageSettings(env, dataDir),
     fileUploadLimitBytes: int(env, 'FILE_UPLOAD_LIMIT_BYTES', 100 * 1024 * 1024, 1, MAX_FILE_BYTES),
     fileSweepGraceSeconds: int(env, 'FILE_SWEEP_GRACE_SECONDS', 3600, 60, 30 * 24 * 3600),

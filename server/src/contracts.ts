@@ -178,6 +178,8 @@ export const Settings = Type.Object(
     footer_text: Nullable(Type.String()),
     footer_show_open_data_link: Type.Boolean(),
     footer_show_setup_invite: Type.Boolean(),
+    /** Processing suggests no person, organization or ledger entry it is less sure of (0 to 1; docs/processing.md "Confidence"). */
+    suggestion_min_confidence: Type.Number(),
   },
   { additionalProperties: false },
 );
@@ -194,6 +196,7 @@ export const SettingsPatch = Type.Object(
     footer_text: Type.Optional(Nullable(Type.String({ maxLength: 4096 }))),
     footer_show_open_data_link: Type.Optional(Type.Boolean()),
     footer_show_setup_invite: Type.Optional(Type.Boolean()),
+    suggestion_min_confidence: Type.Optional(Type.Number({ minimum: 0, maximum: 1 })),
   },
   { additionalProperties: false },
 );
@@ -330,6 +333,15 @@ export const ResourceMeta = Type.Object({
   /** What POST {path}/bulk/ offers for this resource (see BulkRequest), and how many rows one request may touch. */
   bulk_actions: Type.Array(Type.String()),
   bulk_max_rows: Type.Integer(),
+  /**
+   * A reviewed resource's suggestions (docs/review.md), where they differ from its records: their
+   * path, their fields (the records' and what suggestions add: `confidence`), what orders them
+   * and their order when the list asks for none. Null for a resource that is not reviewed.
+   */
+  suggestions: Type.Union([
+    Type.Object({ path: Type.String(), fields: Type.Array(FieldMeta), ordering: Type.Array(Type.String()), default_ordering: Type.String() }),
+    Type.Null(),
+  ]),
 });
 export type ResourceMeta = Static<typeof ResourceMeta>;
 
@@ -385,6 +397,8 @@ export const SuggestionProvenance = Type.Object({
   /** Where `snippet` starts in the source's text: the mention is at start_offset - snippet_start in it (null when the suggester did not say). */
   snippet_start: Type.Union([Type.Integer(), Type.Null()]),
   mention_count: Type.Integer(),
+  /** How sure the suggester was of what it found here, 0 to 1 (null when it did not say). */
+  confidence: Type.Union([Type.Number(), Type.Null()]),
   created_at: Type.String(),
 });
 export type SuggestionProvenance = Static<typeof SuggestionProvenance>;
@@ -504,7 +518,12 @@ export type StructuredQueryInput = Static<typeof StructuredQueryInput>;
 
 /** POST ai-assistant/queries/nlp-to-query/ */
 export const OperatorQuestion = Type.Object(
-  { query: Type.String({ description: `The question, 1 to ${MAX_QUESTION_LENGTH} characters` }) },
+  {
+    query: Type.String({ description: `The question, 1 to ${MAX_QUESTION_LENGTH} characters` }),
+    accept_partial: Type.Optional(Type.Boolean({
+      description: 'When part of the question is not understood, answer the list request of what was understood anyway (false: the answer says what was not understood and has no list request)',
+    })),
+  },
   { additionalProperties: false },
 );
 export type OperatorQuestion = Static<typeof OperatorQuestion>;
@@ -516,8 +535,16 @@ export type ValidateQueryRequest = Static<typeof ValidateQueryRequest>;
 /** The answer of nlp-to-query and validate. */
 export const OperatorAnswer = Type.Object({
   query: StructuredQuery,
-  /** The list call that runs the query: its API path and exactly its query parameters (values joined with commas). */
-  list: Type.Object({ path: Type.String(), params: Type.Record(Type.String(), Type.String()) }),
+  /**
+   * The list call that runs the query: its API path and exactly its query parameters (values
+   * joined with commas). Null while the answer is partial and was not accepted: a query missing
+   * part of the question would answer more than was asked.
+   */
+  list: Type.Union([Type.Object({ path: Type.String(), params: Type.Record(Type.String(), Type.String()) }), Type.Null()]),
+  /** Whether part of the question was not understood (`not_understood`): the query holds only the rest. */
+  partial: Type.Boolean(),
+  /** Words read as another word: a misspelling, or a value matched to the tenant's own spelling ("Londn" → "London"). */
+  corrections: Type.Array(Type.Object({ written: Type.String(), read: Type.String() })),
   /** The query said back, followed by notes on what could not be used. */
   explanation: Type.String(),
   /** Words and phrases of the question that were not used. */

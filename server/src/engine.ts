@@ -27,6 +27,8 @@ import { CountsCache } from './modules/tools/counts-cache.ts';
 import type { OptionalExtractors } from './processing/entities/extractors.ts';
 import type { Catalog } from './resources/catalog.ts';
 import { ResourceServices } from './resources/services.ts';
+import { faultReason } from './jobs/faults.ts';
+import { PlannerStatistics } from './resources/planner-statistics.ts';
 import { FileStore } from './storage/files.ts';
 import type { StorageDriver } from './storage/storage.ts';
 import { TenantCache } from './tenancy/tenant-cache.ts';
@@ -39,6 +41,8 @@ export interface EngineDeps {
   entityExtractors?: OptionalExtractors;
   /** How the email domain enrichment job reaches the network (startup.ts); by default not at all (tests, scripts). */
   emailEnrichment?: EnrichmentDeps;
+  /** Where the engine's own background work reports what went wrong (the process's logger); nowhere by default. */
+  log?: { warn(details: object, message: string): void };
 }
 
 /** What the engine remembers between requests and jobs: each holds state of its database, so each is the engine's. */
@@ -69,6 +73,8 @@ export interface Engine {
   readonly rawDataReports: RawDataReports;
   readonly auth: AuthService;
   readonly caches: EngineCaches;
+  /** Planner statistics refreshed after big writes (imports, bulk actions), for search totals. */
+  readonly statistics: PlannerStatistics;
   /** A handler for every job type, running on these services (jobs/registry.ts checks none is missing). */
   readonly jobs: JobRegistry;
 }
@@ -79,8 +85,10 @@ export function createEngine(config: Config, deps: EngineDeps): Engine {
   const services = new ResourceServices(catalog);
   const reviews = new ReviewServices(services);
   const caches: EngineCaches = { tenants: new TenantCache(db), counts: new CountsCache<EntityCounts>(), entityModels: new TenantModels() };
+  const statistics = new PlannerStatistics(db, (table, error) => deps.log?.warn({ table, reason: faultReason(error) }, 'planner statistics: ANALYZE failed; autovacuum will gather them'));
   const pieces = {
     services,
+    statistics,
     rawDataProcessing: new RawDataProcessing(services.get(rawData.kind), reviews, caches.entityModels, deps.entityExtractors),
     rawDataReports: new RawDataReports(),
     domainEnrichment: new DomainEnrichment(services, deps.emailEnrichment ?? OFFLINE),

@@ -33,7 +33,7 @@ async function main(): Promise<void> {
     process.exit(1);
   });
   const { db, deps, storage, applied } = await openReady(config);
-  const engine = createEngine(config, deps);
+  const engine = createEngine(config, { ...deps, log });
   if (applied.length > 0) log.info({ applied }, 'migrations applied');
   const { concurrency, pollMs, leaseMs } = config.jobs;
   const worker = new Worker({ db, files: engine.files, registry: engine.jobs, concurrency, pollMs, leaseMs, log });

@@ -2,7 +2,7 @@
  * Drizzle table definitions mirroring the SQL migrations (the migrations are
  * the source of truth; these give typed queries in the data layer).
  */
-import { boolean, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { boolean, pgTable, primaryKey, real, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 
 const timestamps = {
   created_at: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
@@ -22,6 +22,7 @@ export const tenants = pgTable('tenants', {
   footer_text: text('footer_text'),
   footer_show_open_data_link: boolean('footer_show_open_data_link').notNull().default(true),
   footer_show_setup_invite: boolean('footer_show_setup_invite').notNull().default(true),
+  suggestion_min_confidence: real('suggestion_min_confidence').notNull().default(0.6),
   ...timestamps,
 });
 

@@ -4,54 +4,26 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import { ResourceMeta } from '../contracts.ts';
+import { ResourceMeta, type FieldMeta } from '../contracts.ts';
 import { BULK_MAX_ROWS, bulkActions } from '../resources/bulk.ts';
-import { fieldLookups, filterNames, orderingNames } from '../resources/list-query.ts';
+import { DEFAULT_ORDERING, fieldLookups, filterNames, orderingNames } from '../resources/list-query.ts';
 import type { Catalog } from '../resources/catalog.ts';
 import { fieldSection } from '../resources/fields.ts';
 import type { Resource } from '../resources/resource.ts';
+import { suggestionsView } from '../resources/services.ts';
 import { fieldReadAccess, highestAccess } from '../resources/visibility.ts';
 
 export function resourceMeta(resource: Resource, catalog: Catalog): ResourceMeta {
-  const filters = filterNames(resource);
-  const ordering = orderingNames(resource);
+  const suggestions = resource.review ? suggestionsView(resource) : null;
   return {
     kind: resource.kind,
     type: resource.type,
     label: resource.label,
     path: resource.path,
     write_access: resource.writeAccess,
-    fields: Object.entries(resource.fields).map(([name, field]) => ({
-      name,
-      kind: field.kind,
-      max_length: field.maxLength ?? null,
-      multiline: field.multiline ?? false,
-      choices: field.choices ? [...field.choices] : null,
-      choice_labels: field.choiceLabels ?? null,
-      default: field.defaultValue ?? null,
-      filterable: filters.includes(name),
-      orderable: ordering.includes(name),
-      min: field.min ?? null,
-      max: field.max ?? null,
-      required: field.required ?? false,
-      immutable: field.immutable ?? false,
-      read_only: field.readOnly ?? false,
-      read_access: highestAccess([fieldReadAccess(field), resource.readAccess ?? 'public']),
-      write_access: field.writeAccess ?? (resource.writeAccess === 'manage-tenants' ? 'admin' : resource.writeAccess),
-      relation: field.relation
-        ? {
-            many: field.relation.many,
-            targets: field.relation.targets.map((kind) => {
-              const target = catalog.get(kind);
-              return { kind, type: target.type, label: target.label, path: target.path, detail_fields: target.detailFields ?? [] };
-            }),
-          }
-        : null,
-      section: fieldSection(field, name, resource.identity?.names ?? []),
-      internal: field.internal ?? false,
-    })),
-    ordering,
-    filters,
+    fields: fieldsMeta(resource, catalog),
+    ordering: orderingNames(resource),
+    filters: filterNames(resource),
     // Every field's, whoever reads this: a restricted field's read_access says who may use them.
     lookups: fieldLookups(resource, 'admin'),
     name_fields: resource.identity?.names ?? [],
@@ -63,7 +35,47 @@ export function resourceMeta(resource: Resource, catalog: Catalog): ResourceMeta
     shared: resource.shared,
     bulk_actions: bulkActions(resource, catalog),
     bulk_max_rows: BULK_MAX_ROWS,
+    suggestions: suggestions && {
+      path: suggestions.path,
+      fields: fieldsMeta(suggestions, catalog),
+      ordering: orderingNames(suggestions),
+      default_ordering: suggestions.defaultOrdering ?? DEFAULT_ORDERING,
+    },
   };
+}
+
+function fieldsMeta(resource: Resource, catalog: Catalog): FieldMeta[] {
+  const filters = filterNames(resource);
+  const ordering = orderingNames(resource);
+  return Object.entries(resource.fields).map(([name, field]) => ({
+    name,
+    kind: field.kind,
+    max_length: field.maxLength ?? null,
+    multiline: field.multiline ?? false,
+    choices: field.choices ? [...field.choices] : null,
+    choice_labels: field.choiceLabels ?? null,
+    default: field.defaultValue ?? null,
+    filterable: filters.includes(name),
+    orderable: ordering.includes(name),
+    min: field.min ?? null,
+    max: field.max ?? null,
+    required: field.required ?? false,
+    immutable: field.immutable ?? false,
+    read_only: field.readOnly ?? false,
+    read_access: highestAccess([fieldReadAccess(field), resource.readAccess ?? 'public']),
+    write_access: field.writeAccess ?? (resource.writeAccess === 'manage-tenants' ? 'admin' : resource.writeAccess),
+    relation: field.relation
+      ? {
+          many: field.relation.many,
+          targets: field.relation.targets.map((kind) => {
+            const target = catalog.get(kind);
+            return { kind, type: target.type, label: target.label, path: target.path, detail_fields: target.detailFields ?? [] };
+          }),
+        }
+      : null,
+    section: fieldSection(field, name, resource.identity?.names ?? []),
+    internal: field.internal ?? false,
+  }));
 }
 
 export async function metadataRoutes(app: FastifyInstance, { catalog }: { catalog: Catalog }): Promise<void> {

@@ -17,6 +17,7 @@ describe('NUL characters in input', () => {
 
   before(async () => {
     t = await createTestApp();
+    await t.startWorker(); // spreadsheet uploads are imported by a worker
     ({ acme, tokens } = await t.signInTwoTenants());
   });
   after(() => t.close());

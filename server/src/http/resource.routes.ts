@@ -16,13 +16,15 @@ import { parseRelatedQuery, RELATED_DEFAULT_LIMIT, relatedGroups } from '../reso
 import { BULK_MAX_ROWS, BulkService } from '../resources/bulk.ts';
 import { MergeService } from '../resources/merge.ts';
 import type { FileStore } from '../storage/files.ts';
-import { queueSheetImport, storeSpreadsheet } from '../resources/import-job.ts';
+import type { PlannerStatistics } from '../resources/planner-statistics.ts';
+import { awaitImport, queueSheetImport, storeSpreadsheet } from '../resources/import-job.ts';
+import { findJob } from '../jobs/jobs.repository.ts';
 import { filterNames, parseListQuery, rangeFilters, type ListQuery } from '../resources/list-query.ts';
 import type { Resource } from '../resources/resource.ts';
 import type { ResourceService } from '../resources/service.ts';
 import { fieldReadAccess } from '../resources/visibility.ts';
 import { SpreadsheetExport, type ExportFormat } from '../resources/spreadsheet-export.ts';
-import { fileError, importSheet, readImportSheet, saveSpreadsheet, uploadError, withImportFolder, type Upload } from '../resources/spreadsheet-import.ts';
+import { fileError, saveSpreadsheet, uploadError, withImportFolder, type Upload } from '../resources/spreadsheet-import.ts';
 
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody };
 
@@ -104,10 +106,12 @@ async function receiveSpreadsheet(request: FastifyRequest, dir: string): Promise
   return saveSpreadsheet({ stream: part.file, filename: part.filename ?? null }, dir);
 }
 
-/** What a resource's routes need besides the resource: the file store and the row count past which an upload imports as a job. */
+/** What a resource's routes need besides the resource: the file store, how long an upload waits for its import job, the planner's statistics. */
 export interface ResourceRouteOptions {
   files: FileStore;
-  importJobRows: number;
+  importWaitSeconds: number;
+  /** Refreshed after bulk actions that change many rows (planner-statistics.ts). */
+  statistics: PlannerStatistics;
 }
 
 /** The routes of the engine's service for one resource. */
@@ -150,25 +154,23 @@ export async function registerResource(instance: FastifyInstance, service: Resou
       tags,
       summary:
         'Import rows from an xlsx or csv file (multipart field "file"); ?partial=true keeps the good rows. ' +
-        `Past ${options.importJobRows.toLocaleString('en')} rows (IMPORT_JOB_ROWS) the import runs as a job: 202, and the report is the job's result (GET jobs/{id}/)`,
+        `A worker imports the file; the request waits up to ${options.importWaitSeconds} s (IMPORT_WAIT_SECONDS) for its report, ` +
+        'else answers 202 and the report is the job\'s result (GET jobs/{id}/)',
       consumes: ['multipart/form-data'],
       querystring: Type.Object({ partial: Type.Optional(Type.Boolean()) }),
       response: { 200: ImportReport, 202: ImportJobAccepted, ...errors, 400: ImportFailedBody, 413: ErrorBody, 415: ErrorBody },
     },
   }, async (request, reply) => {
     const partial = request.query.partial === true;
-    return withImportFolder(async (dir) => {
-      const upload = await receiveSpreadsheet(request, dir);
-      const sheet = await readImportSheet(service, upload);
-      if (sheet.sheet.dataRows > options.importJobRows) {
-        // Stored before the transaction that queues the job (on PGlite a put inside it would wait for it).
-        const sha256 = await storeSpreadsheet(options.files, actorOf(request).tenantId, upload);
-        const jobId = await withContext(request, (ctx) => queueSheetImport(ctx, service, { sha256, kind: upload.kind }, partial));
-        return reply.status(202).send({ job_id: jobId, status: 'queued' as const });
-      }
-      const onRowError = (error: unknown, row: number) => request.log.warn({ err: error, row }, 'spreadsheet import: row could not be saved');
-      return withContext(request, (ctx) => importSheet(ctx, service, sheet, { partial, onRowError }));
+    // Only the upload's bytes and type are checked here; reading the sheet is the worker's.
+    const upload = await withImportFolder(async (dir) => {
+      const received = await receiveSpreadsheet(request, dir);
+      return { sha256: await storeSpreadsheet(options.files, actorOf(request).tenantId, received), kind: received.kind };
     });
+    const jobId = await withContext(request, (ctx) => queueSheetImport(ctx, service, upload, partial));
+    const answer = await awaitImport(() => withContext(request, (ctx) => findJob(ctx.tx, jobId)), options.importWaitSeconds * 1000);
+    if ('report' in answer) return answer.report;
+    return reply.status(202).send({ job_id: jobId, status: answer.status });
   });
 
   app.get(`${base}/available-filters/`, {
@@ -224,7 +226,11 @@ export async function registerResource(instance: FastifyInstance, service: Resou
     },
   }, async (request, reply) => {
     const parsed = bulk.parse(request.body, request.principal.access);
-    if (parsed.action !== 'export') return withContext(request, (ctx) => bulk.run(ctx, parsed));
+    if (parsed.action !== 'export') {
+      const result = await withContext(request, (ctx) => bulk.run(ctx, parsed));
+      await options.statistics.afterWrites(resource.table, result.changed.length);
+      return result;
+    }
     const ids = await withContext(request, (ctx) => bulk.targetIds(ctx, parsed));
     return sendSpreadsheet(request, reply, service, parsed.listQuery, { ids, format: parsed.format });
   });
@@ -237,7 +243,11 @@ export async function registerResource(instance: FastifyInstance, service: Resou
       params: Type.Object({ operationId: Type.String({ format: 'uuid' }) }),
       response: { 200: BulkUndoResult, ...errors, 409: Type.Union([BulkRefusedBody, ErrorBody]) },
     },
-  }, async (request) => withContext(request, (ctx) => bulk.undo(ctx, request.params.operationId)));
+  }, async (request) => {
+    const result = await withContext(request, (ctx) => bulk.undo(ctx, request.params.operationId));
+    await options.statistics.afterWrites(resource.table, result.restored.length);
+    return result;
+  });
 
   app.get(`${base}/:id/history/`, {
     config: { access: 'admin' },

@@ -199,7 +199,8 @@ export async function markSucceeded(tx: Tx, id: string, token: string, result: u
 
 /**
  * A failed attempt: queued again after `retryInMs` while attempts remain (and the failure is
- * not `permanent`), else `failed`. Returns the new status, or null when the lease was lost.
+ * not `permanent`), else `failed`, with `result` when given (a refused job's answer). Returns
+ * the new status, or null when the lease was lost.
  */
 export async function markAttemptFailed(
   tx: Tx,
@@ -208,6 +209,7 @@ export async function markAttemptFailed(
   reason: string,
   retryInMs: number,
   permanent: boolean,
+  result?: unknown,
 ): Promise<'queued' | 'failed' | null> {
   const final = sql`(${permanent} OR attempts >= max_attempts)`;
   const [row] = await query<{ status: 'queued' | 'failed' }>(
@@ -217,6 +219,7 @@ export async function markAttemptFailed(
             run_after = CASE WHEN ${final} THEN run_after ELSE now() + make_interval(secs => ${retryInMs / 1000}) END,
             finished_at = CASE WHEN ${final} THEN now() END,
             file_sha256 = CASE WHEN ${final} THEN NULL ELSE file_sha256 END,
+            result = ${result === undefined ? null : JSON.stringify(result)}::jsonb,
             error = ${reason}, lease_token = NULL, lease_until = NULL, updated_at = now()
         WHERE id = ${id} AND lease_token = ${token}
         RETURNING status`,

@@ -59,7 +59,7 @@ describe('leases of long jobs', { skip: onServer ? false : 'needs TEST_DATABASE_
   const settled = (id: string) => until(async () => ((await job(id)).status.match(/succeeded|failed/) ? job(id) : null));
 
   before(async () => {
-    t = await createTestApp({ IMPORT_JOB_ROWS: '5' });
+    t = await createTestApp({ IMPORT_WAIT_SECONDS: '0' });
     ({ acme, tokens } = await t.signInTwoTenants());
   });
   afterEach(async () => {

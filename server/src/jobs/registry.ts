@@ -63,6 +63,17 @@ export type JobHandler<N extends JobName> = (context: JobContext<N>) => Promise<
  */
 export class JobUserError extends Error {}
 
+/**
+ * Input that no attempt could accept (a file that is not what the job needs): the job fails at
+ * once, without retries, with this message, and `body` — what a request would have answered,
+ * e.g. an API error's body — kept as the job's result for whoever waits on it.
+ */
+export class JobRefused extends JobUserError {
+  constructor(message: string, readonly body?: unknown) {
+    super(message);
+  }
+}
+
 /** A job that failed for good: its last attempt's reason. */
 export interface JobFailure<N extends JobName> {
   job: JobInfo;

@@ -29,7 +29,7 @@ import {
   type LostJob,
 } from './jobs.repository.ts';
 import { checkPayload, JobPayloadError } from './queue.ts';
-import { type JobContext, type JobDefinition, type JobInfo, type JobRegistry, JobUserError, UNEXPECTED_FAILURE } from './registry.ts';
+import { type JobContext, type JobDefinition, type JobInfo, type JobRegistry, JobRefused, JobUserError, UNEXPECTED_FAILURE } from './registry.ts';
 
 export const JOBS_CHANNEL = 'intelnotes_jobs';
 /** Longest wait between retries. */
@@ -342,6 +342,7 @@ export class Worker {
       } catch (error) {
         const reason = controller.signal.aborted ? (controller.signal.reason as Error).message : messageOf(error);
         log.warn({ ...details, reason }, 'jobs: attempt failed');
+        if (!controller.signal.aborted && error instanceof JobRefused) return await this.settleFailure(job, reason, true, reason, error.body);
         const shown = controller.signal.aborted || error instanceof JobUserError ? reason : UNEXPECTED_FAILURE;
         return await this.settleFailure(job, reason, false, shown);
       }
@@ -359,12 +360,15 @@ export class Worker {
     return { id: job.id, tenantId: job.tenant_id, name: job.name, attempt: job.attempts, maxAttempts: job.max_attempts, createdBy: job.created_by };
   }
 
-  /** Records the attempt's `reason`; a job failed for good gives its handler `shown` (JobFailure's reason). */
-  private async settleFailure(job: ClaimedJob, reason: string, permanent: boolean, shown: string): Promise<void> {
+  /**
+   * Records the attempt's `reason` (and a refused job's `result`); a job failed for good gives
+   * its handler `shown` (JobFailure's reason).
+   */
+  private async settleFailure(job: ClaimedJob, reason: string, permanent: boolean, shown: string, result?: unknown): Promise<void> {
     const recorded = reason.slice(0, 2000);
     await this.persistently(job, () =>
       this.inTenant(job, async (tx) => {
-        const status = await markAttemptFailed(tx, job.id, job.lease_token, recorded, backoffMs(job.name, job.attempts), permanent);
+        const status = await markAttemptFailed(tx, job.id, job.lease_token, recorded, backoffMs(job.name, job.attempts), permanent, result);
         if (status !== 'failed') return;
         this.options.log.error({ job: job.id, name: job.name, reason }, 'jobs: job failed');
         await this.afterFailure(tx, this.infoOf(job), job.payload, shown.slice(0, 2000));

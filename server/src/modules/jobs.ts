@@ -1,6 +1,7 @@
 /** The job handlers of every module (each in its `<area>.jobs.ts`) and of the engine; jobs/registry.ts checks that every job type has one. */
 import { createJobRegistry, type JobRegistry } from '../jobs/registry.ts';
 import { spreadsheetImportJobs } from '../resources/import-job.ts';
+import type { PlannerStatistics } from '../resources/planner-statistics.ts';
 import type { ResourceServices } from '../resources/services.ts';
 import { clientsJobs } from './clients/clients.jobs.ts';
 import type { DomainEnrichment } from './emails/domain-enrichment.ts';
@@ -16,10 +17,11 @@ export interface JobServices {
   rawDataProcessing: RawDataProcessing;
   rawDataReports: RawDataReports;
   domainEnrichment: DomainEnrichment;
+  statistics: PlannerStatistics;
 }
 
 export const jobRegistry = (engine: JobServices): JobRegistry =>
   createJobRegistry([
-    probeJobs, clientsJobs, spreadsheetImportJobs(engine.services), rawdataJobs(engine.rawDataProcessing, engine.rawDataReports),
+    probeJobs, clientsJobs, spreadsheetImportJobs(engine.services, engine.statistics), rawdataJobs(engine.rawDataProcessing, engine.rawDataReports),
     emailsJobs(engine.domainEnrichment),
   ]);

@@ -16,6 +16,14 @@ export interface Referrer {
 /** Each relation's target resources, registered by the catalog that holds the relation. */
 const TARGETS = new WeakMap<RelationSpec, Resource[]>();
 
+/** For each resource whose records can be list items, the resource of the lists holding them (resource.ts holdsListItems). */
+const LIST_HOLDERS = new WeakMap<Resource, Resource>();
+
+/** The resource of the lists a resource's records can be items of, when the catalog holds one. */
+export function listHolderOf(resource: Resource): Resource | null {
+  return LIST_HOLDERS.get(resource) ?? null;
+}
+
 /** The resources a relation points at (for SQL that must see their tables and visibility). */
 export function relationTargets(spec: RelationSpec): Resource[] {
   const targets = TARGETS.get(spec);
@@ -48,6 +56,8 @@ export class Catalog {
         TARGETS.set(field.relation!, targets);
       }
     }
+    const holder = resources.find((resource) => resource.holdsListItems);
+    for (const resource of resources) if (resource.listItem && holder) LIST_HOLDERS.set(resource, holder);
   }
 
   get(kind: string): Resource {

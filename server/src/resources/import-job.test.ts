@@ -1,10 +1,12 @@
 /**
- * Uploads past IMPORT_JOB_ROWS import as a job (resources/import-job.ts): 202, the job's
- * result is the report the request would have given for the same file, rows are written
- * once even when an attempt dies after its first batch, all or nothing stays all or nothing,
- * the stored file is held while the job waits and let go when it ends, and another tenant
- * cannot read the job. The threshold is 5 rows here and batches are 3 rows, so small files
- * take every path.
+ * Spreadsheet uploads are imported by a worker (resources/import-job.ts). The request waits
+ * for the job a while (IMPORT_WAIT_SECONDS) and answers its report, or 202 when the job
+ * outlasts the wait; the job's result is then the report the request would have given for the
+ * same file, rows are written once even when an attempt dies after its first batch, all or
+ * nothing stays all or nothing, a file the import cannot take is refused at once with the
+ * request's 4xx, the stored file is held while the job waits and let go when it ends, and
+ * another tenant cannot read the job. Here `t` does not wait at all (every upload answers
+ * 202) and batches are 3 rows, so small files take every path; `sync` waits as by default.
  *
  * All or nothing works in short staged transactions (staging.ts): while such a job waits
  * between batches the app answers and shows nothing of the import — no new row, no edit, no count, no history; an
@@ -43,7 +45,7 @@ const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex
 
 describe('spreadsheet imports as jobs', () => {
   let t: TestContext;
-  /** The same app with the default threshold: the synchronous answer for the same files. */
+  /** The same app waiting as by default, with a worker: the request's own answer for the same files. */
   let sync: TestContext;
   let acme: TenantRow;
   let syncTenant: TenantRow;
@@ -58,8 +60,9 @@ describe('spreadsheet imports as jobs', () => {
   const batchesDone = new Map<string, number>();
 
   before(async () => {
-    t = await createTestApp({ IMPORT_JOB_ROWS: '5' });
+    t = await createTestApp({ IMPORT_WAIT_SECONDS: '0' });
     sync = await createTestApp();
+    await sync.startWorker();
     ({ acme, tokens } = await t.signInTwoTenants());
     syncTenant = await sync.createTenant('acme');
     await sync.createUser(syncTenant, 'research@acme.test', { is_research: true });
@@ -112,7 +115,7 @@ describe('spreadsheet imports as jobs', () => {
     }
   };
 
-  /** What the request answers for the same file when it is small enough (200 or a 400 import_failed with the report). */
+  /** What the request answers for the same file when it waits for its job (200 or a 400 import_failed with the report). */
   const syncReport = async (filename: string, bytes: Buffer, partial: boolean): Promise<ImportReport> => {
     const response = await upload(sync, syncTenant, syncToken, filename, bytes, partial);
     if (response.statusCode === 200) return response.json() as ImportReport;
@@ -163,8 +166,8 @@ describe('spreadsheet imports as jobs', () => {
     (await t.db.withTenant({ tenantId: acme.id }, (tx) => query<{ file_sha256: string | null }>(tx, sql`SELECT file_sha256 FROM jobs WHERE id = ${jobId}`)))[0]!
       .file_sha256;
 
-  it('answers 202 past the threshold and holds the stored file while the job waits; small files keep the synchronous answer', async () => {
-    const small = await upload(t, acme, tokens['research'], 'small.csv', Buffer.from('name_inc\nSmall One\nSmall Two\n'), false);
+  it('answers the report when the job ends within the wait; else 202, holding the stored file while the job waits', async () => {
+    const small = await upload(sync, syncTenant, syncToken, 'small.csv', Buffer.from('name_inc\nSmall One\nSmall Two\n'), false);
     assert.equal(small.statusCode, 200, small.body);
     assert.equal(small.json().created, 2);
 
@@ -250,6 +253,22 @@ describe('spreadsheet imports as jobs', () => {
     assert.equal(done.status, 'succeeded', done.error ?? '');
     assert.deepEqual(done.result, await syncReport('whole.xlsx', good, false));
     assert.equal((await namesLike('Whole Org')).length, 7);
+  });
+
+  it('a sheet the import cannot take is refused at once: the request answers its 400, a job followed later fails with the same answer', async () => {
+    const unmatched = Buffer.from('colour,size\nblue,3\n');
+    const answered = await upload(sync, syncTenant, syncToken, 'unmatched.csv', unmatched, false);
+    assert.equal(answered.statusCode, 400, answered.body);
+    assert.equal(answered.json().code, 'invalid');
+    assert.match(answered.json().errors.file[0], /^No column matches a field/);
+
+    const response = await upload(t, acme, tokens['research'], 'unmatched.csv', unmatched, false);
+    assert.equal(response.statusCode, 202, response.body);
+    const done = await finished(response.json().job_id);
+    assert.equal(done.status, 'failed');
+    assert.equal(done.attempts, 1, 'not retried: no attempt could take the file');
+    assert.deepEqual(done.result, { status: 400, error: answered.json() });
+    assert.equal(done.error, answered.json().detail);
   });
 
   it("another tenant's user cannot read the job (404), nor can a reader", async () => {

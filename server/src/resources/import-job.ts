@@ -1,15 +1,18 @@
 /**
- * Spreadsheet imports too big for their request (more than IMPORT_JOB_ROWS data rows): the
- * upload route keeps the checked file in the file store and queues a `spreadsheet.import`
- * job in the same transaction (queueSheetImport); the job holds the file until it ends.
- * The handler (spreadsheetImportJobs) reads the file again and writes its rows through the
- * engine as a system actor working for the uploading user, so validation, visibility and
- * the audit log apply as they do to the request.
+ * Spreadsheet imports run in workers, never on the API's event loop: the upload route only
+ * receives the file and checks its type (saveSpreadsheet), keeps it in the file store and
+ * queues a `spreadsheet.import` job in a transaction of its own (queueSheetImport); the job
+ * holds the file until it ends. The route then waits a little for the job (awaitImport): a
+ * small sheet's report comes back in the request, a longer import answers 202 and its report
+ * is the job's result. The handler (spreadsheetImportJobs) reads the stored file, checks the
+ * sheet and writes its rows through the engine as a system actor working for the uploading
+ * user, so validation, visibility and the audit log apply as they do to a request. A sheet
+ * the import cannot take (empty, no column matching a field, too many rows) refuses the job
+ * at once (JobRefused), with the error a request would answer kept as the job's result.
  *
  * Keep good rows (`partial`): the rows are written in batches of IMPORT_BATCH_ROWS, one
- * transaction each, together with how far the import got (import_job_progress), so PGlite's
- * single connection is free between batches and a retried job carries on after the last
- * committed batch instead of writing a row twice.
+ * transaction each, together with how far the import got (import_job_progress), so a retried
+ * job carries on after the last committed batch instead of writing a row twice.
  *
  * All or nothing: batches too, but staged (staging.ts): each batch's transaction writes its
  * rows through the engine as the request would — later rows find what earlier ones created
@@ -17,23 +20,28 @@
  * written without an error, one short transaction publishes the stage (and records the
  * import as done, so a retry after a commit whose job was not yet settled returns the report
  * instead of importing again); when any row failed, the stage is discarded and the report
- * says which rows, as the request's would. An attempt starts by discarding whatever an
- * earlier attempt of the job staged, so a retried job writes each row once.
+ * says which rows (rolled_back), which the waiting request answers as a 400. An attempt
+ * starts by discarding whatever an earlier attempt of the job staged, so a retried job
+ * writes each row once.
  */
 import { createReadStream } from 'node:fs';
 import { sql } from 'drizzle-orm';
 import { atLeast } from '../auth/access.ts';
-import type { ImportReport } from '../contracts.ts';
+import type { ErrorBody, ImportReport, JobStatus } from '../contracts.ts';
 import { query, type Tx } from '../db/client.ts';
+import type { JobRow } from '../jobs/jobs.repository.ts';
 import { enqueue } from '../jobs/queue.ts';
-import type { JobContext, JobHandlers } from '../jobs/registry.ts';
+import { JobRefused, type JobContext, type JobHandlers } from '../jobs/registry.ts';
 import { fileKey, type FileStore } from '../storage/files.ts';
 import { responsibleUser, type EngineContext } from './context.ts';
+import { ApiError, permissionDenied } from './errors.ts';
 import type { ResourceService } from './service.ts';
+import type { PlannerStatistics } from './planner-statistics.ts';
 import type { ResourceServices } from './services.ts';
 import { discardStage, openStage, parkStaged, publishStage, sweepEndedStages } from './staging.ts';
 import {
   emptyTally,
+  ImportFailedError,
   importReport,
   importRows,
   readImportSheet,
@@ -47,6 +55,50 @@ import {
 
 /** Rows written per transaction by a job that keeps the good rows. */
 export const IMPORT_BATCH_ROWS = 500;
+
+/** A refused import job's result: what its upload request answers. */
+interface RefusedImport {
+  status: number;
+  error: ErrorBody;
+}
+
+/** Refuses the job with the error a request would have answered. */
+const refuse = (error: ApiError) =>
+  new JobRefused(error.detail, { status: error.statusCode, error: error.toBody() } satisfies RefusedImport);
+
+/** How often a waiting upload looks at its job: soon at first (most sheets are small), then less often. */
+const POLL_MS = { first: 50, longest: 500 };
+
+/**
+ * Waits up to `waitMs` for an upload's import job (read by `readJob`) to end: its report, or
+ * throws what the request answers for a refused file (the job's 4xx) or an all-or-nothing
+ * import with failed rows (ImportFailedError, 400 with the report). A job still running, or
+ * one that failed for a reason not the file's, is given back to follow (202).
+ */
+export async function awaitImport(
+  readJob: () => Promise<JobRow | null>,
+  waitMs: number,
+): Promise<{ report: ImportReport } | { status: JobStatus }> {
+  const deadline = Date.now() + waitMs;
+  let pause = POLL_MS.first;
+  for (;;) {
+    const job = await readJob();
+    if (!job) throw new Error('the import job just queued is gone');
+    if (job.status === 'succeeded') {
+      const report = job.result as ImportReport;
+      if (report.rolled_back) throw new ImportFailedError(report);
+      return { report };
+    }
+    const refused = job.result as RefusedImport | null;
+    if (job.status === 'failed' && refused?.error) {
+      const { detail, code, errors } = refused.error;
+      throw new ApiError(refused.status, code, detail, errors);
+    }
+    if (job.status === 'failed' || Date.now() + pause > deadline) return { status: job.status };
+    await new Promise((resolve) => setTimeout(resolve, pause));
+    pause = Math.min(pause * 2, POLL_MS.longest);
+  }
+}
 
 /** Keeps a checked upload in the tenant's file store; call it outside any transaction (files.ts). */
 export async function storeSpreadsheet(files: FileStore, tenantId: string, upload: Upload): Promise<string> {
@@ -89,14 +141,14 @@ function checkUploaderMayWrite(context: ImportJobContext, service: ResourceServi
   const writeAccess = service.resource.writeAccess;
   if (writeAccess === 'manage-tenants' || !atLeast(actor.access, writeAccess)) {
     const who = actor.onBehalfOf?.email ?? 'The job';
-    throw new Error(`${who} may no longer edit ${service.resource.label.toLowerCase()} records: nothing more is imported.`);
+    throw refuse(permissionDenied(`${who} may no longer edit ${service.resource.label.toLowerCase()} records: nothing more is imported.`));
   }
 }
 
 const percentOf = (done: number, total: number) => (total > 0 ? Math.min(99, Math.floor((done / total) * 100)) : 0);
 
 /** The job handler; `batchRows` is for tests (a few rows per batch instead of hundreds). */
-export function spreadsheetImportJobs(services: ResourceServices, options: { batchRows?: number } = {}): JobHandlers {
+export function spreadsheetImportJobs(services: ResourceServices, statistics: PlannerStatistics, options: { batchRows?: number } = {}): JobHandlers {
   const batchRows = options.batchRows ?? IMPORT_BATCH_ROWS;
   return {
     'spreadsheet.import': async (context) => {
@@ -107,12 +159,17 @@ export function spreadsheetImportJobs(services: ResourceServices, options: { bat
       return withImportFolder(async (dir) => {
         const stream = await files.get(fileKey(job.tenantId, payload.sha256));
         const upload = await saveSpreadsheet({ stream, filename: `upload.${payload.kind}` }, dir);
-        const sheet = await readImportSheet(service, upload);
+        const sheet = await readImportSheet(service, upload).catch((error: unknown) => {
+          throw error instanceof ApiError ? refuse(error) : error;
+        });
         const saved = await inTenant(({ tx }) => readProgress(tx, job.id));
         const run = { service, rows: sheetRows(service.resource, sheet), total: sheet.sheet.dataRows, batchRows };
         const tally = payload.partial
           ? await importInBatches(context, run, saved)
           : (saved?.tally ?? (await importAllOrNothing(context, run)));
+        // Searches' totals follow the planner's statistics, which know nothing yet of rows written just now.
+        const written = payload.partial || tally.failed === 0 ? tally.created + tally.updated : 0;
+        await statistics.afterWrites(service.resource.table, written);
         return importReport(tally, payload.partial, sheet.unmatched) satisfies ImportReport;
       });
     },

@@ -234,9 +234,12 @@ export interface RangeFilter {
   operator: '>=' | '<';
 }
 
+/** The timestamps of a resource filtered by range: those declared, else both (every record has them). */
+export const rangedTimestamps = (resource: Resource): Array<'created_at' | 'updated_at'> => resource.dateRanges ?? ['created_at', 'updated_at'];
+
 export function rangeFilters(resource: Resource): Map<string, RangeFilter> {
   const ranges = new Map<string, RangeFilter>();
-  for (const column of resource.dateRanges ?? []) {
+  for (const column of rangedTimestamps(resource)) {
     ranges.set(`${column}_after`, { column, operator: '>=' });
     ranges.set(`${column}_before`, { column, operator: '<' });
   }
@@ -244,6 +247,15 @@ export function rangeFilters(resource: Resource): Map<string, RangeFilter> {
 }
 
 const DATE_OR_TIME_RE = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?(Z|[+-]\d{2}:\d{2})?)?$/;
+
+/** The parameter of list membership: `lists` (in any of these lists) and `lists__not` (in none). */
+export const MEMBERSHIP_FIELD = 'lists';
+
+/** The membership filters a resource's list takes (those whose records can be list items): parameter → lookup. */
+export function membershipFilters(resource: Resource): Map<string, 'is' | 'not'> {
+  if (!resource.listItem) return new Map();
+  return new Map([[MEMBERSHIP_FIELD, 'is'], [lookupParameter(MEMBERSHIP_FIELD, 'not'), 'not']]);
+}
 
 /** A range filter's value as an ISO date-time, or a 400 naming the parameter. */
 function rangeValue(name: string, values: string[]): string {
@@ -346,16 +358,23 @@ export function parseListQuery(resource: Resource, query: ListParameters, access
   if (format !== 'json' && format !== 'xlsx') throw fieldError('format', 'Must be json or xlsx.');
 
   const ranges = rangeFilters(resource);
+  const memberships = membershipFilters(resource);
   const lookups = fieldLookups(resource, access);
   const filters: Record<string, string[]> = {};
   for (const [parameter, raw] of Object.entries(query)) {
     if (RESERVED.includes(parameter) || raw === undefined) continue;
-    const lookup = ranges.has(parameter) ? null : checkedLookup(parameter, lookups, [...ranges.keys()]);
+    const own = ranges.has(parameter) || memberships.has(parameter);
+    const lookup = own ? null : checkedLookup(parameter, lookups, [...ranges.keys(), ...memberships.keys()]);
     const values = (Array.isArray(raw) ? raw : [String(raw)])
       .flatMap((value) => value.split(','))
       .map((value) => value.trim())
       .filter((value) => value !== '');
     if (values.length === 0) continue;
+    if (memberships.has(parameter)) {
+      if (values.some((value) => !isUuid(value))) throw fieldError(parameter, 'Must be list ids.');
+      filters[parameter] = [...new Set(values.map((value) => value.toLowerCase()))];
+      continue;
+    }
     filters[parameter] = lookup ? lookupValues(resource, parameter, lookup.field, lookup.lookup, values) : [rangeValue(parameter, values)];
   }
 

@@ -32,6 +32,7 @@ describe('relations, audit history and merges', () => {
 
   before(async () => {
     t = await createTestApp();
+    await t.startWorker(); // spreadsheet uploads are imported by a worker
     const signedIn = await t.signInTwoTenants();
     ({ acme, beta } = signedIn);
     const { tokens } = signedIn;

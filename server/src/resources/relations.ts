@@ -15,16 +15,24 @@ import { query, type Tx } from '../db/client.ts';
 import { conflict, type FieldErrors } from './errors.ts';
 import { relationFields, type Catalog } from './catalog.ts';
 import { visibleCondition } from './repository.ts';
-import type { Resource } from './resource.ts';
+import { reviewView, type Resource } from './resource.ts';
 import { mayReadField, mayReadResource, visibleTo } from './visibility.ts';
 
 const id = (name: string) => sql.identifier(name);
 const uuidList = (values: string[]): SQL => sql`ARRAY[${sql.join(values.map((value) => sql`${value}`), sql`, `)}]::uuid[]`;
 
 
-/** The rows of a relation's target a reader at `access` may see: none of a resource they may not read, else by visibility and status. */
-export function readableTargets(target: Resource, access: AccessLevel): SQL {
-  return mayReadResource(target, access) ? visibleCondition(target, visibleTo(access)) : sql`false`;
+/**
+ * The rows of a relation's target a reader at `access` may see: none of a resource they may not
+ * read, else by visibility and status. A record names records only; a suggestion (`referrer` a
+ * suggestions view) may also name the target's suggestions — a suggested deal's parties are the
+ * organizations suggested from the same text, reviewed alongside it: accepted, the reference
+ * holds (same id); merged, it moves to the record; deleted, it goes (docs/review.md).
+ */
+export function readableTargets(target: Resource, access: AccessLevel, referrer?: Resource): SQL {
+  if (!mayReadResource(target, access)) return sql`false`;
+  const records = visibleCondition(target, visibleTo(access));
+  return referrer?.status === 'suggested' && target.review ? sql`(${records} OR ${visibleCondition(reviewView(target, 'suggested'), visibleTo(access))})` : records;
 }
 
 /** Ids a row's relation field holds. */
@@ -59,7 +67,7 @@ export async function relatedRefs(
     const target = catalog.get(kind);
     const found = await query<{ id: string; display_name: string | null }>(
       tx,
-      sql`SELECT id, display_name FROM ${id(target.table)} WHERE id = ANY(${uuidList([...ids])}) AND ${readableTargets(target, access)}`,
+      sql`SELECT id, display_name FROM ${id(target.table)} WHERE id = ANY(${uuidList([...ids])}) AND ${readableTargets(target, access, resource)}`,
     );
     for (const row of found) refs.set(row.id, { id: row.id, display_name: row.display_name, kind });
   }
@@ -90,7 +98,7 @@ export async function checkRelationIds(
       const target = catalog.get(kind);
       const rows = await query<{ id: string }>(
         tx,
-        sql`SELECT id FROM ${id(target.table)} WHERE id = ANY(${uuidList(ids)}) AND ${readableTargets(target, access)}`,
+        sql`SELECT id FROM ${id(target.table)} WHERE id = ANY(${uuidList(ids)}) AND ${readableTargets(target, access, resource)}`,
       );
       for (const row of rows) found.add(row.id);
     }

@@ -5,9 +5,9 @@
  */
 import { sql, type SQL } from 'drizzle-orm';
 import { query, type Tx } from '../db/client.ts';
-import { relationTargets } from './catalog.ts';
+import { listHolderOf, relationTargets } from './catalog.ts';
 import type { FieldType, RelationSpec, Visibility } from './fields.ts';
-import { comparableAs, lookupOf, rangeFilters, type ListQuery, type Lookup } from './list-query.ts';
+import { comparableAs, lookupOf, membershipFilters, rangeFilters, type ListQuery, type Lookup } from './list-query.ts';
 import type { PageColumn, PageReads } from './extensions.ts';
 import type { Resource } from './resource.ts';
 
@@ -59,10 +59,16 @@ export type MatchQuery = Pick<ListQuery, 'filters' | 'search' | 'searchBy' | 'se
 export function whereClause(resource: Resource, visible: Visibility[], listQuery?: MatchQuery): SQL {
   const conditions: SQL[] = [visibleCondition(resource, visible)];
   const ranges = rangeFilters(resource);
+  const memberships = membershipFilters(resource);
   for (const [parameter, values] of Object.entries(listQuery?.filters ?? {})) {
     const range = ranges.get(parameter);
     if (range) {
       conditions.push(sql`${id(range.column)} ${sql.raw(range.operator)} ${values[0]}::timestamptz`);
+      continue;
+    }
+    const membership = memberships.get(parameter);
+    if (membership) {
+      conditions.push(membershipCondition(resource, visible, membership, values));
       continue;
     }
     const { field, lookup } = lookupOf(parameter);
@@ -70,6 +76,20 @@ export function whereClause(resource: Resource, visible: Visibility[], listQuery
   }
   if (listQuery?.search) conditions.push(searchMatch(listQuery.search, { scan: listQuery.searchBy === 'scan', spelled: listQuery.searchQuery }));
   return sql.join(conditions, sql` AND `);
+}
+
+/**
+ * A row in any of these lists (`is`) or in none (`not`), among the lists the reader may see: a
+ * hidden list's id matches nothing, as an unknown id, so the filter never tells it exists.
+ */
+function membershipCondition(resource: Resource, visible: Visibility[], lookup: 'is' | 'not', listIds: string[]): SQL {
+  const holder = listHolderOf(resource);
+  if (!holder || !resource.listItem) return lookup === 'is' ? sql`false` : sql`true`;
+  const items = id(holder.holdsListItems!.table);
+  const seen = sql`SELECT id FROM ${id(holder.table)} WHERE id IN (${list(listIds)}) AND ${visibleCondition(holder, visible)}`;
+  const member = sql`EXISTS (SELECT 1 FROM ${items} WHERE ${items}.tenant_id = ${id(resource.table)}.tenant_id
+    AND ${items}.${id(resource.listItem.column)} = ${id(resource.table)}.id AND ${items}.${id(holder.holdsListItems!.listColumn)} IN (${seen}))`;
+  return lookup === 'is' ? member : sql`NOT ${member}`;
 }
 
 const COMPARISON_OPERATORS = { gt: '>', gte: '>=', lt: '<', lte: '<=' } as const;

@@ -6,7 +6,7 @@ import type { AccessLevel } from '../contracts.ts';
 import type { Tx } from '../db/client.ts';
 import type { Catalog } from './catalog.ts';
 import type { EngineContext } from './context.ts';
-import type { FieldType, Visibility } from './fields.ts';
+import { decimal, readOnly, type FieldType, type Visibility } from './fields.ts';
 import { searchFieldProblem, SEARCH_WEIGHTS } from './search-index.ts';
 
 /** How much a searched field counts: 'A' for names (found first), then 'B', 'C', 'D'. */
@@ -39,13 +39,22 @@ export interface ResourceDeclaration {
   /**
    * Timestamps filtered by range (e.g. created_at): `<name>_after` (from, inclusive) and
    * `<name>_before` (until, exclusive), each a date (YYYY-MM-DD, the day's start in UTC) or an
-   * ISO 8601 date-time (list-query.ts).
+   * ISO 8601 date-time (list-query.ts). Both timestamps when not declared: every record has them.
    */
   dateRanges?: Array<'created_at' | 'updated_at'>;
   /** Minimum audience that may create, edit and delete. */
   writeAccess: WriteAccess;
-  /** The kind of list this entity can be an item of, and its column in list_items. */
+  /**
+   * The kind of list this entity can be an item of, and its column in list_items. Such a
+   * resource's list takes the membership filters `lists=<ids>` (in any of them) and
+   * `lists__not=<ids>` (in none), among the lists the reader may see (list-query.ts).
+   */
   listItem?: { listKind: string; column: string };
+  /**
+   * The resource whose records hold the items of other resources' lists (lists): its items
+   * table and that table's column naming the holder. The catalog pairs it with every `listItem`.
+   */
+  holdsListItems?: { table: string; listColumn: string };
   /**
    * What identifies a record: at least one of `names` must be filled in, and
    * duplicates (on import) share a name key, an email or a URL key.
@@ -189,8 +198,28 @@ export interface Resource extends ResourceDeclaration {
  */
 export function reviewView(resource: Resource, status: ReviewStatus, path = resource.path): Resource {
   if (!resource.review) throw new Error(`${resource.kind} does not declare review.`);
-  return { ...resource, status, path, counterKinds: counterKindsWithStatus(resource, status) };
+  const view = { ...resource, status, path, counterKinds: counterKindsWithStatus(resource, status) };
+  if (status === 'active') return view;
+  return {
+    ...view,
+    fields: { ...resource.fields, ...SUGGESTION_FIELDS },
+    columns: [...resource.columns, ...Object.keys(SUGGESTION_FIELDS)],
+    ordering: [...resource.ordering, 'confidence'],
+    defaultOrdering: SUGGESTION_ORDERING,
+  };
 }
+
+/**
+ * What every reviewed resource's suggestions have besides its fields (docs/review.md
+ * "Confidence"): how sure the suggester was — the highest confidence of the suggestion's
+ * provenance, kept on its row by migration 0180's triggers. Read-only (sent back with an edit,
+ * it is ignored), orderable and so comparable (`confidence__gte=0.8`).
+ */
+export const SUGGESTION_FIELDS: Record<string, FieldType> = {
+  confidence: readOnly(decimal({ min: 0, max: 1, scale: 2 })),
+};
+/** Suggestions are reviewed most confident first; then the newest. */
+export const SUGGESTION_ORDERING = '-confidence,-updated_at';
 
 /** A reviewed resource's counter kinds for rows of a status (the counter trigger's '<kind>:<status>'). */
 function counterKindsWithStatus(resource: Resource, status: ReviewStatus): string[] {

@@ -10,7 +10,8 @@
  *    `EXPLAIN`, about 2 ms of planning per request on a 400,000-row tenant —
  *    more than the page itself — yet it changes only when ANALYZE refreshes the
  *    column statistics, so it is kept for a few minutes per (tenant,
- *    audience, search, filters);
+ *    audience, search, filters), and planned again as soon as the table's
+ *    statistics change (its `reltuples`);
  *  - whether to match through the full-text index at all. The GIN index leads
  *    with tenant_id, but a prefix query (`'gmbh':*`) is a partial match that
  *    collects every matching entry of the whole table before the tenant's
@@ -63,7 +64,7 @@ export interface SearchStatistics {
 }
 
 export class SearchStatisticsCache {
-  private readonly shares = new Map<string, { share: number; until: number }>();
+  private readonly shares = new Map<string, { share: number; until: number; tableRows: number }>();
 
   constructor(
     private readonly resource: Resource,
@@ -81,7 +82,7 @@ export class SearchStatisticsCache {
       sizesStatement(this.resource, kinds, visible, listQuery.search),
     );
     const searchQuery = rows?.spelled ?? null;
-    const share = await this.shareOf(tx, tenantId, visible, { ...listQuery, searchQuery });
+    const share = await this.shareOf(tx, tenantId, visible, { ...listQuery, searchQuery }, rows?.table_rows ?? 0);
     return {
       share,
       planned: share * (rows?.visible ?? 0),
@@ -90,15 +91,19 @@ export class SearchStatisticsCache {
     };
   }
 
-  private async shareOf(tx: Tx, tenantId: string, visible: Visibility[], listQuery: SearchQuery): Promise<number> {
+  /**
+   * `tableRows` is the table's size as the planner last counted it: a share planned on other
+   * statistics (an ANALYZE since, e.g. after an import: planner-statistics.ts) is planned again.
+   */
+  private async shareOf(tx: Tx, tenantId: string, visible: Visibility[], listQuery: SearchQuery, tableRows: number): Promise<number> {
     // The spelled query is part of the key: a word new to the tenant changes it.
     const key = JSON.stringify([tenantId, visible, listQuery.search, listQuery.searchQuery, listQuery.filters]);
     const now = this.now();
     const known = this.shares.get(key);
-    if (known && known.until > now) return known.share;
+    if (known && known.until > now && known.tableRows === tableRows) return known.share;
     const share = await this.plannedShare(tx, this.resource, visible, listQuery);
     this.shares.delete(key);
-    this.shares.set(key, { share, until: now + SHARE_TTL_MS });
+    this.shares.set(key, { share, until: now + SHARE_TTL_MS, tableRows });
     // Maps keep insertion order: the first key is the oldest.
     if (this.shares.size > MAX_SHARES) this.shares.delete(this.shares.keys().next().value!);
     return share;

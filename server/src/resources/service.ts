@@ -228,6 +228,7 @@ export class ResourceService {
         : Math.max(Math.round(planned), repo.EXACT_COUNT_CAP + 1);
       estimate = true;
     }
+    if (estimate) ({ count, estimate } = boundedByPage(count, listQuery, rows.length));
     const page: ListPage = {
       count,
       offset: listQuery.offset,
@@ -456,4 +457,17 @@ function presentRelation(value: unknown, many: boolean, refs: Map<string, Relate
 function timestamp(value: unknown): string | null {
   if (value === null || value === undefined) return null;
   return value instanceof Date ? value.toISOString() : new Date(String(value)).toISOString();
+}
+
+/**
+ * An estimated total checked against the page read: a short page is the last, so the total is
+ * exactly the rows before it and on it; an empty page past the first says the total is at most
+ * its offset; a full page says there is at least one more row. Whatever the planner's statistics
+ * say (stale ones after a big import: planner-statistics.ts), a total never contradicts the rows
+ * and paging never runs past the last result.
+ */
+export function boundedByPage(estimated: number, page: { offset: number; limit: number }, rows: number): { count: number; estimate: boolean } {
+  if (rows > 0 && rows < page.limit) return { count: page.offset + rows, estimate: false };
+  if (rows === 0) return page.offset === 0 ? { count: 0, estimate: false } : { count: Math.min(estimated, page.offset), estimate: true };
+  return { count: Math.max(estimated, page.offset + rows + 1), estimate: true };
 }

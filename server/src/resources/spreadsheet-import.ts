@@ -1,7 +1,7 @@
 /**
- * Rows of an .xlsx or .csv file become records (POST {resource}/upload/, or,
- * past IMPORT_JOB_ROWS rows, the import job of import-job.ts, which reads the
- * stored file with the same functions and writes in batches with importRows).
+ * Rows of an .xlsx or .csv file become records: the upload route receives and
+ * checks the file (saveSpreadsheet), the import job of import-job.ts reads it
+ * (readImportSheet, sheetRows) and writes it in batches (importRows).
  *
  * The file is streamed to a temporary file (never held whole in memory) and
  * checked by extension and content, then read and checked as a sheet, before
@@ -11,8 +11,8 @@
  * already there (shared name key, email or web address, or its id) updates
  * that record with its non-empty cells instead of creating a duplicate.
  *
- * All or nothing by default: one transaction, rolled back when any row
- * fails, and the report still reaches the client (ImportFailedError). With
+ * All or nothing by default (staged batches, published only when no row
+ * failed; the report still reaches the client: ImportFailedError). With
  * ?partial=true each row is written in its own savepoint and the good rows
  * are kept.
  */
@@ -105,8 +105,6 @@ export async function readImportSheet(service: ResourceService, upload: Upload):
 export interface ImportOptions {
   /** Keep the good rows (each row in its own savepoint) instead of all or nothing. */
   partial: boolean;
-  /** Told about a row that failed for a reason not its own (a database error). */
-  onRowError?: (error: unknown, row: number) => void;
   /**
    * All or nothing in staged transactions (an import job, staging.ts): the transaction is one
    * of this stage. Each row is written in a savepoint (a failed one leaves the transaction
@@ -114,14 +112,6 @@ export interface ImportOptions {
    * import is touched before it is edited, and matching sees the stage's versions of records.
    */
   stage?: string;
-}
-
-/** Writes the sheet's rows through the engine in the context's transaction; all or nothing unless `partial`. */
-export async function importSheet(ctx: EngineContext, service: ResourceService, input: ImportSheet, options: ImportOptions): Promise<ImportReport> {
-  const tally = await importRows(ctx, service, sheetRows(service.resource, input), options);
-  const report = importReport(tally, options.partial, input.unmatched);
-  if (report.failed > 0 && !options.partial) throw new ImportFailedError(report);
-  return report;
 }
 
 /** A row of the sheet with something to import, and its spreadsheet row number (the header is row 1). */
@@ -498,8 +488,6 @@ class RowImporter {
 
   private readonly partial: boolean;
   private readonly stage: string | undefined;
-  /** Told about a row that failed for a reason not its own (a database error). */
-  private readonly onRowError: (error: unknown, row: number) => void;
 
   constructor(
     private readonly ctx: EngineContext,
@@ -509,7 +497,6 @@ class RowImporter {
   ) {
     this.partial = options.partial;
     this.stage = options.stage;
-    this.onRowError = options.onRowError ?? (() => {});
     this.created = from.created;
     this.updated = from.updated;
     this.failedBefore = from.failed;
@@ -598,7 +585,6 @@ class RowImporter {
         if (!this.partial) this.aborted = true;
         return;
       }
-      this.onRowError(error, row);
       this.fail(row, null, 'This row could not be saved.');
       if (!this.partial) this.aborted = true;
       return;

@@ -71,6 +71,7 @@ describe('spreadsheet export and import', () => {
 
   before(async () => {
     t = await createTestApp();
+    await t.startWorker(); // spreadsheet uploads are imported by a worker
     acme = await t.createTenant('acme');
     bulk = await t.createTenant('bulk');
     await t.createUser(acme, 'admin@acme.test', { is_admin: true });
@@ -414,6 +415,7 @@ describe('spreadsheet upload size limit', () => {
 
   before(async () => {
     t = await createTestApp({ UPLOAD_LIMIT_BYTES: '2048' });
+    await t.startWorker(); // spreadsheet uploads are imported by a worker
     acme = await t.createTenant('acme');
     await t.createUser(acme, 'research@acme.test', { is_research: true });
     token = await t.login(acme, 'research@acme.test');

@@ -12,7 +12,7 @@ export function importJobRegistry(engine: Engine, options: {
   /** Runs after each committed batch's progress (percent above 0); throwing fails the attempt. */
   afterBatch?: (context: JobContext<'spreadsheet.import'>, percent: number) => Promise<void>;
 }): JobRegistry {
-  const importer = runnerOf(spreadsheetImportJobs(engine.services, { batchRows: options.batchRows })['spreadsheet.import']!);
+  const importer = runnerOf(spreadsheetImportJobs(engine.services, engine.statistics, { batchRows: options.batchRows })['spreadsheet.import']!);
   const { afterBatch } = options;
   return createJobRegistry([
     {

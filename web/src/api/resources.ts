@@ -192,9 +192,9 @@ export const resourcesApi = api.injectEndpoints({
       invalidatesTags: (result, error, { path, list }) => (error || !result ? [] : bulkTouched(path, result.restored, list)),
     }),
     /**
-     * Spreadsheet import; a 400 `import_failed` error carries the report too. A big file is
-     * imported by a job instead (202 `{job_id}`): follow it with `useImportJobQuery`, whose
-     * result is the report, then `useRefreshAfterImport`.
+     * Spreadsheet import; a 400 `import_failed` error carries the report too. An import that
+     * outlasts the upload's wait answers 202 `{job_id}`: follow it with `useImportJobQuery`,
+     * whose result is the report, then `useRefreshAfterImport`.
      */
     uploadResource: build.mutation<ImportReport | ImportJobAccepted, { path: string; file: File; partial: boolean }>({
       query: ({ path, file, partial }) => {

@@ -25,8 +25,8 @@ import { recordName, recordPath, type ResourceView } from './resource-view';
 import { ResourceMetaGate } from './ResourceMetaGate';
 import { RecordHeader } from './RecordHeader';
 import { StatusMessage } from './StatusMessage';
-import { reviewPathFromList, suggestionsMetaOf, SUGGESTIONS_TAB } from './SuggestionsTab';
-import { listParams, useListUrlState } from './use-list-url-state';
+import { confidenceText, reviewPathFromList, suggestionsMetaOf, SUGGESTIONS_TAB, useSuggestionsListState } from './SuggestionsTab';
+import { listParams } from './use-list-url-state';
 import { useReviewActions } from './use-review-actions';
 
 const PAGE_SHORTCUTS: Shortcut[] = [
@@ -156,7 +156,7 @@ function Review({ meta, view, id }: { meta: ResourceMeta; view: ResourceView; id
   if (suggestion === null && data && !isFetching) setSuggestion(data);
 
   // The list this page was opened from (its search, ordering and page are in this page's URL): "next" follows it.
-  const { state } = useListUrlState(suggestionsMeta);
+  const { state } = useSuggestionsListState(meta);
   const params = useMemo(() => listParams(state), [state]);
   const rows = useListResourceQuery({ path, params }).currentData?.results ?? [];
   const index = rows.findIndex((row) => row.id === id);
@@ -225,12 +225,17 @@ function Review({ meta, view, id }: { meta: ResourceMeta; view: ResourceView; id
   const names = [suggestion.display_name ?? '', ...meta.name_fields.map((name) => suggestion[name]).filter((value): value is string => typeof value === 'string')];
   const mentions = mentionCount(suggestion);
   const sources = sourceCount(suggestion);
+  const confidence = confidenceText(suggestion['confidence']);
   return (
     <Stack spacing={3}>
       <RecordHeader
         back={{ to: backTo, label: 'Back to suggestions' }}
         title={recordName(meta, suggestion)}
-        kindLabel={`Suggested ${meta.label.toLowerCase()} · ${plural(mentions, 'mention', 'mentions')} in ${plural(sources, 'source', 'sources')}`}
+        kindLabel={[
+          `Suggested ${meta.label.toLowerCase()}`,
+          confidence ? `${confidence} confidence` : null,
+          `${plural(mentions, 'mention', 'mentions')} in ${plural(sources, 'source', 'sources')}`,
+        ].filter(Boolean).join(' · ')}
         visibility={suggestion['visibility']}
         actions={
           <>

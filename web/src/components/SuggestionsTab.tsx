@@ -15,7 +15,7 @@ import { KeyboardHint, useShortcutKeys, type Shortcut } from './KeyboardShortcut
 import { notify } from './notify';
 import { pluralNoun } from './RelationField';
 import type { ResourceView } from './resource-view';
-import { listParams, useListUrlState } from './use-list-url-state';
+import { listParams, useListUrlState, type ListStateControl } from './use-list-url-state';
 import { useReviewActions, type Decision } from './use-review-actions';
 
 /** The `tab` of a reviewed resource's list page that shows its suggestions (SPEC §4: /organizations?tab=2). */
@@ -34,7 +34,8 @@ const FOCUS_FIELD = 'display_name';
 
 /**
  * The view of a resource's suggestions: the same fields and labels as its records, at
- * suggested-entities/{segment}/, with how often and where each was found.
+ * suggested-entities/{segment}/, with how sure processing was of each, how often and where
+ * each was found.
  */
 export function suggestionsViewOf(view: ResourceView, meta: ResourceMeta): ResourceView {
   return {
@@ -42,14 +43,40 @@ export function suggestionsViewOf(view: ResourceView, meta: ResourceMeta): Resou
     basePath: suggestionsPath(meta),
     title: `Suggested ${pluralNoun(meta.label).toLowerCase()}`,
     emptyText: `No suggested ${pluralNoun(meta.label).toLowerCase()} to review.`,
-    columns: ['display_name', 'mentions', 'sources', 'created_at'],
-    labels: { ...view.labels, display_name: view.labels?.['display_name'] ?? 'Name', mentions: 'Mentions', sources: 'Sources', created_at: 'Suggested' },
+    columns: ['display_name', 'mentions', 'sources', 'confidence', 'created_at'],
+    labels: {
+      ...view.labels,
+      display_name: view.labels?.['display_name'] ?? 'Name',
+      confidence: 'Confidence',
+      mentions: 'Mentions',
+      sources: 'Sources',
+      created_at: 'Suggested',
+    },
+    cells: { ...view.cells, confidence: confidenceText },
   };
 }
 
-/** The suggestions' metadata: the resource's fields at the suggestions' path, without the engine's bulk actions or filter values. */
+/** A suggestion's confidence (0 to 1) as a percentage; nothing when processing did not say. */
+export const confidenceText = (value: unknown): string => (typeof value === 'number' ? `${Math.round(value * 100)}%` : '');
+
+/**
+ * The suggestions' metadata: their own fields (the records' and `confidence`) and ordering at
+ * their path, without the engine's bulk actions or filter values.
+ */
 export function suggestionsMetaOf(meta: ResourceMeta): ResourceMeta {
-  return { ...meta, path: suggestionsPath(meta), bulk_actions: [], filters: [] };
+  const own = meta.suggestions;
+  return { ...meta, ...(own ? { fields: own.fields, ordering: own.ordering } : {}), path: suggestionsPath(meta), bulk_actions: [], filters: [] };
+}
+
+/**
+ * The suggestions list's state in the URL, its order the suggestions' own when the URL names
+ * none (most confident first): the table shows it, and the review page's "next" follows it.
+ */
+export function useSuggestionsListState(meta: ResourceMeta): ListStateControl {
+  const suggestionsMeta = useMemo(() => suggestionsMetaOf(meta), [meta]);
+  const { state, update } = useListUrlState(suggestionsMeta);
+  const ordering = state.ordering || (meta.suggestions?.default_ordering ?? '');
+  return useMemo(() => ({ state: { ...state, ordering }, update }), [state, ordering, update]);
 }
 
 const DERIVED = {
@@ -66,8 +93,9 @@ export function reviewPathFromList(meta: ResourceMeta, id: string, listSearch: s
 }
 
 /**
- * ?tab=2 of a reviewed resource's list page: its suggestions (name, mentions, sources,
- * suggested), searched, ordered and paged like any list; the selection is accepted or rejected
+ * ?tab=2 of a reviewed resource's list page: its suggestions (name, confidence, mentions,
+ * sources, suggested), most confident first unless ordered otherwise, searched and paged like
+ * any list; the selection is accepted or rejected
  * in bulk; each row opens its review page. Keyboard: j/k move the focused row, Enter opens it,
  * a accepts it, r rejects it, x selects it — never while typing in the search box.
  */
@@ -79,7 +107,8 @@ export function SuggestionsTab({ meta, view }: { meta: ResourceMeta; view: Resou
   const apiRef = useGridApiRef();
   const { decideOne, decideMany, busy } = useReviewActions(meta);
   // The same query as the table's (the same cache entry): the rows the keyboard moves through.
-  const { state } = useListUrlState(suggestionsMeta);
+  const listState = useSuggestionsListState(meta);
+  const { state } = listState;
   const params = useMemo(() => listParams(state), [state]);
   const list = useListResourceQuery({ path: suggestionsMeta.path, params });
   const rows = useMemo(() => list.currentData?.results ?? [], [list.currentData]);
@@ -193,6 +222,7 @@ export function SuggestionsTab({ meta, view }: { meta: ResourceMeta; view: Resou
           derivedColumns={DERIVED}
           apiRef={apiRef}
           bulk={bulk}
+          listState={listState}
         />
       </Box>
     </Stack>

@@ -26,6 +26,7 @@ export type TenantChanges = Partial<
     | 'footer_text'
     | 'footer_show_open_data_link'
     | 'footer_show_setup_invite'
+    | 'suggestion_min_confidence'
   >
 >;
 

@@ -35,6 +35,7 @@ describe('investments API', () => {
 
   before(async () => {
     t = await createTestApp();
+    await t.startWorker(); // spreadsheet uploads are imported by a worker
     ({ acme, beta, tokens } = await t.signInTwoTenants());
 
     ids['acmeCapital'] = (await create(ORGS, { name_inc: 'Acme Capital', visibility: 'public' })).id;

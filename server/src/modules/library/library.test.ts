@@ -59,6 +59,7 @@ describe('library API', () => {
 
   before(async () => {
     t = await createTestApp();
+    await t.startWorker(); // spreadsheet uploads are imported by a worker
     ({ acme, beta, tokens } = await t.signInTwoTenants());
 
     ids['ada'] = (await create(PEOPLE, { name_given: 'Ada', name_family: 'Lovelace', visibility: 'public' })).id;

@@ -95,6 +95,7 @@ export const lists = defineResource({
   },
   ordering: ['name', 'kind'],
   filters: ['kind'],
+  holdsListItems: { table: 'list_items', listColumn: 'list_id' },
   counterKinds: [...LIST_KINDS],
   annotate: { fields: ['item_count'], values: itemCounts },
   quickSearch: { typeColumn: 'kind', slugColumn: 'slug', types: [...LIST_KINDS] },

@@ -37,6 +37,7 @@ describe('lists API', () => {
 
   before(async () => {
     t = await createTestApp();
+    await t.startWorker(); // spreadsheet uploads are imported by a worker
     ({ acme, beta, tokens } = await t.signInTwoTenants());
 
     for (const [key, body] of Object.entries({

@@ -52,7 +52,7 @@ const POINT = [
   String.raw`(${MONTH_PATTERN})\.?(?:\s+(?:of\s+)?(\d{4}))?`,
   String.raw`(?:the\s+)?(\d{2,4})'?s`,
   String.raw`(\d{4})`,
-  String.raw`(this|last|previous|past|current|next)\s+(year|quarter|month|week)`,
+  String.raw`(?:(?:the\s+)?(?:start|beginning)\s+of\s+)?(this|last|previous|past|current|next)\s+(year|quarter|month|week)`,
   String.raw`(today|yesterday)`,
 ].map((source) => `(?:${source})`);
 

@@ -31,6 +31,10 @@ const PHRASES: Record<string, Phrases> = {
   visibility: { is: '{v}', not: 'not {v}' },
   gender: { is: 'of gender {v}', not: 'not of gender {v}' },
   emails: { empty: 'without an email', not_empty: 'with an email' },
+  created_at: { gte: 'added from {v}', lt: 'added before {v}' },
+  updated_at: { gte: 'updated from {v}', lt: 'updated before {v}' },
+  lists: { is: 'in the list {v}', not: 'not in the list {v}' },
+  ownership_type: { is: 'of ownership {v}', not: 'not of ownership {v}' },
   phones: { empty: 'without a phone', not_empty: 'with a phone' },
   associated_urls: { empty: 'without a website', not_empty: 'with a website' },
 };

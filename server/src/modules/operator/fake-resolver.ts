@@ -2,7 +2,7 @@
  * A resolver over fixed names, for the parser's tests (phrasings.test.ts): ids are
  * readable ("kw-fintech", "org-acme") so expected queries in the phrasing table read well.
  */
-import type { NamedKind, NamedRecord, Resolver } from './resolver.ts';
+import type { NamedKind, NamedList, NamedRecord, Resolver } from './resolver.ts';
 import type { OperatorEntity } from '../../contracts.ts';
 
 const fold = (text: string) => text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase().trim();
@@ -12,6 +12,7 @@ export class FakeResolver implements Resolver {
     private readonly records: Record<NamedKind, Array<NamedRecord & { code?: string }>>,
     /** entity.field → stored values. */
     private readonly categories: Record<string, string[]>,
+    private readonly lists: NamedList[] = [],
   ) {}
 
   async record(kind: NamedKind, name: string): Promise<NamedRecord | null> {
@@ -26,6 +27,29 @@ export class FakeResolver implements Resolver {
   async categoryValue(entity: OperatorEntity, field: string, text: string): Promise<string | null> {
     return this.categories[`${entity}.${field}`]?.find((value) => fold(value) === fold(text)) ?? null;
   }
+
+  /** A stored value within one edit of the text (the database uses trigram similarity). */
+  async similarValue(entity: OperatorEntity, field: string, text: string): Promise<string | null> {
+    return this.categories[`${entity}.${field}`]?.find((value) => editDistance(fold(value), fold(text)) <= 1) ?? null;
+  }
+
+  async list(name: string, kinds: string[]): Promise<NamedList | null> {
+    return this.lists.find((list) => kinds.includes(list.kind) && fold(list.name) === fold(name)) ?? null;
+  }
+}
+
+function editDistance(a: string, b: string): number {
+  const row = Array.from({ length: b.length + 1 }, (_, index) => index);
+  for (let i = 1; i <= a.length; i++) {
+    let previous = row[0]!;
+    row[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const kept = row[j]!;
+      row[j] = Math.min(row[j]! + 1, row[j - 1]! + 1, previous + (a[i - 1] === b[j - 1] ? 0 : 1));
+      previous = kept;
+    }
+  }
+  return row[b.length]!;
 }
 
 /** The names the phrasing table's questions use. */
@@ -47,4 +71,5 @@ export const PHRASING_RESOLVER = new FakeResolver(
     'people.passport_country': ['Germany', 'France'],
     'library.publisher': ['Financial Times', 'McKinsey'],
   },
+  [{ id: '00000000-0000-4000-8000-00000000f124', name: 'Top Fintech 2024', kind: 'OrganizationsList' }, { id: '00000000-0000-4000-8000-0000000000a1', name: 'Key Investors', kind: 'PeopleList' }],
 );

@@ -44,3 +44,30 @@ export async function categoryValue(tx: Tx, resource: Resource, visible: Visibil
   );
   return rows[0]?.value ?? null;
 }
+
+/**
+ * The stored category value most like `text` (a typo: "Londn" → "London"), by trigram similarity
+ * of their folded spellings, among visible rows; null when none is at least `threshold` alike.
+ */
+export async function similarCategoryValue(tx: Tx, resource: Resource, visible: Visibility[], field: string, text: string, threshold: number): Promise<string | null> {
+  const rows = await query<{ value: string }>(
+    tx,
+    sql`SELECT ${id(field)} AS value FROM ${id(resource.table)}
+        WHERE ${whereClause(resource, visible)} AND ${id(field)} <> ''
+          AND similarity(search_text(${id(field)}), search_text(${text})) >= ${threshold}
+        GROUP BY 1 ORDER BY max(similarity(search_text(${id(field)}), search_text(${text}))) DESC, count(*) DESC, 1 LIMIT 1`,
+  );
+  return rows[0]?.value ?? null;
+}
+
+/** A visible list named `name` (ignoring case and accents), of one of `kinds`. */
+export async function namedList(tx: Tx, lists: Resource, visible: Visibility[], name: string, kinds: string[]): Promise<{ id: string; name: string; kind: string } | null> {
+  const rows = await query<{ id: string; name: string; kind: string }>(
+    tx,
+    sql`SELECT id::text AS id, name, kind FROM ${id(lists.table)}
+        WHERE ${whereClause(lists, visible)} AND kind IN (${sql.join(kinds.map((kind) => sql`${kind}`), sql`, `)})
+          AND search_text(name) = search_text(${name})
+        ORDER BY length(name), id LIMIT 1`,
+  );
+  return rows[0] ?? null;
+}

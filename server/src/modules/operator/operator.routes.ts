@@ -11,6 +11,7 @@ import { withContext } from '../../http/engine-context.ts';
 import { engineParsed } from '../../http/validation.ts';
 import { OperatorModel, type ModelAnswer } from './operator-model.ts';
 import { answerQuestion, checkQuestion, validateQuery } from './operator.service.ts';
+import { writeRefusal, writeVerb } from './refusal.ts';
 
 export async function operatorRoutes(app: FastifyInstance, { config, catalog }: { config: Config; catalog: Catalog }): Promise<void> {
   const model = config.operator.llm ? new OperatorModel(config.operator.llm) : null;
@@ -24,6 +25,10 @@ export async function operatorRoutes(app: FastifyInstance, { config, catalog }: 
     },
   }, async (request) => {
     const question = checkQuestion(request.body.query);
+    const acceptPartial = request.body.accept_partial === true;
+    // Refused before any endpoint is asked: the Operator never changes data.
+    const verb = writeVerb(question);
+    if (verb) throw writeRefusal(verb);
     // Relative dates ("last quarter") count from today, UTC.
     const day = new Date();
     // Asked before the transaction opens: an endpoint may take seconds.
@@ -38,6 +43,7 @@ export async function operatorRoutes(app: FastifyInstance, { config, catalog }: 
     return withContext(request, (ctx) => answerQuestion(ctx, question, {
       today: day,
       modelAnswer,
+      acceptPartial,
       onModelRejected: (reason) => request.log.warn({ reason }, "Operator chat endpoint's query was not usable; the built-in parser answers"),
     }));
   });

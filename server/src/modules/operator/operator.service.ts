@@ -11,6 +11,7 @@ import { relatedRefs } from '../../resources/relations.ts';
 import { explain } from './explain.ts';
 import { queryFromModel, type ModelAnswer } from './operator-model.ts';
 import { parseQuestion } from './parser.ts';
+import { writeRefusal, writeVerb } from './refusal.ts';
 import { DatabaseResolver } from './resolver.ts';
 import { checkStructuredQuery, listRequest, operatorResource } from './structured-query.ts';
 
@@ -27,8 +28,23 @@ export function checkQuestion(input: unknown): string {
   return question;
 }
 
-function answerOf(query: StructuredQuery, source: OperatorAnswer['source'], notUnderstood: string[], notes: string[] = []): OperatorAnswer {
-  return { query, list: listRequest(query), explanation: explain(query, notes), not_understood: notUnderstood, source };
+type Correction = OperatorAnswer['corrections'][number];
+
+/**
+ * An answer. A partial one (words not understood) has no list request unless the caller accepted
+ * it: run without them, the query would answer more than was asked and read like an answer.
+ */
+function answerOf(
+  query: StructuredQuery, source: OperatorAnswer['source'], notUnderstood: string[],
+  options: { notes?: string[]; corrections?: Correction[]; acceptPartial?: boolean } = {},
+): OperatorAnswer {
+  const partial = notUnderstood.length > 0;
+  const notes = [...(options.notes ?? [])];
+  if (partial && !options.acceptPartial) notes.push('Nothing was run: accept the query without the words not understood, or ask again.');
+  return {
+    query, list: partial && !options.acceptPartial ? null : listRequest(query), partial, corrections: options.corrections ?? [],
+    explanation: explain(query, notes), not_understood: notUnderstood, source,
+  };
 }
 
 /**
@@ -39,21 +55,23 @@ function answerOf(query: StructuredQuery, source: OperatorAnswer['source'], notU
 export async function answerQuestion(
   ctx: EngineContext,
   question: string,
-  options: { today: Date; modelAnswer: ModelAnswer | null; onModelRejected?: (reason: string) => void },
+  options: { today: Date; modelAnswer: ModelAnswer | null; onModelRejected?: (reason: string) => void; acceptPartial?: boolean },
 ): Promise<OperatorAnswer> {
+  const verb = writeVerb(question);
+  if (verb) throw writeRefusal(verb);
   const access = ctx.actor.access;
   const resolver = new DatabaseResolver(ctx);
   if (options.modelAnswer) {
     try {
       const query = await queryFromModel(options.modelAnswer, resolver, access);
-      return answerOf(query, 'llm', [...new Set(options.modelAnswer.not_understood ?? [])]);
+      return answerOf(query, 'llm', [...new Set(options.modelAnswer.not_understood ?? [])], { acceptPartial: options.acceptPartial });
     } catch (error) {
       options.onModelRejected?.((error as { detail?: string }).detail ?? (error as Error).message);
     }
   }
   const parsed = await parseQuestion(question, { resolver, today: options.today, access });
   if (!parsed.query) throw fieldError('query', NO_ENTITY);
-  return answerOf(parsed.query, 'parser', parsed.notUnderstood, parsed.notes);
+  return answerOf(parsed.query, 'parser', parsed.notUnderstood, { notes: parsed.notes, corrections: parsed.corrections, acceptPartial: options.acceptPartial });
 }
 
 /** A structured query sent back (chips edited by hand): checked, with related records' names as the caller sees them. */

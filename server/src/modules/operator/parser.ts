@@ -10,11 +10,13 @@ import { atLeast } from '../../auth/access.ts';
 import {
   OPERATOR_ENTITIES, type AccessLevel, type ConditionOp, type OperatorEntity, type QueryCondition, type QueryOrdering, type StructuredQuery,
 } from '../../contracts.ts';
-import { fieldLookups, MAX_LIMIT, type Lookup } from '../../resources/list-query.ts';
+import { MAX_LIMIT, type Lookup } from '../../resources/list-query.ts';
 import { CURRENCIES } from '../ledger/investments.resource.ts';
 import { readDateComparison, dateLookups, ledgerDateLookups, type DateComparison } from './dates.ts';
 import type { NamedKind, Resolver } from './resolver.ts';
-import { DEFAULT_OPERATOR_LIMIT, operatorResource, paramOf } from './structured-query.ts';
+import { DEFAULT_OPERATOR_LIMIT, operatorLookups, operatorResource, paramOf } from './structured-query.ts';
+import { datePeriod, MEMBERSHIP_FIELD } from '../../resources/list-query.ts';
+import { countryOf, CURRENCY_NAMES, NATIONALITY_PATTERN, OWNERSHIP_SYNONYMS, singulars, subjectWordFor } from './words.ts';
 import {
   ENTITY_WORDS, FIELD_NOUNS, FILLER, LIBRARY_TYPE_PATTERN, libraryTypeOf, STOP_WORDS, VISIBILITY_PATTERN, VISIBILITY_WORDS,
 } from './vocabulary.ts';
@@ -34,6 +36,8 @@ export interface ParseResult {
   notUnderstood: string[];
   /** Why some of them were not used (e.g. no keyword of that name). */
   notes: string[];
+  /** Words read as another (a misspelt subject, a value in the tenant's spelling). */
+  corrections: Array<{ written: string; read: string }>;
 }
 
 /** One value of a list as written: its text (original spelling) and where it is. */
@@ -78,7 +82,7 @@ const MONEY = String.raw`(us\$|\$|€|£|¥|(?:${CODES})\s*)?\s*(\d+(?:[.,]\d+)*
 
 /** Date verbs per entity → the date field they name ("founded" → founding_date). */
 const DATE_VERBS: Record<OperatorEntity, Array<[RegExp, string]>> = {
-  organizations: [[/^(?:founded|established|incorporated|started|created|formed|launched)$/, 'founding_date']],
+  organizations: [[/^(?:founded|established|incorporated|started|formed|launched)$/, 'founding_date']],
   people: [[/^(?:born)$/, 'birth_date'], [/^(?:met|seen|encountered)$/, 'met_event_date']],
   ledger_entries: [[/^(?:dated|recorded|booked|reported)$/, 'year']],
   library: [[/^(?:published|released|dated|issued|written|out|posted|aired)$/, 'publish_date']],
@@ -114,11 +118,34 @@ const BY_TARGETS: Record<OperatorEntity, Array<{ relation: string; kind: NamedKi
 /** How the records a name may point at are called in notes ("No person named …"). */
 const RECORD_NOUNS: Record<NamedKind, string> = { keyword: 'keyword', organizations: 'organization', people: 'person', geos: 'country or region' };
 
-export async function parseQuestion(question: string, options: ParseOptions): Promise<ParseResult> {
+/** The entity each kind of list holds. */
+const LIST_KINDS: Record<string, OperatorEntity> = { OrganizationsList: 'organizations', PeopleList: 'people', LedgerList: 'ledger_entries', LibraryList: 'library' };
+const KIND_OF_ENTITY = Object.fromEntries(Object.entries(LIST_KINDS).map(([kind, entity]) => [entity, kind])) as Record<OperatorEntity, string>;
+const LIST_NAME_RE = /(?:^|\b(?:in|on|of|from)\s+)(?:the\s+|our\s+|my\s+)?["“]?([^"“”,;?!]+?)["”]?\s+list\b/i;
+
+export async function parseQuestion(asked: string, options: ParseOptions): Promise<ParseResult> {
+  // Typographic apostrophes read as plain ones ("don’t"); the same length, so places are kept.
+  let question = asked.replace(/[’‘]/g, "'");
+  const corrections: ParseResult['corrections'] = [];
+  // A misspelt subject ("peple", "orgnaisations") is read as the word it is closest to, and said.
+  question = question.replace(/[\p{L}]+/gu, (word, offset: number) => {
+    if (offset > 0 && /^\p{Lu}/u.test(word)) return word;
+    const read = subjectWordFor(word);
+    if (!read) return word;
+    corrections.push({ written: word, read });
+    return read;
+  });
   const lower = lowerInPlace(question);
-  const entity = detectEntity(lower);
-  if (!entity) return { query: null, notUnderstood: [], notes: [] };
-  return new QuestionParser(question, lower, entity, options).parse();
+  let entity = detectEntity(lower);
+  if (!entity) {
+    // "members of the Key Investors list": the list says what its members are.
+    const named = LIST_NAME_RE.exec(question);
+    const list = named ? await options.resolver.list(named[1]!.trim(), Object.keys(LIST_KINDS)) : null;
+    if (list) entity = LIST_KINDS[list.kind]!;
+  }
+  if (!entity) return { query: null, notUnderstood: [], notes: [], corrections };
+  const result = await new QuestionParser(question, lower, entity, options).parse();
+  return { ...result, corrections: [...corrections, ...result.corrections] };
 }
 
 class QuestionParser {
@@ -129,6 +156,11 @@ class QuestionParser {
   private limit: number | null = null;
   private readonly notUnderstood: string[] = [];
   private readonly notes: string[] = [];
+  private readonly corrections: ParseResult['corrections'] = [];
+  /** Whether the subject was named in the singular ("the oldest organization"): a superlative then asks for one. */
+  private singular = false;
+  /** Whether an ordering came from a superlative ("oldest", "largest"), which ranks only records with a value. */
+  private superlative = false;
   /** Words not used yet, gathered into a phrase until something ends it. */
   private unknown: Written | null = null;
   /** A "not" / "excluding" waiting for the phrase it negates, and where it was written. */
@@ -147,18 +179,21 @@ class QuestionParser {
     private readonly entity: OperatorEntity,
     private readonly options: ParseOptions,
   ) {
-    this.lookups = fieldLookups(operatorResource(entity), options.access);
+    this.lookups = operatorLookups(operatorResource(entity), options.access);
     this.rules = [
       () => this.entityWords(),
       () => this.quoted(),
       () => this.limitWords(),
       () => this.sorting(),
       () => this.negationWord(),
+      () => this.listMembership(),
       () => this.emptiness(),
       () => this.fieldIs(),
       () => this.tagged(),
       () => this.dates(),
       () => this.amounts(),
+      () => this.currencyWords(),
+      () => this.nationality(),
       () => this.visibilityWords(),
       () => this.libraryTypes(),
       () => this.peopleWords(),
@@ -202,6 +237,10 @@ class QuestionParser {
     }
     await this.endPhrase();
     if (this.negation) this.notUnderstood.push(this.negation.text);
+    // "the oldest organization": ranked by a value, so only records that have one; one when the subject is singular.
+    const ranked = this.ordering[0]?.field;
+    if (this.superlative && ranked && !this.conditions.some((condition) => condition.field === ranked)) this.add(ranked, 'not_empty', [], [], '');
+    if (this.superlative && this.singular && this.limit === null) this.limit = 1;
 
     const query: StructuredQuery = {
       entity: this.entity,
@@ -210,7 +249,7 @@ class QuestionParser {
       ordering: this.ordering,
       limit: this.limit ?? DEFAULT_OPERATOR_LIMIT,
     };
-    return { query, notUnderstood: [...new Set(this.notUnderstood)], notes: this.notes };
+    return { query, notUnderstood: [...new Set(this.notUnderstood)], notes: this.notes, corrections: this.corrections };
   }
 
   /** Tries the phrasings at the current place; the first that reads something wins. */
@@ -228,6 +267,7 @@ class QuestionParser {
     return {
       pos: this.pos, conditions: structuredClone(this.conditions), searchParts: [...this.searchParts], ordering: this.ordering,
       limit: this.limit, notUnderstood: [...this.notUnderstood], notes: [...this.notes], negation: this.negation, lastValues: this.lastValues,
+      corrections: [...this.corrections], singular: this.singular, superlative: this.superlative,
     };
   }
 
@@ -241,6 +281,9 @@ class QuestionParser {
     this.notes.splice(0, this.notes.length, ...state.notes);
     this.negation = state.negation;
     this.lastValues = state.lastValues;
+    this.corrections.splice(0, this.corrections.length, ...state.corrections);
+    this.singular = state.singular;
+    this.superlative = state.superlative;
   }
 
   // Reading
@@ -386,15 +429,118 @@ class QuestionParser {
       await this.lastValues([phrase], true, this.question.slice(start, phrase.end).trim());
       return;
     }
-    // Words before a phrase ("fintech companies") may be a keyword's name.
-    if (this.allows('keywords', 'is')) {
-      const keyword = await this.options.resolver.record('keyword', phrase.text);
-      if (keyword) {
-        this.add('keywords', 'is', [keyword.id], [keyword.name], phrase.text);
-        return;
+    const negated = this.negation !== null;
+    const text = negated ? this.question.slice(this.negation!.start, phrase.end).trim() : phrase.text;
+    const op: ConditionOp = negated ? 'not' : 'is';
+    const done = () => {
+      this.negation = null;
+      return undefined;
+    };
+    // Words before a phrase ("fintech companies") may be a keyword's name, a list's ("Top Fintech
+    // 2024 companies") or one of the tenant's values of a field ("private companies", "London firms").
+    if (this.allows('keywords', op)) {
+      const keyword = await this.resolveKeyword(phrase.text);
+      if (keyword && this.add('keywords', op, [keyword.id], [keyword.name], text)) return done();
+    }
+    if (await this.listCondition(phrase.text, op, text)) return done();
+    if (await this.anyCategoryValue(phrase.text, op, text)) return done();
+    this.notUnderstood.push(phrase.text);
+  }
+
+  /** The entity's category fields a reader may filter by (cities, countries, ownership types, publishers). */
+  private categoryFields(): string[] {
+    const resource = operatorResource(this.entity);
+    return Object.keys(this.lookups).filter((field) => resource.fields[field]?.kind === 'category');
+  }
+
+  /**
+   * A phrase that is one of the tenant's stored values of a category field, as written, as a
+   * singular, under another name of an ownership type, or (said as a correction) misspelt.
+   */
+  private async anyCategoryValue(written: string, op: ConditionOp, text: string): Promise<boolean> {
+    const fields = this.categoryFields().filter((field) => this.allows(field, op));
+    const plain = written.toLowerCase().trim();
+    const spellings = [written, ...singulars(written)];
+    const other = OWNERSHIP_SYNONYMS.find(([re]) => re.test(plain) || singulars(plain).some((one) => re.test(one)))?.[1] ?? [];
+    for (const field of fields) {
+      for (const spelling of [...spellings, ...(field === 'ownership_type' ? other : [])]) {
+        const stored = await this.options.resolver.categoryValue(this.entity, field, spelling);
+        if (stored) return this.add(field, op, [stored], [stored], text);
       }
     }
-    this.notUnderstood.push(phrase.text);
+    if (written.length < 4) return false;
+    for (const field of fields) {
+      const similar = await this.options.resolver.similarValue(this.entity, field, written);
+      if (similar) {
+        this.corrections.push({ written, read: similar });
+        return this.add(field, op, [similar], [similar], text);
+      }
+    }
+    return false;
+  }
+
+  /** A list of the entity's kind named so: its members (`lists`). */
+  private async listCondition(name: string, op: ConditionOp, text: string): Promise<boolean> {
+    if (!this.allows(MEMBERSHIP_FIELD, op)) return false;
+    const list = await this.options.resolver.list(name, [KIND_OF_ENTITY[this.entity]]);
+    return list !== null && this.add(MEMBERSHIP_FIELD, op, [list.id], [list.name], text);
+  }
+
+  /** "in the Top Fintech 2024 list", "on the Mega Deals list", "members of the Key Investors list". */
+  private async listMembership(): Promise<boolean> {
+    const start = this.skipSpace();
+    const match = this.at(/(?:(?:members?|items?|entries|part)\s+of|in|on|from|of)\s+(?:the\s+|our\s+|my\s+)?/);
+    if (!match) return false;
+    const value = this.readValue(false);
+    if (!value || !this.at(/lists?\b/)) return false;
+    const { negated, start: from } = this.takeNegation(start);
+    const text = this.question.slice(from, this.pos).trim();
+    if (await this.listCondition(value.text, negated ? 'not' : 'is', text)) return true;
+    this.notUnderstood.push(text);
+    this.notes.push(`No list of ${(operatorResource(this.entity).plural ?? this.entity).toLowerCase()} named “${value.text}” was found.`);
+    return true;
+  }
+
+  /** Currencies in words: "CHF deals", "in US dollars", "euro deals", "not in sterling". */
+  private currencyWords(): boolean {
+    if (this.entity !== 'ledger_entries' || !this.allows('currency', 'is')) return false;
+    const start = this.skipSpace();
+    this.at(/(?:in|denominated\s+in|paid\s+in)\s+/);
+    const match = this.at(new RegExp(`(${CURRENCY_NAMES.map(([words]) => `(?:${words})`).join('|')})(?:\\s+amounts?)?`));
+    if (!match) return false;
+    const currency = CURRENCY_NAMES.find(([words]) => new RegExp(`^(?:${words})$`).test(match[1]!.replace(/\s+/g, ' ')))?.[1];
+    if (!currency) return false;
+    const { negated, start: from } = this.takeNegation(start);
+    return this.add('currency', negated ? 'not' : 'is', [currency], [currency], this.question.slice(from, this.pos).trim());
+  }
+
+  /** Nationality and country adjectives: "British people", "French passport holders", "with a Swiss passport". */
+  private async nationality(): Promise<boolean> {
+    const start = this.skipSpace();
+    this.at(/(?:with|holding|having)\s+(?:an?\s+)?/);
+    const match = this.at(new RegExp(`(${NATIONALITY_PATTERN})(?:\\s+(?:passports?|nationals?|citizens?|nationality|citizenship))?`));
+    if (!match) return false;
+    const names = countryOf(match[1]!);
+    if (!names) return false;
+    const { negated, start: from } = this.takeNegation(start);
+    const text = this.question.slice(from, this.pos).trim();
+    const op: ConditionOp = negated ? 'not' : 'is';
+    if (this.entity === 'people' && this.allows('passport_country', op)) {
+      for (const name of names) {
+        const stored = await this.options.resolver.categoryValue('people', 'passport_country', name);
+        if (stored) return this.add('passport_country', op, [stored], [stored], text);
+      }
+      return this.add('passport_country', op, [names[0]!], [names[0]!], text);
+    }
+    if (this.entity === 'ledger_entries' && this.allows('geos', op)) {
+      for (const name of names) {
+        const geo = await this.options.resolver.record('geos', name);
+        if (geo) return this.add('geos', op, [geo.id], [geo.name], text);
+      }
+    }
+    this.notUnderstood.push(text);
+    this.notes.push(`${operatorResource(this.entity).plural ?? this.entity} have no country to filter by; name their cities instead (e.g. “in Berlin or Munich”).`);
+    return true;
   }
 
   // Phrasings
@@ -402,7 +548,9 @@ class QuestionParser {
   private entityWords(): boolean {
     // "women" and "men" name people of a gender: the gender phrasing reads them.
     if (this.entity === 'people' && this.peopleWords()) return true;
-    return this.at(new RegExp(ENTITY_WORDS[this.entity])) !== null;
+    const match = this.at(new RegExp(ENTITY_WORDS[this.entity]));
+    if (match && !this.singular) this.singular = /^(?:organi[sz]ation|org|company|firm|startup|business|corporation|institution|enterprise|person|individual|contact|woman|man|female|male|deal|transaction|entry|item|record|document|publication)$/.test(match[0].split(/\s+/).pop()!);
+    return match !== null;
   }
 
   private quoted(): boolean {
@@ -416,7 +564,7 @@ class QuestionParser {
   }
 
   private limitWords(): boolean {
-    const match = this.at(/(?:top|first|last|limit(?:ed)?(?:\s+to)?|only|max(?:imum)?|at\s+most)\s+(\d{1,6})(?=\s|$|[,.;?!])(?!\s+(?:days?|weeks?|months?|quarters?|years?)\b)|(\d{1,4})(?=\s+(?:(?:most\s+)?(?:newest|oldest|latest|earliest|largest|biggest|smallest|recent|youngest)\b|(?:\w+\s+)?(?:organi[sz]ations?|compan(?:y|ies)|people|persons?|ledger|library|entries|reports?|podcasts?|articles?|books?|papers?|results?)\b))/);
+    const match = this.at(/(?:top|first|last|limit(?:ed)?(?:\s+to)?|only|max(?:imum)?|at\s+most)\s+(\d{1,6})(?=\s|$|[,.;?!])(?!\s+(?:days?|weeks?|months?|quarters?|years?)\b)|(\d{1,3})(?=\s+(?:(?:most\s+)?(?:newest|oldest|latest|earliest|largest|biggest|smallest|recent|youngest)\b|(?:\w+\s+)?(?:organi[sz]ations?|compan(?:y|ies)|people|persons?|ledger|library|entries|reports?|podcasts?|articles?|books?|papers?|results?)\b))/);
     if (!match) return false;
     const requested = Number(match[1] ?? match[2]);
     if (requested < 1) return false;
@@ -426,6 +574,15 @@ class QuestionParser {
   }
 
   private sorting(): boolean {
+    const dated = this.at(/(?:the\s+)?(most\s+recently|most\s+recent|latest|newest|oldest|earliest|least\s+recently|first)\s+(founded|established|incorporated|born|published|released|added|created|updated|modified|changed|edited)\b/);
+    if (dated) {
+      const [, which, verb] = dated;
+      const field = /added|created/.test(verb!) ? 'created_at' : /updated|modified|changed|edited/.test(verb!) ? 'updated_at' : DATE_VERBS[this.entity].find(([re]) => re.test(verb!))?.[1];
+      if (!field) return false;
+      this.ordering = [{ field, descending: !/oldest|earliest|least|first/.test(which!) }];
+      this.superlative = !['created_at', 'updated_at'].includes(field);
+      return true;
+    }
     const match = this.at(/(?:(?:sorted|ordered|sort|order|ranked|arranged)\s+(?:by\s+)?)?(?:(most\s+recently|recently|newly|latest|last)\s+(added|created|updated|changed|modified|edited)(?:\s+first)?|(added|created|updated|changed|modified|edited)\s+(?:most\s+)?recently|(newest|latest|most\s+recent|recent|youngest)(?:\s+first|\s+ones)?|(oldest|earliest|eldest)(?:\s+first|\s+ones)?|(largest|biggest|highest|most\s+valuable)(?:\s+(?:amounts?|first))?|(smallest|lowest|least\s+valuable)(?:\s+(?:amounts?|first))?|(alphabetically|alphabetical(?:\s+order)?|a\s*-\s*z|a\s+to\s+z)|(reverse\s+alphabetical(?:ly|\s+order)?|z\s*-\s*a|z\s+to\s+a))/);
     if (match) {
       const [, recently, action, actionFirst, newest, oldest, largest, smallest, alphabetical, reverse] = match;
@@ -437,6 +594,9 @@ class QuestionParser {
         this.ordering = [{ field: 'amount', descending: Boolean(largest) }];
       } else if (alphabetical) this.ordering = [{ field: 'display_name', descending: false }];
       else if (reverse) this.ordering = [{ field: 'display_name', descending: true }];
+      // A superlative ranks by a value the records hold (not when they were added).
+      // "newest first" only sorts; "the newest", "largest deals" rank by the value.
+      this.superlative = Boolean(newest || oldest || largest || smallest) && !/\b(?:first|ones)$/.test(match[0]) && !['created_at', 'updated_at'].includes(this.ordering[0]?.field ?? '');
       return true;
     }
     // "sorted by founding date", "by name": only a field's noun after "by" is an ordering ("by Amelia Hart" is not).
@@ -452,7 +612,8 @@ class QuestionParser {
   }
 
   private newestOrdering(descending: boolean, word: string): QueryOrdering[] {
-    if (this.entity === 'people' && /young|eldest/.test(word)) return [{ field: 'birth_date', descending: /young/.test(word) }];
+    // People's age: the youngest were born last, the oldest first.
+    if (this.entity === 'people' && /young|eldest|oldest/.test(word)) return [{ field: 'birth_date', descending: /young/.test(word) }];
     return NEWEST[this.entity].map((field) => ({ field, descending }));
   }
 
@@ -468,7 +629,7 @@ class QuestionParser {
 
   private async negationWord(): Promise<boolean> {
     const start = this.skipSpace();
-    if (!this.at(/(?:not|excluding|except(?:\s+for)?|but\s+not|other\s+than|apart\s+from|outside(?:\s+of)?|isn'?t|aren'?t)\s*(?=\S)/)) return false;
+    if (!this.at(/(?:(?:(?:that|which|who)\s+)?(?:(?:is|are|was|were|do|does|did)\s+not|isn'?t|aren'?t|wasn'?t|weren'?t|don'?t|doesn'?t|didn'?t|never)|not|non(?=-)|excluding|exclude|except(?:\s+for)?|but\s+not|other\s+than|apart\s+from|outside(?:\s+of)?)\s*-?\s*(?=\S)/)) return false;
     const outside = /^outside/.test(this.lower.slice(start));
     this.negation = { text: this.textFrom(start), start, end: this.pos };
     // "outside Berlin" is "not in Berlin": the place comes right after.
@@ -600,20 +761,19 @@ class QuestionParser {
 
   private dates(): boolean {
     const start = this.skipSpace();
-    const verbMatch = this.at(/(founded|established|incorporated|started|created|formed|launched|born|met|seen|encountered|published|released|dated|issued|written|posted|aired|recorded|booked|reported|added|imported|entered)\s*/);
+    const verbMatch = this.at(/(founded|established|incorporated|started|created|formed|launched|born|met|seen|encountered|published|released|dated|issued|written|posted|aired|recorded|booked|reported|added|imported|entered|updated|modified|changed|edited)\s*/);
     const verb = verbMatch?.[1] ?? null;
-    const field = verb ? (DATE_VERBS[this.entity].find(([re]) => re.test(verb))?.[1] ?? null) : DEFAULT_DATE[this.entity];
-    const added = verb !== null && /^(?:added|imported|entered)$/.test(verb);
+    // When a record was added or last changed are its own timestamps, whatever the entity.
+    const timestamp = verb === null ? null : /^(?:added|imported|entered|created)$/.test(verb) ? 'created_at' : /^(?:updated|modified|changed|edited)$/.test(verb) ? 'updated_at' : null;
+    const field = timestamp ?? (verb ? (DATE_VERBS[this.entity].find(([re]) => re.test(verb))?.[1] ?? null) : DEFAULT_DATE[this.entity]);
     const read = readDateComparison(this.lower, this.skipSpace(), this.options.today, verb !== null);
     if (!read) return false;
     this.pos = read.end;
     const { negated, start: from } = this.takeNegation(start);
     const text = this.question.slice(from, this.pos).trim();
-    if (!field || added) {
+    if (!field) {
       this.notUnderstood.push(text);
-      this.notes.push(added
-        ? 'When records were added cannot be filtered; “recently added” orders by it.'
-        : this.entity === 'people'
+      this.notes.push(this.entity === 'people'
         ? `Say which date of people you mean: “born …” or “met …”.`
         : `${operatorResource(this.entity).plural} have no date to compare with “${text}”.`);
       return true;
@@ -624,6 +784,16 @@ class QuestionParser {
       return true;
     }
     if (field === 'year') return this.ledgerDates(read.comparison, text);
+    if (timestamp) {
+      // A timestamp's range: from the first day of a period (gte, gt after it), until the first day of one (lt, lte after it).
+      for (const [lookup, value] of dateLookups(read.comparison)) {
+        const period = datePeriod(value);
+        if (!period) continue;
+        const day = lookup === 'gt' || lookup === 'lte' ? period.next : period.start;
+        this.add(timestamp, lookup === 'gt' || lookup === 'gte' ? 'gte' : 'lt', [day], [day], text);
+      }
+      return true;
+    }
     for (const [lookup, value] of dateLookups(read.comparison)) this.add(field, lookup, [value], [value], text);
     return true;
   }
@@ -640,7 +810,7 @@ class QuestionParser {
     if (this.entity !== 'ledger_entries') return false;
     const start = this.skipSpace();
     const between = this.at(new RegExp(String.raw`(?:amounts?\s+|worth\s+|valued\s+)?between\s+${MONEY}\s+and\s+${MONEY}`));
-    const compare = between ? null : this.at(new RegExp(String.raw`(?:amounts?\s+|worth\s+|valued\s+(?:at\s+)?)?(over|above|more\s+than|greater\s+than|exceeding|at\s+least|from|under|below|less\s+than|at\s+most|up\s+to|>=|<=|>|<)\s*${MONEY}`));
+    const compare = between ? null : this.at(new RegExp(String.raw`(?:amounts?\s+|worth\s+|valued\s+(?:at\s+)?)?(over|above|more\s+than|(?:greater|larger|bigger|higher)\s+than|exceeding|at\s+least|from|under|below|less\s+than|(?:smaller|lower)\s+than|at\s+most|up\s+to|>=|<=|>|<)\s*${MONEY}`));
     if (!between && !compare) return false;
     const text = this.textFrom(start);
     const amounts = between ? [money(between.slice(1, 5)), money(between.slice(5, 9))] : [money(compare!.slice(2, 6))];
@@ -659,7 +829,7 @@ class QuestionParser {
       this.add('amount', negated ? 'gt' : 'lte', [value(amounts[1]!.value)], [amounts[1]!.written], text);
     } else {
       const word = compare![1]!.replace(/\s+/g, ' ');
-      const lookups: Record<string, Lookup> = { over: 'gt', above: 'gt', 'more than': 'gt', 'greater than': 'gt', exceeding: 'gt', '>': 'gt', 'at least': 'gte', from: 'gte', '>=': 'gte', under: 'lt', below: 'lt', 'less than': 'lt', '<': 'lt', 'at most': 'lte', 'up to': 'lte', '<=': 'lte' };
+      const lookups: Record<string, Lookup> = { over: 'gt', above: 'gt', 'more than': 'gt', 'greater than': 'gt', 'larger than': 'gt', 'bigger than': 'gt', 'higher than': 'gt', 'smaller than': 'lt', 'lower than': 'lt', exceeding: 'gt', '>': 'gt', 'at least': 'gte', from: 'gte', '>=': 'gte', under: 'lt', below: 'lt', 'less than': 'lt', '<': 'lt', 'at most': 'lte', 'up to': 'lte', '<=': 'lte' };
       const opposite: Record<string, ConditionOp> = { gt: 'lte', gte: 'lt', lt: 'gte', lte: 'gt' };
       const lookup = lookups[word]! as ConditionOp;
       this.add('amount', negated ? opposite[lookup]! : lookup, [value(amounts[0]!.value)], [amounts[0]!.written], text);
@@ -744,8 +914,9 @@ class QuestionParser {
       unresolved.push(value);
     }
     for (const value of unresolved) {
-      // "about lithium" with no such keyword or record: its words are searched.
-      if ((about || (!by && !forWord)) && !negated && operatorResource(this.entity).search) {
+      // "about lithium" with no such keyword or record: its words are searched. "with a good ESG
+      // score", "linked to X" where nothing links: not understood, never a text search that reads like an answer.
+      if ((about || /^(?:mention|naming|citing|referenc)/.test(match[4] ?? '')) && !negated && operatorResource(this.entity).search) {
         this.searchParts.push(value.text);
         continue;
       }
@@ -785,6 +956,15 @@ class QuestionParser {
     return chosen !== null && this.add(field, op, [chosen], [chosen], text);
   }
 
+  /** A stored value like the one written ("Londn" → London), said as a correction. */
+  private async similarCondition(value: Written, field: string, op: ConditionOp, text: string): Promise<boolean> {
+    if (!this.allows(field, op) || value.text.length < 4) return false;
+    const similar = await this.options.resolver.similarValue(this.entity, field, value.text);
+    if (!similar || !this.add(field, op, [similar], [similar], text)) return false;
+    this.corrections.push({ written: value.text, read: similar });
+    return true;
+  }
+
   /** "in Berlin", "based in Paris or London", "from Germany", "not in Berlin", "outside Berlin". */
   private async places(afterOutside = false): Promise<boolean> {
     const start = this.skipSpace();
@@ -802,6 +982,8 @@ class QuestionParser {
     for (const value of values) {
       let used = false;
       for (const target of PLACES[this.entity]) {
+        if ('category' in target && target.asTyped) used = await this.similarCondition(value, target.category, op, text);
+        if (used) break;
         if ('category' in target) used = await this.categoryCondition(value, target.category, op, text, target.asTyped);
         else if ('relation' in target) used = await this.relationCondition(value, [target], op, text);
         else used = await this.keywordCondition(value, op, text);

@@ -8,9 +8,13 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import type { AccessLevel } from '../../contracts.ts';
+import { createCatalog } from '../registry.ts';
 import { PHRASING_RESOLVER } from './fake-resolver.ts';
 import { parseQuestion } from './parser.ts';
 import { DEFAULT_OPERATOR_LIMIT, listRequest } from './structured-query.ts';
+
+// Relations know their targets once a catalog holds the declarations (the readers' lookups ask them).
+createCatalog();
 
 interface Phrasing {
   category: string;

@@ -12,7 +12,8 @@ import { keywords } from '../keywords/keywords.resource.ts';
 import { organizations } from '../organizations/organizations.resource.ts';
 import { people } from '../people/people.resource.ts';
 import { operatorResource } from './structured-query.ts';
-import { categoryValue, namedRecord } from './operator.repository.ts';
+import { categoryValue, namedList, namedRecord, similarCategoryValue } from './operator.repository.ts';
+import { lists } from '../lists/lists.resource.ts';
 import type { OperatorEntity } from '../../contracts.ts';
 
 export interface NamedRecord {
@@ -35,7 +36,19 @@ export interface Resolver {
   record(kind: NamedKind, name: string): Promise<NamedRecord | null>;
   /** The stored value of a category field (a city, a country, a publisher) among rows the caller may see, matching the text ignoring case and accents. */
   categoryValue(entity: OperatorEntity, field: string, text: string): Promise<string | null>;
+  /** The stored value of a category field most like the text (a typo), among rows the caller may see; null when none is close. */
+  similarValue(entity: OperatorEntity, field: string, text: string): Promise<string | null>;
+  /** A list the caller may see, by its name (ignoring case and accents), of one of the list kinds. */
+  list(name: string, kinds: string[]): Promise<NamedList | null>;
 }
+
+export interface NamedList extends NamedRecord {
+  /** The list's kind (OrganizationsList, PeopleList, LedgerList, LibraryList). */
+  kind: string;
+}
+
+/** How alike (trigram similarity, 0–1) a written value and a stored one must be to be read as it. */
+export const SIMILAR_VALUE = 0.4;
 
 /** Resolves through the caller's transaction and visibility (row-level security applies too). */
 export class DatabaseResolver implements Resolver {
@@ -48,5 +61,13 @@ export class DatabaseResolver implements Resolver {
 
   categoryValue(entity: OperatorEntity, field: string, text: string): Promise<string | null> {
     return categoryValue(this.ctx.tx, operatorResource(entity), visibleTo(this.ctx.actor.access), field, text);
+  }
+
+  similarValue(entity: OperatorEntity, field: string, text: string): Promise<string | null> {
+    return similarCategoryValue(this.ctx.tx, operatorResource(entity), visibleTo(this.ctx.actor.access), field, text, SIMILAR_VALUE);
+  }
+
+  list(name: string, kinds: string[]): Promise<NamedList | null> {
+    return namedList(this.ctx.tx, lists, visibleTo(this.ctx.actor.access), name, kinds);
   }
 }

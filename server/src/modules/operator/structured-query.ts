@@ -11,7 +11,9 @@ import {
 } from '../../contracts.ts';
 import { fieldError } from '../../resources/errors.ts';
 import type { FieldType } from '../../resources/fields.ts';
-import { fieldLookups, lookupParameter, MAX_LIMIT, MAX_SEARCH_LENGTH, orderingNames, parseListQuery, type Lookup } from '../../resources/list-query.ts';
+import {
+  fieldLookups, lookupParameter, MAX_LIMIT, MAX_SEARCH_LENGTH, MEMBERSHIP_FIELD, membershipFilters, orderingNames, parseListQuery, rangedTimestamps, type Lookup,
+} from '../../resources/list-query.ts';
 import type { Resource } from '../../resources/resource.ts';
 import { isUuid, parseIncompleteDate } from '../../resources/values.ts';
 import { ledgerEntries } from '../ledger/ledger.resource.ts';
@@ -25,7 +27,24 @@ export const MAX_CONDITION_VALUES = 50;
 export const MAX_CONDITIONS = 30;
 
 export const lookupOf = (op: ConditionOp): Lookup => (op === 'not_empty' ? 'empty' : op);
-export const paramOf = (field: string, op: ConditionOp): string => lookupParameter(field, lookupOf(op));
+const TIMESTAMPS = ['created_at', 'updated_at'];
+/**
+ * The list parameter of a condition: the field's lookup (`f`, `f__gt` …), or for a timestamp its
+ * range (`created_at` gte → `created_at_after`, lt → `created_at_before`).
+ */
+export const paramOf = (field: string, op: ConditionOp): string =>
+  TIMESTAMPS.includes(field) ? `${field}_${op === 'gte' ? 'after' : 'before'}` : lookupParameter(field, lookupOf(op));
+
+/**
+ * What a reader may ask of each field of a resource: the list's lookups (fieldLookups), the
+ * timestamps' ranges (from: gte, until: lt) and list membership (is / not) where the list takes them.
+ */
+export function operatorLookups(resource: Resource, access: AccessLevel): Record<string, Lookup[]> {
+  const lookups = fieldLookups(resource, access);
+  for (const timestamp of rangedTimestamps(resource)) lookups[timestamp] = ['gte', 'lt'];
+  if (membershipFilters(resource).size > 0) lookups[MEMBERSHIP_FIELD] = ['is', 'not'];
+  return lookups;
+}
 /**
  * The declarations the Operator's language is written for (vocabulary.ts names their words): its
  * parsing depends on their fields alone, so it reads them here rather than from an engine.
@@ -72,7 +91,7 @@ export function checkStructuredQuery(input: unknown, access: AccessLevel, path =
   const conditionsInput = input['conditions'] ?? [];
   if (!Array.isArray(conditionsInput)) throw fieldError(`${path}.conditions`, 'Must be a list.');
   if (conditionsInput.length > MAX_CONDITIONS) throw fieldError(`${path}.conditions`, `Ensure this list has no more than ${MAX_CONDITIONS} conditions.`);
-  const lookups = fieldLookups(resource, access);
+  const lookups = operatorLookups(resource, access);
   const conditions: QueryCondition[] = [];
   for (const [index, raw] of conditionsInput.entries()) {
     const condition = checkCondition(resource, lookups, raw, `${path}.conditions[${index}]`);
@@ -129,7 +148,8 @@ function checkCondition(resource: Resource, lookups: Record<string, Lookup[]>, r
   if (typeof op !== 'string' || !(CONDITION_OPS as readonly string[]).includes(op)) throw fieldError(`${at}.op`, `Must be one of: ${CONDITION_OPS.join(', ')}.`);
   const ops = CONDITION_OPS.filter((one) => allowed.includes(lookupOf(one)));
   if (!ops.includes(op as ConditionOp)) throw fieldError(`${at}.op`, `${name} allows: ${ops.join(', ')}.`);
-  const field = resource.fields[name]!;
+  // Membership and timestamps are filters of the list, not fields of the record.
+  const field: FieldType | null = resource.fields[name] ?? null;
 
   const valuesInput = raw['values'] ?? [];
   if (!Array.isArray(valuesInput) || valuesInput.some((value) => typeof value !== 'string' && typeof value !== 'number')) {
@@ -144,7 +164,7 @@ function checkCondition(resource: Resource, lookups: Record<string, Lookup[]>, r
     throw fieldError(`${at}.values`, `Give 1 to ${MAX_CONDITION_VALUES} values.`);
   }
   const values = rawValues.map((value, index) => {
-    const checked = checkValue(field, value, compare);
+    const checked = field ? checkValue(field, value, compare) : checkFilterValue(name, value);
     if (typeof checked !== 'string') throw fieldError(`${at}.values[${index}]`, checked.problem);
     return checked;
   });
@@ -164,6 +184,12 @@ function checkCondition(resource: Resource, lookups: Record<string, Lookup[]>, r
     field: name, op: op as ConditionOp, values: unique.map((index) => values[index]!), labels: unique.map((index) => labels[index]!),
     param: paramOf(name, op as ConditionOp), text: text ?? '',
   };
+}
+
+/** A value of a filter that is no field: a list's id (membership), or a day (a timestamp's range). */
+function checkFilterValue(name: string, value: string): string | { problem: string } {
+  if (name === MEMBERSHIP_FIELD) return isUuid(value) ? value.toLowerCase() : { problem: 'Must be the id of a list.' };
+  return /^\d{4}-\d{2}-\d{2}$/.test(value) && parseIncompleteDate(value).ok ? value : { problem: 'Must be a date: YYYY-MM-DD.' };
 }
 
 /** A value the field can hold in this comparison (canonical spelling), or the problem with it. */

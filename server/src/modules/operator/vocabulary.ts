@@ -13,7 +13,7 @@ export const ENTITY_WORDS: Record<OperatorEntity, string> = {
   ledger_entries: String.raw`ledger(?:\s+(?:entries|entry|items?|records?|data|lines?))?|data\s+points?|transactions?|deals?`,
   library: String.raw`library(?:\s+(?:entries|entry|items?|records?|documents?))?|documents|publications?|sources`,
   organizations: String.raw`organi[sz]ations?|orgs?|compan(?:y|ies)|firms?|startups?|businesses|business|corporations?|institutions?|enterprises?`,
-  people: String.raw`people|persons?|individuals?|contacts?|women|men|females?|males?`,
+  people: String.raw`people|persons?|individuals?|contacts?|women|men|females?|males?|everyone|everybody|anyone|anybody|(?:passport\s+)?holders|nationals|citizens`,
 };
 
 /** Library types by the words that name them (plural or singular). */
@@ -106,6 +106,7 @@ export const FILLER = new Set([
   'these', 'lookup', 'look', 'up', 'tell', 'about', 'also', 'just', 'only', 'known', 'currently', 'where', 'it', 'its', 'they',
   'their', 'in', 'on', 'at', 'for', 'from', 'by', 'or', 'than', 'both', 'either', 'so', 'far', 'how', 'many', "i'm", 'im',
   'looking', 'interested', 'searching', 'kindly', 'now', 'currently', 'recorded', 'stored', 'saved', 'database',
+  'holders', 'holder', 'nationals', 'citizens', 'members', 'passport', 'passports', 'ownership', 'owned', 'enterprises',
 ]);
 
 /** Words that end a name or value being read ("Berlin" in "in Berlin founded after 2015"). */
@@ -119,4 +120,5 @@ export const STOP_WORDS = new Set([
   'last', 'than', 'at', 'but', 'only', 'located', 'based', 'headquartered', 'living', 'live', 'lives', 'resides', 'are', 'is', 'were', 'was', 'within',
   'missing', 'lacking', 'worth', 'exceeding', 'ascending', 'descending', 'asc', 'desc', 'written', 'authored', 'whose',
   'untagged', 'favorite', 'favourite', 'favorites', 'favourites', 'starred', 'outside', 'other', 'apart',
+  'list', 'don\'t', 'doesn\'t', 'aren\'t', 'isn\'t', 'added', 'created', 'updated', 'modified', 'changed', 'edited', 'worth',
 ]);

@@ -19,6 +19,7 @@ import {
   foldName,
   normalizeOrganizationName,
   normalizePersonName,
+  RULE_THRESHOLD,
   type ExternalEntity,
   type GazetteerEntry,
   type LedgerCandidate,
@@ -69,11 +70,14 @@ export interface LinkedEntity {
 export interface Findings {
   entities: LinkedEntity[];
   ledger: LedgerCandidate[];
+  /** The tenant's threshold (settings' suggestion_min_confidence): nothing less sure is suggested. */
+  minConfidence: number;
 }
 
 export interface FoundEntities {
   mentions: Mention[];
   ledger: LedgerCandidate[];
+  minConfidence: number;
   /** Links what the gazetteer did not: by a shared e-mail or URL, the same name written otherwise, a short form (linkEntities). */
   link(ctx: EngineContext): Promise<Findings>;
 }
@@ -92,12 +96,26 @@ export async function findEntities(ctx: EngineContext, text: string, options: Fi
   const entries = await gazetteerEntries(ctx, candidateKeys(text));
   const kinds = new Map(entries.map((entry) => [entry.id, entry.kind]));
   const model = options.models ? await options.models.load(ctx) : await freshModel(ctx);
-  const { mentions, ledger } = extractEntities(text, { gazetteer: buildGazetteer(entries.map((entry) => entry.entry)), ...(model ? { model } : {}), external: options.external ?? [] });
+  const minConfidence = await suggestionThreshold(ctx);
+  // Below the extractor's own floor a threshold asks for its less sure names too; above it they are read and not suggested.
+  const { mentions, ledger } = extractEntities(text, {
+    gazetteer: buildGazetteer(entries.map((entry) => entry.entry)),
+    ...(model ? { model } : {}),
+    external: options.external ?? [],
+    minConfidence: Math.min(minConfidence, RULE_THRESHOLD),
+  });
   return {
     mentions,
     ledger,
-    link: async (linkCtx) => ({ entities: await linkEntities(linkCtx, groupMentions(mentions), kinds, options.sourceUrl ?? null), ledger }),
+    minConfidence,
+    link: async (linkCtx) => ({ entities: await linkEntities(linkCtx, groupMentions(mentions), kinds, options.sourceUrl ?? null), ledger, minConfidence }),
   };
+}
+
+/** The tenant's suggestion threshold (docs/processing.md "Confidence"). */
+async function suggestionThreshold(ctx: EngineContext): Promise<number> {
+  const [row] = await query<{ threshold: number }>(ctx.tx, sql`SELECT suggestion_min_confidence AS threshold FROM tenants WHERE id = ${ctx.actor.tenantId}`);
+  return row ? Number(row.threshold) : RULE_THRESHOLD;
 }
 
 /** The item's source URL (raw_data.source → source_urls), for FindOptions.sourceUrl. */

@@ -3,14 +3,20 @@
  * (docs/processing.md "Suggestions"):
  *
  * 1. What an earlier processing of the item wrote goes: its entities, and its provenance on
- *    suggestions nobody reviewed yet — a suggestion left with no provenance at all goes too.
- *    Reviewed ones (accepted, rejected) keep theirs: a decision is never undone by reprocessing.
+ *    suggestions nobody reviewed yet — a suggestion left with no provenance at all goes too, once
+ *    the new findings are written (a name found again joins its suggestion: same id, not
+ *    announced again). Reviewed ones (accepted, rejected) keep theirs: a decision is never
+ *    undone by reprocessing.
  * 2. Every distinct entity is recorded (raw_data_entities): linked to the record it names, or
  *    to the suggestion made of it.
  * 3. People and organizations that name no record become suggestions — or one more source of
  *    a suggestion of the same name, so repeated mentions across items make one suggestion
- *    with all its provenance. A name rejected from this item is not suggested again from it.
- * 4. Money near an organization and a time becomes a suggested ledger entry.
+ *    with all its provenance. A name rejected from this item is not suggested again from it,
+ *    nor one found with less confidence than the tenant's threshold (Findings.minConfidence).
+ *    Each kind is one batch for review (ReviewService.suggestMany).
+ * 4. A deal (an acquisition, merger, funding round or investment), and money near an organization
+ *    and a time, becomes a suggested ledger entry naming its parties: records, or the suggestions
+ *    step 3 made — one more batch, under the same threshold.
  * 5. SPEC §4's events announce the new suggestions (on commit).
  */
 import { sql } from 'drizzle-orm';
@@ -19,10 +25,10 @@ import { publish } from '../../events/bus.ts';
 import type { EngineContext } from '../../resources/context.ts';
 import type { Resource } from '../../resources/resource.ts';
 import { normalizeName } from '../../resources/values.ts';
-import { isRejected, SNIPPET_MAX, type ReviewService, type ReviewServices } from '../review/review.service.ts';
-import { forgetSource, lockTenantSuggestions } from '../review/forget-source.ts';
-import { insertProvenance, type ProvenanceInput } from '../review/review.repository.ts';
-import type { LedgerCandidate, Mention } from '../../processing/entities/index.ts';
+import { SNIPPET_MAX, type ReviewServices } from '../review/review.service.ts';
+import { dropProvenance, lockTenantSuggestions, removeOrphans } from '../review/forget-source.ts';
+import type { ProvenanceInput } from '../review/review.repository.ts';
+import type { DealRole, LedgerCandidate, Mention } from '../../processing/entities/index.ts';
 import type { Findings, LinkedEntity } from './entity-finding.ts';
 
 /** Entities recorded per item at most (the most mentioned first). */
@@ -45,34 +51,40 @@ export async function writeFindings(ctx: EngineContext, reviews: ReviewServices,
   await lockTenantSuggestions(ctx);
   // Step 1 (see the module comment).
   await query(ctx.tx, sql`DELETE FROM raw_data_entities WHERE raw_data_id = ${itemId}`);
-  await forgetSource(ctx, reviews.services, source);
+  const unsourced = await dropProvenance(ctx, reviews.services, source);
 
   const entities = [...findings.entities].sort((a, b) => b.mentions.length - a.mentions.length).slice(0, MAX_ENTITIES_PER_ITEM);
-  // A ledger entry may only point at curated records: the linked ones, not suggestions.
-  const linkedRecord = (mention: Mention, kind: string) =>
-    entities.find((entity) => entity.record?.kind === kind && entity.mentions.some((m) => m.start === mention.start && m.end === mention.end))?.record?.id ?? null;
-  const ledgerSuggestions = findings.ledger.slice(0, MAX_SUGGESTIONS_PER_ITEM).map((candidate) => ({
-    candidate,
-    body: ledgerBody(ledger.resource, candidate, (mention) => linkedRecord(mention, 'organizations'), (mention) => linkedRecord(mention, 'people')),
-  }));
+  const sure = (confidence: number) => confidence >= findings.minConfidence;
   const suggested = { organizations: [] as Array<{ id: string; name: string }>, people: [] as string[], ledger: 0 };
-  for (const entity of entities) {
-    if (entity.record || (entity.type !== 'ORG' && entity.type !== 'PER')) continue;
-    const review = entity.type === 'ORG' ? organizations : people;
-    const made = entity.type === 'ORG' ? suggested.organizations.length : suggested.people.length;
-    if (made >= MAX_SUGGESTIONS_PER_ITEM) continue;
-    const id = await suggestOrJoin(ctx, review, entity, provenanceOf(text, entity.mentions, source), source);
-    if (!id) continue;
-    entity.suggestion = { kind: entity.type === 'ORG' ? 'organizations' : 'people', id: id.id };
-    if (!id.created) continue;
-    if (entity.type === 'ORG') suggested.organizations.push({ id: id.id, name: entity.text.slice(0, 300) });
-    else suggested.people.push(id.id);
+  for (const [type, review] of [['ORG', organizations], ['PER', people]] as const) {
+    const named = entities.filter((entity) => entity.type === type && !entity.record && normalizeName(entity.text) !== '' && sure(confidenceOf(entity.mentions)));
+    const outcomes = await review.suggestMany(ctx, named.map((entity) => ({
+      body: suggestionBody(review.resource.kind, entity.text, entity.mentions.find((mention) => mention.role)?.role),
+      provenance: provenanceOf(text, entity.mentions, source),
+    })), { joinRepeats: true, maxCreated: MAX_SUGGESTIONS_PER_ITEM });
+    named.forEach((entity, index) => {
+      const outcome = outcomes[index];
+      if (!outcome) return;
+      entity.suggestion = { kind: type === 'ORG' ? 'organizations' : 'people', id: outcome.id };
+      if (!outcome.created) return;
+      if (type === 'ORG') suggested.organizations.push({ id: outcome.id, name: entity.text.slice(0, 300) });
+      else suggested.people.push(outcome.id);
+    });
   }
-  for (const { candidate, body } of ledgerSuggestions) {
-    const provenance = [{ source, snippet: clipSnippet(candidate.snippet), start: candidate.money.start, end: candidate.money.end, snippetStart: candidate.sentence.start, mentions: 1 }];
-    const made = await suggestOrJoin(ctx, ledger, { normalized: normalizeName(String(body['caption'])), text: String(body['caption']), body }, provenance, source);
-    if (made?.created) suggested.ledger += 1;
-  }
+  // Written after the people and organizations: a ledger suggestion names the records its
+  // mentions are, or the suggestions just made of them (reviewed alongside it: docs/review.md).
+  const entityOf = new Map<Mention, LinkedEntity>();
+  for (const entity of entities) for (const mention of entity.mentions) entityOf.set(mention, entity);
+  const deals = findings.ledger.slice(0, MAX_SUGGESTIONS_PER_ITEM).filter((candidate) => sure(ledgerConfidence(candidate)));
+  const outcomes = await ledger.suggestMany(ctx, deals.map((candidate) => {
+    const at = candidate.money ?? candidate.deal!.trigger;
+    return {
+      body: ledgerBody(ledger.resource, candidate, (mention) => entityOf.get(mention)),
+      provenance: [{ source, snippet: clipSnippet(candidate.snippet), start: at.start, end: at.end, snippetStart: candidate.sentence.start, mentions: 1, confidence: ledgerConfidence(candidate) }],
+    };
+  }), { joinRepeats: true });
+  suggested.ledger = outcomes.filter((outcome) => outcome?.created).length;
+  await removeOrphans(ctx, reviews.services, unsourced);
   await recordEntities(ctx, itemId, text, entities);
   await announce(ctx, itemId, suggested.organizations, suggested.people);
   return {
@@ -84,62 +96,41 @@ export async function writeFindings(ctx: EngineContext, reviews: ReviewServices,
   };
 }
 
-interface Suggestible {
-  normalized: string;
-  text: string;
-  body?: Record<string, unknown>;
-}
-
 /**
- * The suggestion of this name: an existing one (not yet reviewed) gets this source's
- * provenance; else one is made. Null when the name was rejected from this source.
+ * A suggestion's fields from a name: an organization's legal name; a person's given and family
+ * names, and — found in a table's role column — the role and the row's organization as their
+ * `professional_profile` ("CEO, Orion Freight Holdings": a person has no organization relation).
  */
-async function suggestOrJoin(
-  ctx: EngineContext,
-  review: ReviewService,
-  entity: Suggestible,
-  provenance: ProvenanceInput[],
-  source: { kind: string; id: string },
-): Promise<{ id: string; created: boolean } | null> {
-  const resource = review.resource;
-  const body = entity.body ?? suggestionBody(resource.kind, entity.text);
-  const key = normalizeName(entity.text);
-  if (!key) return null;
-  const table = sql.identifier(resource.table);
-  const [existing] = resource.kind === 'ledger_entries'
-    ? await query<{ id: string }>(ctx.tx, sql`SELECT id FROM ${table} WHERE status = 'suggested' AND caption = ${String(body['caption'])} ORDER BY created_at LIMIT 1 FOR UPDATE`)
-    : await query<{ id: string }>(ctx.tx, sql`SELECT id FROM ${table} WHERE status = 'suggested' AND name_keys && ARRAY[${key}]::text[] ORDER BY created_at LIMIT 1 FOR UPDATE`);
-  // Asked after the suggestion is locked: a rejection committed while this waited is seen here.
-  if (await isRejected(ctx, resource, entity.text, source)) return null;
-  if (existing) {
-    await insertProvenance(ctx.tx, ctx.actor.tenantId, resource.kind, existing.id, provenance);
-    return { id: existing.id, created: false };
-  }
-  const row = await review.suggest(ctx, body, provenance);
-  return row ? { id: String(row['id']), created: true } : null;
-}
-
-/** A suggestion's fields from a name: an organization's legal name; a person's given and family names. */
-export function suggestionBody(kind: string, name: string): Record<string, unknown> {
+export function suggestionBody(kind: string, name: string, role?: Mention['role']): Record<string, unknown> {
   const clean = name.replace(/\s+/g, ' ').trim();
   if (kind === 'organizations') return { name_inc: clean.slice(0, 300) };
   const words = clean.split(' ');
-  if (words.length === 1) return { name_family: clean.slice(0, 200) };
-  return { name_given: words.slice(0, -1).join(' ').slice(0, 200), name_family: words.at(-1)!.slice(0, 200) };
+  const profile = role ? { professional_profile: [role.title, role.organization].filter(Boolean).join(', ').slice(0, 2000) } : {};
+  if (words.length === 1) return { name_family: clean.slice(0, 200), ...profile };
+  return { name_given: words.slice(0, -1).join(' ').slice(0, 200), name_family: words.at(-1)!.slice(0, 200), ...profile };
 }
 
 /**
- * A ledger suggestion: "Org — amount (quarter year)", the sentence as its data, the money found
- * as its amount and currency (each when the entry can hold it), the linked organizations and people.
+ * A ledger suggestion. A deal: "Acquisition of Baltic Rail Logistics by Orion Freight Holdings —
+ * USD 420,000,000 (Q2 2025)", its parties as its organizations. Other money: "Org — EUR
+ * 45,000,000 (Q2 2024)". Both: the sentence as data, year and quarter, the money as amount and
+ * currency (each when the entry can hold it), the people of the sentence; each party and person
+ * is the record it names or the suggestion made of it (an entity neither — over the per-item
+ * limit, or rejected from this item — is left out).
  */
-function ledgerBody(resource: Resource, candidate: LedgerCandidate, orgId: (mention: Mention) => string | null, personId: (mention: Mention) => string | null): Record<string, unknown> {
-  const money = candidate.money.money;
-  const amount = money ? `${money.currency} ${formatAmount(money.amount)}${money.period ? ` ${money.period}` : ''}` : candidate.money.text;
-  const who = candidate.organizations[0]?.text ?? candidate.people[0]?.text;
+function ledgerBody(resource: Resource, candidate: LedgerCandidate, entityOf: (mention: Mention) => LinkedEntity | undefined): Record<string, unknown> {
+  const money = candidate.money?.money;
+  const amount = money ? `${money.currency} ${formatAmount(money.amount)}${money.period ? ` ${money.period}` : ''}` : candidate.money?.text;
+  const nameOf = (mention: Mention) => entityOf(mention)?.text ?? mention.text;
+  const what = candidate.deal ? dealTitle(candidate.deal, nameOf) : (candidate.organizations[0] ?? candidate.people[0]) && nameOf((candidate.organizations[0] ?? candidate.people[0])!);
   const when = [candidate.quarter ? `Q${candidate.quarter}` : null, candidate.year ?? null].filter(Boolean).join(' ');
-  const caption = [who, amount].filter(Boolean).join(' — ') + (when ? ` (${when})` : '');
-  const organizations = [...new Set(candidate.organizations.map(orgId).filter((id): id is string => id !== null))];
-  const people = [...new Set(candidate.people.map(personId).filter((id): id is string => id !== null))];
+  const caption = [what, amount].filter(Boolean).join(' — ') + (when ? ` (${when})` : '');
+  const idsOf = (mentions: Mention[]) => [...new Set(mentions.map((mention) => {
+    const entity = entityOf(mention);
+    return (entity?.record ?? entity?.suggestion)?.id ?? null;
+  }).filter((id): id is string => id !== null))];
+  const organizations = idsOf(candidate.organizations);
+  const people = idsOf(candidate.people);
   return {
     caption: caption.slice(0, 300),
     data: candidate.snippet.slice(0, 20_000),
@@ -149,6 +140,26 @@ function ledgerBody(resource: Resource, candidate: LedgerCandidate, orgId: (ment
     ...(organizations.length > 0 ? { organizations } : {}),
     ...(people.length > 0 ? { people } : {}),
   };
+}
+
+/** "Acquisition of T by A", "Merger of A and B", "Funding of R by I and J", "Investment in E by I". */
+function dealTitle(deal: NonNullable<LedgerCandidate['deal']>, nameOf: (mention: Mention) => string): string {
+  const named = (...roles: DealRole[]) => {
+    const names = [...new Set(deal.parties.filter((party) => roles.includes(party.role)).map((party) => nameOf(party.mention)))];
+    return names.length <= 1 ? (names[0] ?? '') : `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`;
+  };
+  const phrase = (kind: string, object: string, objectWord: string, subject: string) =>
+    [kind, object ? `${objectWord} ${object}` : '', subject ? `by ${subject}` : ''].filter(Boolean).join(' ');
+  switch (deal.kind) {
+    case 'acquisition':
+      return phrase('Acquisition', named('target') || named('seller'), named('target') ? 'of' : 'from', named('acquirer'));
+    case 'merger':
+      return phrase('Merger', named('party'), 'of', '');
+    case 'funding':
+      return phrase('Funding', named('recipient'), 'of', named('investor'));
+    case 'investment':
+      return phrase('Investment', named('investee'), 'in', named('investor'));
+  }
 }
 
 /**
@@ -169,11 +180,27 @@ function formatAmount(amount: number): string {
   return amount.toLocaleString('en-US', { maximumFractionDigits: 2 });
 }
 
-/** Provenance of an entity in one item: its first mention's sentence, and how often it is mentioned. */
+/**
+ * Provenance of an entity in one item: its first mention's sentence, how often it is mentioned,
+ * and how sure the extractor was of it — of its surest mention (a short form is less sure than
+ * the full name it repeats).
+ */
 function provenanceOf(text: string, mentions: Mention[], source: { kind: string; id: string }): ProvenanceInput[] {
   const first = mentions[0]!;
   const { snippet, snippetStart } = snippetAround(text, first);
-  return [{ source, snippet, start: first.start, end: first.end, snippetStart, mentions: mentions.length }];
+  return [{ source, snippet, start: first.start, end: first.end, snippetStart, mentions: mentions.length, confidence: confidenceOf(mentions) }];
+}
+
+/** An entity's confidence: its surest mention's (docs/processing.md "Confidence"). */
+export const confidenceOf = (mentions: Mention[]): number => Math.max(...mentions.map((mention) => mention.confidence));
+
+/**
+ * A ledger suggestion's confidence: a deal's own (its trigger, parties, amount and date); other
+ * money near an organization, the less sure of the money and the organization it is about.
+ */
+function ledgerConfidence(candidate: LedgerCandidate): number {
+  if (candidate.deal) return candidate.deal.confidence;
+  return Math.min(...[candidate.money, candidate.organizations[0] ?? candidate.people[0]].filter((mention) => mention !== undefined).map((mention) => mention.confidence));
 }
 
 /** The mention's sentence, cut to SNIPPET_MAX characters around the mention when longer. */

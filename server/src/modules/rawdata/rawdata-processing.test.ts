@@ -210,6 +210,119 @@ describe('raw data processing', () => {
     assert.ok((await suggestions('people')).some((row) => row['display_name'] === 'Marguerite Okafor'));
   });
 
+  it('a news paragraph: one suggestion per company with its short forms, the people, and the deal as a ledger suggestion naming both companies', async () => {
+    // Issue 29 item 7.
+    const id = await createText([
+      'Orion Freight Holdings said on Tuesday it had agreed to buy Baltic Rail Logistics for $420 million.',
+      'Chief executive Miriam Okonkwo told reporters the deal would close in the second quarter of 2025.',
+      "Baltic Rail's founder, Jonas Lindqvist, will join the board of Orion Freight Holdings.",
+      'The acquisition was advised by Kestrel Partners, according to a statement from Orion Freight.',
+    ].join(' '));
+    await processIds([id]);
+    worker = await t.startWorker();
+    await completed(id);
+    const fromItem = async (segment: 'organizations' | 'people' | 'ledger') =>
+      (await suggestions(segment)).filter((row) => (row['provenance'] as Array<{ source_id: string }>).some((entry) => entry.source_id === id));
+    const organizations = await fromItem('organizations');
+    assert.deepEqual(names(organizations), ['Baltic Rail Logistics', 'Kestrel Partners', 'Orion Freight Holdings']);
+    assert.deepEqual(names(await fromItem('people')), ['Jonas Lindqvist', 'Miriam Okonkwo']);
+    const mentions = (name: string) => (organizations.find((row) => row['display_name'] === name)!['provenance'] as Array<{ mention_count: number }>)[0]!.mention_count;
+    assert.equal(mentions('Orion Freight Holdings'), 3, 'twice in full and once as "Orion Freight"');
+    assert.equal(mentions('Baltic Rail Logistics'), 2, 'in full and as "Baltic Rail\'s"');
+
+    const ledger = await fromItem('ledger');
+    assert.equal(ledger.length, 1, names(ledger).join(' | '));
+    const [deal] = ledger;
+    assert.equal(deal!['caption'], 'Acquisition of Baltic Rail Logistics by Orion Freight Holdings — USD 420,000,000 (Q2 2025)');
+    assert.deepEqual([deal!['amount'], deal!['currency'], deal!['year'], deal!['quarter']], [420_000_000, 'USD', 2025, 'Q2']);
+    const idOf = (name: string) => String(organizations.find((row) => row['display_name'] === name)!['id']);
+    // The parties are the organizations suggested from the same text, presented with the suggestion.
+    assert.deepEqual((deal!['organizations'] as Array<{ id: string }>).map((ref) => ref.id), [idOf('Orion Freight Holdings'), idOf('Baltic Rail Logistics')]);
+    // Processed again, the same suggestions stay (same ids) and nothing is announced as new.
+    const announced = (await events()).filter((event) => event.name.startsWith('new_suggested_')).length;
+    await processIds([id]);
+    await completed(id);
+    assert.deepEqual((await fromItem('organizations')).map((row) => row['id']).sort(), organizations.map((row) => row['id']).sort());
+    assert.deepEqual((await fromItem('ledger')).map((row) => row['id']), [deal!['id']]);
+    assert.equal((await events()).filter((event) => event.name.startsWith('new_suggested_')).length, announced);
+    // Accepted, the organization is the record the entry names; the records' view of the entry names records only.
+    assert.equal((await json('POST', `/api/v1/assets/organizations/${idOf('Orion Freight Holdings')}/accept_suggestion/`, {})).statusCode, 200);
+    assert.equal((await json('POST', `/api/v1/assets/ledger/${String(deal!['id'])}/accept_suggestion/`, {})).statusCode, 200);
+    const entry = (await json('GET', `/api/v1/assets/ledger/${String(deal!['id'])}/`)).json();
+    assert.deepEqual(entry.organizations.map((ref: { id: string }) => ref.id), [idOf('Orion Freight Holdings')], 'Baltic Rail Logistics shows once it is accepted');
+  });
+
+  it("says how sure it is of each suggestion, lists the surest first, and suggests nothing below the tenant's threshold", async () => {
+    // Issue 29 item 5. A legal form (rules, 0.95) and a name the trained tagger reads from its context (about 0.7).
+    const text = 'Halvorsen Maritime AS signed the lease. Reuters reported that Tessa Quillfeather met Brannock on Monday.';
+    const first = await createText(text);
+    await processIds([first]);
+    worker = await t.startWorker();
+    await completed(first);
+    const fromItem = (rows: Array<Record<string, unknown>>, id: string) =>
+      rows.filter((row) => (row['provenance'] as Array<{ source_id: string }>).some((entry) => entry.source_id === id));
+    const organizations = fromItem(await suggestions('organizations'), first);
+    assert.deepEqual(names(organizations), ['Halvorsen Maritime AS', 'Reuters']);
+    const confidence = (name: string, rows = organizations) => rows.find((row) => row['display_name'] === name)!['confidence'] as number;
+    assert.ok(confidence('Halvorsen Maritime AS') >= 0.9, `a legal form is sure: ${confidence('Halvorsen Maritime AS')}`);
+    assert.ok(confidence('Reuters') >= 0.6 && confidence('Reuters') < 0.8, `the tagger alone less so: ${confidence('Reuters')}`);
+    for (const row of organizations) {
+      // A suggestion's confidence is its surest source's.
+      const entries = row['provenance'] as Array<{ confidence: number | null }>;
+      assert.equal(row['confidence'], Math.max(...entries.map((entry) => entry.confidence ?? 0)));
+    }
+    // The suggestions list is ordered by it, surest first, unless asked otherwise; and compared by it.
+    const listed = (await suggestions('organizations')).map((row) => row['confidence'] as number | null);
+    assert.deepEqual(listed, [...listed].sort((a, b) => (b ?? -1) - (a ?? -1)), 'highest first, unknown last');
+    const ascending = (await json('GET', '/api/v1/suggested-entities/organizations/?ordering=confidence&limit=100')).json().results.map((row: Record<string, unknown>) => row['confidence']);
+    assert.deepEqual(ascending.filter((value: number | null) => value !== null), listed.filter((value) => value !== null).reverse());
+    const sure = fromItem((await json('GET', '/api/v1/suggested-entities/organizations/?confidence__gte=0.8&limit=100')).json().results, first);
+    assert.deepEqual(names(sure), ['Halvorsen Maritime AS']);
+    // Sent back with an edit, it is ignored: the suggester's, not the analyst's.
+    const edited = await json('PATCH', `/api/v1/suggested-entities/organizations/${String(organizations[0]!['id'])}/`, { confidence: 0.01 });
+    assert.equal(edited.statusCode, 200, edited.body);
+    assert.equal(edited.json().confidence, organizations[0]!['confidence']);
+
+    // Raised to 0.8, the tenant's threshold keeps the less sure names out.
+    const raised = await json('PATCH', '/api/v1/settings/', { suggestion_min_confidence: 0.8 }, tokens['admin']);
+    assert.equal(raised.statusCode, 200, raised.body);
+    try {
+      const second = await createText(text.replace('Halvorsen Maritime AS', 'Brekke Shipping ASA'));
+      await processIds([second]);
+      await completed(second);
+      assert.deepEqual(names(fromItem(await suggestions('organizations'), second)), ['Brekke Shipping ASA'], 'Reuters is below 0.8');
+      const people = fromItem(await suggestions('people'), second);
+      assert.ok(people.every((row) => (row['confidence'] as number) >= 0.8), JSON.stringify(people.map((row) => [row['display_name'], row['confidence']])));
+      const found = (await json('GET', `${BASE}/extract-data/?ids=${second}&type=ORG`)).json().results as Array<{ text: string; record: unknown }>;
+      assert.equal(found.find((row) => row.text === 'Reuters')?.record, null, 'found, and not suggested');
+    } finally {
+      await json('PATCH', '/api/v1/settings/', { suggestion_min_confidence: 0.6 }, tokens['admin']);
+    }
+  });
+
+  it('a CSV and an HTML table with role columns give people (role and company as their profile) and organizations', async () => {
+    const upload = async (filename: string, content: string, contentType: string) => {
+      const created = await t.request(acme, { method: 'POST', url: `${BASE}/`, token: tokens['research'], ...multipartForm([{ field: 'file', filename, content, contentType }]) });
+      assert.equal(created.statusCode, 201, created.body);
+      return created.json().id as string;
+    };
+    const csv = await upload('boards.csv', 'company,ceo,employees\nQuillmark Dynamics,Teodora Ivanescu,120\nSorrelbank,Anders Fjeld,40\n', 'text/csv');
+    const html = await upload('founders.html', '<html><body><h1>Portfolio</h1><table><tr><th>Startup</th><th>Founder</th></tr>'
+      + '<tr><td>Brindlewood Labs</td><td>Yusuf Demir</td></tr><tr><td>Calyx Grid</td><td>Noor Haddad</td></tr></table></body></html>', 'text/html');
+    await processIds([csv, html]);
+    worker = await t.startWorker();
+    await completed(csv);
+    await completed(html);
+    const organizations = names(await suggestions('organizations'));
+    for (const name of ['Quillmark Dynamics', 'Sorrelbank', 'Brindlewood Labs', 'Calyx Grid']) assert.ok(organizations.includes(name), `${name}: ${organizations.join(' | ')}`);
+    const people = await suggestions('people');
+    const profile = (name: string) => people.find((row) => row['display_name'] === name)?.['professional_profile'];
+    assert.equal(profile('Teodora Ivanescu'), 'ceo, Quillmark Dynamics');
+    assert.equal(profile('Anders Fjeld'), 'ceo, Sorrelbank');
+    assert.equal(profile('Yusuf Demir'), 'Founder, Brindlewood Labs');
+    assert.equal(profile('Noor Haddad'), 'Founder, Calyx Grid');
+  });
+
   it('says why a file cannot be read, and fails a job whose worker died', async () => {
     const corrupt = await t.request(acme, {
       method: 'POST',

@@ -10,9 +10,6 @@
  * processing of the item wrote, so a retry or a reprocessing leaves the same result:
  * suggestions nobody reviewed yet are replaced, reviewed ones (accepted, rejected) are kept.
  */
-import { sql } from 'drizzle-orm';
-import { query } from '../../db/client.ts';
-import { publish } from '../../events/bus.ts';
 import { JOB_TYPES } from '../../jobs/job-types.ts';
 import { enqueue } from '../../jobs/queue.ts';
 import type { JobContext, JobFailure } from '../../jobs/registry.ts';
@@ -28,6 +25,7 @@ import type { TenantModels } from './entity-model.ts';
 import type { ReviewServices } from '../review/review.service.ts';
 import type { WrittenFindings } from './findings.ts';
 import { visibleItems } from './rawdata.service.ts';
+import { clip, lockIfCurrent, markCompleted, markError, markPending, markStage } from './processing-state.ts';
 
 /** How many items one POST raw-data/process may name. */
 export const MAX_PROCESS_BATCH = 1000;
@@ -98,13 +96,7 @@ export class RawDataProcessing {
       createdBy: responsibleUser(ctx.actor)?.id ?? null,
       file: typeof row['file_sha256'] === 'string' ? row['file_sha256'] : null,
     });
-    const [updated] = await query<{ updated_at: Date | string }>(
-      ctx.tx,
-      sql`UPDATE raw_data SET processing_status = 'pending', processing_stage = NULL, processing_error = NULL, processing_percent = 0,
-            processing_warnings = '{}', processing_job = ${jobId}, updated_at = now()
-          WHERE id = ${row.id} RETURNING updated_at`,
-    );
-    await publish(ctx, 'raw_data_update', { id: row.id, processing_status: 'pending', updated_at: iso(updated!.updated_at) });
+    await markPending(ctx, row.id, jobId);
     return jobId;
   }
 
@@ -139,17 +131,9 @@ export class RawDataProcessing {
 
     if (!(await this.enterStage(job, 'suggesting'))) return { skipped: 'superseded' };
     const written: WrittenFindings | null = await job.inTenant(async (ctx) => {
-      if (!(await this.lockIfCurrent(ctx, itemId, job.job.id))) return null;
+      if (!(await lockIfCurrent(ctx, itemId, job.job.id))) return null;
       const findings = await writeFindings(ctx, this.reviews, itemId, text.text, linked);
-      const [row] = await query<{ updated_at: Date | string }>(
-        ctx.tx,
-        sql`UPDATE raw_data SET processing_status = 'completed', processing_stage = NULL, processing_error = NULL, processing_percent = 100,
-              processed_at = now(), updated_at = now(), processing_job = NULL,
-              extracted_text = ${clip(text.text, PROCESSED_TEXT_MAX)}, extracted_chars = ${text.text.length}, extraction_method = ${text.method},
-              processing_warnings = ${textArray(warnings)}::text[]
-            WHERE id = ${itemId} RETURNING updated_at`,
-      );
-      await publish(ctx, 'raw_data_process_complete', { id: itemId, processing_status: 'completed', updated_at: iso(row!.updated_at) });
+      await markCompleted(ctx, itemId, { text: clip(text.text, PROCESSED_TEXT_MAX), chars: text.text.length, method: text.method, warnings });
       return findings;
     });
     if (!written) return { skipped: 'superseded' };
@@ -159,7 +143,7 @@ export class RawDataProcessing {
 
   /** The job failed for good (its last attempt, or its worker died): the item says so. */
   async failed(ctx: EngineContext, failure: JobFailure<'rawdata.process'>): Promise<void> {
-    await this.markError(ctx, failure.payload.item_id, failure.job.id, null, `Processing did not finish: ${failure.reason}`);
+    await markError(ctx, failure.payload.item_id, failure.job.id, null, `Processing did not finish: ${failure.reason}`);
   }
 
   /** The item's text: its pasted text and the text read from its file (within limits). */
@@ -199,50 +183,14 @@ export class RawDataProcessing {
    */
   private async enterStage(job: ProcessJob, stage: ProcessingStage): Promise<Row | null> {
     const percent = STAGE_PERCENT[stage];
-    const item = await job.inTenant(async (ctx) => {
-      const [row] = await query<Row>(
-        ctx.tx,
-        sql`UPDATE raw_data SET processing_status = 'processing', processing_stage = ${stage}, processing_percent = ${percent},
-              processing_error = NULL, updated_at = now()
-            WHERE id = ${job.payload.item_id} AND processing_job = ${job.job.id}
-            RETURNING *`,
-      );
-      if (row) await publish(ctx, 'raw_data_update', { id: row.id, processing_status: 'processing', updated_at: iso(row['updated_at']) });
-      return row ?? null;
-    });
+    const item = await job.inTenant((ctx) => markStage(ctx, job.payload.item_id, job.job.id, stage, percent));
     if (item) await job.progress(stage, percent);
     return item;
   }
 
-  private async lockIfCurrent(ctx: EngineContext, itemId: string, jobId: string): Promise<boolean> {
-    const rows = await query(ctx.tx, sql`SELECT 1 FROM raw_data WHERE id = ${itemId} AND processing_job = ${jobId} FOR UPDATE`);
-    return rows.length > 0;
-  }
-
   private async fail(job: ProcessJob, itemId: string, stage: ProcessingStage, reason: string): Promise<void> {
-    await job.inTenant((ctx) => this.markError(ctx, itemId, job.job.id, stage, reason));
+    await job.inTenant((ctx) => markError(ctx, itemId, job.job.id, stage, reason));
   }
-
-  /** error status with the reason and the stage it failed in; raw_data_error. Only while the item names this job. */
-  private async markError(ctx: EngineContext, itemId: string, jobId: string, stage: ProcessingStage | null, reason: string): Promise<void> {
-    const message = clip(reason, 2000);
-    const [row] = await query<{ updated_at: Date | string }>(
-      ctx.tx,
-      sql`UPDATE raw_data SET processing_status = 'error', processing_error = ${message},
-            processing_stage = coalesce(${stage}, processing_stage), processing_job = NULL, processed_at = now(), updated_at = now()
-          WHERE id = ${itemId} AND processing_job = ${jobId} RETURNING updated_at`,
-    );
-    if (row) await publish(ctx, 'raw_data_error', { id: itemId, reason: clip(message, 500), updated_at: iso(row.updated_at) });
-  }
-}
-
-const iso = (value: unknown) => (value instanceof Date ? value : new Date(String(value))).toISOString();
-
-/** At most `max` UTF-16 units, never cutting a surrogate pair. */
-function clip(text: string, max: number): string {
-  if (text.length <= max) return text;
-  const end = /[\uD800-\uDBFF]/.test(text[max - 1]!) ? max - 1 : max;
-  return text.slice(0, end);
 }
 
 /** The file's bytes, in one buffer of its stored size (never more: a file that grew is refused). */
@@ -293,9 +241,4 @@ export function itemWarnings(text: ExtractedText): string[] {
   const clipped = all.map((warning) => (warning.length > 500 ? `${warning.slice(0, 499)}…` : warning));
   if (clipped.length <= MAX_PROCESSING_WARNINGS) return clipped;
   return [...clipped.slice(0, MAX_PROCESSING_WARNINGS - 1), `And ${clipped.length - MAX_PROCESSING_WARNINGS + 1} more warnings`];
-}
-
-/** A PostgreSQL text[] literal of `values` (each quoted and escaped), cast by the caller. */
-function textArray(values: string[]): string {
-  return `{${values.map((value) => `"${value.replaceAll('\\', '\\\\').replaceAll('"', '\\"')}"`).join(',')}}`;
 }

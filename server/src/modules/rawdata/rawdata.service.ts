@@ -20,6 +20,7 @@ import type { FileStore, StoredFile } from '../../storage/files.ts';
 import { sanitizeFilename } from '../../storage/upload.ts';
 import { CONTENT_KINDS } from './rawdata.resource.ts';
 import type { RawDataProcessing } from './rawdata.processing.ts';
+import { markPending } from './processing-state.ts';
 
 /** A file stored for an item, with the name its client gave it (sanitized). */
 export interface ItemFile extends StoredFile {
@@ -101,15 +102,9 @@ export class RawDataService {
     if (!file && !current['file_sha256'] && 'text' in values && !values['text']) {
       throw fieldError('text', 'This item has no file: its text cannot be removed.');
     }
-    if (file) Object.assign(values, { processing_status: 'pending', processing_stage: null, processing_error: null, processing_percent: null });
     let row = await this.items.write(ctx, current, { ...input, values });
     if (file?.hold) await this.files.release(ctx.tx, [file.hold]);
-    if (file && current['processing_status'] !== 'pending') await this.announce(ctx, row);
-    if (file) {
-      // A job processing the old file is superseded: it changes nothing from now on.
-      await query(ctx.tx, sql`UPDATE raw_data SET processing_job = NULL WHERE id = ${row.id}`);
-      row = await this.processIfAsked(ctx, row);
-    }
+    if (file) row = await this.processIfAsked(ctx, await markPending(ctx, row.id, null));
     const replaced = file && current['file_sha256'] && current['file_sha256'] !== file.sha256 ? [String(current['file_sha256'])] : [];
     return { value: (await this.items.presentRows(ctx.tx, ctx.actor.access, [row]))[0]!, unused: replaced };
   }

@@ -7,7 +7,7 @@
 import { sql } from 'drizzle-orm';
 import { query } from '../../db/client.ts';
 import type { EngineContext } from '../../resources/context.ts';
-import { lockRows, uuidArray } from '../../resources/repository.ts';
+import { lockRows, uuidArray, type Row } from '../../resources/repository.ts';
 import type { ResourceServices } from '../../resources/services.ts';
 import { visibleTo } from '../../resources/visibility.ts';
 
@@ -22,28 +22,50 @@ export const SUGGESTION_SOURCE_KINDS = ['raw_data'];
  * comes after finds its item gone.
  */
 export async function forgetSource(ctx: EngineContext, services: ResourceServices, source: { kind: string; id: string }): Promise<void> {
+  await removeOrphans(ctx, services, await dropProvenance(ctx, services, source));
+}
+
+/** Unreviewed suggestions whose provenance from a source was dropped, by resource kind: those left with none go (removeOrphans). */
+export type Unsourced = Map<string, Row[]>;
+
+/**
+ * The first half of forgetSource: the source's provenance leaves the unreviewed suggestions it
+ * cites, which stay for now. Processing writes the item's findings between the halves, so a
+ * name found again joins its suggestion as it was — same id, edits kept, not announced as new
+ * (docs/processing.md) — and only what is no longer found goes.
+ */
+export async function dropProvenance(ctx: EngineContext, services: ResourceServices, source: { kind: string; id: string }): Promise<Unsourced> {
+  const unsourced: Unsourced = new Map();
   const sourceResource = services.catalog.get(source.kind);
   await lockRows(ctx.tx, sourceResource, visibleTo('admin'), [source.id]);
   const cited = await query<{ resource: string; id: string }>(
     ctx.tx,
     sql`SELECT DISTINCT resource, record_id AS id FROM suggestion_provenance WHERE source_kind = ${source.kind} AND source_id = ${source.id}`,
   );
-  if (cited.length === 0) return;
+  if (cited.length === 0) return unsourced;
   for (const resource of services.catalog.resources.filter((one) => one.review)) {
     const candidates = cited.filter((row) => row.resource === resource.kind).map((row) => row.id);
     if (candidates.length === 0) continue;
-    const service = services.suggestions(resource.kind);
-    const suggestions = service.resource;
+    const suggestions = services.suggestions(resource.kind).resource;
     // Locked first: a suggestion accepted or rejected meanwhile is re-read as no longer suggested
     // and keeps this source's provenance (its snippets, the decision's training example).
     const locked = await lockRows(ctx.tx, suggestions, visibleTo('admin'), candidates);
     if (locked.length === 0) continue;
-    const ids = uuidArray(locked.map((row) => row.id));
     await query(ctx.tx, sql`DELETE FROM suggestion_provenance p
-      WHERE p.resource = ${resource.kind} AND p.source_kind = ${source.kind} AND p.source_id = ${source.id} AND p.record_id = ANY(${ids})`);
+      WHERE p.resource = ${resource.kind} AND p.source_kind = ${source.kind} AND p.source_id = ${source.id} AND p.record_id = ANY(${uuidArray(locked.map((row) => row.id))})`);
+    unsourced.set(resource.kind, locked);
+  }
+  return unsourced;
+}
+
+/** The second half: of the suggestions dropProvenance left, those with no provenance at all are deleted through the engine. */
+export async function removeOrphans(ctx: EngineContext, services: ResourceServices, unsourced: Unsourced): Promise<void> {
+  for (const [kind, locked] of unsourced) {
+    const service = services.suggestions(kind);
+    const ids = uuidArray(locked.map((row) => row.id));
     const orphans = new Set((await query<{ id: string }>(ctx.tx, sql`
-      SELECT r.id FROM ${sql.identifier(suggestions.table)} r WHERE r.id = ANY(${ids})
-        AND NOT EXISTS (SELECT 1 FROM suggestion_provenance p WHERE p.resource = ${resource.kind} AND p.record_id = r.id)`)).map((row) => row.id));
+      SELECT r.id FROM ${sql.identifier(service.resource.table)} r WHERE r.id = ANY(${ids}) AND r.status = 'suggested'
+        AND NOT EXISTS (SELECT 1 FROM suggestion_provenance p WHERE p.resource = ${kind} AND p.record_id = r.id)`)).map((row) => row.id));
     for (const row of locked) if (orphans.has(row.id)) await service.removeRow(ctx, row);
   }
 }

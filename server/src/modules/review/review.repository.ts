@@ -5,7 +5,7 @@
  */
 import { sql } from 'drizzle-orm';
 import { query, type Tx } from '../../db/client.ts';
-import { uuidArray } from '../../resources/repository.ts';
+import { textArray, uuidArray, type Row } from '../../resources/repository.ts';
 import type { Resource } from '../../resources/resource.ts';
 import type { SuggestionProvenance } from '../../contracts.ts';
 
@@ -27,6 +27,8 @@ export interface ProvenanceInput {
   mentions?: number;
   /** Where the snippet starts in the source's text: the mention is at start - snippetStart in the snippet. */
   snippetStart?: number | null;
+  /** How sure the suggester is of what it found there, 0 to 1; the suggestion's is its sources' highest. */
+  confidence?: number | null;
 }
 
 /**
@@ -35,13 +37,17 @@ export interface ProvenanceInput {
  */
 export type Provenance = SuggestionProvenance;
 
-/** Inserts a suggestion's provenance, in one statement (checked first: review.service.ts checkedProvenance). */
-export async function insertProvenance(tx: Tx, tenantId: string, kind: string, recordId: string, sources: ProvenanceInput[]): Promise<void> {
-  if (sources.length === 0) return;
-  const rows = sources.map((source) => sql`(${tenantId}::uuid, ${kind}, ${recordId}::uuid, ${source.source.kind}, ${source.source.id}::uuid, ${source.snippet ?? ''},
-                  ${source.start ?? null}::integer, ${source.end ?? null}::integer, ${source.mentions ?? 1}::integer, ${source.snippetStart ?? null}::integer)`);
+/**
+ * Inserts provenance of suggestions of one kind — every suggestion a batch made or joined — in
+ * one statement (checked first: review.service.ts checkedProvenance). The suggestions'
+ * confidence follows (migration 0180's trigger).
+ */
+export async function insertProvenance(tx: Tx, tenantId: string, kind: string, entries: Array<{ recordId: string; provenance: ProvenanceInput }>): Promise<void> {
+  if (entries.length === 0) return;
+  const rows = entries.map(({ recordId, provenance: found }) => sql`(${tenantId}::uuid, ${kind}, ${recordId}::uuid, ${found.source.kind}, ${found.source.id}::uuid, ${found.snippet ?? ''},
+                  ${found.start ?? null}::integer, ${found.end ?? null}::integer, ${found.mentions ?? 1}::integer, ${found.snippetStart ?? null}::integer, ${found.confidence ?? null}::real)`);
   await tx.execute(
-    sql`INSERT INTO suggestion_provenance (tenant_id, resource, record_id, source_kind, source_id, snippet, start_offset, end_offset, mention_count, snippet_start)
+    sql`INSERT INTO suggestion_provenance (tenant_id, resource, record_id, source_kind, source_id, snippet, start_offset, end_offset, mention_count, snippet_start, confidence)
         VALUES ${sql.join(rows, sql`, `)}`,
   );
 }
@@ -52,7 +58,7 @@ export async function provenanceOf(tx: Tx, kind: string, recordIds: string[]): P
   if (recordIds.length === 0) return byRecord;
   const rows = await query<Provenance & { record_id: string; created_at: Date | string }>(
     tx,
-    sql`SELECT id, record_id, source_kind, source_id, snippet, start_offset, end_offset, snippet_start, mention_count, created_at
+    sql`SELECT id, record_id, source_kind, source_id, snippet, start_offset, end_offset, snippet_start, mention_count, confidence, created_at
         FROM suggestion_provenance WHERE resource = ${kind} AND record_id = ANY(${uuidArray(recordIds)})
         ORDER BY created_at, id`,
   );
@@ -90,6 +96,7 @@ export async function returnProvenance(tx: Tx, provenanceIds: string[], toId: st
 }
 
 const sourceKey = (source: SuggestionSource | null) => ({ kind: source?.kind ?? '', id: source?.id ?? '' });
+const sourceColumns = (source: SuggestionSource | null) => ({ source_kind: source?.kind ?? '', source_id: source?.id ?? '' });
 
 /** Remembers that these names from these sources were rejected (once per name and source). */
 export async function rememberRejection(
@@ -114,18 +121,42 @@ export async function rememberRejection(
   }
 }
 
-/** Whether one of the name keys was rejected from this source (or, with no source, without one). */
-export async function wasRejected(tx: Tx, kind: string, nameKeys: string[], source: SuggestionSource | null): Promise<boolean> {
-  if (nameKeys.length === 0) return false;
-  const key = sourceKey(source);
-  const rows = await query<{ n: number }>(
+/**
+ * Which (name key, source) pairs were rejected, in one statement: the answer holds
+ * `rejectionKey(name key, source)` of each pair that was (a null source: rejected without one).
+ */
+export async function rejectedPairs(tx: Tx, kind: string, pairs: Array<{ nameKey: string; source: SuggestionSource | null }>): Promise<Set<string>> {
+  if (pairs.length === 0) return new Set();
+  const asked = pairs.map(({ nameKey, source }) => ({ name_key: nameKey, ...sourceColumns(source) }));
+  const rows = await query<{ name_key: string; source_kind: string; source_id: string }>(
     tx,
-    sql`SELECT 1 AS n FROM suggestion_rejections
-        WHERE resource = ${kind} AND source_kind = ${key.kind} AND source_id = ${key.id}
-          AND name_key IN (${sql.join(nameKeys.map((nameKey) => sql`${nameKey}`), sql`, `)})
-        LIMIT 1`,
+    sql`SELECT DISTINCT r.name_key, r.source_kind, r.source_id
+        FROM jsonb_to_recordset(${JSON.stringify(asked)}::jsonb) AS q(name_key text, source_kind text, source_id text)
+        JOIN suggestion_rejections r ON r.resource = ${kind} AND r.name_key = q.name_key AND r.source_kind = q.source_kind AND r.source_id = q.source_id`,
   );
-  return rows.length > 0;
+  return new Set(rows.map((row) => `${row.name_key}\u0000${row.source_kind}\u0000${row.source_id}`));
+}
+
+/** The key rejectedPairs answers a pair with. */
+export const rejectionKey = (nameKey: string, source: SuggestionSource | null): string => {
+  const columns = sourceColumns(source);
+  return `${nameKey}\u0000${columns.source_kind}\u0000${columns.source_id}`;
+};
+
+/**
+ * The unreviewed suggestions named by any of these name keys, or whose `column` holds one of
+ * `values` (a resource whose names identify nothing: a ledger entry's caption), oldest first and
+ * locked: a review or another batch waits until this one commits.
+ */
+export async function lockSuggestionsNamed(tx: Tx, resource: Resource, by: { nameKeys: string[] } | { column: string; values: string[] }): Promise<Row[]> {
+  const named = 'nameKeys' in by
+    ? sql`name_keys && ${textArray(by.nameKeys)}::text[]`
+    : sql`${sql.identifier(by.column)} = ANY(${textArray(by.values)}::text[])`;
+  if (('nameKeys' in by ? by.nameKeys : by.values).length === 0) return [];
+  return query<Row>(
+    tx,
+    sql`SELECT * FROM ${sql.identifier(resource.table)} WHERE status = 'suggested' AND ${named} ORDER BY created_at, id FOR UPDATE`,
+  );
 }
 
 /** A suggestion becomes a record or is rejected; false when it is no longer a suggestion (reviewed concurrently). */

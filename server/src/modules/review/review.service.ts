@@ -16,7 +16,17 @@ import { isUuid, type ResourceService } from '../../resources/service.ts';
 import type { ResourceServices } from '../../resources/services.ts';
 import { normalizeName } from '../../resources/values.ts';
 import { visibleTo } from '../../resources/visibility.ts';
-import { insertProvenance, rememberRejection, reviewRow, sourcesOf, wasRejected, type ProvenanceInput, type SuggestionSource } from './review.repository.ts';
+import {
+  insertProvenance,
+  lockSuggestionsNamed,
+  rejectedPairs,
+  rejectionKey,
+  rememberRejection,
+  reviewRow,
+  sourcesOf,
+  type ProvenanceInput,
+  type SuggestionSource,
+} from './review.repository.ts';
 
 /** The reviewed resource a suggestion type code names (SPEC §3: ORG, PER, anything else → the one without a code). */
 export function reviewedResourceOf(catalog: Catalog, typeCode: string): Resource {
@@ -67,13 +77,30 @@ export function checkedProvenance(found: ProvenanceInput): ProvenanceInput {
     ? { start, end, snippetStart: snippetStart !== null && snippetStart <= start ? snippetStart : null }
     : { start: null, end: null, snippetStart: null };
   const mentions = typeof found.mentions === 'number' && Number.isFinite(found.mentions) ? Math.min(Math.max(Math.floor(found.mentions), 1), INT_MAX) : 1;
-  return { source: { kind, id }, snippet, ...range, mentions };
+  const confidence = typeof found.confidence === 'number' && Number.isFinite(found.confidence) ? Math.min(Math.max(found.confidence, 0), 1) : null;
+  return { source: { kind, id }, snippet, ...range, mentions, confidence };
 }
 
 /** Whether `name` was rejected as a suggestion of `resource` from `source` (null: suggested without a source). */
 export async function isRejected(ctx: EngineContext, resource: Resource, name: string, source: SuggestionSource | null): Promise<boolean> {
   const key = normalizeName(name);
-  return key !== '' && wasRejected(ctx.tx, resource.kind, [key], source);
+  return key !== '' && (await rejectedPairs(ctx.tx, resource.kind, [{ nameKey: key, source }])).size > 0;
+}
+
+/** One suggestion of a batch (ReviewService.suggestMany): its fields, as a create takes them, and where it was found. */
+export interface SuggestionInput {
+  body: unknown;
+  provenance: ProvenanceInput[];
+}
+
+/** What became of it: the suggestion it made (`created`) or joined, or null when its name was rejected from all its sources. */
+export type SuggestionOutcome = { id: string; created: boolean } | null;
+
+export interface SuggestManyOptions {
+  /** Join an unreviewed suggestion of the same name (a name key; for a resource without any, its first name) instead of making another. */
+  joinRepeats: boolean;
+  /** Make at most this many new suggestions; the rest are left out (null), joins are not counted. */
+  maxCreated?: number;
 }
 
 export class ReviewService {
@@ -102,14 +129,76 @@ export class ReviewService {
    * without one), nothing is suggested and the answer is null.
    */
   async suggest(ctx: EngineContext, body: unknown, provenance: ProvenanceInput[] = []): Promise<Record<string, unknown> | null> {
-    const input = this.suggestions.parseInput(body, null, ctx.actor.access);
-    const names = reviewNames(this.resource, input.values);
-    const kept: ProvenanceInput[] = [];
-    for (const found of provenance.map(checkedProvenance)) if (!(await wasRejected(ctx.tx, this.resource.kind, names, found.source))) kept.push(found);
-    if (provenance.length > 0 ? kept.length === 0 : await wasRejected(ctx.tx, this.resource.kind, names, null)) return null;
-    const row = await this.suggestions.write(ctx, null, input);
-    await insertProvenance(ctx.tx, ctx.actor.tenantId, this.resource.kind, row.id, kept);
-    return (await this.suggestions.presentRows(ctx.tx, ctx.actor.access, [row]))[0]!;
+    const [made] = await this.suggestMany(ctx, [{ body, provenance }], { joinRepeats: false });
+    return made ? this.suggestions.get(ctx, made.id) : null;
+  }
+
+  /**
+   * A suggester's whole batch in one pass (processing an item: docs/processing.md): every
+   * body checked, the rejections of every name and source read in one statement, the repeats
+   * (unreviewed suggestions of the same name) found and locked in one, new suggestions written
+   * through the engine (history, counters, hooks), and all the provenance inserted in one.
+   * Answers each input's outcome, in order. A name twice in the batch is one suggestion.
+   */
+  async suggestMany(ctx: EngineContext, inputs: SuggestionInput[], options: SuggestManyOptions): Promise<SuggestionOutcome[]> {
+    const parsed = inputs.map((one) => {
+      const input = this.suggestions.parseInput(one.body, null, ctx.actor.access);
+      return { input, names: reviewNames(this.resource, input.values), provenance: one.provenance.map(checkedProvenance) };
+    });
+    const rejected = await rejectedPairs(ctx.tx, this.resource.kind, parsed.flatMap(({ names, provenance }) =>
+      names.flatMap((nameKey) => (provenance.length > 0 ? provenance.map((found): SuggestionSource | null => found.source) : [null]).map((source) => ({ nameKey, source })))));
+    const isRejectedFrom = (names: string[], source: SuggestionSource | null) => names.some((nameKey) => rejected.has(rejectionKey(nameKey, source)));
+    const repeats = options.joinRepeats ? await this.lockRepeats(ctx, parsed.map(({ input }) => input.values)) : null;
+
+    const outcomes: SuggestionOutcome[] = [];
+    const provenance: Array<{ recordId: string; provenance: ProvenanceInput }> = [];
+    let created = 0;
+    for (const { input, names, provenance: found } of parsed) {
+      const kept = found.filter((one) => !isRejectedFrom(names, one.source));
+      if (found.length > 0 ? kept.length === 0 : isRejectedFrom(names, null)) {
+        outcomes.push(null);
+        continue;
+      }
+      let outcome: SuggestionOutcome = repeats ? (repeats.find(input.values) ?? null) : null;
+      if (!outcome && created < (options.maxCreated ?? Infinity)) {
+        const row = await this.suggestions.write(ctx, null, input);
+        created += 1;
+        outcome = { id: row.id, created: true };
+        repeats?.add(input.values, row.id);
+      }
+      outcomes.push(outcome);
+      if (outcome) provenance.push(...kept.map((one) => ({ recordId: outcome.id, provenance: one })));
+    }
+    await insertProvenance(ctx.tx, ctx.actor.tenantId, this.resource.kind, provenance);
+    return outcomes;
+  }
+
+  /**
+   * The unreviewed suggestions the batch's names repeat, locked, and a lookup of each body's
+   * (the oldest first), which the suggestions the batch makes join. A resource whose names
+   * identify nothing (no name keys: ledger entries) is repeated by the same first name.
+   */
+  private async lockRepeats(ctx: EngineContext, bodies: Array<Record<string, unknown>>) {
+    const keysOf = (values: Record<string, unknown>) => (Array.isArray(values['name_keys']) ? (values['name_keys'] as string[]) : []);
+    const nameColumn = this.resource.identity?.names[0];
+    const byName = !bodies.some((values) => keysOf(values).length > 0) && nameColumn;
+    const rows = byName
+      ? await lockSuggestionsNamed(ctx.tx, this.resource, { column: nameColumn, values: bodies.map((values) => values[nameColumn]).filter((value): value is string => typeof value === 'string') })
+      : await lockSuggestionsNamed(ctx.tx, this.resource, { nameKeys: [...new Set(bodies.flatMap(keysOf))] });
+    const known = new Map<string, string>();
+    const remember = (values: Record<string, unknown>, id: string) => {
+      const keys = byName ? [String(values[nameColumn] ?? '')] : keysOf(values);
+      for (const key of keys) if (key && !known.has(key)) known.set(key, id);
+    };
+    for (const row of rows) remember(row, row.id);
+    return {
+      find: (values: Record<string, unknown>): SuggestionOutcome => {
+        const keys = byName ? [String(values[nameColumn] ?? '')] : keysOf(values);
+        const id = keys.map((key) => known.get(key)).find((one) => one !== undefined);
+        return id ? { id, created: false } : null;
+      },
+      add: remember,
+    };
   }
 
   /**

@@ -107,6 +107,38 @@ describe('review of suggestions', () => {
     assert.equal(beta.statusCode, 404);
   });
 
+  it('a suggestion is as sure as its surest source: a read-only field of the suggestions, ordered and compared by', async () => {
+    const meta = (await call('GET', `${API}/resources/`)).json().find((one: { kind: string }) => one.kind === 'organizations');
+    assert.deepEqual(
+      { ...meta.suggestions, fields: undefined },
+      { path: '/suggested-entities/organizations', fields: undefined, ordering: [...meta.ordering, 'confidence'], default_ordering: '-confidence,-updated_at' },
+    );
+    const field = meta.suggestions.fields.find((one: { name: string }) => one.name === 'confidence');
+    assert.deepEqual([field.kind, field.read_only, field.orderable, field.min, field.max], ['decimal', true, true, 0, 1]);
+    assert.equal(meta.fields.some((one: { name: string }) => one.name === 'confidence'), false, 'records have none');
+
+    const sure = (await suggest('ORG', { name_inc: 'Quokka Mining' }, [{ ...found('Quokka Mining'), confidence: 0.7 }, { ...found('Quokka Mining Ltd', otherItem), confidence: 0.92 }]))!;
+    const unsure = (await suggest('ORG', { name_inc: 'Wombat Freight' }, [{ ...found('Wombat Freight'), confidence: 7 }]))!;
+    const unknown = (await suggest('ORG', { name_inc: 'Echidna Labs' }, [found('Echidna Labs')]))!;
+    assert.equal(sure['confidence'], 0.92);
+    assert.deepEqual((sure['provenance'] as Array<{ confidence: number }>).map((entry) => entry.confidence).sort(), [0.7, 0.92]);
+    assert.equal(unsure['confidence'], 1, 'a suggester out of range is held to 0..1');
+    assert.equal(unknown['confidence'], null);
+    const listed = (await call('GET', `${API}/suggested-entities/organizations/?limit=100`)).json().results.map((row: Record<string, unknown>) => row['display_name']);
+    const mine = listed.filter((name: string) => ['Quokka Mining', 'Wombat Freight', 'Echidna Labs'].includes(name));
+    assert.deepEqual(mine, ['Wombat Freight', 'Quokka Mining', 'Echidna Labs'], 'surest first, unknown last');
+    const compared = (await call('GET', `${API}/suggested-entities/organizations/?confidence__lt=0.95&confidence__gte=0.9`)).json().results;
+    assert.deepEqual(compared.map((row: Record<string, unknown>) => row['display_name']), ['Quokka Mining']);
+    const bad = await call('GET', `${API}/suggested-entities/organizations/?confidence__gte=high`);
+    assert.equal(bad.statusCode, 400, bad.body);
+    assert.ok(bad.json().errors['confidence__gte'], bad.body);
+    assert.equal((await call('GET', `${API}/assets/organizations/?ordering=confidence`)).statusCode, 400, 'records are not ordered by it');
+
+    // Its sources go one by one (a reprocessed or deleted item): the confidence follows what is left.
+    await inTenant(t.db, systemActor(acme.id), (ctx) => query(ctx.tx, sql`DELETE FROM suggestion_provenance WHERE record_id = ${String(sure['id'])} AND source_id = ${otherItem}`));
+    assert.equal((await call('GET', `${API}/suggested-entities/organizations/${sure['id']}/`)).json().confidence, 0.7);
+  });
+
   it('accept: the suggestion becomes a record with its provenance and history', async () => {
     const suggestion = (await suggest('ORG', { name_inc: 'Numbat Shipping' }, [found('Numbat Shipping')]))!;
     const accepted = await call('POST', `${API}/assets/organizations/${suggestion['id']}/accept_suggestion/`, {});

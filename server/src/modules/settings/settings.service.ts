@@ -34,6 +34,7 @@ export function presentSettings(row: TenantRow): Settings {
     footer_text: row.footer_text,
     footer_show_open_data_link: row.footer_show_open_data_link,
     footer_show_setup_invite: row.footer_show_setup_invite,
+    suggestion_min_confidence: row.suggestion_min_confidence,
   };
 }
 
@@ -64,6 +65,7 @@ export class SettingsService {
     if (body.footer_text !== undefined) {
       changes.footer_text = optionalText(problems, 'footer_text', body.footer_text, FOOTER_TEXT_MAX_LENGTH);
     }
+    if (body.suggestion_min_confidence !== undefined) changes.suggestion_min_confidence = body.suggestion_min_confidence;
     for (const name of BOOLEAN_SETTINGS) {
       const value = body[name];
       if (value !== undefined) changes[name] = value;

@@ -52,7 +52,7 @@ describe('settings API', () => {
 
   it('starts from the defaults that reproduce the usual layout, and shows them to visitors', async () => {
     const response = await t.request(acme, { method: 'GET', url: SETTINGS_URL, token: tokens['admin'] });
-    assert.deepEqual(response.json(), { name: 'Acme', ...DEFAULTS });
+    assert.deepEqual(response.json(), { name: 'Acme', ...DEFAULTS, suggestion_min_confidence: 0.6 });
     const info = await publicInfo(acme);
     for (const [name, value] of Object.entries(DEFAULTS)) assert.equal(info[name], value, name);
     const unknown = (await t.request('nobody', { method: 'GET', url: '/api/v1/tenant/' })).json();
@@ -84,8 +84,8 @@ describe('settings API', () => {
       footer_show_open_data_link: true,
       footer_show_setup_invite: false,
     };
-    assert.deepEqual(response.json(), expected);
-    assert.deepEqual((await t.request(acme, { method: 'GET', url: SETTINGS_URL, token: tokens['admin'] })).json(), expected);
+    assert.deepEqual(response.json(), { ...expected, suggestion_min_confidence: 0.6 });
+    assert.deepEqual((await t.request(acme, { method: 'GET', url: SETTINGS_URL, token: tokens['admin'] })).json(), { ...expected, suggestion_min_confidence: 0.6 });
 
     const info = await publicInfo(acme);
     for (const [name, value] of Object.entries(expected)) assert.equal(info[name], value, name);
@@ -129,15 +129,31 @@ describe('settings API', () => {
       [{ code: 'renamed' }, ['code']],
       [{ is_default: true }, ['is_default']],
       [{ name: '', open_data_link: 'nope', footer_text: 'f'.repeat(301) }, ['footer_text', 'name', 'open_data_link']],
+      [{ suggestion_min_confidence: 1.5 }, ['suggestion_min_confidence']],
+      [{ suggestion_min_confidence: -0.1 }, ['suggestion_min_confidence']],
+      [{ suggestion_min_confidence: 'high' }, ['suggestion_min_confidence']],
+      [{ suggestion_min_confidence: null }, ['suggestion_min_confidence']],
     ];
     for (const [payload, fields] of cases) {
       const response = await patch(payload);
       assert.equal(response.statusCode, 400, `${JSON.stringify(payload).slice(0, 80)} → ${response.body}`);
       assert.deepEqual(Object.keys(response.json().errors).sort(), fields, JSON.stringify(payload).slice(0, 80));
     }
+    const reason = (await patch({ suggestion_min_confidence: 1.5 })).json().errors.suggestion_min_confidence.join(' ');
+    assert.match(reason, /1/, `the reason names the bound: ${reason}`);
     const exactly = await patch({ footer_text: 'f'.repeat(300) });
     assert.equal(exactly.statusCode, 200, '300 characters are allowed');
     const afterwards = (await t.request(acme, { method: 'GET', url: SETTINGS_URL, token: tokens['admin'] })).json();
     assert.deepEqual(afterwards, { ...before, footer_text: 'f'.repeat(300) });
+  });
+
+  it("keeps the tenant's suggestion threshold for its admins, not its visitors", async () => {
+    for (const value of [0, 1, 0.75]) {
+      const response = await patch({ suggestion_min_confidence: value });
+      assert.equal(response.statusCode, 200, response.body);
+      assert.equal(response.json().suggestion_min_confidence, value);
+    }
+    assert.equal((await t.request(acme, { method: 'GET', url: SETTINGS_URL, token: tokens['admin'] })).json().suggestion_min_confidence, 0.75);
+    assert.equal((await publicInfo(acme)).suggestion_min_confidence, undefined, 'not part of the layout visitors read');
   });
 });

@@ -148,7 +148,7 @@ describe('extractEntities: money and dates', () => {
     const { ledger } = extractEntities('Orbex Holdings paid EUR 40 million in Q3 2024, said Anna Weber. Somebody paid $5M.');
     assert.equal(ledger.length, 1);
     const [entry] = ledger;
-    assert.equal(entry!.money.text, 'EUR 40 million');
+    assert.equal(entry!.money?.text, 'EUR 40 million');
     assert.equal(entry!.year, 2024);
     assert.equal(entry!.quarter, 3);
     assert.deepEqual(entry!.organizations.map((mention) => mention.text), ['Orbex Holdings']);

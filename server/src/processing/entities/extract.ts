@@ -5,12 +5,14 @@
 import type { CountryCode } from 'libphonenumber-js';
 import type { ExternalEntity, ExternalMoney, ExternalName, ExtractorName } from './external.ts';
 import { settleRepeats, type SettledName } from './consistency.ts';
+import { findDeals, type Deal, type DealKind, type DealRole } from './deals.ts';
 import { Gazetteer, type GazetteerMatch } from './gazetteer.ts';
 import { TenantModel, contextOf, spanFeatures } from './model.ts';
 import { RULE_THRESHOLD, findCandidateSpans, judgeCandidates, propagate, vetoed, type Candidate, type NameContext, type NameType } from './names.ts';
 import { LEGAL_SUFFIXES, STOP_WORDS, WORDS_THAT_ARE_ALSO_NAMES } from './lexicon.ts';
 import { normalizeName } from './normalize.ts';
 import { Coverage, findDates, findEmails, findMoney, findPhones, findUrls, moneyPeriod, type MoneySpan, type Span } from './patterns.ts';
+import { findTableNames } from './tables.ts';
 import { defaultTagger, type EntityTagger, type TaggedSpan } from './tagger.ts';
 import { cleanControlCharacters, tokenize, type Sentence, type Token } from './tokens.ts';
 
@@ -33,16 +35,24 @@ export interface Mention {
   gazetteerId?: string;
   /** Found by an optional extractor where the gazetteer and the rules found nothing. */
   source?: ExtractorName;
+  /** PER found in a table's role column (./tables.ts): the column's header and the row's organization. */
+  role?: { title: string; organization?: string };
 }
 
+/**
+ * A ledger entry the text speaks of: a deal (./deals.ts), or money with an organization and a
+ * time in one sentence. A deal's organizations are its parties, in their roles' order.
+ */
 export interface LedgerCandidate {
   sentence: { start: number; end: number };
   snippet: string;
-  money: Mention;
+  /** Always there but for a deal whose amount the text does not give. */
+  money?: Mention;
   year?: number;
   quarter?: number;
   organizations: Mention[];
   people: Mention[];
+  deal?: { kind: DealKind; parties: Array<{ role: DealRole; mention: Mention }>; trigger: { start: number; end: number }; confidence: number };
 }
 
 export interface ExtractOptions {
@@ -65,6 +75,9 @@ export interface ExtractOptions {
 }
 
 export const DEFAULT_MAX_CHARS = 2_000_000;
+
+/** A name typed by its table column's header: as sure as a legal form. */
+const TABLE_CONFIDENCE = 0.9;
 
 /** The learnt layer's say over the rules, as margins between its class scores. */
 const MODEL_DROP_MARGIN = 0.5;
@@ -123,6 +136,27 @@ export function extractEntities(input: string, options: ExtractOptions = {}): { 
   }
 
   const context = contextOf(tokens);
+  // Tables: a role column's cells are names of its type, where the gazetteer found none; the
+  // rules and the tagger then leave their tokens alone.
+  for (const found of findTableNames(text)) {
+    const range = tokenRange(tokens, found.start, found.end);
+    if (!range) continue;
+    const [first, end] = range;
+    let blocked = false;
+    for (let index = first; index < end; index++) if (blockedTokens.has(index)) blocked = true;
+    if (blocked || vetoed(context, first, end)) continue;
+    const span = { start: tokens[first]!.start, end: tokens[end - 1]!.end };
+    const name = text.slice(span.start, span.end);
+    const linked = options.gazetteer?.lookup(name, found.type)[0];
+    const organization = found.role?.organization ? text.slice(found.role.organization.start, found.role.organization.end) : undefined;
+    push(found.type, span, {
+      confidence: TABLE_CONFIDENCE,
+      normalized: normalizeName(name, found.type),
+      ...(linked ? { gazetteerId: linked.id } : {}),
+      ...(found.role ? { role: { title: found.role.title, ...(organization ? { organization } : {}) } } : {}),
+    });
+    for (let index = first; index < end; index++) blockedTokens.add(index);
+  }
   const spans = findCandidateSpans(tokens, (index) => blockedTokens.has(index));
   const candidates = judgeCandidates(context, spans);
   propagate(context, candidates);
@@ -189,7 +223,7 @@ export function extractEntities(input: string, options: ExtractOptions = {}): { 
   const names = new Coverage(text.length, mentions.filter((mention) => mention.type === 'ORG' || mention.type === 'PER'));
   const kept = mentions.filter((mention) => mention.type !== 'GEO' || !names.overlaps(mention.start, mention.end));
   kept.sort((a, b) => a.start - b.start || b.end - a.end);
-  return { mentions: kept, ledger: ledgerCandidates(text, kept) };
+  return { mentions: kept, ledger: ledgerCandidates(text, kept, findDeals(tokens, sentences, kept)) };
 }
 
 /**
@@ -398,10 +432,10 @@ function tokenRange(tokens: Token[], start: number, end: number): [number, numbe
 }
 
 /**
- * Money with an organization and a time in the same sentence: year and
- * quarter from the money's period or the sentence's date nearest to it.
+ * The deals found, and elsewhere money with an organization and a time in the same sentence:
+ * year and quarter from the deal's date, or the sentence's date nearest to the money.
  */
-function ledgerCandidates(text: string, mentions: Mention[]): LedgerCandidate[] {
+function ledgerCandidates(text: string, mentions: Mention[], deals: Array<Deal<Mention>>): LedgerCandidate[] {
   const bySentence = new Map<number, Mention[]>();
   for (const mention of mentions) {
     const list = bySentence.get(mention.sentence.start) ?? [];
@@ -409,7 +443,22 @@ function ledgerCandidates(text: string, mentions: Mention[]): LedgerCandidate[] 
     bySentence.set(mention.sentence.start, list);
   }
   const ledger: LedgerCandidate[] = [];
-  for (const members of bySentence.values()) {
+  const dealSentences = new Set<number>();
+  for (const deal of deals) {
+    dealSentences.add(deal.sentence.start);
+    const when = quarterOf(deal.date?.date);
+    ledger.push({
+      sentence: deal.sentence,
+      snippet: text.slice(deal.sentence.start, deal.sentence.end),
+      ...(deal.money ? { money: deal.money } : {}),
+      ...when,
+      organizations: deal.parties.map((party) => party.mention),
+      people: (bySentence.get(deal.sentence.start) ?? []).filter((mention) => mention.type === 'PER'),
+      deal: { kind: deal.kind, parties: deal.parties, trigger: deal.trigger, confidence: deal.confidence },
+    });
+  }
+  for (const [start, members] of bySentence) {
+    if (dealSentences.has(start)) continue;
     const organizations = members.filter((mention) => mention.type === 'ORG');
     if (organizations.length === 0) continue;
     const people = members.filter((mention) => mention.type === 'PER');
@@ -418,18 +467,17 @@ function ledgerCandidates(text: string, mentions: Mention[]): LedgerCandidate[] 
       const when = nearestByStart(dates, amount.start);
       if (!when?.date) continue;
       const sentence = amount.sentence;
-      ledger.push({
-        sentence,
-        snippet: text.slice(sentence.start, sentence.end),
-        money: amount,
-        year: when.date.year,
-        ...(when.date.quarter ? { quarter: when.date.quarter } : {}),
-        organizations,
-        people,
-      });
+      ledger.push({ sentence, snippet: text.slice(sentence.start, sentence.end), money: amount, ...quarterOf(when.date), organizations, people });
     }
   }
-  return ledger;
+  return ledger.sort((a, b) => a.sentence.start - b.sentence.start);
+}
+
+/** A ledger entry's year and quarter from a date: its quarter, else its month's. */
+function quarterOf(date: Mention['date']): { year?: number; quarter?: number } {
+  if (!date) return {};
+  const quarter = date.quarter ?? (date.month ? Math.ceil(date.month / 3) : undefined);
+  return { year: date.year, ...(quarter ? { quarter } : {}) };
 }
 
 /** The mention (sorted by start) whose start is nearest to offset; the later one on a tie. */

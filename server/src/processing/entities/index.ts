@@ -6,7 +6,9 @@
  * How it works: docs/processing.md, "Entities from text".
  */
 export { extractEntities, DEFAULT_MAX_CHARS } from './extract.ts';
+export { RULE_THRESHOLD } from './names.ts';
 export type { ExtractOptions, LedgerCandidate, Mention, MentionType } from './extract.ts';
+export type { DealKind, DealRole } from './deals.ts';
 export { Gazetteer, buildGazetteer } from './gazetteer.ts';
 export type { GazetteerEntry, GazetteerMatch, GazetteerType } from './gazetteer.ts';
 export { TenantModel, MIN_EXAMPLES, MODEL_VERSION } from './model.ts';

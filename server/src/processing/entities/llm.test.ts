@@ -101,7 +101,7 @@ describe('optional extractor: an OpenAI-compatible chat endpoint', () => {
     const kroner = mentions.find((mention) => mention.type === 'MONEY' && mention.source === 'llm')!;
     assert.deepEqual(kroner.money, { amount: 5_200_000_000, currency: 'NOK' });
     assert.equal(mentions.filter((mention) => mention.type === 'MONEY').length, 2, 'EUR 45 million once: the rules\' own');
-    assert.ok(ledger.some((candidate) => candidate.money.text === 'EUR 45 million' && candidate.year === 2024 && candidate.quarter === 2));
+    assert.ok(ledger.some((candidate) => candidate.money?.text === 'EUR 45 million' && candidate.year === 2024 && candidate.quarter === 2));
   });
 
   it('drops a name the text does not hold, and an amount it does not bear out, keeping the rest', async () => {

@@ -164,7 +164,21 @@ function AnsweredQuery({ initial }: { initial: OperatorAnswer }) {
         <Alert severity="info">The app cannot show {ENTITY_NAMES[current.query.entity].toLowerCase()} here yet.</Alert>
       ) : (
         <ResourceMetaGate kind={view.kind}>
-          {(meta) => <QueryResults meta={meta} view={view} answer={current} busy={validation.isLoading} error={editError} onEdit={edit} />}
+          {(meta) => (
+            <QueryResults
+              meta={meta}
+              view={view}
+              answer={current}
+              busy={validation.isLoading}
+              error={editError}
+              onEdit={edit}
+              // A partial answer runs nothing until accepted: the query as understood, checked, becomes the one run.
+              onAccept={() => {
+                sent.current = '';
+                void edit(current.query);
+              }}
+            />
+          )}
         </ResourceMetaGate>
       )}
     </Stack>
@@ -194,6 +208,11 @@ function Understood({ answer }: { answer: OperatorAnswer }) {
           ))}
         </Alert>
       )}
+      {answer.corrections.length > 0 && (
+        <Typography variant="body2" sx={{ mt: 1 }}>
+          Read {answer.corrections.map((correction) => `“${correction.written}” as “${correction.read}”`).join(', ')}.
+        </Typography>
+      )}
       <Typography variant="caption" color="text.secondary" sx={{ display: 'block', mt: 1 }}>
         {SOURCE_TEXT[answer.source]}
       </Typography>
@@ -208,10 +227,11 @@ interface QueryResultsProps {
   busy: boolean;
   error: string | null;
   onEdit: (query: StructuredQueryInput) => void;
+  onAccept: () => void;
 }
 
 /** The query as chips, the links that open it elsewhere, and its rows in the resource's table. */
-function QueryResults({ meta, view, answer, busy, error, onEdit }: QueryResultsProps) {
+function QueryResults({ meta, view, answer, busy, error, onEdit, onAccept }: QueryResultsProps) {
   const { query } = answer;
   const filtersQuery = useAvailableFiltersQuery(meta.path);
   const filters = filtersQuery.data?.filters;
@@ -242,8 +262,8 @@ function QueryResults({ meta, view, answer, busy, error, onEdit }: QueryResultsP
 
   // The conditions go to the list as the server wrote them; search, ordering and paging come from the table.
   const fixedParams = useMemo(
-    () => Object.fromEntries(Object.entries(answer.list.params).filter(([name]) => !(CONTROL_PARAMS as readonly string[]).includes(name))),
-    [answer.list.params],
+    () => Object.fromEntries(Object.entries(answer.list?.params ?? {}).filter(([name]) => !(CONTROL_PARAMS as readonly string[]).includes(name))),
+    [answer.list],
   );
   const tableView = useMemo<ResourceView>(() => ({ ...view, emptyText: 'Nothing matches this query.' }), [view]);
   const otherPath = meta.kind === 'organizations' ? null : listPagePath(query, listPath(view), meta.filters);
@@ -361,7 +381,21 @@ function QueryResults({ meta, view, answer, busy, error, onEdit }: QueryResultsP
           }}
         />
       )}
-      <DataTable meta={meta} view={tableView} listState={listState} fixedParams={fixedParams} filterable={false} spreadsheetUpload={false} />
+      {answer.list ? (
+        <DataTable meta={meta} view={tableView} listState={listState} fixedParams={fixedParams} filterable={false} spreadsheetUpload={false} />
+      ) : (
+        <Alert
+          severity="info"
+          role="status"
+          action={
+            <Button color="inherit" size="small" onClick={onAccept} disabled={busy}>
+              Run without them
+            </Button>
+          }
+        >
+          Part of the question was not understood, so nothing was run: the query above would answer more than was asked.
+        </Alert>
+      )}
     </Stack>
   );
 }

@@ -1,0 +1,184 @@
+/**
+ * Issue 27: the Operator never answers a silently broadened query (a partial answer has no list
+ * request until accepted), refuses changes plainly, and reads each class of meaning — negation,
+ * created/updated timestamps, list membership and lists naming the subject, ownership types and
+ * nationality adjectives from the tenant's own values, superlatives on the right field,
+ * currencies as amounts, misspelt values and subjects (with the correction said) — as list calls
+ * that run, for each audience, without ever naming or counting a hidden row.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { OperatorAnswer } from '../../contracts.ts';
+import type { TenantRow } from '../../tenancy/tenants.repository.ts';
+import { createTestApp, type TestContext } from '../../test/test-app.ts';
+
+const ASK = '/api/v1/ai-assistant/queries/nlp-to-query/';
+type Json = Record<string, unknown> & { id: string };
+
+describe('Operator meanings (issue 27)', () => {
+  let t: TestContext;
+  let acme: TenantRow;
+  let tokens: Record<string, string | undefined>;
+  const ids: Record<string, string> = {};
+
+  const create = async (path: string, payload: Record<string, unknown>): Promise<Json> => {
+    const response = await t.request(acme, { method: 'POST', url: `/api/v1${path}/`, token: tokens['admin'], payload });
+    assert.equal(response.statusCode, 201, response.body);
+    return response.json() as Json;
+  };
+  const ask = (query: string, role = 'admin', extra: Record<string, unknown> = {}) =>
+    t.request(acme, { method: 'POST', url: ASK, token: tokens[role], payload: { query, ...extra } });
+  const answer = async (query: string, role = 'admin', extra: Record<string, unknown> = {}): Promise<OperatorAnswer> => {
+    const response = await ask(query, role, extra);
+    assert.equal(response.statusCode, 200, response.body);
+    return response.json() as OperatorAnswer;
+  };
+  /** The list parameters of a fully understood answer (without its page size). */
+  const params = async (query: string, role = 'admin'): Promise<Record<string, string>> => {
+    const got = await answer(query, role);
+    assert.deepEqual(got.not_understood, [], `${query}: ${got.explanation}`);
+    assert.ok(got.list, query);
+    const { limit: _limit, ...rest } = got.list.params;
+    return rest;
+  };
+  /** The names of the rows an answer's list call returns, as the role. */
+  const rows = async (got: OperatorAnswer, role = 'admin'): Promise<string[]> => {
+    assert.ok(got.list);
+    const response = await t.request(acme, { method: 'GET', url: `/api/v1${got.list.path}?${new URLSearchParams({ ...got.list.params, limit: '100' })}`, token: tokens[role] });
+    assert.equal(response.statusCode, 200, response.body);
+    return (response.json() as { results: Json[] }).results.map((row) => String(row['display_name'])).sort();
+  };
+
+  before(async () => {
+    t = await createTestApp();
+    ({ acme, tokens } = await t.signInTwoTenants());
+    const org = async (key: string, payload: Record<string, unknown>) => {
+      ids[key] = (await create('/assets/organizations', { name_inc: key, visibility: 'public', ...payload })).id;
+    };
+    await org('Acme Robotics', { hq_city: 'London', ownership_type: 'Private', founding_date: '1990' });
+    await org('Globex', { hq_city: 'Zürich', ownership_type: 'State-owned', founding_date: '2015' });
+    await org('Initech', { hq_city: 'Paris', ownership_type: 'Public', founding_date: '1880' });
+    await org('Hidden Co', { hq_city: 'London', ownership_type: 'Private', founding_date: '2021', visibility: 'hidden' });
+    ids['top'] = (await create('/lists', { name: 'Top Fintech 2024', kind: 'OrganizationsList', visibility: 'public', auto_tagging: false })).id;
+    ids['secretList'] = (await create('/lists', { name: 'Secret Picks', kind: 'OrganizationsList', visibility: 'hidden', auto_tagging: false })).id;
+    for (const [list, members] of [['top', ['Acme Robotics', 'Hidden Co']], ['secretList', ['Globex']]] as const) {
+      for (const member of members) {
+        const response = await t.request(acme, { method: 'POST', url: `/api/v1/lists/${ids[list]}/items/`, token: tokens['admin'], payload: { id: ids[member] } });
+        assert.ok(response.statusCode < 300, response.body);
+      }
+    }
+    const person = (given: string, family: string, payload: Record<string, unknown>) =>
+      create('/assets/people', { name_given: given, name_family: family, visibility: 'public', ...payload });
+    await person('Jane', 'Doe', { current_address_city: 'London', passport_country: 'United Kingdom', birth_date: '1980', gender: 'F' });
+    await person('Jean', 'Dupont', { current_address_city: 'Paris', passport_country: 'France', birth_date: '1950', gender: 'M' });
+    await person('Aiko', 'Sato', { current_address_city: 'Tokyo', passport_country: 'Japan', birth_date: '2001', gender: 'F' });
+    await create('/assets/ledger', { caption: 'Big round', amount: '2000000000', currency: 'USD', year: 2022, visibility: 'public', organizations: [ids['Acme Robotics']] });
+    await create('/assets/ledger', { caption: 'Euro round', amount: '5000000', currency: 'EUR', year: 2021, visibility: 'public' });
+  });
+  after(() => t?.close());
+
+  it('a question with words it does not understand answers no list request until the partial query is accepted', async () => {
+    const partial = await answer('organizations in London with more than 500 employees');
+    assert.equal(partial.partial, true);
+    assert.equal(partial.list, null, 'no result set: the rest alone would answer more than was asked');
+    assert.ok(partial.not_understood.some((words) => /employees/.test(words)), JSON.stringify(partial.not_understood));
+    assert.deepEqual(partial.query.conditions.map((condition) => condition.param), ['hq_city'], 'the understood part is still shown');
+    const accepted = await answer('organizations in London with more than 500 employees', 'admin', { accept_partial: true });
+    assert.equal(accepted.partial, true);
+    assert.deepEqual(accepted.list?.params, { hq_city: 'London', limit: '25' });
+    const whole = await answer('organizations in London');
+    assert.equal(whole.partial, false);
+    assert.ok(whole.list);
+    // "with a good ESG score" is not read as a text search that would look like an answer.
+    const esg = await answer('ledger entries with a good ESG score');
+    assert.equal(esg.list, null);
+    assert.equal(esg.query.search, null);
+  });
+
+  it('refuses requests to change data, saying it is read-only, for every audience', async () => {
+    for (const [question, role] of [
+      ['delete all organizations in London', 'admin'], ['add Jane Doe to the Key Investors list', 'admin'], ['rename Acme Robotics to Acme AI', 'research'],
+      ['make all hidden people public', 'admin'], ['Please create a new organization called Foo', 'paywall'], ['can you update the founding date of Globex to 2019', 'public'],
+    ] as const) {
+      const response = await ask(question, role);
+      assert.equal(response.statusCode, 400, question);
+      const body = response.json() as { code: string; detail: string; errors: Record<string, string[]> };
+      assert.equal(body.code, 'read_only', question);
+      assert.match(body.detail, /read-only: it cannot \w+ records, and nothing was changed/);
+      assert.ok(body.errors['query']);
+    }
+    assert.equal((await ask('organizations created before 2020')).statusCode, 200, 'a past participle reads');
+  });
+
+  it('negation in its phrasings', async () => {
+    assert.deepEqual(await params("people who don't live in London"), { current_address_city__not: 'London' });
+    assert.deepEqual(await params('people who do not live in London'), { current_address_city__not: 'London' });
+    assert.deepEqual(await params('companies that are not private'), { ownership_type__not: 'Private' });
+    assert.deepEqual(await params('ledger entries not in US dollars'), { currency__not: 'USD' });
+    assert.deepEqual(await params("library entries that aren’t articles"), { type__not: 'Article' });
+    assert.deepEqual(await params('everyone except people with a French passport'), { passport_country__not: 'France' });
+  });
+
+  it('created and updated dates each to their own timestamp, founded to the founding date', async () => {
+    assert.deepEqual(await params('ledger entries created in 2019'), { created_at_after: '2019-01-01', created_at_before: '2020-01-01' });
+    assert.deepEqual(await params('organizations created before 2020'), { created_at_before: '2020-01-01' });
+    assert.deepEqual(await params('organizations founded before 2020'), { founding_date__lt: '2020' });
+    const today = new Date().toISOString().slice(0, 10);
+    const modified = await params('library entries modified today');
+    assert.equal(modified['updated_at_after'], today);
+    assert.deepEqual(await rows(await answer('organizations added this year')), ['Acme Robotics', 'Globex', 'Hidden Co', 'Initech']);
+    assert.deepEqual(await rows(await answer('organizations created before 2020')), []);
+    assert.deepEqual((await answer('most recently updated people')).query.ordering, [{ field: 'updated_at', descending: true }]);
+  });
+
+  it('list membership, by the list named, among lists the caller may see', async () => {
+    const inTop = await answer('organizations in the Top Fintech 2024 list');
+    assert.deepEqual(inTop.list?.params, { lists: ids['top'], limit: '25' });
+    assert.deepEqual(await rows(inTop), ['Acme Robotics', 'Hidden Co']);
+    assert.deepEqual(await rows(inTop, 'paywall'), ['Acme Robotics'], 'a hidden member is neither shown nor counted');
+    assert.deepEqual(await params('Top Fintech 2024 companies based in London'), { lists: ids['top']!, hq_city: 'London' });
+    // A hidden list is a name nobody has for a reader: not understood, its id never sent.
+    const secret = await answer('organizations in the Secret Picks list', 'paywall');
+    assert.equal(secret.list, null);
+    assert.ok(!JSON.stringify(secret).includes(ids['secretList']!));
+    assert.deepEqual(await params('organizations in the Secret Picks list'), { lists: ids['secretList']! });
+  });
+
+  it('ownership types and nationality adjectives from the tenant values', async () => {
+    assert.deepEqual(await params('private companies in London'), { ownership_type: 'Private', hq_city: 'London' });
+    assert.deepEqual(await params('state-owned organizations'), { ownership_type: 'State-owned' });
+    assert.deepEqual(await params('government-owned enterprises'), { ownership_type: 'State-owned' });
+    assert.deepEqual(await params('publicly listed companies'), { ownership_type: 'Public' });
+    assert.deepEqual(await params('British people'), { passport_country: 'United Kingdom' });
+    assert.deepEqual(await params('French passport holders'), { passport_country: 'France' });
+    assert.deepEqual(await params('Japanese women'), { passport_country: 'Japan', gender: 'F' });
+  });
+
+  it('superlatives order by the right field, among records with a value, one for a singular subject', async () => {
+    assert.deepEqual(await params('the oldest organization'), { ordering: 'founding_date', founding_date__empty: 'false' });
+    assert.equal((await answer('the oldest organization')).query.limit, 1);
+    assert.deepEqual(await params('most recently founded organizations'), { ordering: '-founding_date', founding_date__empty: 'false' });
+    assert.deepEqual(await params('oldest people'), { ordering: 'birth_date', birth_date__empty: 'false' });
+    assert.deepEqual(await params('who is the youngest person?'), { ordering: '-birth_date', birth_date__empty: 'false' });
+    assert.deepEqual(await params('largest deal in US dollars'), { currency: 'USD', ordering: '-amount', amount__empty: 'false' });
+  });
+
+  it('currencies are amounts, never regions', async () => {
+    assert.deepEqual(await params('deals larger than $1 billion'), { currency: 'USD', amount__gt: '1000000000' });
+    assert.deepEqual(await params('CHF deals'), { currency: 'CHF' });
+    assert.deepEqual(await params('ledger entries in EUR'), { currency: 'EUR' });
+    assert.deepEqual(await params('smallest euro deals'), { currency: 'EUR', ordering: 'amount', amount__empty: 'false' });
+    assert.deepEqual(await rows(await answer('deals larger than $1 billion', 'public')), ['Big round']);
+  });
+
+  it('misspelt values and subjects are read as the closest, and the correction is said', async () => {
+    const londn = await answer('organizations in Londn');
+    assert.deepEqual(londn.list?.params, { hq_city: 'London', limit: '25' });
+    assert.deepEqual(londn.corrections, [{ written: 'Londn', read: 'London' }]);
+    const peple = await answer('peple in Paris');
+    assert.equal(peple.query.entity, 'people');
+    assert.deepEqual(peple.corrections, [{ written: 'peple', read: 'people' }]);
+    assert.equal((await answer('orgnaisations founded after 2010')).query.entity, 'organizations');
+    assert.deepEqual(await params('companies in Zurich'), { hq_city: 'Zürich' });
+  });
+});

@@ -1,0 +1,27 @@
+/**
+ * Requests to change data ("delete all organizations in London", "make all hidden people
+ * public"): the Operator only reads, so such a question is refused with a statement saying so,
+ * never answered as a read (which would look as if the change had been made or ignored).
+ */
+import { ApiError } from '../../resources/errors.ts';
+
+/** Verbs that ask for a change when they lead the request (after "please", "can you" …). */
+const WRITE_VERBS = [
+  'delete', 'remove', 'erase', 'drop', 'purge', 'destroy', 'wipe', 'clear', 'add', 'insert', 'create', 'make', 'set', 'change',
+  'update', 'edit', 'modify', 'rename', 'move', 'merge', 'tag', 'untag', 'assign', 'hide', 'unhide', 'publish', 'unpublish',
+  'archive', 'import', 'upload', 'write', 'save', 'mark', 'replace', 'reject', 'accept', 'approve', 'put', 'append', 'attach',
+  'detach', 'link', 'unlink', 'register', 'record', 'enter', 'fix', 'correct', 'overwrite', 'reset', 'restore',
+];
+const LEAD = String.raw`^(?:(?:please|kindly|now|ok(?:ay)?|hey|operator)[\s,]+)*(?:(?:can|could|would|will)\s+you\s+(?:please\s+)?|i\s+(?:want|need|would\s+like)\s+(?:you\s+)?to\s+|let'?s\s+|go\s+ahead\s+and\s+)?`;
+const WRITE_RE = new RegExp(`${LEAD}(${WRITE_VERBS.join('|')})\\b(?!\\s*(?:ed|ing)\\b)`, 'i');
+
+/** The verb of a question that asks for a change, or null for a question that reads. */
+export function writeVerb(question: string): string | null {
+  return WRITE_RE.exec(question.trim().replace(/[’‘]/g, "'"))?.[1]?.toLowerCase() ?? null;
+}
+
+/** The refusal of a change: a 400 naming `query` that says plainly nothing was or will be changed. */
+export function writeRefusal(verb: string): ApiError {
+  const detail = `The Operator is read-only: it cannot ${verb} records, and nothing was changed. Ask a question that finds records (e.g. “organizations in London”), then change them on their own pages.`;
+  return new ApiError(400, 'read_only', detail, { query: [detail] });
+}
