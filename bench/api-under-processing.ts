@@ -34,10 +34,9 @@
  * BENCH_RECORDS (300), BENCH_LIST_PATH (/api/v1/assets/organizations/?limit=25),
  * BENCH_PHASE_TIMEOUT_SECONDS (1800), BENCH_TARGET_P99_MS (250).
  */
-import { execFileSync, spawn } from 'node:child_process';
-import { closeSync, existsSync, fstatSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
@@ -45,6 +44,7 @@ import { fileURLToPath } from 'node:url';
 import { csv, deals, docx, email, html, longText, organization, pdf, person, plainText, spreadsheet, story, uploadFiles, type UploadFile } from './documents.ts';
 import { HttpClient } from './load.ts';
 import { call, cpuMs } from './server.ts';
+import { freePort, kib, procStatus, resetPeak, startProduct, type Product } from './product.ts';
 
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const RESULTS = path.join(REPO_ROOT, 'bench', 'results');
@@ -77,136 +77,8 @@ type Phase = 'start' | 'idle' | 'text' | 'batch' | 'after';
 const PHASES: Array<Exclude<Phase, 'start' | 'after'>> = ['idle', 'text', 'batch'];
 
 // ---------------------------------------------------------------------------
-// The product
+// /proc (the product itself: product.ts)
 
-interface Product {
-  pid: number;
-  port: number;
-  /** The children's pids by name (`api`, `worker-1`, …), kept current from the supervisor's log. */
-  children: Map<string, number>;
-  /** Children the supervisor reported dead (a restart), with the time. */
-  deaths: Array<{ at: number; line: string }>;
-  /** Log lines at level error (50) or above, from any process. */
-  errorLines: string[];
-  stop(): Promise<{ code: number | null; signal: NodeJS.Signals | null; seconds: number }>;
-}
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as net.AddressInfo).port;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
-/**
- * `node --import tsx server/src/main.ts`, as `npm start` runs it, its output (stdout and stderr)
- * written straight to `logFile` and read back from there every second. Not through a pipe to this
- * process: the product logs synchronously (pino), so a full pipe whose reader — this load generator
- * — waits for a CPU would stall the API's event loop, which a terminal or a log file does not.
- */
-async function startProduct(dataDir: string, port: number, logFile: string, nodeArgs: string[], t0: number): Promise<Product> {
-  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, PORT: String(port) };
-  delete env['DATABASE_URL'];
-  const fd = openSync(logFile, 'a');
-  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', 'server/src/main.ts'], { cwd: REPO_ROOT, env, stdio: ['ignore', fd, fd] });
-  closeSync(fd);
-  const children = new Map<string, number>();
-  const deaths: Product['deaths'] = [];
-  const errorLines: string[] = [];
-  let serving = false;
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
-
-  const onLine = (line: string) => {
-    if (line.includes('serving on http://localhost:')) serving = true;
-    if (!line.startsWith('{')) return;
-    let entry: Record<string, unknown>;
-    try {
-      entry = JSON.parse(line);
-    } catch {
-      return;
-    }
-    if (typeof entry['child'] === 'string' && typeof entry['pid'] === 'number' && entry['msg'] === 'process started') children.set(entry['child'], entry['pid']);
-    if (typeof entry['child'] === 'string' && typeof entry['msg'] === 'string' && /died|exited/.test(entry['msg'])) deaths.push({ at: performance.now() - t0, line });
-    if (typeof entry['level'] === 'number' && entry['level'] >= 50) errorLines.push(line);
-  };
-  // The lines written since the last read (a partial last line waits for the next).
-  let offset = 0;
-  let rest = '';
-  const readLog = () => {
-    const handle = openSync(logFile, 'r');
-    try {
-      const size = fstatSync(handle).size;
-      if (size <= offset) return;
-      const buffer = Buffer.alloc(size - offset);
-      readSync(handle, buffer, 0, buffer.length, offset);
-      offset = size;
-      const lines = (rest + buffer.toString('utf8')).split('\n');
-      rest = lines.pop()!;
-      lines.forEach(onLine);
-    } finally {
-      closeSync(handle);
-    }
-  };
-  const reader = setInterval(readLog, 1000);
-  const tail = () => readFileSync(logFile, 'utf8').slice(-4000);
-
-  await new Promise<void>((resolve, reject) => {
-    // The first start runs initdb, migrations and the seed: minutes on a busy machine.
-    const timer = setTimeout(() => reject(new Error(`the product did not serve within 600 s:\n${tail()}`)), 600_000);
-    const poll = setInterval(() => {
-      readLog();
-      if (serving) {
-        clearInterval(poll);
-        clearTimeout(timer);
-        resolve();
-      }
-    }, 200);
-    void exited.then(({ code, signal }) => {
-      clearInterval(poll);
-      clearTimeout(timer);
-      reject(new Error(`the product exited (${code ?? signal}) before serving:\n${tail()}`));
-    });
-  });
-  readLog();
-
-  return {
-    pid: child.pid!,
-    port,
-    children,
-    deaths,
-    errorLines,
-    stop: async () => {
-      const started = performance.now();
-      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
-      const result = await exited;
-      clearInterval(reader);
-      readLog();
-      return { ...result, seconds: (performance.now() - started) / 1000 };
-    },
-  };
-}
-
-// ---------------------------------------------------------------------------
-// /proc
-
-const procStatus = (pid: number) => {
-  try {
-    return readFileSync(`/proc/${pid}/status`, 'utf8');
-  } catch {
-    return '';
-  }
-};
-const kib = (status: string, field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN);
-/** Sets VmHWM back to the current RSS (Linux 4.0+), so the next read is this phase's peak. */
-function resetPeak(pid: number): boolean {
-  try {
-    writeFileSync(`/proc/${pid}/clear_refs`, '5');
-    return true;
-  } catch {
-    return false;
-  }
-}
 const safeCpuMs = (pid: number) => {
   try {
     return cpuMs(pid);

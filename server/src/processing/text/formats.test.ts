@@ -57,6 +57,26 @@ describe('extractText: documents of issue 26', () => {
     assert.deepEqual(result.warnings, []);
   });
 
+  it("reads the text in a slide's pictures with OCR, says nothing of pictures without text, and reads at most 20", async (t) => {
+    const logo = realDoc('picture.pptx');
+    if (logo) {
+      const result = await extract(logo);
+      assert.match(segmentText(result, 'slide 1 picture image1.png: image text'), /python\s+powered/);
+      assert.deepEqual(result.warnings, []);
+      assert.deepEqual((await extract(realDoc('test-image-jpg-mime.pptx')!)).warnings, ['No text was found in the file']);
+    } else t.diagnostic('../shared/real-docs is not beside the repository: the corpus decks were not read');
+    // slides.pptx with 22 pictures related to its first slide (our own scan, as 22 parts).
+    const parts = unzipSync(fixture('slides.pptx'));
+    const rels = 'ppt/slides/_rels/slide1.xml.rels';
+    const pictures = Array.from({ length: 22 }, (_, index) => `<Relationship Id="rPic${index}" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/image" Target="../media/scan${index}.png"/>`).join('');
+    parts[rels] = strToU8(new TextDecoder().decode(parts[rels]).replace('</Relationships>', `${pictures}</Relationships>`));
+    for (let index = 0; index < 22; index += 1) parts[`ppt/media/scan${index}.png`] = fixture('scan.png');
+    const deck = await extract(zipSync(parts));
+    assert.equal(labels(deck).filter((label) => label.endsWith(': image text')).length, 20);
+    assert.match(segmentText(deck, 'slide 1 picture scan0.png: image text'), /Acme Holdings GmbH raised/);
+    assert.deepEqual(deck.warnings, ['Only the first 20 pictures were read with OCR; 2 more were not']);
+  });
+
   it('reads a PowerPoint 97 file (.ppt) slide by slide, and its notes', async () => {
     const result = await extract(fixture('slides.ppt'));
     assert.equal(result.method, 'ppt');

@@ -10,6 +10,8 @@ const PDFJS_DIR = path.dirname(require.resolve('pdfjs-dist/package.json'));
 
 /** A scanned page is rendered this large (longest side, pixels) for OCR: ~250 dpi on A4. */
 const OCR_RENDER_MAX_SIDE = 3000;
+/** Pages read between two cleanups of pdf.js's caches (fonts, images, operator lists). */
+const CLEANUP_EVERY_PAGES = 20;
 /** And never above 300 dpi (a PDF point is 1/72 inch): more only slows tesseract down. */
 const OCR_RENDER_MAX_SCALE = 300 / 72;
 
@@ -153,6 +155,9 @@ export async function extractPdf(bytes: Uint8Array, ctx: ExtractionContext): Pro
         void underWay.then(() => page.cleanup());
       }
       ctx.progress(number / readable);
+      // pdf.js keeps every font and image it has parsed until the document goes: a long PDF
+      // grew the reader by ~360 MB over 500 pages. Its caches are dropped every so many pages.
+      if (number % CLEANUP_EVERY_PAGES === 0) await step(document.cleanup());
     }
     if (readable < pageCount) {
       ctx.out.partial = true;

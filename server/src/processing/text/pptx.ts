@@ -32,10 +32,18 @@ export function relationships(parts: Map<string, Uint8Array>, name: string): Map
 
 const slideNumber = (name: string) => Number(/(\d+)\.xml$/.exec(name)?.[1] ?? 0);
 
+/** Pictures read with OCR per presentation (a deck of photos would otherwise take minutes). */
+export const MAX_SLIDE_PICTURES = 20;
+/** Picture formats OCR reads (EMF, WMF and SVG drawings are not). */
+const PICTURE = /\.(png|jpe?g|tiff?|bmp|webp)$/i;
+/** What OCR says of a picture without (readable) text. */
+const PICTURE_OCR_NEWS = /^(No text was found in the image|OCR found only marks|OCR read in the image with low confidence)/;
+
 /**
  * PPTX: each slide's text in the presentation's order (its slide list, else the parts'
- * numbers), tables as rows of cells joined with " | ", then the slide's speaker notes;
- * labelled "slide N" and "slide N notes".
+ * numbers), tables as rows of cells joined with " | ", then the slide's speaker notes, then the
+ * text OCR finds in its pictures (a chart, a screenshot, a logo; at most MAX_SLIDE_PICTURES in
+ * all, each picture once); labelled "slide N", "slide N notes", "slide N picture image1.png".
  */
 export async function extractPptx(file: Uint8Array, ctx: ExtractionContext): Promise<void> {
   const parts = await archiveParts(file, ctx, 'PPTX file');
@@ -48,6 +56,8 @@ export async function extractPptx(file: Uint8Array, ctx: ExtractionContext): Pro
   if (slides.length === 0) {
     slides = [...parts.keys()].filter((name) => /^ppt\/slides\/slide\d+\.xml$/.test(name)).sort((a, b) => slideNumber(a) - slideNumber(b));
   }
+  const picturesRead = new Set<string>();
+  let picturesSkipped = 0;
   for (const [index, slide] of slides.entries()) {
     throwIfAborted(ctx.signal);
     if (ctx.out.full) {
@@ -61,6 +71,23 @@ export async function extractPptx(file: Uint8Array, ctx: ExtractionContext): Pro
       const text = xmlToText(utf8(parts.get(notes.target)), DRAWINGML);
       if (!/^\s*\d*\s*$/.test(text)) ctx.out.append(text, `slide ${index + 1} notes`);
     }
+    if (ctx.limits.ocr) {
+      for (const rel of relationships(parts, slide).values()) {
+        if (!rel.type.endsWith('/image') || !PICTURE.test(rel.target) || picturesRead.has(rel.target) || !parts.has(rel.target)) continue;
+        if (picturesRead.size >= MAX_SLIDE_PICTURES) {
+          picturesSkipped += 1;
+          continue;
+        }
+        picturesRead.add(rel.target);
+        const name = rel.target.split('/').pop()!;
+        const before = ctx.out.warnings.length;
+        await ctx.extractNested({ bytes: parts.get(rel.target)!, fileName: name }, `slide ${index + 1} picture ${name}`);
+        // Most pictures hold no text (photos, logos): that is no news about the presentation.
+        const added = ctx.out.warnings.splice(before).filter((warning) => !PICTURE_OCR_NEWS.test(warning));
+        ctx.out.warnings.push(...added);
+      }
+    }
     ctx.progress((index + 1) / slides.length);
   }
+  if (picturesSkipped > 0) ctx.out.warn(`Only the first ${MAX_SLIDE_PICTURES} pictures were read with OCR; ${picturesSkipped} more were not`);
 }
