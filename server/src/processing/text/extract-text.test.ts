@@ -7,8 +7,9 @@ import { readFileSync } from 'node:fs';
 import { after, describe, it } from 'node:test';
 import { deflateRawSync, constants as zlibConstants } from 'node:zlib';
 import { strToU8, unzipSync, zipSync } from 'fflate';
-import { closeOcrWorker, type ExtractedText, extractText, TextExtractionError, type TextLimits } from './index.ts';
+import { closeOcrWorker, extractText, type TextLimits } from './index.ts';
 import { MAX_OFFICE_PARTS } from './zip.ts';
+import { labels, rejectsWith, segmentText } from '../../test/extracted-text.ts';
 
 const fixture = (name: string) => new Uint8Array(readFileSync(new URL(`./fixtures/${name}`, import.meta.url)));
 
@@ -18,21 +19,6 @@ const extract = (bytes: Uint8Array | string, limits?: Partial<TextLimits>, signa
     { limits, signal: signal ?? AbortSignal.timeout(120_000) },
   );
 
-async function rejectsWith(promise: Promise<unknown>, code: TextExtractionError['code'], message: RegExp) {
-  await assert.rejects(promise, (error: unknown) => {
-    assert.ok(error instanceof TextExtractionError, `expected a TextExtractionError, got ${String(error)}`);
-    assert.equal(error.code, code, error.message);
-    assert.match(error.message, message);
-    return true;
-  });
-}
-
-const labels = (result: ExtractedText) => result.segments.map((segment) => segment.label);
-const segmentText = (result: ExtractedText, label: string) => {
-  const segment = result.segments.find((candidate) => candidate.label === label);
-  assert.ok(segment, `no segment "${label}" in ${JSON.stringify(labels(result))}`);
-  return result.text.slice(segment.start, segment.end);
-};
 
 /**
  * A zip of one deflated entry of `expandedBytes` zeros, built without ever holding them: one

@@ -8,7 +8,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { after, describe, it } from 'node:test';
 import CFB from 'cfb';
 import { strToU8, unzipSync, zipSync } from 'fflate';
-import { closeOcrWorker, type ExtractedText, extractText, TextExtractionError, type TextLimits } from './index.ts';
+import { closeOcrWorker, extractText, type TextLimits } from './index.ts';
+import { labels, rejectsWith, segmentText } from '../../test/extracted-text.ts';
 
 const fixture = (name: string) => new Uint8Array(readFileSync(new URL(`./fixtures/${name}`, import.meta.url)));
 /** A file of the public corpus beside the repository (../shared/real-docs), when it is there. */
@@ -18,21 +19,6 @@ const realDoc = (name: string) => (existsSync(new URL(name, REAL_DOCS)) ? new Ui
 const extract = (bytes: Uint8Array | string, limits?: Partial<TextLimits>, mime = 'application/octet-stream') =>
   extractText({ bytes: typeof bytes === 'string' ? strToU8(bytes) : bytes, mime }, { limits, signal: AbortSignal.timeout(120_000) });
 
-async function rejectsWith(promise: Promise<unknown>, code: TextExtractionError['code'], message: RegExp) {
-  await assert.rejects(promise, (error: unknown) => {
-    assert.ok(error instanceof TextExtractionError, `expected a TextExtractionError, got ${String(error)}`);
-    assert.equal(error.code, code, error.message);
-    assert.match(error.message, message);
-    return true;
-  });
-}
-
-const labels = (result: ExtractedText) => result.segments.map((segment) => segment.label);
-const segmentText = (result: ExtractedText, label: string) => {
-  const segment = result.segments.find((candidate) => candidate.label === label);
-  assert.ok(segment, `no segment "${label}" in ${JSON.stringify(labels(result))}`);
-  return result.text.slice(segment.start, segment.end);
-};
 
 const MEMO_LINES = [
   'Board memo',
