@@ -25,7 +25,7 @@ import { LEGAL_SUFFIXES, ORGANIZATION_WORDS, PERSON_TITLES, ROLE_WORDS, STOP_WOR
 import { contextOf } from '../server/src/processing/entities/model.ts';
 import { TAGGER_VERSION, TAGS, WEIGHTS_FILE, listsFrom, tokenFeatures, type TaggerFile, type TaggingContext, type WordLists } from '../server/src/processing/entities/tagger.ts';
 import { tokenize } from '../server/src/processing/entities/tokens.ts';
-import { TRAINING_FILES, readCorpora, type Labelled } from '../bench/ner-corpora.ts';
+import { DEV_FOLD, TRAINING_FILES, inDevSplit, readCorpora, type Labelled } from '../bench/ner-corpora.ts';
 
 const require = createRequire(import.meta.url);
 const argument = (name: string) => {
@@ -197,14 +197,16 @@ function pack(weights: Map<string, Float32Array>): Record<string, number[]> {
 
 const started = performance.now();
 const lists = nameLists();
-const items = readCorpora(TRAINING_FILES);
+// --dev-split: leave out the development split (bench/ner-corpora.ts) while features are tried.
+const DEV_SPLIT = process.argv.includes('--dev-split');
+const items = readCorpora(TRAINING_FILES).filter((item) => !DEV_SPLIT || !inDevSplit(item));
 const examples = items.flatMap((item) => Array.from({ length: item.style === 'uner' ? PROSE_WEIGHT : 1 }, () => toExample(item)));
 console.error(`${examples.length} training texts (${TRAINING_FILES.join(', ')}); lists: ${Object.entries(lists).map(([name, words]) => `${name} ${words.length}`).join(', ')}`);
 const weights = train(examples, listsFrom(lists));
 const file: TaggerFile = {
   version: TAGGER_VERSION,
   tags: TAGS,
-  meta: { trainedOn: TRAINING_FILES, texts: items.length, proseWeight: PROSE_WEIGHT, epochs: EPOCHS, features: weights.size },
+  meta: { trainedOn: TRAINING_FILES, ...(DEV_SPLIT ? { devSplitLeftOut: true, devFold: DEV_FOLD } : {}), texts: items.length, proseWeight: PROSE_WEIGHT, epochs: EPOCHS, features: weights.size },
   lists,
   scale: SCALE,
   weights: pack(weights),
