@@ -17,8 +17,8 @@
  * to recover from its mistakes as it will have to at run time).
  */
 import { createRequire } from 'node:module';
-import { writeFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import countries from 'i18n-iso-countries';
 import { LEGAL_SUFFIXES, ORGANIZATION_WORDS, PERSON_TITLES, ROLE_WORDS, STOP_WORDS, loadGivenNames } from '../server/src/processing/entities/lexicon.ts';
@@ -61,6 +61,7 @@ associates association associação asociación fund funds foundation fundación
 
 interface FakerLocale {
   person?: { last_name?: string[] | Record<string, string[]> };
+  word?: Record<string, string[]>;
 }
 
 function nameLists(): Record<string, string[]> {
@@ -93,6 +94,10 @@ function nameLists(): Record<string, string[]> {
     title: sorted(PERSON_TITLES),
     role: sorted(ROLE_WORDS),
     stop: sorted(STOP_WORDS),
+    // Common English words (@faker-js/faker's en word lists, MIT): capitalized, more often a word than a name.
+    // Words of company names (@cspell/dict-companies, MIT): "Google", "Pepsi", "BlackRock", tickers.
+    company: sorted(new Set(readFileSync(new URL('dict/companies.txt', pathToFileURL(require.resolve('@cspell/dict-companies/cspell-ext.json'))), 'utf8').split('\n').filter((line) => line && !line.startsWith('#')).map((word) => word.trim().toLowerCase()))),
+    common: sorted(new Set(Object.values(faker.en?.word ?? {}).flat().map((word) => word.toLowerCase()).filter((word) => !/\s/.test(word)))),
   };
 }
 
