@@ -7,6 +7,10 @@
  *     held out: uner-en-ewt test (web prose: reviews, answers, e-mail, blogs, news groups)
  *               and broad-twitter-corpus section h (tweets);
  *     training: uner-en-ewt dev and broad-twitter-corpus sections a, b, e, f, g.
+ *   Within the training part, a DEVELOPMENT split (`inDevSplit`: every tenth tweet, and one of five
+ *   folds of the UNER sentences) that `scripts/train-ner.ts --dev-split` leaves out, so features and rules can
+ *   be tried and their errors read (bench/ner-dev.ts) without looking at the held-out part; the
+ *   committed weights are trained on the whole training part.
  * - bench/ner-fresh/dev.md, written without reading the extractor (holdout.md is not read here);
  * - bench/ner/passages.md, the regression set written with the rules.
  *
@@ -36,6 +40,17 @@ export const SHARED_CORPORA = process.env.NER_TRAIN_DIR ?? path.resolve(here, '.
 
 export const TRAINING_FILES = ['uner-en-ewt/en_ewt-ud-dev.iob2', ...['a', 'b', 'e', 'f', 'g'].map((section) => `broad-twitter-corpus/${section}.conll`)];
 export const HELD_OUT_FILES = ['uner-en-ewt/en_ewt-ud-test.iob2', 'broad-twitter-corpus/h.conll'];
+
+/**
+ * The development split of the training files. Tweets: every tenth (ids end in #0, #10, …).
+ * UNER dev has only ~450 organizations, so it is used in five folds: fold k (NER_DEV_FOLD, 0–4)
+ * holds the sentences whose position is k modulo 5; a dev-split model leaves its fold out.
+ */
+export const DEV_FOLD = Number(process.env.NER_DEV_FOLD ?? 0);
+export const inDevSplit = (item: Labelled, fold = DEV_FOLD) => {
+  const position = Number(item.id.slice(item.id.lastIndexOf('#') + 1));
+  return item.style === 'uner' ? position % 5 === fold : position % 10 === 0;
+};
 
 export const corporaAvailable = () => existsSync(SHARED_CORPORA);
 

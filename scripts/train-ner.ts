@@ -17,15 +17,15 @@
  * to recover from its mistakes as it will have to at run time).
  */
 import { createRequire } from 'node:module';
-import { writeFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import countries from 'i18n-iso-countries';
 import { LEGAL_SUFFIXES, ORGANIZATION_WORDS, PERSON_TITLES, ROLE_WORDS, STOP_WORDS, loadGivenNames } from '../server/src/processing/entities/lexicon.ts';
 import { contextOf } from '../server/src/processing/entities/model.ts';
 import { TAGGER_VERSION, TAGS, WEIGHTS_FILE, listsFrom, tokenFeatures, type TaggerFile, type TaggingContext, type WordLists } from '../server/src/processing/entities/tagger.ts';
 import { tokenize } from '../server/src/processing/entities/tokens.ts';
-import { TRAINING_FILES, readCorpora, type Labelled } from '../bench/ner-corpora.ts';
+import { DEV_FOLD, TRAINING_FILES, inDevSplit, readCorpora, type Labelled } from '../bench/ner-corpora.ts';
 
 const require = createRequire(import.meta.url);
 const argument = (name: string) => {
@@ -61,6 +61,7 @@ associates association associação asociación fund funds foundation fundación
 
 interface FakerLocale {
   person?: { last_name?: string[] | Record<string, string[]> };
+  word?: Record<string, string[]>;
 }
 
 function nameLists(): Record<string, string[]> {
@@ -93,6 +94,10 @@ function nameLists(): Record<string, string[]> {
     title: sorted(PERSON_TITLES),
     role: sorted(ROLE_WORDS),
     stop: sorted(STOP_WORDS),
+    // Common English words (@faker-js/faker's en word lists, MIT): capitalized, more often a word than a name.
+    // Words of company names (@cspell/dict-companies, MIT): "Google", "Pepsi", "BlackRock", tickers.
+    company: sorted(new Set(readFileSync(new URL('dict/companies.txt', pathToFileURL(require.resolve('@cspell/dict-companies/cspell-ext.json'))), 'utf8').split('\n').filter((line) => line && !line.startsWith('#')).map((word) => word.trim().toLowerCase()))),
+    common: sorted(new Set(Object.values(faker.en?.word ?? {}).flat().map((word) => word.toLowerCase()).filter((word) => !/\s/.test(word)))),
   };
 }
 
@@ -197,14 +202,16 @@ function pack(weights: Map<string, Float32Array>): Record<string, number[]> {
 
 const started = performance.now();
 const lists = nameLists();
-const items = readCorpora(TRAINING_FILES);
+// --dev-split: leave out the development split (bench/ner-corpora.ts) while features are tried.
+const DEV_SPLIT = process.argv.includes('--dev-split');
+const items = readCorpora(TRAINING_FILES).filter((item) => !DEV_SPLIT || !inDevSplit(item));
 const examples = items.flatMap((item) => Array.from({ length: item.style === 'uner' ? PROSE_WEIGHT : 1 }, () => toExample(item)));
 console.error(`${examples.length} training texts (${TRAINING_FILES.join(', ')}); lists: ${Object.entries(lists).map(([name, words]) => `${name} ${words.length}`).join(', ')}`);
 const weights = train(examples, listsFrom(lists));
 const file: TaggerFile = {
   version: TAGGER_VERSION,
   tags: TAGS,
-  meta: { trainedOn: TRAINING_FILES, texts: items.length, proseWeight: PROSE_WEIGHT, epochs: EPOCHS, features: weights.size },
+  meta: { trainedOn: TRAINING_FILES, ...(DEV_SPLIT ? { devSplitLeftOut: true, devFold: DEV_FOLD } : {}), texts: items.length, proseWeight: PROSE_WEIGHT, epochs: EPOCHS, features: weights.size },
   lists,
   scale: SCALE,
   weights: pack(weights),

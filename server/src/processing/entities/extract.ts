@@ -9,7 +9,7 @@ import { findDeals, type Deal, type DealKind, type DealRole } from './deals.ts';
 import { Gazetteer, type GazetteerMatch } from './gazetteer.ts';
 import { TenantModel, contextOf, spanFeatures } from './model.ts';
 import { RULE_THRESHOLD, findCandidateSpans, judgeCandidates, propagate, vetoed, type Candidate, type NameContext, type NameType } from './names.ts';
-import { LEGAL_SUFFIXES, STOP_WORDS, WORDS_THAT_ARE_ALSO_NAMES } from './lexicon.ts';
+import { LEGAL_SUFFIXES, PERSON_PARTICLES, STOP_WORDS, WORDS_THAT_ARE_ALSO_NAMES } from './lexicon.ts';
 import { normalizeName } from './normalize.ts';
 import { Coverage, findDates, findEmails, findMoney, findPhones, findUrls, moneyPeriod, type MoneySpan, type Span } from './patterns.ts';
 import { findTableNames } from './tables.ts';
@@ -166,6 +166,11 @@ export function extractEntities(input: string, options: ExtractOptions = {}): { 
   // The rules' verdicts and the trained tagger's names, each under the tenant's model; where
   // they overlap the surer one wins (a rule cue that names the thing itself counts extra).
   const proposals: NameProposal[] = [];
+  const tagger = options.tagger === undefined ? defaultTagger() : options.tagger;
+  const tagged = tagger ? joinPersonParts(tokens, tagger.tag(context)) : [];
+  // Where the tagger reads the very same words as a place or an organization, a weak person
+  // verdict of the rules ("River Garden", "Georgia Tech", "Santa Fe": a given name's cue) gives way.
+  const taggedOtherwise = new Set(tagged.filter((span) => span.type !== 'PER' && span.confidence >= minConfidence).map((span) => `${span.firstToken}:${span.endToken}`));
   for (const candidate of candidates) {
     let type: NameType | undefined = candidate.confidence >= minConfidence ? candidate.type : undefined;
     let confidence = candidate.confidence;
@@ -183,13 +188,13 @@ export function extractEntities(input: string, options: ExtractOptions = {}): { 
       }
     }
     if (!type) continue;
+    if (type === 'PER' && confidence < WEAK_PERSON_VERDICT && taggedOtherwise.has(`${candidate.firstToken}:${candidate.endToken}`)) continue;
     // A place the tenant knows is a place, unless its name says organization ("Bank of England" holds "England").
     if (geoSpans.has(`${candidate.firstToken}:${candidate.endToken}`)) continue;
     const named = candidate.signals.some((signal) => NAMING_CUES.has(signal.cue));
     proposals.push({ type, firstToken: candidate.firstToken, endToken: candidate.endToken, confidence, priority: confidence + (named ? NAMING_CUE_BONUS : 0) });
   }
-  const tagger = options.tagger === undefined ? defaultTagger() : options.tagger;
-  if (tagger) proposals.push(...taggedNames(context, tagger.tag(context), { blockedTokens, geoSpans, minConfidence, ...(model ? { model } : {}) }));
+  if (tagger) proposals.push(...taggedNames(context, tagged, { blockedTokens, geoSpans, minConfidence, ...(model ? { model } : {}) }));
   const settled: SettledName[] = selectNames(proposals, tokens).map((name) => withLegalForm(tokens, name, blockedTokens)).map(({ type, firstToken, endToken, confidence }) => ({ type, firstToken, endToken, confidence, normalized: normalizeName(nameText(text, tokens, { firstToken, endToken }), type) }));
   settled.push(...settleRepeats(context, settled, spans, (first, end) => !vetoed(context, first, end) && !geoSpans.has(`${first}:${end}`)));
 
@@ -240,6 +245,9 @@ function modelMayAdd(context: NameContext, candidate: Candidate): boolean {
   return !(candidate.endToken - candidate.firstToken === 1 && WORDS_THAT_ARE_ALSO_NAMES.has(first.key));
 }
 
+/** Below this a rule's person verdict yields to the tagger reading the same words as a place or organization. */
+const WEAK_PERSON_VERDICT = 0.8;
+
 /** Rule cues that speak of the name itself, not of its neighbourhood: they outweigh the tagger. */
 const NAMING_CUES = new Set(['legal-suffix', 'organization-word', 'organization-head', 'strong-title', 'title', 'role-before', 'apposition-role', 'age-after', 'addressed', 'ampersand', 'repeated-name']);
 const NAMING_CUE_BONUS = 0.3;
@@ -278,6 +286,36 @@ function withLegalForm(tokens: Token[], name: NameProposal, blocked: Set<number>
   let end = name.endToken;
   while (tokens[end]?.text === ',' && tokens[end + 1]?.capitalized && LEGAL_SUFFIXES.has(tokens[end + 1]!.key) && !blocked.has(end + 1) && tokens[end + 1]!.sentence === tokens[end]!.sentence) end += 2;
   return end === name.endToken ? name : { ...name, endToken: end };
+}
+
+/** "Eze-Okafor", "Okonjo-Iweala": a double-barrelled surname, capitalized on both sides of the hyphen. */
+const DOUBLE_BARRELLED = /^\p{Lu}[\p{L}'’]*-\p{Lu}\p{L}+$/u;
+
+/**
+ * The tagger's people completed where it stops short of a name's parts it rarely saw in
+ * training: two people joined by a lower-case particle are one ("Mohammed bin Salman",
+ * "Vincent van Gogh"), and a double-barrelled surname right after a person is theirs
+ * ("Chidinma Eze-Okafor"). The joined name is as sure as its surer part.
+ */
+function joinPersonParts(tokens: Token[], spans: TaggedSpan[]): TaggedSpan[] {
+  const out: TaggedSpan[] = [];
+  for (const span of spans) {
+    const last = out[out.length - 1];
+    if (last && last.type === 'PER' && span.type === 'PER' && span.firstToken - last.endToken >= 1 && span.firstToken - last.endToken <= 2) {
+      const between = tokens.slice(last.endToken, span.firstToken);
+      if (between.every((token) => !token.capitalized && PERSON_PARTICLES.has(token.key)) && tokens[span.firstToken]!.sentence === tokens[last.firstToken]!.sentence) {
+        out[out.length - 1] = { ...last, endToken: span.endToken, confidence: Math.max(last.confidence, span.confidence) };
+        continue;
+      }
+    }
+    out.push(span);
+  }
+  for (const [at, span] of out.entries()) {
+    const next = tokens[span.endToken];
+    const taken = out[at + 1]?.firstToken === span.endToken;
+    if (span.type === 'PER' && next && !taken && next.sentence === tokens[span.firstToken]!.sentence && DOUBLE_BARRELLED.test(next.text)) out[at] = { ...span, endToken: span.endToken + 1 };
+  }
+  return out;
 }
 
 /** Roman numerals and words cut at a hyphen before a lower-case part ("II", "Non-regular"): never a name alone. */

@@ -83,7 +83,8 @@ export function findCandidateSpans(tokens: Token[], blocked: (index: number) => 
       if (next.sentence !== token.sentence || blocked(end)) break;
       // A legal form or a word like "Holdings" ends an organization's name: in a Title Case
       // headline the next capitalized word is the verb ("Helvion AG Sells Coatings Unit").
-      if (ENDS_ORGANIZATION_NAME.has(tokens[end - 1]!.key) && next.key !== 'of' && next.text !== '&' && !LEGAL_SUFFIXES.has(next.key)) break;
+      // Another organization word still belongs to it ("International Atomic Energy Agency").
+      if (ENDS_ORGANIZATION_NAME.has(tokens[end - 1]!.key) && next.key !== 'of' && next.text !== '&' && !LEGAL_SUFFIXES.has(next.key) && !ORGANIZATION_WORDS.has(next.key)) break;
       if (isNameWord(next) && !breaksName(next) && !isPlaceAdjective(next) && !(PERSON_TITLES.has(next.key) && !LEGAL_SUFFIXES.has(next.key))) {
         end++;
         continue;
@@ -208,7 +209,7 @@ export function signalsFor(context: NameContext, first: number, end: number): Si
     else add('title', 'PER', count >= 2 ? 0.9 : 0.7);
   }
   const namelike = words.every((token) => token.capitalized && !token.allCaps) && count >= 2 && count <= 4 && !span.some((token) => token.text === '&');
-  if (count >= 2 && span.some((token) => token.text === '&')) add('ampersand', 'ORG', 0.8);
+  if (count >= 2 && span.some((token) => token.text === '&') && !joinsNamesOfOtherKinds(span, givenNames)) add('ampersand', 'ORG', 0.8);
   // "X, who …" is a person; organizations take "which".
   if (count >= 2 && count <= 4 && next === ',' && afterNext === 'who') add('who-clause', 'PER', 0.75);
   const startsWithGivenName = givenNames.has(firstToken.key);
@@ -229,6 +230,24 @@ export function signalsFor(context: NameContext, first: number, end: number): Si
   if (count >= 2 && count <= 4 && appositionRoleAfter(tokens, end)) add('apposition-role', 'PER', 0.85);
   if (count >= 2 && count <= 4 && next === ',' && /^\d{2}$/.test(tokens[end + 1]?.text ?? '') && tokens[end + 2]?.text === ',') add('age-after', 'PER', 0.85);
   return signals;
+}
+
+/**
+ * "Mark Zuckerberg & Sheryl Sandberg", "Will & Kate", "Wales & N Ireland": an ampersand between
+ * people or places joins two names, not the parts of one ("Marks & Spencer", "Ernst & Young").
+ * People: a side that is a given name and more capitalized words (a lone given name is not
+ * enough: "Johnson & Johnson", "Simon & Schuster"); places: a side that is a country.
+ */
+function joinsNamesOfOtherKinds(span: Token[], givenNames: Set<string>): boolean {
+  const sides: Token[][] = [[]];
+  for (const token of span) {
+    if (token.text === '&') sides.push([]);
+    else if (token.isWord) sides[sides.length - 1]!.push(token);
+  }
+  if (sides.some((side) => side.length === 0)) return false;
+  const person = (side: Token[]) => side.length >= 2 && side.length <= 3 && givenNames.has(side[0]!.key) && side.every((token) => token.capitalized && !token.allCaps);
+  if (sides.some(person)) return true;
+  return sides.some((side) => isCountryName(foldName(side.map((token) => token.text).join(' '))));
 }
 
 /** Settles the type from the signals: names that carry a legal form stay organizations. */

@@ -19,14 +19,14 @@ export type Tag = (typeof TAGS)[number];
 export type TaggedType = 'PER' | 'ORG' | 'LOC';
 
 /** Bumped when the features change meaning: a weights file of another version is refused. */
-export const TAGGER_VERSION = 2;
+export const TAGGER_VERSION = 3;
 export const WEIGHTS_FILE = new URL('./tagger-weights.json.gz', import.meta.url);
 
 /** Word lists the features read, by name; each a set of lower-cased words. */
 /** Two letters per list in feature names. */
-const LIST_CODES: Record<(typeof LIST_NAMES)[number], string> = { given: 'gi', surname: 'su', city: 'ci', cityword: 'cw', country: 'co', orgword: 'or', legal: 'le', title: 'ti', role: 'ro', stop: 'st' };
+const LIST_CODES: Record<(typeof LIST_NAMES)[number], string> = { given: 'gi', surname: 'su', city: 'ci', cityword: 'cw', country: 'co', orgword: 'or', legal: 'le', title: 'ti', role: 'ro', stop: 'st', common: 'cm', company: 'cp' };
 export type WordLists = Record<(typeof LIST_NAMES)[number], Set<string>>;
-export const LIST_NAMES = ['given', 'surname', 'city', 'cityword', 'country', 'orgword', 'legal', 'title', 'role', 'stop'] as const;
+export const LIST_NAMES = ['given', 'surname', 'city', 'cityword', 'country', 'orgword', 'legal', 'title', 'role', 'stop', 'common', 'company'] as const;
 
 export interface TaggerFile {
   version: number;
@@ -127,11 +127,38 @@ export function tokenFeatures(context: TaggingContext, lists: WordLists, index: 
     const last = tokens[end - 1]!.key;
     const lastLists = listsOf(last);
     if (lastLists.includes('or') || lastLists.includes('le')) out.push('runEndsOrg');
+    // What the whole run holds, not only its last word ("Atomic Energy Agency", "Google Maps"),
+    // and the punctuation after it.
+    out.push(`runHas=${runListsOf(tokens, runs, first, listsOf)}:${length}`);
+    const after = tokens[end];
+    if (after && after.sentence === token.sentence && !after.isWord) out.push('runThen=' + after.text.slice(0, 3));
   }
   out.push('t-1=' + previousTag);
   out.push(`t-2t-1=${beforeTag}|${previousTag}`);
   out.push(`t-1sh=${previousTag}|${shortShapeOf(written)}`);
   out.push(`t-1w=${previousTag}|${key}`);
+}
+
+/** Lists whose words in a run of capitalized words are a feature of every word of the run. */
+const RUN_LIST_CODES = ['or', 'le', 'gi', 'su', 'ci', 'co', 'cm', 'cp'];
+
+const runListsCache = new WeakMap<Token[], Map<number, string>>();
+
+/** The RUN_LIST_CODES of the run starting at `first`, once per run (a 1 MB run is read once, not once per word). */
+function runListsOf(tokens: Token[], runs: { end: Int32Array }, first: number, listsOf: (word: string) => string): string {
+  let cache = runListsCache.get(tokens);
+  if (!cache) runListsCache.set(tokens, (cache = new Map()));
+  let held = cache.get(first);
+  if (held !== undefined) return held;
+  held = '';
+  const end = runs.end[first]!;
+  for (let other = first; other < end && held.length < RUN_LIST_CODES.length * 2; other++) {
+    const key = tokens[other]!.key;
+    const theirs = listsOf(key.length > MAX_FEATURE_WORD ? key.slice(0, MAX_FEATURE_WORD) : key);
+    for (const code of RUN_LIST_CODES) if (theirs.includes(code) && !held.includes(code)) held += code;
+  }
+  cache.set(first, held);
+  return held;
 }
 
 const runsOf = new WeakMap<Token[], { first: Int32Array; end: Int32Array }>();
