@@ -48,6 +48,13 @@ export const notAuthenticated = (detail = 'Authentication credentials were not p
 export const permissionDenied = (detail = 'You do not have permission to perform this action.') =>
   new ApiError(403, 'permission_denied', detail);
 export const notFound = (detail = 'Not found.') => new ApiError(404, 'not_found', detail);
+/**
+ * A paywalled record asked for by a signed-out visitor (docs/engine.md "Paywalled records"):
+ * that it exists is no secret — the lists count it behind a lock — but nothing of it is sent,
+ * so the page can offer the sign-in instead of saying "not found".
+ */
+export const paywalled = (label: string) =>
+  new ApiError(403, 'paywalled', `This ${label.toLowerCase()} is for signed-in readers.`);
 export const conflict = (detail: string, errors?: FieldErrors) => new ApiError(409, 'conflict', detail, errors);
 export const tooManyRequests = (retryAfterSeconds: number) =>
   new ApiError(429, 'rate_limited', `Too many attempts. Try again in ${retryAfterSeconds} seconds.`, undefined, {

@@ -7,7 +7,7 @@
 import type { AccessLevel, AuditEntry, AvailableFilter, AvailableFilters, RelatedRef } from '../contracts.ts';
 import { atLeast } from '../auth/access.ts';
 import type { Tx } from '../db/client.ts';
-import { badRequest, conflict, isUniqueViolation, notFound, permissionDenied, type FieldErrors, type ItemErrors } from './errors.ts';
+import { ApiError, badRequest, conflict, isUniqueViolation, notFound, paywalled, permissionDenied, type FieldErrors, type ItemErrors } from './errors.ts';
 import { diff, recordHistory, writeAudit, type AuditAction, type Changes } from './audit.ts';
 import type { Catalog } from './catalog.ts';
 import { pageColumns, type PageColumn, type PageReads, type ParsedValue } from './extensions.ts';
@@ -21,7 +21,7 @@ import { SearchStatisticsCache } from './search-statistics.ts';
 import type { Resource } from './resource.ts';
 import type { ResourceServices } from './services.ts';
 import { isUuid, normalizeName } from './values.ts';
-import { mayReadField, visibleTo } from './visibility.ts';
+import { mayReadField, mayReadResource, visibleTo } from './visibility.ts';
 
 export { isUuid };
 
@@ -240,7 +240,8 @@ export class ResourceService {
   }
 
   async get({ tx, actor }: EngineContext, rowId: string): Promise<Record<string, unknown>> {
-    const row = await this.findVisible(tx, actor.access, rowId);
+    const row = isUuid(rowId) ? await repo.selectOne(tx, this.resource, visibleTo(actor.access), rowId) : null;
+    if (!row) throw await this.unreadable(tx, actor.access, rowId);
     return (await this.presentRows(tx, actor.access, [row]))[0]!;
   }
 
@@ -434,6 +435,18 @@ export class ResourceService {
     const row = isUuid(rowId) ? await repo.selectOne(tx, this.resource, visibleTo(access), rowId) : null;
     if (!row) throw notFound(`${this.resource.label} not found.`);
     return row;
+  }
+
+  /**
+   * Why a record is not sent: a visitor asking for a paywalled record is told so (403
+   * `paywalled`, the label only), since the lists already count such records behind a lock;
+   * anything else — hidden, deleted, never there — is the same 404, so a hidden record's
+   * existence never shows.
+   */
+  private async unreadable(tx: Tx, access: AccessLevel, rowId: string): Promise<ApiError> {
+    const offered = access === 'public' && this.resource.hasVisibility && mayReadResource(this.resource, 'paywall') && isUuid(rowId);
+    if (offered && (await repo.selectOne(tx, this.resource, ['paywalled'], rowId))) return paywalled(this.resource.label);
+    return notFound(`${this.resource.label} not found.`);
   }
 
   /** The rows among `rowIds` the reader may see, by id; ids that are not uuids or not visible are absent. */

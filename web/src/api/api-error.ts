@@ -54,3 +54,11 @@ export function apiItemErrors(error: ApiError): Record<string, ItemError[]> {
   if ('status' in error && isErrorBody(error.data) && error.data.item_errors) return error.data.item_errors;
   return {};
 }
+
+/**
+ * Whether the server refused a paywalled record to a signed-out visitor (403 `paywalled`,
+ * docs/engine.md "Paywalled records"): the page offers the sign-in instead of "not found".
+ */
+export function isPaywalledError(error: ApiError | undefined): boolean {
+  return error !== undefined && 'status' in error && error.status === 403 && isErrorBody(error.data) && error.data.code === 'paywalled';
+}

@@ -1,5 +1,5 @@
 import { RetryAlert } from './RetryAlert';
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import Button from '@mui/material/Button';
 import LinearProgress from '@mui/material/LinearProgress';
 import Stack from '@mui/material/Stack';
@@ -9,12 +9,13 @@ import EditIcon from '@mui/icons-material/Edit';
 import MergeIcon from '@mui/icons-material/MergeType';
 import { Link as RouterLink, useNavigate } from 'react-router';
 import type { ResourceMeta } from '@intelnotes/server/contracts';
-import { apiErrorMessage, type ApiError } from '../api/api-error';
+import { apiErrorMessage, isPaywalledError, type ApiError } from '../api/api-error';
 import { useGetResourceQuery, useRemoveResourceMutation } from '../api/resources';
 import { ConfirmDialog } from './ConfirmDialog';
 import { MergeDialog } from './MergeDialog';
 import { formatDateTime } from './field-format';
 import { HistoryPanel } from './HistoryPanel';
+import { LockedRecord } from './LockedOffer';
 import { ListsWidget } from './ListsWidget';
 import { notify } from './notify';
 import { RecordFields } from './RecordFields';
@@ -27,10 +28,15 @@ interface EntityDetailProps {
   meta: ResourceMeta;
   view: ResourceView;
   id: string;
+  /**
+   * What the page shows below the record (another feature's sections: investments), once the
+   * record is there: a locked or missing record asks for nothing more.
+   */
+  sections?: ReactNode;
 }
 
 /** One record of any resource with all its fields; writers can edit and delete it. */
-export function EntityDetail({ meta, view, id }: EntityDetailProps) {
+export function EntityDetail({ meta, view, id, sections }: EntityDetailProps) {
   const navigate = useNavigate();
   const canWrite = useCanWrite(meta);
   const access = useAccessLevel();
@@ -41,6 +47,7 @@ export function EntityDetail({ meta, view, id }: EntityDetailProps) {
   const listPage = listPath(view);
 
   if (isLoading) return <LinearProgress aria-label={`Loading the ${meta.label.toLowerCase()}`} />;
+  if (isPaywalledError(error)) return <LockedRecord label={meta.label} back={{ to: listPage, label: view.title }} />;
   if (error && 'status' in error && error.status === 404) {
     return (
       <StatusMessage
@@ -113,6 +120,8 @@ export function EntityDetail({ meta, view, id }: EntityDetailProps) {
       {meta.list_kind && <ListsWidget meta={meta} record={record} canWrite={canWrite} />}
       <RelatedSection meta={meta} record={record} omit={view.relatedOmit} />
       {access === 'admin' && <HistoryPanel meta={meta} view={view} record={record} />}
+
+      {sections}
 
       {meta.mergeable && canWrite && <MergeDialog meta={meta} view={view} record={record} open={merging} onClose={() => setMerging(false)} />}
 

@@ -1,11 +1,14 @@
 import Alert from '@mui/material/Alert';
 import AlertTitle from '@mui/material/AlertTitle';
+import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Stack from '@mui/material/Stack';
+import Typography from '@mui/material/Typography';
 import LockIcon from '@mui/icons-material/Lock';
 import { Link as RouterLink, useLocation } from 'react-router';
 import { useEntityCounts } from '../api/counts';
 import { useGetTenantQuery } from '../api/api';
+import { usePageTitle } from '../lib/page-title';
 import type { LoginRedirectState } from '../lib/route-groups';
 import { selectToken, useSessionSelector } from '../lib/session';
 
@@ -38,16 +41,10 @@ interface LockedOfferProps {
  * to /checkout), and Login for signed-out visitors, who come back here after signing in.
  */
 export function LockedOffer({ count, noun, className }: LockedOfferProps) {
-  const { data: tenant } = useGetTenantQuery();
-  const location = useLocation();
-  const signedIn = useSessionSelector(selectToken) !== null;
+  const offer = useUnlockOffer('them');
   if (count <= 0) return null;
-  const link = tenant?.payment_access_link?.trim() || null;
+  const { link, signedIn, message, from } = offer;
   const [one, other] = noun;
-  const message =
-    tenant?.payment_access_message?.trim() ||
-    (signedIn ? `Your account does not include them.` : `Sign in with an account that includes them to read them.`);
-  const from: LoginRedirectState = { from: `${location.pathname}${location.search}` };
   return (
     <Alert
       severity="info"
@@ -78,6 +75,62 @@ export function LockedOffer({ count, noun, className }: LockedOfferProps) {
       </AlertTitle>
       <span style={{ whiteSpace: 'pre-line' }}>{message}</span>
     </Alert>
+  );
+}
+
+/**
+ * What every unlock offer says and where it leads: the tenant's payment link and message (or
+ * a sentence about `what` is locked: "them", "it"), whether the reader is signed in, and the
+ * Login button's way back here.
+ */
+function useUnlockOffer(what: 'them' | 'it') {
+  const { data: tenant } = useGetTenantQuery();
+  const location = useLocation();
+  const signedIn = useSessionSelector(selectToken) !== null;
+  const link = tenant?.payment_access_link?.trim() || null;
+  const message =
+    tenant?.payment_access_message?.trim() ||
+    (signedIn ? `Your account does not include ${what}.` : `Sign in with an account that includes ${what} to read ${what}.`);
+  const from: LoginRedirectState = { from: `${location.pathname}${location.search}` };
+  return { link, signedIn, message, from };
+}
+
+/**
+ * The page of a paywalled record opened by a signed-out visitor (a shared link): the record
+ * stays locked — the server sends nothing of it (403 `paywalled`) — and the page says so the
+ * way the lists' offer does ("2 more organizations are locked — Login"), with the tenant's
+ * message, Login (back to this page after signing in), Unlock when the tenant sells access,
+ * and the way back to the list.
+ */
+export function LockedRecord({ label, back }: { label: string; back: { to: string; label: string } }) {
+  const { link, signedIn, message, from } = useUnlockOffer('it');
+  const noun = label.toLowerCase();
+  usePageTitle(`Locked ${noun}`);
+  return (
+    <Box data-testid="locked-record" sx={{ py: { xs: 5, sm: 8 }, px: 2, textAlign: 'center' }}>
+      <LockIcon color="primary" sx={{ fontSize: 48, mb: 1 }} aria-hidden />
+      <Typography variant="h4" component="h1" sx={{ fontWeight: 700, mb: 1.5 }}>
+        This {noun} is locked
+      </Typography>
+      <Typography color="text.secondary" sx={{ whiteSpace: 'pre-line', maxWidth: 560, mx: 'auto' }}>
+        {message}
+      </Typography>
+      <Stack direction="row" useFlexGap sx={{ gap: 2, justifyContent: 'center', mt: 3, flexWrap: 'wrap' }}>
+        {!signedIn && (
+          <Button variant="contained" component={RouterLink} to="/login" state={from}>
+            Login
+          </Button>
+        )}
+        {link && (
+          <Button variant={signedIn ? 'contained' : 'outlined'} href={link} target="_blank" rel="noopener noreferrer">
+            Unlock
+          </Button>
+        )}
+        <Button component={RouterLink} to={back.to}>
+          Back to {back.label.toLowerCase()}
+        </Button>
+      </Stack>
+    </Box>
   );
 }
 
