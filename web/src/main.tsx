@@ -33,7 +33,9 @@ createRoot(container).render(
             </RecordSectionsProvider>
           </RouteGroupProvider>
         </PersistGate>
-        <ToastContainer position="top-right" autoClose={5000} />
+        {/* Bottom right: at the top they sat over the header's e-mail and Logout and over page
+            actions ("New library entry") for 5 s; nothing stays fixed at the bottom of a page. */}
+        <ToastContainer position="bottom-right" autoClose={5000} />
       </ThemeProvider>
     </Provider>
   </StrictMode>,

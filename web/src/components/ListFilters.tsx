@@ -20,6 +20,13 @@ interface ListFiltersProps {
   onChange: (filters: Record<string, string[]>) => void;
 }
 
+/**
+ * The width a filter needs for its whole label (about 8 px a character at the field's size)
+ * plus its end buttons: MUI clips a label to its field, and a long one ("Organizations and
+ * ledger entries") read "Organizations and ledge…". On a phone every filter is a full row.
+ */
+const fitLabel = (label: string, buttons: number, least: number) => Math.max(least, Math.ceil(label.length * 8) + 28 + buttons * 28);
+
 function valueLabel(meta: ResourceMeta, filterName: string, value: string): string {
   if (filterName === 'visibility') return visibilityLabel(value);
   return choiceText(meta.fields.find((field) => field.name === filterName), value);
@@ -59,7 +66,7 @@ export function ListFilters({ meta, view, available, selected, onChange }: ListF
               label={label}
               value={chosen[0] ?? ''}
               onChange={(event) => set(filter.name, event.target.value === '' ? [] : [event.target.value])}
-              sx={{ minWidth: 190, flex: { xs: '1 1 100%', sm: '0 0 auto' } }}
+              sx={{ minWidth: { xs: 0, sm: fitLabel(label, 1, 190) }, flex: { xs: '1 1 100%', sm: '0 0 auto' } }}
             >
               <MenuItem value="">Any</MenuItem>
               <MenuItem value="true">Yes{countOf('true')}</MenuItem>
@@ -104,7 +111,7 @@ export function ListFilters({ meta, view, available, selected, onChange }: ListF
                 })
               }
               renderInput={(params) => <TextField {...params} label={label} placeholder={chosen.length === 0 ? 'Any' : undefined} />}
-              sx={{ minWidth: 220, maxWidth: { sm: 320 }, flex: { xs: '1 1 100%', sm: '0 0 auto' } }}
+              sx={{ minWidth: { xs: 0, sm: fitLabel(label, 2, 220) }, maxWidth: { sm: Math.max(320, fitLabel(label, 2, 220)) }, flex: { xs: '1 1 100%', sm: '0 0 auto' } }}
             />
           );
         }
@@ -120,7 +127,7 @@ export function ListFilters({ meta, view, available, selected, onChange }: ListF
               const raw = event.target.value as unknown;
               set(filter.name, typeof raw === 'string' ? raw.split(',') : (raw as string[]));
             }}
-            sx={{ minWidth: 170, maxWidth: { sm: 280 }, flex: { xs: '1 1 100%', sm: '0 0 auto' } }}
+            sx={{ minWidth: { xs: 0, sm: fitLabel(label, 1, 170) }, maxWidth: { sm: Math.max(280, fitLabel(label, 1, 170)) }, flex: { xs: '1 1 100%', sm: '0 0 auto' } }}
             slotProps={{
               select: {
                 multiple: true,

@@ -17,6 +17,11 @@ export type ProcessingStatus = (typeof PROCESSING_STATUSES)[number];
 
 /** What an item is (the content_kind column, from the sniffed file type; pasted text is text). */
 export const CONTENT_KINDS = ['text', 'pdf', 'image', 'html', 'email', 'spreadsheet', 'presentation', 'document', 'archive', 'audio', 'video', 'other'] as const;
+/** How each kind reads in the type column, its filter and the type chips alike ("HTML", never "Html"). */
+const CONTENT_KIND_LABELS = {
+  text: 'Text', pdf: 'PDF', image: 'Image', html: 'HTML', email: 'Email', spreadsheet: 'Spreadsheet',
+  presentation: 'Presentation', document: 'Document', archive: 'Archive', audio: 'Audio', video: 'Video', other: 'Other',
+} as const satisfies Record<(typeof CONTENT_KINDS)[number], string>;
 
 /** Warnings kept with an item (the first ones; the last says how many more there were), each at most 500 characters. */
 export const MAX_PROCESSING_WARNINGS = 50;
@@ -76,7 +81,7 @@ export const rawData = defineResource({
     file_type: readOnly(text({ max: 255 })),
     file_size: readOnly(integer({ min: 0, big: true })),
     file_sha256: readOnly(text({ max: 64 })),
-    content_kind: readOnly(choice(CONTENT_KINDS)),
+    content_kind: readOnly(choice(CONTENT_KINDS, { labels: CONTENT_KIND_LABELS })),
     source: relation('source', { many: false, inverseLabel: 'Raw data' }),
     duplicate_of: readOnly(relation('raw_data', { many: false, inverseLabel: 'Duplicates' })),
     processing_status: readOnly(choice(PROCESSING_STATUSES, { default: 'pending' })),

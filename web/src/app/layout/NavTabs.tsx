@@ -59,7 +59,9 @@ export function NavTabs() {
         sx={{
           minHeight: 44,
           // text.secondary at full opacity: the inherit colour's default 60% opacity is too faint.
-          '& .MuiTab-root': { minHeight: 44, color: 'text.secondary', opacity: 1 },
+          // One padding for every tab instead of MUI's 90 px minimum width, which left short
+          // labels ("People", "Lists") wider gaps than long ones ("Organizations").
+          '& .MuiTab-root': { minHeight: 44, minWidth: 0, px: 2, color: 'text.secondary', opacity: 1 },
           '& .MuiTab-root.Mui-selected': { color: 'primary.dark' },
           // Off the tabbed sections there is no active tab, so no indicator either.
           '& .MuiTabs-indicator': { display: active === false ? 'none' : 'block' },

@@ -46,7 +46,6 @@ export const rawDataView: ResourceView = {
   cells: {
     file_size: (value) => (typeof value === 'number' ? fileSize(value) : ''),
     processing_status: (_value, row) => statusText(row),
-    content_kind: (value) => (value === 'pdf' ? 'PDF' : typeof value === 'string' ? capitalized(value) : ''),
   },
 };
 
