@@ -18,6 +18,7 @@ import {
   type ResourceRecord,
 } from '../api/resources';
 import { BulkActionBar, useRowSelection, type BulkExtension } from './BulkActionBar';
+import { CollapsibleFilters } from './CollapsibleFilters';
 import { choiceText, formatDateTime, formatItem, formatScalar, formatTotal } from './field-format';
 import { relationValue } from './form-values';
 import { refName } from './RelationField';
@@ -39,8 +40,10 @@ interface DataTableProps {
   fixedParams?: ListParams;
   /** Where column choice and density are remembered (default: the resource kind). */
   tableKey?: string;
-  /** Controls beside the search box, before the filters. */
+  /** Controls beside the search box, before the filters (on a phone, folded away with them). */
   toolbar?: ReactNode;
+  /** How many of the toolbar's controls are set (counted on the phone's Filters button). */
+  toolbarActive?: number;
   /** Where a row leads (default: the record's page under the view's basePath). */
   rowPath?: (row: ResourceRecord) => string;
   /** Replaces the Export button (e.g. a menu of the resource's own export formats); null: no export. */
@@ -92,6 +95,7 @@ export function DataTable({
   fixedParams,
   tableKey,
   toolbar,
+  toolbarActive,
   rowPath,
   exportControl,
   filterable = true,
@@ -195,16 +199,18 @@ export function DataTable({
           value={state.search}
           onSearch={onSearch}
         />
-        {toolbar}
-        {filterable && (
-          <ListFilters
-            meta={meta}
-            view={view}
-            available={filters.data?.filters ?? []}
-            selected={state.filters}
-            onChange={(next) => update({ filters: next })}
-          />
-        )}
+        <CollapsibleFilters active={Object.keys(state.filters).length + (toolbarActive ?? 0)}>
+          {toolbar}
+          {filterable && (
+            <ListFilters
+              meta={meta}
+              view={view}
+              available={filters.data?.filters ?? []}
+              selected={state.filters}
+              onChange={(next) => update({ filters: next })}
+            />
+          )}
+        </CollapsibleFilters>
         <Stack direction="row" spacing={1} sx={{ ml: { sm: 'auto' } }}>
           <TableSettings prefs={prefs} available={available} always={ALWAYS_SHOWN} label={(name) => fieldLabel(view, name)} />
           {exportControl !== undefined ? exportControl : (

@@ -21,6 +21,7 @@ import type { ResourceRecord } from '../../api/resources';
 import type { BulkExtension, RowSelection } from '../../components/BulkActionBar';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { DataTable } from '../../components/DataTable';
+import { choiceText } from '../../components/field-format';
 import { notify } from '../../components/notify';
 import { PageTabs } from '../../components/PageTabs';
 import { useCanWrite } from '../../components/resource-view';
@@ -35,8 +36,6 @@ const TABS = [
   { value: '2', label: 'Buckets' },
 ] as const;
 
-const TYPE_LABELS: Record<string, string> = { pdf: 'PDF', html: 'HTML' };
-const typeLabel = (type: string) => TYPE_LABELS[type] ?? type.charAt(0).toUpperCase() + type.slice(1);
 const items = (n: number) => `${n.toLocaleString('en-GB')} ${n === 1 ? 'item' : 'items'}`;
 
 /** The list's own export (GET raw-data/export/ with the list's search and filters): the rows, or the rows and their files. */
@@ -72,7 +71,8 @@ function useCreatedRange() {
 
 function CreatedRange({ range }: { range: ReturnType<typeof useCreatedRange> }) {
   return (
-    <Stack direction="row" spacing={1}>
+    // Two equal halves of the row on a phone, where two 170 px fields ran past the gutter.
+    <Stack direction="row" spacing={1} sx={{ minWidth: 0 }}>
       {(['from', 'to'] as const).map((end) => (
         <TextField
           key={end}
@@ -81,7 +81,7 @@ function CreatedRange({ range }: { range: ReturnType<typeof useCreatedRange> }) 
           value={range[end]}
           onChange={(event) => range.set(DATE_PARAMS[end], event.target.value)}
           slotProps={{ inputLabel: { shrink: true } }}
-          sx={{ width: 170 }}
+          sx={{ width: { xs: 'auto', sm: 170 }, flex: { xs: '1 1 0', sm: '0 0 auto' }, minWidth: 0 }}
         />
       ))}
     </Stack>
@@ -216,14 +216,16 @@ const itemsBulk: BulkExtension = {
   ),
 };
 
-function TypeCounts() {
+/** Items by type, each type named as the type column and its filter name it (the field's labels, from the server). */
+function TypeCounts({ meta }: { meta: ResourceMeta }) {
   const counts = useTypeCountsQuery();
+  const kindField = meta.fields.find((field) => field.name === 'content_kind');
   const shown = (counts.data?.results ?? []).filter((entry) => entry.count > 0);
   if (shown.length === 0) return null;
   return (
     <Stack direction="row" useFlexGap sx={{ gap: 1, flexWrap: 'wrap' }} aria-label="Items by type" data-testid="type-counts">
       {shown.map((entry) => (
-        <Chip key={entry.type} size="small" variant="outlined" label={`${typeLabel(entry.type)} ${entry.count.toLocaleString('en-GB')}`} />
+        <Chip key={entry.type} size="small" variant="outlined" label={`${choiceText(kindField, entry.type)} ${entry.count.toLocaleString('en-GB')}`} />
       ))}
     </Stack>
   );
@@ -235,7 +237,9 @@ function ItemsTab({ meta }: { meta: ResourceMeta }) {
   return (
     <Stack spacing={2}>
       {canWrite && (
-        <Stack direction="row" spacing={1}>
+        // Wrapped whole, each label on one line: squeezed into one row, the three buttons broke
+        // their labels over four lines at 390 px.
+        <Stack direction="row" useFlexGap sx={{ gap: 1, flexWrap: 'wrap', '& > *': { whiteSpace: 'nowrap' } }}>
           <Button variant="contained" startIcon={<BoltIcon />} component={RouterLink} to="/rawdata/quick-create">
             Quick collection
           </Button>
@@ -245,13 +249,14 @@ function ItemsTab({ meta }: { meta: ResourceMeta }) {
           <ListReportButton meta={meta} fixedParams={range.apiParams} />
         </Stack>
       )}
-      <TypeCounts />
+      <TypeCounts meta={meta} />
       <DataTable
         meta={meta}
         view={rawDataView}
         rowPath={(row) => itemEditPath(row.id)}
         fixedParams={range.apiParams}
         toolbar={<CreatedRange range={range} />}
+        toolbarActive={(range.from ? 1 : 0) + (range.to ? 1 : 0)}
         exportControl={<ExportMenu meta={meta} fixedParams={range.apiParams} />}
         spreadsheetUpload={false}
         bulk={itemsBulk}
