@@ -7,8 +7,13 @@
  *   name: labels of letters, digits and hyphens, at most 63 characters each, 253 in all, and
  *   a top-level label that is not all digits. IP literals (`[192.0.2.1]`) are refused: a
  *   list address is a mailbox at a domain.
- * - The local part is kept as typed (it may be case-sensitive, RFC 5321 §2.4), at most 64
- *   octets; the whole address at most 254 (RFC 5321 §4.5.3.1).
+ * - The local part is lower-cased: RFC 5321 §2.4 lets a mail server tell `Jane@` from `jane@`,
+ *   but in practice none does, and people type the same mailbox both ways — kept as typed,
+ *   `jane@Example.com` and `JANE@example.com` were two items of one list. At most 64 octets;
+ *   the whole address (its ASCII form) at most 254 (RFC 5321 §4.5.3.1).
+ * - The stored address (`email`) is the one canonical form: that local part, @, the domain in
+ *   Unicode (`bücher.de`, not `xn--bcher-kva.de`), the form people read everywhere it shows;
+ *   `ascii` beside it is what a mail server is given.
  * - The syntax (dot-atoms, quoted strings and their escapes, UTF-8 local parts of RFC 6532)
  *   is checked by the `email-addresses` package, an RFC 5322 parser, in its strict mode
  *   (no obsolete syntax).
@@ -52,9 +57,14 @@ export const INVALID_REASONS = {
 } as const;
 
 export interface NormalizedAddress {
-  /** local@domain with the domain ASCII and lower case. */
+  /** The canonical form, stored and shown: the local part lower case, @, the domain lower case in Unicode. */
   email: string;
+  /** The same with the domain in ASCII (IDN labels as punycode): what a mail server is given. */
+  ascii: string;
+  /** Lower case. */
   local: string;
+  /** The local part as it was typed (organizations' and people's addresses may hold it so). */
+  typedLocal: string;
   /** ASCII, lower case. */
   domain: string;
   /** The domain in Unicode when it differs from its ASCII form (an IDN), else null. */
@@ -103,12 +113,23 @@ export function normalizeParts(localInput: string, domainInput: string): Address
   const domain = normalizeDomain(domainInput);
   if (!domain.ok) return fail(domain.reason);
   if (Buffer.byteLength(local, 'utf8') > LOCAL_PART_MAX_OCTETS) return fail(INVALID_REASONS.localTooLong);
-  const email = `${local}@${domain.ascii}`;
-  if (email.length > ADDRESS_MAX_LENGTH) return fail(INVALID_REASONS.tooLong);
+  const typed = `${local}@${domain.ascii}`;
+  if (typed.length > ADDRESS_MAX_LENGTH) return fail(INVALID_REASONS.tooLong);
   // The RFC 5322 grammar decides the rest of the local part (the domain is a checked host name by now).
-  const parsed = addresses.parseOneAddress({ input: email, rfc6532: true, strict: true, rejectTLD: true });
+  const parsed = addresses.parseOneAddress({ input: typed, rfc6532: true, strict: true, rejectTLD: true });
   if (!parsed || parsed.type !== 'mailbox' || parsed.domain !== domain.ascii) return fail(INVALID_REASONS.badLocalPart);
-  return { ok: true, value: { email, local, domain: domain.ascii, domainUnicode: domain.unicode } };
+  const lower = local.toLowerCase();
+  return {
+    ok: true,
+    value: {
+      email: `${lower}@${domain.unicode ?? domain.ascii}`,
+      ascii: `${lower}@${domain.ascii}`,
+      local: lower,
+      typedLocal: local,
+      domain: domain.ascii,
+      domainUnicode: domain.unicode,
+    },
+  };
 }
 
 /**
@@ -162,9 +183,12 @@ export function isRoleLocalPart(local: string): boolean {
   return ROLE_LOCAL_PARTS.has(bare);
 }
 
-/** The forms an address may be stored in elsewhere (organizations' and people's emails): as given, its domain ASCII or Unicode. */
+/**
+ * The forms an address may be stored in elsewhere (organizations' and people's emails): the
+ * local part as typed or lower case, the domain ASCII or Unicode.
+ */
 export function addressVariants(address: NormalizedAddress): string[] {
-  const forms = [address.email, address.email.toLowerCase()];
-  if (address.domainUnicode) forms.push(`${address.local}@${address.domainUnicode}`, `${address.local}@${address.domainUnicode}`.toLowerCase());
-  return [...new Set(forms)];
+  const domains = [address.domain, ...(address.domainUnicode ? [address.domainUnicode] : [])];
+  const locals = [address.local, address.typedLocal];
+  return [...new Set(locals.flatMap((local) => domains.map((domain) => `${local}@${domain}`)))];
 }

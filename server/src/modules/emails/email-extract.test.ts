@@ -45,10 +45,16 @@ describe('one address: validated and normalized', () => {
     });
   }
 
-  it('keeps the Unicode form of an internationalized domain beside its ASCII form', () => {
-    const result = normalizeAddress('user@München.de');
+  it('stores an internationalized domain in Unicode, with its ASCII form beside it for mail servers', () => {
+    const result = normalizeAddress('User@München.de');
     assert.ok(result.ok);
-    assert.deepEqual(result.value, { email: 'user@xn--mnchen-3ya.de', local: 'user', domain: 'xn--mnchen-3ya.de', domainUnicode: 'münchen.de' });
+    assert.deepEqual(result.value, {
+      email: 'user@münchen.de', ascii: 'user@xn--mnchen-3ya.de', local: 'user', typedLocal: 'User', domain: 'xn--mnchen-3ya.de', domainUnicode: 'münchen.de',
+    });
+    // Typed in punycode, the same address.
+    const punycode = normalizeAddress('USER@xn--mnchen-3ya.de');
+    assert.ok(punycode.ok);
+    assert.equal(punycode.value.email, 'user@münchen.de');
     const plain = normalizeAddress('user@example.com');
     assert.ok(plain.ok);
     assert.equal(plain.value.domainUnicode, null);

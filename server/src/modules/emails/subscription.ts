@@ -21,7 +21,7 @@ import { conflict, fieldError, notFound, tooManyRequests, ApiError } from '../..
 import { inTenant, systemActor, type EngineContext } from '../../resources/context.ts';
 import type { Row } from '../../resources/repository.ts';
 import type { MailMessage, MailTransport } from '../../mail/mail.ts';
-import { normalizeAddress } from './email-address.ts';
+import { normalizeAddress, type NormalizedAddress } from './email-address.ts';
 import type { EmailListService } from './emails.service.ts';
 import { dropOpenConfirmTokens, findToken, insertToken, lockItem, lockItemByEmail, markTokenUsed } from './emails.repository.ts';
 
@@ -82,7 +82,7 @@ export class SubscriptionService {
     if (honeypot || (elapsed >= 0 && elapsed < minFormSeconds * 1000)) return answer;
 
     const outcome = await this.withRetryOnRace(() =>
-      inTenant(this.db, systemActor(context.tenantId), (ctx) => this.signUp(ctx, address.email, name, context)),
+      inTenant(this.db, systemActor(context.tenantId), (ctx) => this.signUp(ctx, address, name, context)),
     );
     if (outcome.kind === 'mail') await this.send(outcome.message);
     return answer;
@@ -99,8 +99,11 @@ export class SubscriptionService {
     }
   }
 
-  private async signUp(ctx: EngineContext, email: string, name: string | null, context: SubscribeContext): Promise<Outcome> {
+  private async signUp(ctx: EngineContext, address: NormalizedAddress, name: string | null, context: SubscribeContext): Promise<Outcome> {
     const { tx } = ctx;
+    const email = address.email;
+    // The mail goes to the ASCII form: a mail server may not take a Unicode domain.
+    const to = address.ascii;
     let item = await lockItemByEmail(tx, email);
     if (!item) {
       const created = await this.list.items.write(ctx, null, { values: { email, name, source: 'subscribed', subscription: 'pending' } });
@@ -117,7 +120,7 @@ export class SubscriptionService {
       return {
         kind: 'mail',
         message: {
-          to: email,
+          to,
           subject: `You are already on the list of ${context.tenantName}`,
           text: [
             `Someone (we hope you) asked to join the mailing list of ${context.tenantName} with this address, which is on it already: there is nothing to do.`,
@@ -134,7 +137,7 @@ export class SubscriptionService {
     return {
       kind: 'mail',
       message: {
-        to: email,
+        to,
         subject: `Confirm your subscription to ${context.tenantName}`,
         text: [
           `Someone (we hope you) asked to join the mailing list of ${context.tenantName} with this address.`,
