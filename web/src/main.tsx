@@ -33,9 +33,10 @@ createRoot(container).render(
             </RecordSectionsProvider>
           </RouteGroupProvider>
         </PersistGate>
-        {/* Bottom right: at the top they sat over the header's e-mail and Logout and over page
-            actions ("New library entry") for 5 s; nothing stays fixed at the bottom of a page. */}
-        <ToastContainer position="bottom-right" autoClose={5000} />
+        {/* Bottom centre: at the top right they sat over the header's e-mail and Logout and over
+            page actions ("New library entry") for 5 s; at the bottom right over the footer's link
+            and a table's paging. The middle of a page's foot holds neither. */}
+        <ToastContainer position="bottom-center" autoClose={5000} />
       </ThemeProvider>
     </Provider>
   </StrictMode>,
