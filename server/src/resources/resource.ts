@@ -82,6 +82,13 @@ export interface ResourceDeclaration {
   /** Minimum audience that may read the records at all (default: everyone, by visibility). */
   readAccess?: AccessLevel;
   /**
+   * Whether a signed-out visitor asking for a paywalled record is told it is locked (403
+   * `paywalled`, nothing of it sent) rather than "not found": for the kinds whose paywalled
+   * records the home cards and lists already count behind a lock (docs/engine.md "Paywalled
+   * records"). Elsewhere a record a reader may not see is a 404, whatever its visibility.
+   */
+  paywallOffer?: boolean;
+  /**
    * 'tenant' (default): rows belong to the request's tenant. 'shared': one
    * table for every tenant (geos, cities), without tenant_id or visibility.
    */

@@ -438,13 +438,14 @@ export class ResourceService {
   }
 
   /**
-   * Why a record is not sent: a visitor asking for a paywalled record is told so (403
-   * `paywalled`, the label only), since the lists already count such records behind a lock;
+   * Why a record is not sent: a visitor asking for a paywalled record of a kind that offers
+   * them (`paywallOffer`) is told so (403 `paywalled`, the label only), since the home cards
+   * and lists already count such records behind a lock;
    * anything else — hidden, deleted, never there — is the same 404, so a hidden record's
    * existence never shows.
    */
   private async unreadable(tx: Tx, access: AccessLevel, rowId: string): Promise<ApiError> {
-    const offered = access === 'public' && this.resource.hasVisibility && mayReadResource(this.resource, 'paywall') && isUuid(rowId);
+    const offered = access === 'public' && this.resource.paywallOffer === true && this.resource.hasVisibility && mayReadResource(this.resource, 'paywall') && isUuid(rowId);
     if (offered && (await repo.selectOne(tx, this.resource, ['paywalled'], rowId))) return paywalled(this.resource.label);
     return notFound(`${this.resource.label} not found.`);
   }

@@ -17,6 +17,7 @@ export const ledgerEntries = defineResource({
   path: '/assets/ledger',
   table: 'ledger_entries',
   label: 'Ledger entry',
+  paywallOffer: true,
   plural: 'Ledger entries',
   summary: ['year', 'quarter', 'symbol'],
   writeAccess: 'research',

@@ -31,6 +31,7 @@ export const library = defineResource({
   path: '/library',
   table: 'library_entries',
   label: 'Library entry',
+  paywallOffer: true,
   plural: 'Library entries',
   summary: ['type', 'publish_date', 'publisher'],
   writeAccess: 'research',

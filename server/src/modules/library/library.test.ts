@@ -106,9 +106,10 @@ describe('library API', () => {
       });
     }
 
-    it('a row the caller may not see is a 404, as is an unknown id; a malformed id is a 400', async () => {
+    it('a row the caller may not see is a 404 (a 403 paywalled for a visitor), as is an unknown id; a malformed id is a 400', async () => {
       for (const [role, id, status] of [
-        ['public', ids['paid'], 404],
+        // A visitor is told a paywalled record is locked, and given nothing of it (docs/engine.md "Paywalled records").
+        ['public', ids['paid'], 403],
         ['public', ids['secret'], 404],
         ['paywall', ids['paid'], 200],
         ['paywall', ids['secret'], 404],

@@ -8,6 +8,7 @@ export const organizations = defineResource({
   path: '/assets/organizations',
   table: 'organizations',
   label: 'Organization',
+  paywallOffer: true,
   summary: ['hq_city', 'ownership_type'],
   review: { typeCode: 'ORG' },
   writeAccess: 'research',

@@ -47,9 +47,10 @@ describe('organizations API', () => {
       });
     }
 
-    it('a row the caller may not see is a 404, as is an unknown id; a malformed id is a 400 naming it', async () => {
+    it('a row the caller may not see is a 404 (a 403 paywalled for a visitor), as is an unknown id; a malformed id is a 400 naming it', async () => {
       for (const [role, id, status] of [
-        ['public', ids['paid'], 404],
+        // A visitor is told a paywalled record is locked, and given nothing of it (docs/engine.md "Paywalled records").
+        ['public', ids['paid'], 403],
         ['paywall', ids['secret'], 404],
         ['admin', ids['secret'], 200],
         ['admin', '00000000-0000-0000-0000-000000000000', 404],
@@ -60,6 +61,10 @@ describe('organizations API', () => {
         assert.equal(response.statusCode, status, `${role} ${id}`);
         if (status === 400) assert.deepEqual(response.json().errors, { id: ['Must be the id of a record.'] });
       }
+      // The visitor learns the record is locked, and nothing else; a hidden one stays unknown.
+      const locked = await t.request(acme, { method: 'GET', url: `${BASE}/${ids['paid']}/` });
+      assert.deepEqual(locked.json(), { code: 'paywalled', detail: 'This organization is for signed-in readers.' });
+      assert.equal((await t.request(acme, { method: 'GET', url: `${BASE}/${ids['secret']}/` })).statusCode, 404);
     });
 
     it("another tenant's id is a 404 for read, patch and delete", async () => {

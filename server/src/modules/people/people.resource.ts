@@ -8,6 +8,7 @@ export const people = defineResource({
   path: '/assets/people',
   table: 'people',
   label: 'Person',
+  paywallOffer: true,
   plural: 'People',
   summary: ['current_address_city', 'passport_country'],
   review: { typeCode: 'PER' },
