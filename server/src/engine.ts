@@ -11,6 +11,7 @@ import { AuthService } from './auth/auth.service.ts';
 import type { Config } from './config.ts';
 import type { EntityCounts } from './contracts.ts';
 import type { Database } from './db/client.ts';
+import { ReplicaSet } from './db/replicas.ts';
 import type { JobRegistry } from './jobs/registry.ts';
 import { DomainEnrichment, OFFLINE, type EnrichmentDeps } from './modules/emails/domain-enrichment.ts';
 import { EmailListService } from './modules/emails/emails.service.ts';
@@ -42,7 +43,7 @@ export interface EngineDeps {
   /** How the email domain enrichment job reaches the network (startup.ts); by default not at all (tests, scripts). */
   emailEnrichment?: EnrichmentDeps;
   /** Where the engine's own background work reports what went wrong (the process's logger); nowhere by default. */
-  log?: { warn(details: object, message: string): void };
+  log?: { info?(details: object, message: string): void; warn(details: object, message: string): void };
 }
 
 /** What the engine remembers between requests and jobs: each holds state of its database, so each is the engine's. */
@@ -58,6 +59,11 @@ export interface EngineCaches {
 export interface Engine {
   readonly config: Config;
   readonly db: Database;
+  /**
+   * The read replicas DATABASE_REPLICA_URLS names (null: none). Only the API reads on them
+   * (buildApp starts their checks); workers, whose jobs write, stay on the primary.
+   */
+  readonly replicas: ReplicaSet | null;
   /** The file store: uploads, imports' files, raw data. */
   readonly files: FileStore;
   /** The resources by kind and the engine's extensions (modules/registry.ts). */
@@ -93,9 +99,12 @@ export function createEngine(config: Config, deps: EngineDeps): Engine {
     rawDataReports: new RawDataReports(),
     domainEnrichment: new DomainEnrichment(services, deps.emailEnrichment ?? OFFLINE),
   };
+  const log = deps.log;
+  const replicaLog = log ? { info: (details: object, message: string) => (log.info ?? log.warn).call(log, details, message), warn: log.warn.bind(log) } : undefined;
   return {
     config,
     db,
+    replicas: config.replicas.urls.length > 0 ? new ReplicaSet(db, config.replicas, replicaLog) : null,
     files: new FileStore(deps.storage, db),
     catalog,
     ...pieces,
