@@ -103,7 +103,7 @@ export async function buildApp({ engine, logger, mail }: AppDeps): Promise<Fasti
   // Read replicas: checked from now on; reads of GET requests go to them (http/read-routing.ts).
   let reads: ReadRouting | null = null;
   if (replicas) {
-    await replicas.start();
+    await replicas.start(app.log);
     app.addHook('onClose', () => replicas.stop());
     reads = new ReadRouting(replicas, config.replicas);
   }

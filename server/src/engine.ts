@@ -43,7 +43,7 @@ export interface EngineDeps {
   /** How the email domain enrichment job reaches the network (startup.ts); by default not at all (tests, scripts). */
   emailEnrichment?: EnrichmentDeps;
   /** Where the engine's own background work reports what went wrong (the process's logger); nowhere by default. */
-  log?: { info?(details: object, message: string): void; warn(details: object, message: string): void };
+  log?: { warn(details: object, message: string): void };
 }
 
 /** What the engine remembers between requests and jobs: each holds state of its database, so each is the engine's. */
@@ -99,12 +99,10 @@ export function createEngine(config: Config, deps: EngineDeps): Engine {
     rawDataReports: new RawDataReports(),
     domainEnrichment: new DomainEnrichment(services, deps.emailEnrichment ?? OFFLINE),
   };
-  const log = deps.log;
-  const replicaLog = log ? { info: (details: object, message: string) => (log.info ?? log.warn).call(log, details, message), warn: log.warn.bind(log) } : undefined;
   return {
     config,
     db,
-    replicas: config.replicas.urls.length > 0 ? new ReplicaSet(db, config.replicas, replicaLog) : null,
+    replicas: config.replicas.urls.length > 0 ? new ReplicaSet(db, config.replicas) : null,
     files: new FileStore(deps.storage, db),
     catalog,
     ...pieces,

@@ -66,7 +66,7 @@ export interface ReplicaStatus {
   replay_lsn: string | null;
   checked_at: string | null;
   last_error: string | null;
-  /** Reads this process served on the replica, and reads it handed to the primary after the replica failed under them. */
+  /** Reads this process sent to the replica, and of those the ones it handed to the primary after the replica failed under them. */
   reads: number;
   failovers: number;
 }
@@ -121,11 +121,11 @@ export class ReplicaSet {
   private checking: Promise<void> | null = null;
   private started: Promise<void> | null = null;
   private stopped = false;
+  private log: ReplicaLog = SILENT;
 
   constructor(
     private readonly primary: Database,
     private readonly settings: ReplicaSettings,
-    private readonly log: ReplicaLog = SILENT,
   ) {
     this.replicas = settings.urls.map((url) => new Replica(url, replicaName(url)));
   }
@@ -134,8 +134,12 @@ export class ReplicaSet {
     return this.replicas.length;
   }
 
-  /** Opens the replicas' pools (without waiting for them: a replica away at start is only skipped), checks once, then keeps checking. */
-  start(): Promise<void> {
+  /**
+   * Opens the replicas' pools (without waiting for them: a replica away at start is only
+   * skipped), checks once, then keeps checking; health changes go to `log` (the API's logger).
+   */
+  start(log?: ReplicaLog): Promise<void> {
+    if (log) this.log = log;
     return (this.started ??= (async () => {
       for (const replica of this.replicas) {
         replica.db = await openPostgres(replica.url, REPLICA_POOL_SIZE, { probe: false, applicationName: 'intelnotes-replica' });
@@ -285,13 +289,12 @@ export class ReplicaSet {
       return this.primary.withTenant(context, fn);
     }
     let started = false;
+    replica.reads++;
     try {
-      const result = await replica.db!.withTenant(context, (tx) => {
+      return await replica.db!.withTenant(context, (tx) => {
         started = true;
         return fn(tx);
       });
-      replica.reads++;
-      return result;
     } catch (error) {
       if (!this.replicaFault(replica, error) || (options.once && started)) throw error;
       replica.failovers++;
@@ -306,10 +309,9 @@ export class ReplicaSet {
       this.primaryReads++;
       return this.primary.readOnce<T>(context, statement);
     }
+    replica.reads++;
     try {
-      const rows = await replica.db!.readOnce<T>(context, statement);
-      replica.reads++;
-      return rows;
+      return await replica.db!.readOnce<T>(context, statement);
     } catch (error) {
       if (!this.replicaFault(replica, error)) throw error;
       replica.failovers++;
