@@ -97,6 +97,9 @@ export function registerReadYourWrites(app: FastifyInstance, routing: ReadRoutin
   // onSend runs once the handler's transactions have committed, before the caller has the answer.
   app.addHook('onSend', async (request, reply) => {
     if (READ_METHODS.has(request.method) || request.method === 'OPTIONS' || !request.url.startsWith('/api/')) return;
+    // A refused request wrote nothing (a 503 for a database away, docs/faults.md, is guaranteed to
+    // have written nothing), and asking the primary then would only delay the answer.
+    if (reply.statusCode >= 400) return;
     await routing.remember(request, reply);
   });
 }

@@ -46,6 +46,8 @@ export interface ReplicaCluster {
   replica: PostgresProcess;
   /** How the base backup was made: 'pg_basebackup' or 'low-level backup API'. */
   backup: string;
+  /** The clusters' PostgreSQL major version (the test server's). */
+  major: number;
   /** The replica's URL of the database a primary URL names. */
   replicaUrlOf(primaryDatabaseUrl: string): string;
   /** Pauses or resumes the replica's WAL replay (it keeps receiving WAL): a replica that falls behind. */
@@ -236,6 +238,7 @@ export async function startReplicaCluster(): Promise<ReplicaCluster> {
       primary,
       replica,
       backup,
+      major,
       replicaUrlOf: (primaryDatabaseUrl) => {
         const url = new URL(primaryDatabaseUrl);
         url.port = String(replica.port);
