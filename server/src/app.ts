@@ -41,6 +41,7 @@ import { jobsRoutes } from './jobs/jobs.routes.ts';
 import { probeRoutes } from './modules/probe/probe.routes.ts';
 import { metadataRoutes } from './http/metadata.routes.ts';
 import { registerResource } from './http/resource.routes.ts';
+import { registerReadCache } from './http/read-cache.ts';
 import { normalizeHost } from './tenancy/host.ts';
 import { tenancyPlugin } from './tenancy/tenancy.plugin.ts';
 
@@ -101,6 +102,7 @@ export async function buildApp({ engine, logger, mail }: AppDeps): Promise<Fasti
   await app.register(tenancyPlugin, { db, mainHost: config.mainHost, cache: caches.tenants });
   await app.register(authPlugin, { auth });
   await registerCountsCache(app, db, caches.counts);
+  await registerReadCache(app, db, caches.reads);
   const events = await registerEventHub(app, db, config.events);
 
   await app.register(
@@ -110,11 +112,11 @@ export async function buildApp({ engine, logger, mail }: AppDeps): Promise<Fasti
       await api.register(usersRoutes, { db });
       await api.register(settingsRoutes, { cache: caches.tenants, db });
       await api.register(countsRoutes, { cache: caches.counts });
-      await api.register(searchRoutes, { catalog: engine.catalog });
+      await api.register(searchRoutes, { catalog: engine.catalog, cache: caches.reads });
       await api.register(organizationsRoutes, { config });
       await api.register(operatorRoutes, { config, catalog: engine.catalog });
       await api.register(listsRoutes, { service: engine.lists });
-      await api.register(factsRoutes, { service: engine.facts });
+      await api.register(factsRoutes, { service: engine.facts, cache: caches.reads });
       await api.register(reviewRoutes, { reviews: engine.reviews });
       await api.register(rawdataRoutes, { services: engine.services, processing: engine.rawDataProcessing, reports: engine.rawDataReports, files, config });
       await api.register(emailsRoutes, { list: engine.emailList, db, config, mail: mail ?? mailTransportFor(config, app.log) });
@@ -123,7 +125,7 @@ export async function buildApp({ engine, logger, mail }: AppDeps): Promise<Fasti
       await api.register(jobsRoutes);
       await api.register(eventsRoutes, { hub: events });
       if (config.jobs.probe) await api.register(probeRoutes);
-      for (const service of engine.services.all()) await registerResource(api, service, { files, importWaitSeconds: config.importWaitSeconds, statistics: engine.statistics });
+      for (const service of engine.services.all()) await registerResource(api, service, { files, importWaitSeconds: config.importWaitSeconds, statistics: engine.statistics, cache: caches.reads });
     },
     { prefix: API_PREFIX },
   );

@@ -6,6 +6,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Database, RenderedStatement, Tx } from '../db/client.ts';
 import { ApiError } from '../resources/errors.ts';
+import { noteWrites } from '../resources/read-cache.ts';
 import { tenantFromHost, type HostTenant } from './host.ts';
 import type { TenantCache } from './tenant-cache.ts';
 import type { TenantRow } from './tenants.repository.ts';
@@ -27,6 +28,8 @@ declare module 'fastify' {
   }
 }
 
+const READ_ONLY_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
 export const tenantNotFound = () => new ApiError(404, 'tenant_not_found', 'This tenant does not exist.');
 
 export const tenancyPlugin = fp(
@@ -38,7 +41,15 @@ export const tenancyPlugin = fp(
       manageTenants: request.principal?.canManageTenants ?? false,
     });
     app.decorateRequest('tx', function tx<T>(this: FastifyRequest, fn: (tx: Tx) => Promise<T>): Promise<T> {
-      return options.db.withTenant(contextOf(this), fn);
+      const context = contextOf(this);
+      // A request that may write tells every process's read cache at commit when it did
+      // (read-cache.ts); reads skip the extra statement.
+      if (READ_ONLY_METHODS.has(this.method)) return options.db.withTenant(context, fn);
+      return options.db.withTenant(context, async (tx) => {
+        const result = await fn(tx);
+        await noteWrites(tx, context.tenantId);
+        return result;
+      });
     });
     app.decorateRequest('readOnce', function readOnce<T>(this: FastifyRequest, statement: RenderedStatement): Promise<T[]> {
       return options.db.readOnce<T>(contextOf(this), statement);
