@@ -72,6 +72,8 @@ export class ReadCache {
         // Checked on read only; expired entries wait for the LRU to push them out.
         ttlAutopurge: false,
         updateAgeOnGet: false,
+        // Read the time on every check rather than caching it for a millisecond (a timer per read).
+        ttlResolution: 0,
         ...(time ? { perf: time } : {}),
       })
       : null;
