@@ -68,8 +68,8 @@ async function measure(name: string, sides: Side[]): Promise<Array<{ side: Side;
     for (const side of sides) {
       const before = side.pid ? cpuMs(side.pid) : 0;
       const batch = await runBatch({ requests: Math.ceil(requests / rounds), concurrency, maxSeconds, firstIndex: round * requests }, async (index) => {
-        const response = await side.client.get(side.path(index), side.headers);
-        side.check(JSON.parse(response.body.toString('utf8')));
+        // Status 200 is checked (get); bodies are not parsed, so the generator's CPU stays small.
+        await side.client.get(side.path(index), side.headers);
       });
       if (side.pid) {
         const spent = cpu.get(side)!;

@@ -4,7 +4,7 @@
 set -euo pipefail
 URL=${DIRECTUS_URL:-http://127.0.0.1:8055}
 TOKEN=$(curl -sf "$URL/auth/login" -H 'content-type: application/json' \
-  -d '{"email":"admin@bench.local","password":"bench-admin-password"}' | jq -r .data.access_token)
+  -d '{"email":"admin@example.com","password":"bench-admin-password"}' | jq -r .data.access_token)
 AUTH="authorization: Bearer $TOKEN"
 curl -sf -X PATCH "$URL/collections/organizations" -H "$AUTH" -H 'content-type: application/json' -d '{"meta":{"note":"bench01"}}' > /dev/null
 POLICY=$(curl -sf "$URL/access?filter%5Brole%5D%5B_null%5D=true&filter%5Buser%5D%5B_null%5D=true&fields=policy" -H "$AUTH" | jq -r '.data[0].policy')

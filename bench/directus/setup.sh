@@ -31,7 +31,7 @@ DB_PORT=${PGPORT:-5432}
 DB_DATABASE=$DIRECTUS_DB
 DB_USER=${PGUSER:-postgres}
 SECRET=bench-secret-bench-secret-bench-secret
-ADMIN_EMAIL=admin@bench.local
+ADMIN_EMAIL=admin@example.com
 ADMIN_PASSWORD=bench-admin-password
 HOST=127.0.0.1
 PORT=${DIRECTUS_PORT:-8055}
@@ -40,5 +40,7 @@ LOG_LEVEL=warn
 TELEMETRY=false
 CACHE_ENABLED=false
 RATE_LIMITER_ENABLED=false
+# Directus answers 503 when its event loop lags (on by default): off, so it is measured, not shed.
+PRESSURE_LIMITER_ENABLED=false
 ENV
 npx directus bootstrap

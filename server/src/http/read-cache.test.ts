@@ -77,6 +77,26 @@ describe('the read cache', () => {
     assert.equal(await off.get('t1', 'public', 'q', async () => 7), 7);
   });
 
+  it('keeps a body per loaded value and variant, stale with its value', async () => {
+    const cache = new ReadCache(settings);
+    cache.setActive(true);
+    let serialized = 0;
+    const serialize = (text: string) => () => ((serialized += 1), text);
+    const first = await cache.entry('t1', 'public', 'q', async () => ({ n: 1 }));
+    assert.equal(cache.body('t1', 'public', 'q', first, 'a', serialize('one')), 'one');
+    assert.equal(cache.body('t1', 'public', 'q', first, 'a', serialize('again')), 'one');
+    assert.equal(cache.body('t1', 'public', 'q', first, 'b', serialize('other links')), 'other links');
+    assert.equal(cache.body('t2', 'public', 'q', first, 'a', serialize('another tenant')), 'another tenant');
+    assert.equal(serialized, 3);
+    cache.invalidate('t1');
+    // The value loaded before the change: its body is made afresh and not kept.
+    assert.equal(cache.body('t1', 'public', 'q', first, 'a', serialize('stale')), 'stale');
+    const second = await cache.entry('t1', 'public', 'q', async () => ({ n: 2 }));
+    assert.deepEqual(second.value, { n: 2 });
+    assert.equal(cache.body('t1', 'public', 'q', second, 'a', serialize('two')), 'two');
+    assert.equal(cache.body('t1', 'public', 'q', second, 'a', serialize('not again')), 'two');
+  });
+
   it('serves an entry for its time to live at most', async () => {
     let now = 1_000;
     const cache = new ReadCache({ maxBytes: 1_000_000, ttlMs: 500 }, { now: () => now });

@@ -10,7 +10,7 @@ import { Type, type TSchema } from 'typebox';
 import { AuditHistory, AvailableFilters, BulkRefusedBody, BulkResult, BulkUndoResult, ErrorBody, ImportFailedBody, ImportJobAccepted, ImportReport, MergePreview, MergeRequest, MergeResult, RelatedGroups, resourcePage } from '../contracts.ts';
 import { actorOf, withContext } from './engine-context.ts';
 import { pageOf } from './pages.ts';
-import { cachedRead } from './read-cache.ts';
+import { cachedReply } from './read-cache.ts';
 import type { ReadCache } from '../resources/read-cache.ts';
 import { FilterParam, limitOffsetParams, pagingParams } from './list-params.ts';
 import { engineParsed } from './validation.ts';
@@ -157,8 +157,8 @@ export async function registerResource(instance: FastifyInstance, service: Resou
     const load = () => withContext(request, (ctx) => service.list(ctx, listQuery));
     // A page without a search term is what every visitor asks for; search terms rarely repeat,
     // so a searched page is read afresh rather than crowding the cache out.
-    const page = listQuery.search ? await load() : await cachedRead(options.cache, request, listCacheKey(resource.kind, listQuery), load);
-    return pageOf(request, page);
+    if (listQuery.search) return pageOf(request, await load());
+    return cachedReply(options.cache, request, reply, listCacheKey(resource.kind, listQuery), load, (page) => pageOf(request, page), ({ next, previous }) => `${next}\u0000${previous}`);
   });
 
   const own = new Set(resource.ownRoutes ?? []);

@@ -47,6 +47,9 @@ interface Entry {
   loadedAt: number;
 }
 
+/** The clock reading of a value that was not kept. */
+const NOT_KEPT = -1;
+
 /** Per-entry bookkeeping the byte count adds to the JSON (object headers, the map slot). */
 const ENTRY_OVERHEAD_BYTES = 200;
 
@@ -94,20 +97,25 @@ export class ReadCache {
    * and audience: the cached one, one being loaded for another request, or `load()`'s.
    */
   async get<T>(tenantId: string, audience: CachedAudience, query: string, load: () => Promise<T>): Promise<T> {
+    return (await this.entry(tenantId, audience, query, load)).value;
+  }
+
+  /** As `get`, with the clock reading the value was loaded at (`NOT_KEPT` when it was not kept). */
+  async entry<T>(tenantId: string, audience: CachedAudience, query: string, load: () => Promise<T>): Promise<{ value: T; loadedAt: number }> {
     if (!this.active) {
       this.counters.bypassed += 1;
-      return load();
+      return { value: await load(), loadedAt: NOT_KEPT };
     }
     const key = `${tenantId}\u0000${audience}\u0000${query}`;
     const hit = this.entries!.get(key);
     if (hit && this.fresh(tenantId, hit.loadedAt)) {
       this.counters.hits += 1;
-      return hit.value as T;
+      return { value: hit.value as T, loadedAt: hit.loadedAt };
     }
     const pending = this.loading.get(key);
     if (pending && this.fresh(tenantId, pending.loadedAt)) {
       this.counters.shared += 1;
-      return pending.promise as Promise<T>;
+      return { value: (await pending.promise) as T, loadedAt: pending.loadedAt };
     }
     this.counters.misses += 1;
     const loadedAt = this.clock;
@@ -116,13 +124,33 @@ export class ReadCache {
     try {
       const value = await promise;
       if (this.active && this.fresh(tenantId, loadedAt)) {
-        const size = JSON.stringify(value).length + key.length + ENTRY_OVERHEAD_BYTES;
-        if (size <= this.settings.maxBytes / 8) this.entries!.set(key, { value, loadedAt }, { size });
+        this.keep(key, value, loadedAt, JSON.stringify(value).length);
+        return { value, loadedAt };
       }
-      return value;
+      return { value, loadedAt: NOT_KEPT };
     } finally {
       if (this.loading.get(key)?.promise === promise) this.loading.delete(key);
     }
+  }
+
+  /**
+   * The answer's body as sent, serialized once per loaded value: `source` is what `entry`
+   * returned, `variant` whatever else the body holds (a page's links). Kept under the value's
+   * clock reading, so it goes stale with it.
+   */
+  body(tenantId: string, audience: CachedAudience, query: string, source: { loadedAt: number }, variant: string, serialize: () => string): string {
+    if (!this.active || source.loadedAt === NOT_KEPT || !this.fresh(tenantId, source.loadedAt)) return serialize();
+    const key = `${tenantId}\u0000${audience}\u0000${query}\u0000body\u0000${source.loadedAt}\u0000${variant}`;
+    const hit = this.entries!.get(key);
+    if (hit) return hit.value as string;
+    const text = serialize();
+    this.keep(key, text, source.loadedAt, text.length);
+    return text;
+  }
+
+  private keep(key: string, value: unknown, loadedAt: number, length: number): void {
+    const size = length + key.length + ENTRY_OVERHEAD_BYTES;
+    if (size <= this.settings.maxBytes / 8) this.entries!.set(key, { value, loadedAt }, { size });
   }
 
   private fresh(tenantId: string, loadedAt: number): boolean {

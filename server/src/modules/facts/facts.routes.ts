@@ -8,7 +8,7 @@ import type { FastifyInstance } from 'fastify';
 import { Type, type Static } from 'typebox';
 import { ErrorBody, FactsView, ResourceRecord, ShareCodeCreated, ShareCodePage, SharedFacts } from '../../contracts.ts';
 import { withContext } from '../../http/engine-context.ts';
-import { cachedRead } from '../../http/read-cache.ts';
+import { cachedReply } from '../../http/read-cache.ts';
 import { normalisedQuery, type ReadCache } from '../../resources/read-cache.ts';
 import { limitOffsetParams } from '../../http/list-params.ts';
 import { pageOf } from '../../http/pages.ts';
@@ -60,7 +60,7 @@ export async function factsRoutes(app: FastifyInstance, { service, cache }: { se
       querystring: ViewQuery,
       response: { 200: FactsView, ...errors },
     },
-  }, async (request) => {
+  }, async (request, reply) => {
     const query = request.query;
     const search = query.search?.trim();
     const tree = {
@@ -74,7 +74,7 @@ export async function factsRoutes(app: FastifyInstance, { service, cache }: { se
       ...(search ? { search } : {}),
     };
     // Every visitor (and every paywall reader) of a tenant reads the same intelbook.
-    return cachedRead(cache, request, `facts-view\u0000${normalisedQuery(tree)}`, () => withContext(request, (ctx) => service.view(ctx, tree)));
+    return cachedReply(cache, request, reply, `facts-view\u0000${normalisedQuery(tree)}`, () => withContext(request, (ctx) => service.view(ctx, tree)));
   });
 
   app.get<{ Params: Static<typeof IdParam> }>('/facts/:id/subtree-count/', {

@@ -9,7 +9,7 @@ import { limitOffsetParams } from '../../http/list-params.ts';
 import type { Catalog } from '../../resources/catalog.ts';
 import { fieldError } from '../../resources/errors.ts';
 import { parsePaging } from '../../resources/list-query.ts';
-import { cachedRead } from '../../http/read-cache.ts';
+import { cachedReply } from '../../http/read-cache.ts';
 import { normalisedQuery, type ReadCache } from '../../resources/read-cache.ts';
 import { visibleTo } from '../../resources/visibility.ts';
 import { quickSearched, quickSearchStatement, typesOf, type SearchRow } from './quick-search.ts';
@@ -33,7 +33,7 @@ export async function searchRoutes(app: FastifyInstance, { catalog, cache }: { c
       querystring: SearchQuery,
       response: { 200: SearchResponse, 400: ErrorBody },
     },
-  }, async (request) => {
+  }, async (request, reply) => {
     const q = (request.query.q ?? '').trim();
     const types = (request.query.type ?? '').split(',').map((type) => type.trim()).filter(Boolean);
     const unknown = types.find((type) => !known.includes(type));
@@ -47,6 +47,6 @@ export async function searchRoutes(app: FastifyInstance, { catalog, cache }: { c
     );
     const read = async () => ({ results: await request.readOnce<SearchRow>(quickSearchStatement(resources, q, visible, types, limit)) });
     // The search box of every visitor asks the same few first letters.
-    return cachedRead(cache, request, `search\u0000${normalisedQuery({ q, type: [...new Set(types)].sort(), limit })}`, read);
+    return cachedReply(cache, request, reply, `search\u0000${normalisedQuery({ q, type: [...new Set(types)].sort(), limit })}`, read);
   });
 }
