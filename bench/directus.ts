@@ -14,6 +14,7 @@
  * into its database and readable by its Public policy (bench/directus/README.md does that).
  * `node --import tsx bench/directus.ts [database]`.
  */
+import { readdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import { readSettings, positiveInt, tenantCode } from './config.ts';
 import { HttpClient, runBatch, summarize, type Batch, type LoadResult } from './load.ts';
@@ -87,16 +88,32 @@ async function measure(name: string, sides: Side[]): Promise<Array<{ side: Side;
   });
 }
 
+/** The API process the supervisor (main.ts) forked: the child running api.ts, whose CPU is the API's. */
+function apiPid(supervisor: number): number {
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      if (parent === supervisor && readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes('api.ts')) return Number(entry);
+    } catch {
+      // A process that ended meanwhile.
+    }
+  }
+  throw new Error(`no API process under ${supervisor}`);
+}
+
 async function main(): Promise<void> {
   const startedAt = new Date();
-  const cached = await startServer(settings.databaseUrl);
-  const uncached = await startServer(settings.databaseUrl, { env: { READ_CACHE_MAX_BYTES: '0' } });
+  // No worker processes: nothing here queues jobs, and idle workers would only add noise.
+  const cached = await startServer(settings.databaseUrl, { env: { WORKERS: '0' } });
+  const uncached = await startServer(settings.databaseUrl, { env: { WORKERS: '0', READ_CACHE_MAX_BYTES: '0' } });
   const servers: RunningServer[] = [cached, uncached];
   try {
     const ours = (server: RunningServer, name: string, search: boolean): Side => ({
       name,
       client: new HttpClient(server.port, concurrency),
-      pid: server.pid,
+      pid: apiPid(server.pid),
       path: (index) => `/api/v1/assets/organizations/?limit=25${search ? `&search=${encodeURIComponent(terms[index % terms.length]!)}` : ''}`,
       headers: { host },
       check: ourPage,

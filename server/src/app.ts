@@ -41,7 +41,7 @@ import { jobsRoutes } from './jobs/jobs.routes.ts';
 import { probeRoutes } from './modules/probe/probe.routes.ts';
 import { metadataRoutes } from './http/metadata.routes.ts';
 import { registerResource } from './http/resource.routes.ts';
-import { registerReadCache } from './http/read-cache.ts';
+import { registerReadCache } from './http/read-cache.plugin.ts';
 import { normalizeHost } from './tenancy/host.ts';
 import { tenancyPlugin } from './tenancy/tenancy.plugin.ts';
 

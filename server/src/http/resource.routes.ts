@@ -10,7 +10,7 @@ import { Type, type TSchema } from 'typebox';
 import { AuditHistory, AvailableFilters, BulkRefusedBody, BulkResult, BulkUndoResult, ErrorBody, ImportFailedBody, ImportJobAccepted, ImportReport, MergePreview, MergeRequest, MergeResult, RelatedGroups, resourcePage } from '../contracts.ts';
 import { actorOf, withContext } from './engine-context.ts';
 import { pageOf } from './pages.ts';
-import { cachedReply } from './read-cache.ts';
+import { cachedReply } from './read-cache.plugin.ts';
 import type { ReadCache } from '../resources/read-cache.ts';
 import { FilterParam, limitOffsetParams, pagingParams } from './list-params.ts';
 import { engineParsed } from './validation.ts';

@@ -8,7 +8,7 @@ import type { FastifyInstance } from 'fastify';
 import { Type, type Static } from 'typebox';
 import { ErrorBody, FactsView, ResourceRecord, ShareCodeCreated, ShareCodePage, SharedFacts } from '../../contracts.ts';
 import { withContext } from '../../http/engine-context.ts';
-import { cachedReply } from '../../http/read-cache.ts';
+import { cachedReply } from '../../http/read-cache.plugin.ts';
 import { normalisedQuery, type ReadCache } from '../../resources/read-cache.ts';
 import { limitOffsetParams } from '../../http/list-params.ts';
 import { pageOf } from '../../http/pages.ts';

@@ -9,7 +9,7 @@ import { limitOffsetParams } from '../../http/list-params.ts';
 import type { Catalog } from '../../resources/catalog.ts';
 import { fieldError } from '../../resources/errors.ts';
 import { parsePaging } from '../../resources/list-query.ts';
-import { cachedReply } from '../../http/read-cache.ts';
+import { cachedReply } from '../../http/read-cache.plugin.ts';
 import { normalisedQuery, type ReadCache } from '../../resources/read-cache.ts';
 import { visibleTo } from '../../resources/visibility.ts';
 import { quickSearched, quickSearchStatement, typesOf, type SearchRow } from './quick-search.ts';
