@@ -8,6 +8,7 @@ import fp from 'fastify-plugin';
 import type { Database, RenderedStatement, Tx } from '../db/client.ts';
 import type { ReadRouting } from '../http/read-routing.ts';
 import { ApiError } from '../resources/errors.ts';
+import { noteWrites } from '../resources/read-cache.ts';
 import { tenantFromHost, type HostTenant } from './host.ts';
 import type { TenantCache } from './tenant-cache.ts';
 import type { TenantRow } from './tenants.repository.ts';
@@ -33,6 +34,8 @@ declare module 'fastify' {
   }
 }
 
+const READ_ONLY_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
 export const tenantNotFound = () => new ApiError(404, 'tenant_not_found', 'This tenant does not exist.');
 
 export const tenancyPlugin = fp(
@@ -45,8 +48,16 @@ export const tenancyPlugin = fp(
     });
     const reads = options.reads ?? null;
     app.decorateRequest('tx', function tx<T>(this: FastifyRequest, fn: (tx: Tx) => Promise<T>, { once = false } = {}): Promise<T> {
-      if (reads?.readsFromReplica(this)) return reads.replicas.withTenant(contextOf(this), fn, { after: reads.readAfter(this), once });
-      return options.db.withTenant(contextOf(this), fn);
+      const context = contextOf(this);
+      if (reads?.readsFromReplica(this)) return reads.replicas.withTenant(context, fn, { after: reads.readAfter(this), once });
+      // A request that may write tells every process's read cache at commit when it did
+      // (read-cache.ts); reads skip the extra statement.
+      if (READ_ONLY_METHODS.has(this.method)) return options.db.withTenant(context, fn);
+      return options.db.withTenant(context, async (tx) => {
+        const result = await fn(tx);
+        await noteWrites(tx, context.tenantId);
+        return result;
+      });
     });
     app.decorateRequest('readOnce', function readOnce<T>(this: FastifyRequest, statement: RenderedStatement): Promise<T[]> {
       if (reads?.readsFromReplica(this)) return reads.replicas.readOnce<T>(contextOf(this), statement, { after: reads.readAfter(this) });
