@@ -129,7 +129,7 @@ export class HttpClient {
   }
 
   request(
-    method: 'GET' | 'POST',
+    method: 'GET' | 'POST' | 'PATCH',
     path: string,
     headers: Record<string, string>,
     body?: unknown,

@@ -37,9 +37,11 @@ export async function freePort(): Promise<number> {
  * process: the product logs synchronously (pino), so a full pipe whose reader — this load generator
  * — waits for a CPU would stall the API's event loop, which a terminal or a log file does not.
  */
-export async function startProduct(dataDir: string, port: number, logFile: string, nodeArgs: string[], t0: number): Promise<Product> {
+export async function startProduct(dataDir: string, port: number, logFile: string, nodeArgs: string[], t0: number, extraEnv: NodeJS.ProcessEnv = {}): Promise<Product> {
   const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, PORT: String(port) };
+  // The embedded server unless the caller names one (cluster-load.ts: DATABASE_URL and replicas).
   delete env['DATABASE_URL'];
+  Object.assign(env, extraEnv);
   const fd = openSync(logFile, 'a');
   const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', 'server/src/main.ts'], { cwd: REPO_ROOT, env, stdio: ['ignore', fd, fd] });
   closeSync(fd);

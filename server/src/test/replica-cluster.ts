@@ -183,9 +183,13 @@ async function lowLevelBackup(primary: PostgresProcess, from: string, to: string
   await appendFile(path.join(to, 'postgresql.auto.conf'), `primary_conninfo = 'host=127.0.0.1 port=${primary.port} user=postgres application_name=intelnotes_test_replica'\n`);
 }
 
-/** Starts the primary, backs it up into the replica and starts that; close() stops both and removes them. */
-export async function startReplicaCluster(): Promise<ReplicaCluster> {
-  const major = await testServerMajor();
+/**
+ * Starts the primary, backs it up into the replica and starts that; close() stops both and removes them.
+ * `major` picks the PostgreSQL version instead of the test server's (bench/cluster-load.ts, which
+ * has no test server).
+ */
+export async function startReplicaCluster(options: { major?: number } = {}): Promise<ReplicaCluster> {
+  const major = options.major ?? (await testServerMajor());
   const bin = await binariesFor(major);
   const user = await serverUser();
   const root = await mkdtemp(path.join(os.tmpdir(), 'intelnotes-replica-'));
