@@ -41,7 +41,7 @@ import { jobsRoutes } from './jobs/jobs.routes.ts';
 import { probeRoutes } from './modules/probe/probe.routes.ts';
 import { metadataRoutes } from './http/metadata.routes.ts';
 import { registerResource } from './http/resource.routes.ts';
-import { ReadRouting, registerReadYourWrites } from './http/read-routing.ts';
+import { ReadRouting, registerReadYourWrites } from './http/read-routing.plugin.ts';
 import { replicasRoutes } from './http/replicas.routes.ts';
 import { registerReadCache } from './http/read-cache.plugin.ts';
 import { normalizeHost } from './tenancy/host.ts';
@@ -101,7 +101,7 @@ export async function buildApp({ engine, logger, mail }: AppDeps): Promise<Fasti
   await registerOpenApi(app);
 
   const { auth, replicas } = engine;
-  // Read replicas: checked from now on; reads of GET requests go to them (http/read-routing.ts).
+  // Read replicas: checked from now on; reads of GET requests go to them (http/read-routing.plugin.ts).
   let reads: ReadRouting | null = null;
   if (replicas) {
     await replicas.start(app.log);

@@ -12,8 +12,8 @@ import { sql } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
 import { readSheet } from 'read-excel-file/node';
 import { query } from './client.ts';
-import { parseLsn } from './replicas.ts';
-import { READ_AFTER_COOKIE } from '../http/read-routing.ts';
+import { formatLsn, parseLsn, replicaName } from './replicas.ts';
+import { READ_AFTER_COOKIE } from '../http/read-routing.plugin.ts';
 import type { TenantRow } from '../tenancy/tenants.repository.ts';
 import { createTestApp, type TestContext } from '../test/test-app.ts';
 import { startReplicaCluster, type ReplicaCluster } from '../test/replica-cluster.ts';
@@ -36,6 +36,20 @@ async function waitFor(what: string, check: () => Promise<boolean>, timeoutMs = 
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
+
+describe('WAL positions and replica names', () => {
+  it('reads and writes WAL positions as PostgreSQL prints them, and refuses anything else', () => {
+    assert.equal(parseLsn('0/0'), 0n);
+    assert.equal(parseLsn('16/B374D848'), (0x16n << 32n) + 0xb374d848n);
+    assert.equal(formatLsn(parseLsn('16/B374D848')!), '16/B374D848');
+    for (const bad of [null, undefined, '', '16', '16/', '/1', 'G/1', '1/2/3', '123456789/0']) assert.equal(parseLsn(bad), null, String(bad));
+  });
+
+  it('names a replica by host, port and database, never its credentials', () => {
+    assert.equal(replicaName('postgres://app:s3cret@replica-1.internal:6432/intelnotes'), 'replica-1.internal:6432/intelnotes');
+    assert.equal(replicaName('postgresql://app@replica-2/intelnotes'), 'replica-2:5432/intelnotes');
+  });
+});
 
 describe('read replicas', () => {
   let cluster: ReplicaCluster;

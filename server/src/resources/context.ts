@@ -9,7 +9,7 @@
 import { accessLevelOf } from '../auth/access.ts';
 import type { AccessLevel } from '../contracts.ts';
 import type { Database, Tx } from '../db/client.ts';
-import { noteWrites } from './read-cache.plugin.ts';
+import { noteWrites } from './read-cache.ts';
 
 /** A user as the audit log names them. */
 export interface UserRef {

@@ -1,12 +1,12 @@
 /**
  * Resolves the tenant of every API request from its Host header and gives the
  * request a `tx()` that runs queries under that tenant's row-level security — on the primary,
- * or for a read with read replicas configured, on a replica (http/read-routing.ts).
+ * or for a read with read replicas configured, on a replica (http/read-routing.plugin.ts).
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Database, RenderedStatement, Tx } from '../db/client.ts';
-import type { ReadRouting } from '../http/read-routing.ts';
+import type { ReadRouting } from '../http/read-routing.plugin.ts';
 import { ApiError } from '../resources/errors.ts';
 import { noteWrites } from '../resources/read-cache.ts';
 import { tenantFromHost, type HostTenant } from './host.ts';
