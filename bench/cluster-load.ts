@@ -17,7 +17,7 @@
  * `WORKERS=2` beside its API, the other two `WORKERS=0` (docs/processes.md): 3 APIs, 2 workers.
  * The first starts alone (migrations and the seed), the others after it serves.
  *
- * The traffic: open loop at BENCH_RATE (15) requests a second (sent on schedule whether or not
+ * The traffic: open loop at BENCH_RATE (10) requests a second (sent on schedule whether or not
  * earlier ones answered), each to the next API process in turn (round robin in this client, as
  * a load balancer would), drawn from a weighted mix (OPERATIONS below) of reads by every audience
  * — a visitor (no token), a paywall reader (signed in, no flags), a research user and an admin —
@@ -36,7 +36,7 @@
  * reads sent to the replica and to the primary). The report goes to stdout and
  * bench/results/cluster-load-<time>.md (+ .json, and each supervisor's log .api-N.log).
  *
- * BENCH_RATE (15), BENCH_MINUTES (30), BENCH_UPLOAD_SECONDS (10), BENCH_RECORDS (200),
+ * BENCH_RATE (10), BENCH_MINUTES (30), BENCH_UPLOAD_SECONDS (10), BENCH_RECORDS (200),
  * BENCH_PG_MAJOR (15), BENCH_REQUEST_TIMEOUT_MS (30000: no answer by then is an error).
  */
 import { execFileSync } from 'node:child_process';
@@ -63,7 +63,7 @@ const num = (name: string, fallback: number) => {
 const minutesArg = process.argv.indexOf('--minutes');
 const MINUTES = minutesArg >= 0 ? Number(process.argv[minutesArg + 1]) : num('BENCH_MINUTES', 30);
 if (!Number.isFinite(MINUTES) || MINUTES <= 0) throw new Error('--minutes must be a positive number');
-const RATE = num('BENCH_RATE', 15);
+const RATE = num('BENCH_RATE', 10);
 const UPLOAD_SECONDS = num('BENCH_UPLOAD_SECONDS', 10);
 const RECORDS = Math.round(num('BENCH_RECORDS', 200));
 const PG_MAJOR = Math.round(num('BENCH_PG_MAJOR', 15));
@@ -116,7 +116,7 @@ function readsOf(audience: Audience, weight: number): Operation[] {
   };
   return [
     { name: 'GET assets/organizations/?limit=25', audience, weight: 5 * weight, make: () => get(`${ORGS}?limit=25`) },
-    { name: 'GET assets/organizations/?page=2', audience, weight: weight, make: () => get(`${ORGS}?limit=25&page=2`) },
+    { name: 'GET assets/organizations/?offset=25', audience, weight: weight, make: () => get(`${ORGS}?limit=25&offset=25`) },
     { name: 'GET assets/people/?limit=25', audience, weight: 2 * weight, make: () => get(`${PEOPLE}?limit=25`) },
     { name: 'GET assets/organizations/?search=', audience, weight: 2 * weight, make: (n) => get(`${ORGS}?limit=25&search=${encodeURIComponent(pick(LIST_TERMS, n)!)}`) },
     { name: 'GET assets/organizations/{id}/', audience, weight: 3 * weight, make: detail('orgs', ORGS) },
@@ -226,12 +226,16 @@ async function main(): Promise<void> {
     await db.connect();
     const env = { DATABASE_URL: databaseUrl, DATABASE_REPLICA_URLS: cluster.replicaUrlOf(databaseUrl), NODE_ENV: 'production', WEB_DIST: '/nonexistent' };
     const t0 = performance.now();
-    for (let index = 0; index < API_PROCESSES; index += 1) {
+    // The first alone (it migrates and seeds), then the others together.
+    const startOne = async (index: number) => {
       const port = await freePort();
       const started = performance.now();
-      products.push(await startProduct(dataDir, port, `${base}.api-${index + 1}.log`, [], t0, { ...env, WORKERS: String(index === 0 ? WORKERS : 0) }));
-      console.error(`supervisor ${index + 1} serving on :${port} after ${((performance.now() - started) / 1000).toFixed(1)} s: ${[...products[index]!.children].map(([name, pid]) => `${name} ${pid}`).join(', ')}`);
-    }
+      const product = await startProduct(dataDir, port, `${base}.api-${index + 1}.log`, [], t0, { ...env, WORKERS: String(index === 0 ? WORKERS : 0) });
+      products[index] = product;
+      console.error(`supervisor ${index + 1} serving on :${port} after ${((performance.now() - started) / 1000).toFixed(1)} s: ${[...product.children].map(([name, pid]) => `${name} ${pid}`).join(', ')}`);
+    };
+    await startOne(0);
+    await Promise.all(Array.from({ length: API_PROCESSES - 1 }, (_, index) => startOne(index + 1)));
     const ports = products.map((product) => product.port);
     const host = (port: number) => `demo.localhost:${port}`;
 
@@ -259,7 +263,7 @@ async function main(): Promise<void> {
     const fixtures: Fixtures = { orgs: { public: [], paywalled: [], hidden: [] }, people: { public: [], paywalled: [], hidden: [] }, created: [] };
     let started = performance.now();
     for (let n = 0; n < RECORDS; n += 1) {
-      const visibility = (['public', 'public', 'paywalled', 'hidden'] as const)[n % 4];
+      const visibility = (['public', 'public', 'paywalled', 'hidden'] as const)[n % 4]!;
       const org = await must('POST', ORGS, { name_inc: organization(n), visibility, hq_city: ['Berlin', 'Paris', 'Zürich', 'Kraków'][n % 4] });
       fixtures.orgs[visibility].push(org.id);
       const [given, ...family] = person(n).split(' ');
@@ -433,7 +437,7 @@ async function main(): Promise<void> {
   } finally {
     await admin.end().catch(() => {});
     await db.end().catch(() => {});
-    for (const product of products.reverse()) await product.stop().catch(() => {});
+    for (const product of products.filter(Boolean).reverse()) await product.stop().catch(() => {});
     await cluster.close();
     await rm(dataDir, { recursive: true, force: true });
   }
@@ -533,7 +537,8 @@ function renderReport(input: ReportInput): string {
   const { samples, processSamples, lagSamples, jobs } = input;
   const minutes = Math.ceil(MINUTES);
   const minuteOf = (at: number) => Math.min(minutes - 1, Math.floor(at / 60_000));
-  const names = Object.keys(processSamples.at(-1)?.rss ?? {});
+  const rank = (name: string) => (name.startsWith('api') ? 0 : name.startsWith('worker') ? 1 : 2);
+  const names = Object.keys(processSamples.at(-1)?.rss ?? {}).sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
   const lines: string[] = [];
   const sortedMs = (list: Sample[]) => list.map((sample) => sample.ms).sort((a, b) => a - b);
   const errors = samples.filter((sample) => sample.error);
