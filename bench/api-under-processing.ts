@@ -34,7 +34,6 @@
  * BENCH_RECORDS (300), BENCH_LIST_PATH (/api/v1/assets/organizations/?limit=25),
  * BENCH_PHASE_TIMEOUT_SECONDS (1800), BENCH_TARGET_P99_MS (250).
  */
-import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
@@ -44,16 +43,11 @@ import { fileURLToPath } from 'node:url';
 import { csv, deals, docx, email, html, longText, organization, pdf, person, plainText, spreadsheet, story, uploadFiles, type UploadFile } from './documents.ts';
 import { HttpClient } from './load.ts';
 import { call, cpuMs } from './server.ts';
-import { freePort, kib, procStatus, resetPeak, startProduct, type Product } from './product.ts';
+import { freePort, kib, positiveEnv, procStatus, resetPeak, RESULTS, startProduct, uptime, type Product } from './product.ts';
 
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const RESULTS = path.join(REPO_ROOT, 'bench', 'results');
 
-const num = (name: string, fallback: number) => {
-  const value = Number(process.env[name] ?? fallback);
-  if (!Number.isFinite(value) || value <= 0) throw new Error(`${name} must be a positive number`);
-  return value;
-};
+const num = positiveEnv;
 const RATE = num('BENCH_RATE', 10);
 const IDLE_SECONDS = num('BENCH_IDLE_SECONDS', 30);
 const WARMUP_SECONDS = 5;
@@ -103,13 +97,6 @@ function postgresCpuMs(dataDir: string): number {
     return NaN;
   }
 }
-const uptime = () => {
-  try {
-    return execFileSync('uptime', { encoding: 'utf8' }).trim();
-  } catch {
-    return `load average: ${os.loadavg().map((value) => value.toFixed(2)).join(', ')}`;
-  }
-};
 
 // ---------------------------------------------------------------------------
 // The load

@@ -39,7 +39,6 @@
  * BENCH_RATE (10), BENCH_MINUTES (30), BENCH_UPLOAD_SECONDS (10), BENCH_RECORDS (200),
  * BENCH_PG_MAJOR (15), BENCH_REQUEST_TIMEOUT_MS (30000: no answer by then is an error).
  */
-import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
@@ -49,17 +48,12 @@ import pg from 'pg';
 import { startReplicaCluster, type ReplicaCluster } from '../server/src/test/replica-cluster.ts';
 import { csv, deals, docx, email, html, organization, pdf, person, plainText, story, uploadFiles, type UploadFile } from './documents.ts';
 import { HttpClient } from './load.ts';
-import { freePort, kib, procStatus, startProduct, type Product } from './product.ts';
+import { freePort, kib, positiveEnv, procStatus, RESULTS, startProduct, uptime, type Product } from './product.ts';
 import { call } from './server.ts';
 
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const RESULTS = path.join(REPO_ROOT, 'bench', 'results');
 
-const num = (name: string, fallback: number) => {
-  const value = Number(process.env[name] ?? fallback);
-  if (!Number.isFinite(value) || value <= 0) throw new Error(`${name} must be a positive number`);
-  return value;
-};
+const num = positiveEnv;
 const minutesArg = process.argv.indexOf('--minutes');
 const MINUTES = minutesArg >= 0 ? Number(process.argv[minutesArg + 1]) : num('BENCH_MINUTES', 30);
 if (!Number.isFinite(MINUTES) || MINUTES <= 0) throw new Error('--minutes must be a positive number');
@@ -188,13 +182,6 @@ interface LagSample {
 const percentile = (sorted: number[], p: number) => (sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!);
 const fmt = (ms: number) => (Number.isFinite(ms) ? (ms >= 100 ? ms.toFixed(0) : ms.toFixed(1)) : '—');
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-const uptime = () => {
-  try {
-    return execFileSync('uptime', { encoding: 'utf8' }).trim();
-  } catch {
-    return `load average: ${os.loadavg().map((value) => value.toFixed(2)).join(', ')}`;
-  }
-};
 
 const UPLOAD_KINDS: Array<[string, string, (n: number) => Buffer]> = [
   ['txt', 'text/plain', (n) => Buffer.from(plainText(story(n, RECORDS)))],
@@ -261,7 +248,7 @@ async function main(): Promise<void> {
       admin: adminToken,
     };
     const fixtures: Fixtures = { orgs: { public: [], paywalled: [], hidden: [] }, people: { public: [], paywalled: [], hidden: [] }, created: [] };
-    let started = performance.now();
+    const started = performance.now();
     for (let n = 0; n < RECORDS; n += 1) {
       const visibility = (['public', 'public', 'paywalled', 'hidden'] as const)[n % 4]!;
       const org = await must('POST', ORGS, { name_inc: organization(n), visibility, hq_city: ['Berlin', 'Paris', 'Zürich', 'Kraków'][n % 4] });

@@ -3,13 +3,32 @@
  * PostgreSQL server in DATA_DIR, the API and the worker processes), for benchmarks that measure
  * it whole (api-under-processing.ts, real-docs.ts), and the /proc readings they take of it.
  */
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { closeSync, fstatSync, openSync, readFileSync, readSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+/** Where these benchmarks write their reports (git-ignored). */
+export const RESULTS = path.join(REPO_ROOT, 'bench', 'results');
+
+/** A positive number from the environment, else `fallback`. */
+export function positiveEnv(name: string, fallback: number): number {
+  const value = Number(process.env[name] ?? fallback);
+  if (!Number.isFinite(value) || value <= 0) throw new Error(`${name} must be a positive number`);
+  return value;
+}
+
+/** `uptime`'s line (the machine's load, for a report), or the load averages alone. */
+export function uptime(): string {
+  try {
+    return execFileSync('uptime', { encoding: 'utf8' }).trim();
+  } catch {
+    return `load average: ${os.loadavg().map((value) => value.toFixed(2)).join(', ')}`;
+  }
+}
 
 export interface Product {
   pid: number;
