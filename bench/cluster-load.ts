@@ -413,7 +413,10 @@ async function main(): Promise<void> {
     const stopped = [];
     for (const product of [...products].reverse()) stopped.push(await product.stop());
     products.length = 0;
+    // What the processes logged: the replica's transitions (skipped, back in use) and errors.
+    const logNotes = logNotesOf(base);
     const report = renderReport({
+      logNotes,
       stamp, uptimeBefore, uptimeAfter: uptime(), cluster, samples, processSamples, lagSamples, replicaViews, uploads, jobs, wallStart, drainSeconds,
       sendLagP99: percentile([...sendLag].sort((a, b) => a - b), 99), stopped, setupSeconds,
     });
@@ -491,7 +494,33 @@ function serverAnonMiB(postmaster: number): number {
   return [postmaster, ...children].reduce((sum, pid) => sum + (kib(procStatus(pid), 'RssAnon') || 0), 0) / 1024;
 }
 
+/** The replica's health transitions and the lines at level error or above, from each supervisor's log. */
+function logNotesOf(base: string): string[] {
+  const notes: string[] = [];
+  for (let index = 0; index < API_PROCESSES; index += 1) {
+    const file = `${base}.api-${index + 1}.log`;
+    if (!existsSync(file)) continue;
+    let errors = 0;
+    for (const line of readFileSync(file, 'utf8').split('\n')) {
+      if (!line.startsWith('{')) continue;
+      let entry: { level?: number; time?: number; msg?: string; from?: string; to?: string; reason?: string | null };
+      try {
+        entry = JSON.parse(line);
+      } catch {
+        continue;
+      }
+      if ((entry.level ?? 0) >= 50) errors += 1;
+      if ((entry.msg === 'read replica skipped' || entry.msg === 'read replica in use') && entry.from !== 'starting') {
+        notes.push(`api-${index + 1} ${new Date(entry.time ?? 0).toISOString().slice(11, 19)} UTC: ${entry.msg} (${entry.from} → ${entry.to}${entry.reason ? `: ${entry.reason}` : ''})`);
+      }
+    }
+    notes.push(`api-${index + 1}'s supervisor log: ${errors} lines at level error or above`);
+  }
+  return notes;
+}
+
 interface ReportInput {
+  logNotes: string[];
   stamp: string;
   uptimeBefore: string;
   uptimeAfter: string;
@@ -609,6 +638,8 @@ function renderReport(input: ReportInput): string {
   }
   const unhealthy = input.replicaViews.filter((view) => typeof view.status === 'object' && (view.status as { replicas?: Array<{ health: string }> }).replicas?.some((replica) => replica.health !== 'healthy'));
   lines.push(`- Replica seen not healthy by an API at a minute's look: ${unhealthy.length === 0 ? 'never' : unhealthy.map((view) => `minute ${view.minute} api-${view.api + 1}`).join(', ')}.`);
+
+  lines.push(...input.logNotes.map((note) => `- ${note}`));
 
   // Errors
   if (errors.length > 0) {
