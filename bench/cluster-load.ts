@@ -206,6 +206,10 @@ async function main(): Promise<void> {
   const admin = new pg.Client({ connectionString: cluster.primary.urlOf() });
   // The product's database, read as the superuser (no row-level security): the jobs' times.
   const db = new pg.Client({ connectionString: cluster.primary.urlOf('intelnotes') });
+  // A server going away mid-run (its connection ended by a shutdown) is reported, not a crash
+  // that would leave the product running: the bench's own reads then fail and are noted.
+  const monitorErrors: string[] = [];
+  for (const client of [admin, db]) client.on('error', (error) => monitorErrors.push(`${new Date().toISOString().slice(11, 19)} UTC: ${error.message}`));
   await admin.connect();
   try {
     await admin.query('CREATE DATABASE intelnotes');
@@ -414,7 +418,7 @@ async function main(): Promise<void> {
     for (const product of [...products].reverse()) stopped.push(await product.stop());
     products.length = 0;
     // What the processes logged: the replica's transitions (skipped, back in use) and errors.
-    const logNotes = logNotesOf(base);
+    const logNotes = [...logNotesOf(base), ...monitorErrors.map((error) => `the bench's own connection to the primary: ${error}`)];
     const report = renderReport({
       logNotes,
       stamp, uptimeBefore, uptimeAfter: uptime(), cluster, samples, processSamples, lagSamples, replicaViews, uploads, jobs, wallStart, drainSeconds,
