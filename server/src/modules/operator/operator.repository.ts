@@ -71,3 +71,21 @@ export async function namedList(tx: Tx, lists: Resource, visible: Visibility[], 
   );
   return rows[0] ?? null;
 }
+
+/**
+ * The stored values of a category field (organizations' `hq_city`) among visible rows that are
+ * names of cities of a country (the shared cities table, seeded from GeoNames, by the ISO code of
+ * the country), ignoring case and accents: "German companies" are those headquartered in one.
+ */
+export async function categoryValuesInCountry(tx: Tx, resource: Resource, visible: Visibility[], field: string, countryCode: string): Promise<string[]> {
+  const rows = await query<{ value: string }>(
+    tx,
+    sql`SELECT ${id(field)} AS value FROM ${id(resource.table)}
+        WHERE ${whereClause(resource, visible)} AND ${id(field)} <> ''
+          AND search_text(${id(field)}) IN (
+            SELECT c.search_name FROM cities c JOIN geos g ON g.id = c.country
+            WHERE g.geo_type = 'country' AND upper(g.code) = upper(${countryCode}))
+        GROUP BY 1 ORDER BY 1`,
+  );
+  return rows.map((row) => row.value);
+}

@@ -82,7 +82,7 @@ describe('Operator API', () => {
     });
 
     it('refuses a question about no entity type, saying what to ask', async () => {
-      badRequest(await ask('what is the weather like'), 'query', /Ask about organizations, people, ledger entries or library entries/);
+      badRequest(await ask('what is the weather like'), 'query', /Ask about organizations, people, ledger entries, library entries or lists/);
     });
 
     it('refuses a bad structured query naming the path at fault', async () => {

@@ -16,9 +16,11 @@ import { readDateComparison, dateLookups, ledgerDateLookups, type DateComparison
 import type { NamedKind, Resolver } from './resolver.ts';
 import { DEFAULT_OPERATOR_LIMIT, operatorLookups, operatorResource, paramOf } from './structured-query.ts';
 import { datePeriod, MEMBERSHIP_FIELD } from '../../resources/list-query.ts';
-import { countryOf, CURRENCY_NAMES, NATIONALITY_PATTERN, OWNERSHIP_SYNONYMS, singulars, subjectWordFor } from './words.ts';
 import {
-  ENTITY_WORDS, FIELD_NOUNS, FILLER, LIBRARY_TYPE_PATTERN, libraryTypeOf, STOP_WORDS, VISIBILITY_PATTERN, VISIBILITY_WORDS,
+  countryCode, countryOf, CURRENCY_NAMES, CURRENCY_SIGN_PATTERN, CURRENCY_SIGNS, isPeopleDemonym, NATIONALITY_PATTERN, OWNERSHIP_SYNONYMS, singulars, subjectWordFor,
+} from './words.ts';
+import {
+  ENTITY_WORDS, FIELD_NOUNS, FILLER, LIBRARY_TYPE_PATTERN, LIST_KIND_WORDS, libraryTypeOf, STOP_WORDS, VISIBILITY_PATTERN, VISIBILITY_WORDS,
 } from './vocabulary.ts';
 
 export interface ParseOptions {
@@ -52,8 +54,13 @@ const ENTITY_RE = new RegExp(
   'g',
 );
 
+const LIST_KIND_PATTERN = LIST_KIND_WORDS.map(([words]) => words).join('|');
+/** Lists of a kind as the subject: "people lists", "which organization lists", "lists of deals". */
+const LISTS_SUBJECT_RE = new RegExp(String.raw`\b(?:${LIST_KIND_PATTERN})\s+(?:lists|collections)\b|\b(?:lists|collections)\s+(?:of|for|with)\s+(?:${LIST_KIND_PATTERN})\b`);
+
 /** The entity type a question is about: the first entity word, else the first library type word. */
 export function detectEntity(lower: string): OperatorEntity | null {
+  if (LISTS_SUBJECT_RE.test(lower)) return 'lists';
   let byType: OperatorEntity | null = null;
   for (const match of lower.matchAll(ENTITY_RE)) {
     const entity = OPERATOR_ENTITIES.find((one) => match.groups?.[one] !== undefined);
@@ -71,14 +78,13 @@ const QUOTED_RE = /["“]([^"“”]{1,200})["”]/y;
 const LIST_JOIN_RE = /\s*(?:,\s*(?:(?:or|and)\s+)?|\s+or\s+|\s*\/\s*|\s*&\s*(?=\S))/y;
 
 const MULTIPLIERS: Record<string, number> = { k: 1e3, thousand: 1e3, m: 1e6, mm: 1e6, mn: 1e6, mio: 1e6, million: 1e6, millions: 1e6, b: 1e9, bn: 1e9, billion: 1e9, billions: 1e9, t: 1e12, tn: 1e12, trillion: 1e12 };
-const CURRENCY_SIGNS: Record<string, string> = { '$': 'USD', 'us$': 'USD', '€': 'EUR', '£': 'GBP', '¥': 'JPY', 'chf': 'CHF' };
-const CURRENCY_WORDS: Array<[RegExp, string]> = [
-  [/^(?:dollars?|usd|bucks)$/, 'USD'], [/^(?:euros?|eur)$/, 'EUR'], [/^(?:pounds?|gbp|sterling)$/, 'GBP'],
-  [/^(?:yen|jpy)$/, 'JPY'], [/^(?:francs?|chf)$/, 'CHF'], [/^(?:yuan|rmb|cny)$/, 'CNY'],
-];
+const CURRENCY_WORDS: Array<[RegExp, string]> = [[/^bucks$/, 'USD'], ...CURRENCY_NAMES.map(([names, code]): [RegExp, string] => [new RegExp(`^(?:${names})$`), code])];
+const CURRENCY_NAME_PATTERN = CURRENCY_NAMES.map(([names]) => `(?:${names})`).join('|');
+/** An amount with a sign before it ("R$1bn", "$5M"): money, so a ledger entry's. */
+const MONEY_SIGN = String.raw`(?:${CURRENCY_SIGN_PATTERN})\s*\d`;
 /** ISO 4217 codes written before or after an amount, leaving out those that are English words ("all", "top", "try"). */
 const CODES = CURRENCIES.map((code) => code.toLowerCase()).filter((code) => !['all', 'top', 'try', 'cup', 'mop'].includes(code)).join('|');
-const MONEY = String.raw`(us\$|\$|€|£|¥|(?:${CODES})\s*)?\s*(\d+(?:[.,]\d+)*)\s*(k|thousand|mm|mn|mio|millions?|m|bn|billions?|b|tn|trillion|t)?(?![\w])(?:\s*(dollars?|bucks|euros?|pounds?|sterling|yen|francs?|yuan|rmb|(?:${CODES}))(?![\w]))?`;
+const MONEY = String.raw`(${CURRENCY_SIGN_PATTERN}|(?:${CODES})\s*)?\s*(\d+(?:[.,]\d+)*)\s*(k|thousand|mm|mn|mio|millions?|m|bn|billions?|b|tn|trillion|t)?(?![\w])(?:\s*(bucks|${CURRENCY_NAME_PATTERN}|(?:${CODES}))(?![\w]))?`;
 
 /** Date verbs per entity → the date field they name ("founded" → founding_date). */
 const DATE_VERBS: Record<OperatorEntity, Array<[RegExp, string]>> = {
@@ -86,12 +92,16 @@ const DATE_VERBS: Record<OperatorEntity, Array<[RegExp, string]>> = {
   people: [[/^(?:born)$/, 'birth_date'], [/^(?:met|seen|encountered)$/, 'met_event_date']],
   ledger_entries: [[/^(?:dated|recorded|booked|reported)$/, 'year']],
   library: [[/^(?:published|released|dated|issued|written|out|posted|aired)$/, 'publish_date']],
+  lists: [],
 };
 /** The date a bare date ("from 2023", "last quarter") is about, when the entity has one. */
-const DEFAULT_DATE: Record<OperatorEntity, string | null> = { organizations: 'founding_date', people: null, ledger_entries: 'year', library: 'publish_date' };
+const DEFAULT_DATE: Record<OperatorEntity, string | null> = { organizations: 'founding_date', people: null, ledger_entries: 'year', library: 'publish_date', lists: null };
 
 /** The field "newest" and "oldest" order by. */
-const NEWEST: Record<OperatorEntity, string[]> = { organizations: ['founding_date'], people: ['created_at'], ledger_entries: ['year', 'quarter'], library: ['publish_date'] };
+const NEWEST: Record<OperatorEntity, string[]> = { organizations: ['founding_date'], people: ['created_at'], ledger_entries: ['year', 'quarter'], library: ['publish_date'], lists: ['created_at'] };
+
+/** The city field that says an entity's country when it has no country field (organizations: the headquarters). */
+const COUNTRY_CITY: Partial<Record<OperatorEntity, string>> = { organizations: 'hq_city' };
 
 /** Where "in X" (and "from X") can point, per entity, in the order tried. */
 type PlaceTarget = { category: string; asTyped?: boolean } | { relation: string; kind: NamedKind } | { keyword: true };
@@ -100,6 +110,7 @@ const PLACES: Record<OperatorEntity, PlaceTarget[]> = {
   people: [{ category: 'current_address_city' }, { category: 'passport_country' }, { keyword: true }, { category: 'current_address_city', asTyped: true }],
   ledger_entries: [{ relation: 'geos', kind: 'geos' }, { keyword: true }],
   library: [{ category: 'publisher' }, { keyword: true }],
+  lists: [],
 };
 /** "for X", "by X", "about X" / "mentioning X": the relations tried, in order. */
 const FOR_TARGETS: Record<OperatorEntity, Array<{ relation: string; kind: NamedKind }>> = {
@@ -107,21 +118,73 @@ const FOR_TARGETS: Record<OperatorEntity, Array<{ relation: string; kind: NamedK
   people: [],
   ledger_entries: [{ relation: 'organizations', kind: 'organizations' }, { relation: 'people', kind: 'people' }, { relation: 'geos', kind: 'geos' }],
   library: [{ relation: 'assets', kind: 'organizations' }],
+  lists: [],
 };
 const BY_TARGETS: Record<OperatorEntity, Array<{ relation: string; kind: NamedKind }>> = {
   organizations: [],
   people: [],
   ledger_entries: [{ relation: 'people', kind: 'people' }, { relation: 'organizations', kind: 'organizations' }],
   library: [{ relation: 'authors', kind: 'people' }],
+  lists: [],
 };
+
+/**
+ * "linked to X", "connected with X", "associated with X": the engine's link filters (resource.ts
+ * `links`) through the records both are on, tried in order by the kind X names.
+ */
+const LINKED_TARGETS: Record<OperatorEntity, Array<{ relation: string; kind: NamedKind }>> = {
+  organizations: [{ relation: 'linked_people', kind: 'people' }],
+  people: [{ relation: 'linked_organizations', kind: 'organizations' }],
+  ledger_entries: [{ relation: 'organizations', kind: 'organizations' }, { relation: 'people', kind: 'people' }],
+  library: [{ relation: 'assets', kind: 'organizations' }, { relation: 'authors', kind: 'people' }],
+  lists: [],
+};
+/** "Northwind invested in", "invested in by Jane Doe": the investors (link filter `investors`), an organization or a person. */
+const INVESTOR_TARGETS: Array<{ relation: string; kind: NamedKind }> = [{ relation: 'investors', kind: 'organizations' }, { relation: 'investors', kind: 'people' }];
+/** "that invested in Acme": stakes in deals of an organization (link filter `invested_in`). */
+const INVESTED_IN_TARGETS: Array<{ relation: string; kind: NamedKind }> = [{ relation: 'invested_in', kind: 'organizations' }];
 
 /** How the records a name may point at are called in notes ("No person named …"). */
 const RECORD_NOUNS: Record<NamedKind, string> = { keyword: 'keyword', organizations: 'organization', people: 'person', geos: 'country or region' };
 
 /** The entity each kind of list holds. */
 const LIST_KINDS: Record<string, OperatorEntity> = { OrganizationsList: 'organizations', PeopleList: 'people', LedgerList: 'ledger_entries', LibraryList: 'library' };
-const KIND_OF_ENTITY = Object.fromEntries(Object.entries(LIST_KINDS).map(([kind, entity]) => [entity, kind])) as Record<OperatorEntity, string>;
-const LIST_NAME_RE = /(?:^|\b(?:in|on|of|from)\s+)(?:the\s+|our\s+|my\s+)?["“]?([^"“”,;?!]+?)["”]?\s+list\b/i;
+const KIND_OF_ENTITY = Object.fromEntries(Object.entries(LIST_KINDS).map(([kind, entity]) => [entity, kind])) as Partial<Record<OperatorEntity, string>>;
+const LIST_WORD_RE = /["”]?\s+lists?\b/gi;
+
+/**
+ * A list named before a word "list" ("members of the Key Investors list"): the longest run of
+ * words ending there that names a list the caller may see, of any kind.
+ */
+async function namedListIn(question: string, resolver: Resolver) {
+  for (const match of question.matchAll(LIST_WORD_RE)) {
+    const words = question.slice(0, match.index).split(/[,;:?!()]/).pop()!.replace(/["“]/g, ' ').trim().split(/\s+/).filter(Boolean);
+    for (let from = 0; from < words.length && from < 8; from++) {
+      const name = words.slice(from).join(' ');
+      if (/^(?:the|our|my|a|an|in|on|of|from)$/i.test(words[from]!)) continue;
+      const list = await resolver.list(name, Object.keys(LIST_KINDS));
+      if (list) return list;
+    }
+  }
+  return null;
+}
+
+/**
+ * The subject of a question that names none by an entity word, from words only one kind of
+ * record has: an ownership type ("non-profits", "cooperatives in Berlin") is an organization's;
+ * a people's demonym ("Brazilians living in São Paulo") a person's; a currency or an amount
+ * of money ("entries in Brazilian reais above R$1bn", "euro deals") a ledger entry's.
+ */
+export function entityOfWords(lower: string): OperatorEntity | null {
+  const words = lower.split(/[\s,;:?!()"“”]+/).filter(Boolean);
+  const phrases = [...words, ...words.slice(1).map((word, index) => `${words[index]} ${word}`)];
+  const ownership = (phrase: string) => OWNERSHIP_SYNONYMS.some(([re]) => re.test(phrase) || singulars(phrase).some((one) => re.test(one)));
+  // "private" or "public" alone may be a visibility or anything's; an ownership word that is a plural or names a form of company is not.
+  if (phrases.some((phrase) => !/^(?:private|public|publicly|privately|state|government|listed|quoted|sovereign)$/.test(phrase) && ownership(phrase))) return 'organizations';
+  if (words.some(isPeopleDemonym)) return 'people';
+  if (new RegExp(`(?:^|\\s)(?:${CURRENCY_NAME_PATTERN})(?=$|[\\s,;:?!])`).test(lower) || new RegExp(MONEY_SIGN).test(lower)) return 'ledger_entries';
+  return null;
+}
 
 export async function parseQuestion(asked: string, options: ParseOptions): Promise<ParseResult> {
   // Typographic apostrophes read as plain ones ("don’t"); the same length, so places are kept.
@@ -139,10 +202,10 @@ export async function parseQuestion(asked: string, options: ParseOptions): Promi
   let entity = detectEntity(lower);
   if (!entity) {
     // "members of the Key Investors list": the list says what its members are.
-    const named = LIST_NAME_RE.exec(question);
-    const list = named ? await options.resolver.list(named[1]!.trim(), Object.keys(LIST_KINDS)) : null;
+    const list = await namedListIn(question, options.resolver);
     if (list) entity = LIST_KINDS[list.kind]!;
   }
+  entity ??= entityOfWords(lower);
   if (!entity) return { query: null, notUnderstood: [], notes: [], corrections };
   const result = await new QuestionParser(question, lower, entity, options).parse();
   return { ...result, corrections: [...corrections, ...result.corrections] };
@@ -159,6 +222,8 @@ class QuestionParser {
   private readonly corrections: ParseResult['corrections'] = [];
   /** Whether the subject was named in the singular ("the oldest organization"): a superlative then asks for one. */
   private singular = false;
+  /** The word a limit came with ("the first 5", "the last 10"): which end of the records added they are. */
+  private limitFrom: 'first' | 'last' | null = null;
   /** Whether an ordering came from a superlative ("oldest", "largest"), which ranks only records with a value. */
   private superlative = false;
   /** Words not used yet, gathered into a phrase until something ends it. */
@@ -182,12 +247,14 @@ class QuestionParser {
     this.lookups = operatorLookups(operatorResource(entity), options.access);
     this.rules = [
       () => this.entityWords(),
+      () => this.listKinds(),
       () => this.quoted(),
       () => this.limitWords(),
       () => this.sorting(),
       () => this.negationWord(),
       () => this.listMembership(),
       () => this.emptiness(),
+      () => this.addedOrder(),
       () => this.fieldIs(),
       () => this.tagged(),
       () => this.dates(),
@@ -198,6 +265,7 @@ class QuestionParser {
       () => this.libraryTypes(),
       () => this.peopleWords(),
       () => this.favourites(),
+      () => this.investing(),
       () => this.relations(),
       () => this.places(),
       () => this.searchWords(),
@@ -267,7 +335,7 @@ class QuestionParser {
     return {
       pos: this.pos, conditions: structuredClone(this.conditions), searchParts: [...this.searchParts], ordering: this.ordering,
       limit: this.limit, notUnderstood: [...this.notUnderstood], notes: [...this.notes], negation: this.negation, lastValues: this.lastValues,
-      corrections: [...this.corrections], singular: this.singular, superlative: this.superlative,
+      corrections: [...this.corrections], singular: this.singular, superlative: this.superlative, limitFrom: this.limitFrom,
     };
   }
 
@@ -284,6 +352,7 @@ class QuestionParser {
     this.corrections.splice(0, this.corrections.length, ...state.corrections);
     this.singular = state.singular;
     this.superlative = state.superlative;
+    this.limitFrom = state.limitFrom;
   }
 
   // Reading
@@ -352,6 +421,14 @@ class QuestionParser {
       value = value ? { text: this.question.slice(value.start, word.end), start: value.start, end: word.end } : word;
     }
     return value;
+  }
+
+  private isEntityWordAt(at: number): boolean {
+    const saved = this.pos;
+    this.pos = at;
+    const found = this.isEntityWord();
+    this.pos = saved;
+    return found;
   }
 
   private isEntityWord(): boolean {
@@ -482,7 +559,9 @@ class QuestionParser {
   /** A list of the entity's kind named so: its members (`lists`). */
   private async listCondition(name: string, op: ConditionOp, text: string): Promise<boolean> {
     if (!this.allows(MEMBERSHIP_FIELD, op)) return false;
-    const list = await this.options.resolver.list(name, [KIND_OF_ENTITY[this.entity]]);
+    const kind = KIND_OF_ENTITY[this.entity];
+    if (!kind) return false;
+    const list = await this.options.resolver.list(name, [kind]);
     return list !== null && this.add(MEMBERSHIP_FIELD, op, [list.id], [list.name], text);
   }
 
@@ -538,9 +617,27 @@ class QuestionParser {
         if (geo) return this.add('geos', op, [geo.id], [geo.name], text);
       }
     }
+    if (await this.countryCities(names, op, text)) return true;
     this.notUnderstood.push(text);
     this.notes.push(`${operatorResource(this.entity).plural ?? this.entity} have no country to filter by; name their cities instead (e.g. “in Berlin or Munich”).`);
     return true;
+  }
+
+  /**
+   * A country for a resource that has a city and no country (organizations: "German companies",
+   * "firms in Switzerland"): the city is any of the tenant's cities in that country (GeoNames').
+   * With none, the condition is the country as a city, which no row holds: the answer is empty, as true.
+   */
+  private async countryCities(names: string[], op: ConditionOp, text: string): Promise<boolean> {
+    const field = COUNTRY_CITY[this.entity];
+    const code = countryCode(names);
+    if (!field || !code || !this.allows(field, op)) return false;
+    const cities = await this.options.resolver.citiesIn(this.entity, field, code);
+    if (cities.length === 0) {
+      this.notes.push(`No ${(operatorResource(this.entity).plural ?? this.entity).toLowerCase()} were found in a city of ${names[0]}.`);
+      return this.add(field, op, [names[0]!], [names[0]!], text);
+    }
+    return this.add(field, op, cities, cities, text);
   }
 
   // Phrasings
@@ -551,6 +648,18 @@ class QuestionParser {
     const match = this.at(new RegExp(ENTITY_WORDS[this.entity]));
     if (match && !this.singular) this.singular = /^(?:organi[sz]ation|org|company|firm|startup|business|corporation|institution|enterprise|person|individual|contact|woman|man|female|male|deal|transaction|entry|item|record|document|publication)$/.test(match[0].split(/\s+/).pop()!);
     return match !== null;
+  }
+
+  /** For lists as the subject: the kind of record they hold ("people lists", "lists of organizations") → `kind`. */
+  private listKinds(): boolean {
+    if (this.entity !== 'lists') return false;
+    const start = this.skipSpace();
+    const match = this.at(new RegExp(String.raw`(?:(?:of|for|with|holding|containing)\s+)?(${LIST_KIND_PATTERN})(?:\s+(?:lists?|collections?))?`));
+    if (!match) return false;
+    const kind = LIST_KIND_WORDS.find(([words]) => new RegExp(`^(?:${words})$`).test(match[1]!.replace(/\s+/g, ' ')))?.[1];
+    if (!kind) return false;
+    const { negated, start: from } = this.takeNegation(start);
+    return this.add('kind', negated ? 'not' : 'is', [kind], [kind], this.question.slice(from, this.pos).trim());
   }
 
   private quoted(): boolean {
@@ -564,10 +673,11 @@ class QuestionParser {
   }
 
   private limitWords(): boolean {
-    const match = this.at(/(?:top|first|last|limit(?:ed)?(?:\s+to)?|only|max(?:imum)?|at\s+most)\s+(\d{1,6})(?=\s|$|[,.;?!])(?!\s+(?:days?|weeks?|months?|quarters?|years?)\b)|(\d{1,3})(?=\s+(?:(?:most\s+)?(?:newest|oldest|latest|earliest|largest|biggest|smallest|recent|youngest)\b|(?:\w+\s+)?(?:organi[sz]ations?|compan(?:y|ies)|people|persons?|ledger|library|entries|reports?|podcasts?|articles?|books?|papers?|results?)\b))/);
+    const match = this.at(/(?:top|first|last|limit(?:ed)?(?:\s+to)?|only|max(?:imum)?|at\s+most)\s+(\d{1,6})(?=\s|$|[,.;?!])(?!\s+(?:days?|weeks?|months?|quarters?|years?)\b)|(\d{1,3})(?=\s+(?:(?:most\s+)?(?:newest|oldest|latest|earliest|largest|biggest|smallest|recent(?:ly)?|youngest)\b|(?:\w+\s+)?(?:organi[sz]ations?|compan(?:y|ies)|people|persons?|ledger|library|entries|reports?|podcasts?|articles?|books?|papers?|results?)\b))/);
     if (!match) return false;
     const requested = Number(match[1] ?? match[2]);
     if (requested < 1) return false;
+    this.limitFrom = /^first/.test(match[0]) ? 'first' : /^last/.test(match[0]) ? 'last' : null;
     this.limit = Math.min(requested, MAX_LIMIT);
     if (requested > MAX_LIMIT) this.notes.push(`At most ${MAX_LIMIT} results are shown at once; the limit is ${MAX_LIMIT}.`);
     return true;
@@ -611,6 +721,20 @@ class QuestionParser {
     return true;
   }
 
+  /**
+   * "the first 5 organizations we added", "the last 10 people that were imported": when records
+   * were added, with no date after it, orders by it (the first: earliest added). Records are all
+   * added by someone, so without "first" or "last" the words ask for nothing more.
+   */
+  private addedOrder(): boolean {
+    const match = this.at(/(?:(?:that|which|who)\s+)?(?:(?:we|i|you|they|someone|somebody)\s+(?:have\s+|had\s+|just\s+)?|(?:were|was|have\s+been|has\s+been|got|being)\s+)?(?:added|created|imported|entered|recorded)(?:\s+(first|last))?/);
+    if (!match || readDateComparison(this.lower, this.skipSpace(), this.options.today, true)) return false;
+    if (this.negation) return false;
+    const from = match[1] ?? this.limitFrom;
+    if (from && this.ordering.length === 0) this.ordering = [{ field: 'created_at', descending: from === 'last' }];
+    return true;
+  }
+
   private newestOrdering(descending: boolean, word: string): QueryOrdering[] {
     // People's age: the youngest were born last, the oldest first.
     if (this.entity === 'people' && /young|eldest|oldest/.test(word)) return [{ field: 'birth_date', descending: /young/.test(word) }];
@@ -629,6 +753,9 @@ class QuestionParser {
 
   private async negationWord(): Promise<boolean> {
     const start = this.skipSpace();
+    // "non-profits", "non-profit organizations": a word of its own (an ownership type), not "not profits".
+    const hyphenated = /^non-[\p{L}-]+/u.exec(this.lower.slice(start))?.[0];
+    if (hyphenated && OWNERSHIP_SYNONYMS.some(([re]) => re.test(hyphenated) || singulars(hyphenated).some((one) => re.test(one)))) return false;
     if (!this.at(/(?:(?:(?:that|which|who)\s+)?(?:(?:is|are|was|were|do|does|did)\s+not|isn'?t|aren'?t|wasn'?t|weren'?t|don'?t|doesn'?t|didn'?t|never)|not|non(?=-)|excluding|exclude|except(?:\s+for)?|but\s+not|other\s+than|apart\s+from|outside(?:\s+of)?)\s*-?\s*(?=\S)/)) return false;
     const outside = /^outside/.test(this.lower.slice(start));
     this.negation = { text: this.textFrom(start), start, end: this.pos };
@@ -743,7 +870,11 @@ class QuestionParser {
         this.notes.push(`No keyword “${value.text}” was found.`);
       }
     }
-    if (ids.length > 0) this.add('keywords', negated ? 'not' : 'is', ids, names, text);
+    if (ids.length > 0 && !this.add('keywords', negated ? 'not' : 'is', ids, names, text)) {
+      // Never dropped in silence: a list of records not filtered by keywords would answer more than was asked.
+      this.notUnderstood.push(text);
+      this.notes.push(`${operatorResource(this.entity).plural ?? this.entity} cannot be filtered by keywords.`);
+    }
   }
 
   /** A keyword by its name, or by the singular of a plural ("batteries" → "battery"). */
@@ -847,11 +978,8 @@ class QuestionParser {
     for (const word of match[0].split(/\s*(?:,|\bor\b|\band\b|\/)\s*/)) {
       const visibility = VISIBILITY_WORDS.find(([words]) => new RegExp(`^(?:${words})$`).test(word))?.[1];
       if (!visibility) continue;
-      if (visibility === 'hidden' && !atLeast(this.options.access, 'research')) {
-        this.notUnderstood.push(word);
-        this.notes.push('Hidden records are seen by the research team only.');
-        continue;
-      }
+      // Asked as it was: the list shows a reader no hidden record, and the note says why (never a broader answer).
+      if (visibility === 'hidden' && !atLeast(this.options.access, 'research')) this.notes.push('Hidden records are seen by the research team only: none is shown to you.');
       if (!values.includes(visibility)) values.push(visibility);
     }
     if (values.length > 0) this.add('visibility', negated ? 'not' : 'is', values, values, this.question.slice(from, this.pos).trim());
@@ -893,16 +1021,16 @@ class QuestionParser {
   /** "for Acme", "by Amelia Hart", "about lithium", "mentioning Jane Doe", "published by McKinsey". */
   private async relations(): Promise<boolean> {
     const start = this.skipSpace();
-    const match = this.at(/(published\s+by|(?:written|authored|created|produced)\s+by|by)\s+|(for)\s+|(about|on|regarding|concerning|covering|re)\s+|(mentioning|mentions?|involving|naming|citing|referencing|(?:related|linked|connected)\s+to|with)\s+/);
+    const match = this.at(/(published\s+by|(?:written|authored|created|produced)\s+by|by)\s+|(for)\s+|(about|on|regarding|concerning|covering|re)\s+|(mentioning|mentions?|involving|naming|citing|referencing|with)\s+|((?:(?:that|which|who)\s+(?:is\s+|are\s+|was\s+|were\s+)?)?(?:(?:related|linked|connected|associated|tied|affiliated|involved)\s+(?:to|with|in)|(?:works?|worked|working|deals?|dealt|dealing)\s+with))\s+/);
     if (!match) return false;
-    const [, by, forWord, about] = match;
+    const [, by, forWord, about, , linked] = match;
     const values = this.readValues();
     if (values.length === 0) return false;
     const { negated, start: from } = this.takeNegation(start);
     const text = this.question.slice(from, this.pos).trim();
     const op: ConditionOp = negated ? 'not' : 'is';
     const publishedBy = by?.startsWith('published');
-    const targets = publishedBy ? [] : by ? BY_TARGETS[this.entity] : FOR_TARGETS[this.entity];
+    const targets = publishedBy ? [] : by ? BY_TARGETS[this.entity] : linked ? LINKED_TARGETS[this.entity] : FOR_TARGETS[this.entity];
     // "with X" names a related record or nothing ("with an email" is emptiness, read before).
     if (match[4]?.startsWith('with') && targets.length === 0) return false;
     const unresolved: Written[] = [];
@@ -910,7 +1038,7 @@ class QuestionParser {
       if (about && (await this.keywordCondition(value, op, text))) continue;
       if (await this.relationCondition(value, targets, op, text)) continue;
       if (by && this.entity === 'library' && (await this.categoryCondition(value, 'publisher', op, text))) continue;
-      if (!about && !forWord && !by && (await this.keywordCondition(value, op, text))) continue;
+      if (!about && !forWord && !by && !linked && (await this.keywordCondition(value, op, text))) continue;
       unresolved.push(value);
     }
     for (const value of unresolved) {
@@ -930,6 +1058,56 @@ class QuestionParser {
         : `“${text}” cannot be used to filter ${(operatorResource(this.entity).plural ?? this.entity).toLowerCase()}.`);
     }
     return true;
+  }
+
+  /**
+   * Investments, through the engine's link filters: "(which deals) did Northwind Capital invest
+   * in", "Jane Doe has invested in", "invested in by / backed by X" name the investors; "that
+   * invested in Acme", "investing in Acme" the organization whose deals they hold stakes in.
+   */
+  private async investing(): Promise<boolean> {
+    const start = this.skipSpace();
+    const verb = String.raw`(?:invest(?:ed|s)?|put\s+money|(?:backed|funded|financed)(?=\s*(?:$|[,;:?!.])))`;
+    const byInvestor = this.at(/(?:(?:that|which|who)\s+(?:were\s+|was\s+|have\s+been\s+|has\s+been\s+)?)?(?:invested\s+in|backed|funded|financed)\s+by\s+/);
+    let targets = INVESTOR_TARGETS;
+    let values: Written[] = [];
+    if (byInvestor) values = this.readValues();
+    else if (this.at(/(?:(?:that|which|who)\s+(?:have\s+|has\s+|had\s+)?)?(?:invested|invests?|investing|(?:are|is|were|was)\s+investors?)\s+in(?:to)?\s+/)) {
+      targets = INVESTED_IN_TARGETS;
+      values = this.readValues();
+    } else {
+      // The investor named before the verb: "did Northwind Capital invest in", "Jane Doe has backed".
+      const named = new RegExp(String.raw`(?:(?:did|has|have|had|do|does)\s+)?(["“]?[^\s,;:?!"“”][^,;:?!]{0,80}?["”]?)\s+(?:(?:has|have|had|did)\s+)?${verb}(?:\s+in(?:to)?)?(?=$|[\s,;:?!.])`, 'y');
+      named.lastIndex = start;
+      const found = named.exec(this.lower);
+      if (!found) return false;
+      const nameStart = start + found[0].indexOf(found[1]!);
+      const name = this.question.slice(nameStart, nameStart + found[1]!.length).replace(/^["“]|["”]$/g, '').trim();
+      const first = name.split(/\s+/)[0]!.toLowerCase();
+      if (FILLER.has(first) || STOP_WORDS.has(first) || this.isEntityWordAt(nameStart)) return false;
+      values = [{ text: name, start: nameStart, end: nameStart + found[1]!.length }];
+      this.pos = start + found[0].length;
+      // A name nobody has is no investor: the words are left to the other phrasings (and reported if none reads them).
+      if (!(await this.relationCondition(values[0]!, targets, this.negation ? 'not' : 'is', this.textFrom(this.negation?.start ?? start)))) return false;
+      this.negation = null;
+      return true;
+    }
+    if (values.length === 0) return false;
+    const { negated, start: from } = this.takeNegation(start);
+    const text = this.question.slice(from, this.pos).trim();
+    const op: ConditionOp = negated ? 'not' : 'is';
+    let used = false;
+    for (const value of values) {
+      if (await this.relationCondition(value, targets, op, text)) {
+        used = true;
+        continue;
+      }
+      this.notUnderstood.push(value.text);
+      this.notes.push(targets.some((target) => this.allows(target.relation, op))
+        ? `No organization or person named “${value.text}” was found.`
+        : `“${text}” cannot be used to filter ${(operatorResource(this.entity).plural ?? this.entity).toLowerCase()}.`);
+    }
+    return used || values.length > 0;
   }
 
   private async keywordCondition(value: Written, op: ConditionOp, text: string): Promise<boolean> {
@@ -981,6 +1159,12 @@ class QuestionParser {
     const op: ConditionOp = negated ? 'not' : 'is';
     for (const value of values) {
       let used = false;
+      // "in Germany" for organizations: a country, when no row holds it as a city, is its cities.
+      const country = COUNTRY_CITY[this.entity] && /^\p{Lu}/u.test(value.text) ? [value.text, ...(countryOf(value.text) ?? [])] : null;
+      if (country && countryCode(country) && !(await this.options.resolver.categoryValue(this.entity, COUNTRY_CITY[this.entity]!, value.text))) {
+        used = await this.countryCities(country, op, text);
+        if (used) continue;
+      }
       for (const target of PLACES[this.entity]) {
         if ('category' in target && target.asTyped) used = await this.similarCondition(value, target.category, op, text);
         if (used) break;
@@ -1021,7 +1205,7 @@ function money(parts: Array<string | undefined>): { value: number; currency: str
   const currencyOf = (word: string | undefined): string | null => {
     if (!word) return null;
     if (CURRENCY_SIGNS[word]) return CURRENCY_SIGNS[word]!;
-    const named = CURRENCY_WORDS.find(([re]) => re.test(word))?.[1];
+    const named = CURRENCY_WORDS.find(([re]) => re.test(word.replace(/\s+/g, ' ')))?.[1];
     if (named) return named;
     return CURRENCIES.includes(word.toUpperCase()) ? word.toUpperCase() : null;
   };

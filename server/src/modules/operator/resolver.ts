@@ -12,7 +12,7 @@ import { keywords } from '../keywords/keywords.resource.ts';
 import { organizations } from '../organizations/organizations.resource.ts';
 import { people } from '../people/people.resource.ts';
 import { operatorResource } from './structured-query.ts';
-import { categoryValue, namedList, namedRecord, similarCategoryValue } from './operator.repository.ts';
+import { categoryValue, categoryValuesInCountry, namedList, namedRecord, similarCategoryValue } from './operator.repository.ts';
 import { lists } from '../lists/lists.resource.ts';
 import type { OperatorEntity } from '../../contracts.ts';
 
@@ -40,6 +40,8 @@ export interface Resolver {
   similarValue(entity: OperatorEntity, field: string, text: string): Promise<string | null>;
   /** A list the caller may see, by its name (ignoring case and accents), of one of the list kinds. */
   list(name: string, kinds: string[]): Promise<NamedList | null>;
+  /** The stored values of a city field among rows the caller may see that are cities of a country (ISO 3166-1 alpha-2). */
+  citiesIn(entity: OperatorEntity, field: string, countryCode: string): Promise<string[]>;
 }
 
 export interface NamedList extends NamedRecord {
@@ -65,6 +67,10 @@ export class DatabaseResolver implements Resolver {
 
   similarValue(entity: OperatorEntity, field: string, text: string): Promise<string | null> {
     return similarCategoryValue(this.ctx.tx, operatorResource(entity), visibleTo(this.ctx.actor.access), field, text, SIMILAR_VALUE);
+  }
+
+  citiesIn(entity: OperatorEntity, field: string, countryCode: string): Promise<string[]> {
+    return categoryValuesInCountry(this.ctx.tx, operatorResource(entity), visibleTo(this.ctx.actor.access), field, countryCode);
   }
 
   list(name: string, kinds: string[]): Promise<NamedList | null> {
