@@ -179,8 +179,8 @@ export function entityOfWords(lower: string): OperatorEntity | null {
   const words = lower.split(/[\s,;:?!()"“”]+/).filter(Boolean);
   const phrases = [...words, ...words.slice(1).map((word, index) => `${words[index]} ${word}`)];
   const ownership = (phrase: string) => OWNERSHIP_SYNONYMS.some(([re]) => re.test(phrase) || singulars(phrase).some((one) => re.test(one)));
-  // "private" or "public" alone may be a visibility or anything's; an ownership word that is a plural or names a form of company is not.
-  if (phrases.some((phrase) => !/^(?:private|public|publicly|privately|state|government|listed|quoted|sovereign)$/.test(phrase) && ownership(phrase))) return 'organizations';
+  // "public", "state" or "listed" alone may be a visibility or anything's; "private", a plural or a form of company is an ownership type.
+  if (phrases.some((phrase) => !/^(?:public|publicly|state|government|listed|quoted|sovereign)$/.test(phrase) && ownership(phrase))) return 'organizations';
   if (words.some(isPeopleDemonym)) return 'people';
   if (new RegExp(`(?:^|\\s)(?:${CURRENCY_NAME_PATTERN})(?=$|[\\s,;:?!])`).test(lower) || new RegExp(MONEY_SIGN).test(lower)) return 'ledger_entries';
   return null;
@@ -205,10 +205,24 @@ export async function parseQuestion(asked: string, options: ParseOptions): Promi
     const list = await namedListIn(question, options.resolver);
     if (list) entity = LIST_KINDS[list.kind]!;
   }
-  entity ??= entityOfWords(lower);
+  entity ??= entityOfWords(lower) ?? (await entityOfTenantValues(lower, options.resolver));
   if (!entity) return { query: null, notUnderstood: [], notes: [], corrections };
   const result = await new QuestionParser(question, lower, entity, options).parse();
   return { ...result, corrections: [...corrections, ...result.corrections] };
+}
+
+/**
+ * The subject from the tenant's own values of a field only one kind of record has: a word (or
+ * its singular) that is a stored ownership type ("private ones in London", "mutuals").
+ */
+async function entityOfTenantValues(lower: string, resolver: Resolver): Promise<OperatorEntity | null> {
+  const words = lower.split(/[\s,;:?!()"“”]+/).filter((word) => word.length > 2 && !FILLER.has(word) && !STOP_WORDS.has(word) && !/^\d/.test(word));
+  for (const word of words.slice(0, 12)) {
+    for (const spelling of [word, ...singulars(word)]) {
+      if (await resolver.categoryValue('organizations', 'ownership_type', spelling)) return 'organizations';
+    }
+  }
+  return null;
 }
 
 class QuestionParser {

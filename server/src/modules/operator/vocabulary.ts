@@ -123,6 +123,7 @@ export const FILLER = new Set([
   'their', 'in', 'on', 'at', 'for', 'from', 'by', 'or', 'than', 'both', 'either', 'so', 'far', 'how', 'many', "i'm", 'im',
   'looking', 'interested', 'searching', 'kindly', 'now', 'currently', 'recorded', 'stored', 'saved', 'database',
   'holders', 'holder', 'nationals', 'citizens', 'members', 'passport', 'passports', 'ownership', 'owned', 'enterprises',
+  'anything', 'everything', 'something', 'things', 'thing', 'stuff',
 ]);
 
 /** Words that end a name or value being read ("Berlin" in "in Berlin founded after 2015"). */
