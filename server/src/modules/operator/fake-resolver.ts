@@ -31,6 +31,12 @@ export class FakeResolver implements Resolver {
     return prefixed ? { id: prefixed.id, name: prefixed.name } : null;
   }
 
+  /** A record whose name is within two edits of the text (the database uses trigram word similarity). */
+  async similarRecord(kind: NamedKind, name: string): Promise<NamedRecord | null> {
+    const found = this.records[kind].find((record) => fold(name).length >= 4 && editDistance(fold(record.name), fold(name)) <= 2);
+    return found ? { id: found.id, name: found.name } : null;
+  }
+
   async categoryValue(entity: OperatorEntity, field: string, text: string): Promise<string | null> {
     return this.categories[`${entity}.${field}`]?.find((value) => fold(value) === fold(text)) ?? null;
   }

@@ -170,6 +170,31 @@ async function namedListIn(question: string, resolver: Resolver) {
 }
 
 /**
+ * A list named in capitals without the word "list" ("who is in Key Investors?", "Founders to Meet
+ * members"): each run of capitalized words (with "of", "to", "the", "and", "for" or "&" inside)
+ * and the runs left after dropping its first words, as the name of a list the caller may see.
+ */
+async function namedListByCapitals(question: string, resolver: Resolver) {
+  const words = question.split(/[\s,;:?!()"“”]+/).filter(Boolean);
+  const runs: string[][] = [];
+  let run: string[] = [];
+  for (const [index, word] of words.entries()) {
+    const capital = /^[\p{Lu}\p{N}]/u.test(word);
+    const joiner = /^(?:of|to|the|and|for|&)$/i.test(word) && run.length > 0 && /^[\p{Lu}\p{N}]/u.test(words[index + 1] ?? '');
+    if (capital || joiner) run.push(word);
+    else if (run.length > 0) runs.push(run.splice(0));
+  }
+  if (run.length > 0) runs.push(run);
+  for (const found of runs.slice(0, 4)) {
+    for (let from = 0; from < found.length && from < 3; from++) {
+      const list = await resolver.list(found.slice(from).join(' '), Object.keys(LIST_KINDS));
+      if (list) return list;
+    }
+  }
+  return null;
+}
+
+/**
  * The subject of a question that names none by an entity word, from words only one kind of
  * record has: an ownership type ("non-profits", "cooperatives in Berlin") is an organization's;
  * a people's demonym ("Brazilians living in São Paulo") a person's; a currency or an amount
@@ -206,6 +231,13 @@ export async function parseQuestion(asked: string, options: ParseOptions): Promi
     if (list) entity = LIST_KINDS[list.kind]!;
   }
   entity ??= entityOfWords(lower) ?? (await entityOfTenantValues(lower, options.resolver));
+  if (!entity) {
+    // "who is in Key Investors?": a list named without the word "list".
+    const list = await namedListByCapitals(question, options.resolver);
+    if (list) entity = LIST_KINDS[list.kind]!;
+  }
+  // "who is linked to Acme?", "who invested in PayFlux?": only people are asked about as who.
+  if (!entity && /(?:^|[\s,;:])(?:who|whom)\b/.test(lower)) entity = 'people';
   if (!entity) return { query: null, notUnderstood: [], notes: [], corrections };
   const result = await new QuestionParser(question, lower, entity, options).parse();
   return { ...result, corrections: [...corrections, ...result.corrections] };
@@ -875,7 +907,7 @@ class QuestionParser {
     const ids: string[] = [];
     const names: string[] = [];
     for (const value of values) {
-      const keyword = await this.resolveKeyword(value.text);
+      const keyword = (await this.resolveKeyword(value.text)) ?? (await this.similarRecord('keyword', value.text));
       if (keyword) {
         ids.push(keyword.id);
         names.push(keyword.name);
@@ -1130,13 +1162,26 @@ class QuestionParser {
     return keyword !== null && this.add('keywords', op, [keyword.id], [keyword.name], text);
   }
 
+  /** A related record by its name, else (said as a correction) by a name like it ("Acme Robotcs"). */
   private async relationCondition(value: Written, targets: Array<{ relation: string; kind: NamedKind }>, op: ConditionOp, text: string): Promise<boolean> {
-    for (const target of targets) {
-      if (!this.allows(target.relation, op)) continue;
+    const allowed = targets.filter((target) => this.allows(target.relation, op));
+    for (const target of allowed) {
       const record = await this.options.resolver.record(target.kind, value.text);
       if (record) return this.add(target.relation, op, [record.id], [record.name], text);
     }
+    for (const target of allowed) {
+      const record = await this.similarRecord(target.kind, value.text);
+      if (record) return this.add(target.relation, op, [record.id], [record.name], text);
+    }
     return false;
+  }
+
+  /** A record whose name is like the text (a typo), said as a correction; only for names of four letters or more. */
+  private async similarRecord(kind: NamedKind, text: string) {
+    if (text.replace(/\s/g, '').length < 4) return null;
+    const record = await this.options.resolver.similarRecord(kind, text);
+    if (record) this.corrections.push({ written: text, read: record.name });
+    return record;
   }
 
   private async categoryCondition(value: Written, field: string, op: ConditionOp, text: string, asTyped = false): Promise<boolean> {
@@ -1180,7 +1225,8 @@ class QuestionParser {
         if (used) continue;
       }
       for (const target of PLACES[this.entity]) {
-        if ('category' in target && target.asTyped) used = await this.similarCondition(value, target.category, op, text);
+        // "people in Key Investors": a list of the entity's kind, before a misspelt or unknown city.
+        if ('category' in target && target.asTyped) used = (await this.listCondition(value.text, op, text)) || (await this.similarCondition(value, target.category, op, text));
         if (used) break;
         if ('category' in target) used = await this.categoryCondition(value, target.category, op, text, target.asTyped);
         else if ('relation' in target) used = await this.relationCondition(value, [target], op, text);

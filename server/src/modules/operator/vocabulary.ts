@@ -15,7 +15,7 @@ export const ENTITY_WORDS: Record<OperatorEntity, string> = {
   organizations: String.raw`organi[sz]ations?|orgs?|compan(?:y|ies)|firms?|startups?|businesses|business|corporations?|institutions?|enterprises?`,
   people: String.raw`people|persons?|individuals?|contacts?|women|men|females?|males?|everyone|everybody|anyone|anybody|(?:passport\s+)?holders|nationals|citizens`,
   // Lists as the subject ("show all lists", "people lists"): detectEntity reads them only where no list is named.
-  lists: String.raw`lists|collections|watchlists|shortlists`,
+  lists: String.raw`lists|collections`,
 };
 
 /** Kinds of list by the words of the entity their items are ("organization lists", "lists of people"). */
