@@ -83,7 +83,7 @@ describe('link filters', () => {
   });
 
   it('malformed ids and lookups are a 400 naming the parameter', async () => {
-    for (const [query, parameter] of [['linked_organizations=acme', 'linked_organizations'], ['investors__not=1', 'investors__not'], ['investors__gt=2020', 'investors__gt']]) {
+    for (const [query, parameter] of [['linked_organizations=acme', 'linked_organizations'], ['investors__not=1', 'investors__not'], ['investors__gt=2020', 'investors__gt']] as const) {
       const response = await t.request(acme, { method: 'GET', url: `${ORGS}/?${query}`, token: tokens['admin'] });
       if (parameter === 'linked_organizations') {
         // Organizations have no such link (people do): an unknown filter, with the links they have named.

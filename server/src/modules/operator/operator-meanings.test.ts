@@ -107,6 +107,7 @@ describe('Operator meanings (issue 27)', () => {
     for (const [question, role] of [
       ['delete all organizations in London', 'admin'], ['add Jane Doe to the Key Investors list', 'admin'], ['rename Acme Robotics to Acme AI', 'research'],
       ['make all hidden people public', 'admin'], ['Please create a new organization called Foo', 'paywall'], ['can you update the founding date of Globex to 2019', 'public'],
+      ["I'd like to remove Jane Doe from the Key Investors list", 'admin'], ['hide all people in London', 'research'], ['please star Globex', 'paywall'],
     ] as const) {
       const response = await ask(question, role);
       assert.equal(response.statusCode, 400, question);

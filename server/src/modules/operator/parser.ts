@@ -312,6 +312,7 @@ class QuestionParser {
       () => this.peopleWords(),
       () => this.favourites(),
       () => this.investing(),
+      () => this.possessive(),
       () => this.relations(),
       () => this.places(),
       () => this.searchWords(),
@@ -740,6 +741,8 @@ class QuestionParser {
       return true;
     }
     const match = this.at(/(?:(?:sorted|ordered|sort|order|ranked|arranged)\s+(?:by\s+)?)?(?:(most\s+recently|recently|newly|latest|last)\s+(added|created|updated|changed|modified|edited)(?:\s+first)?|(added|created|updated|changed|modified|edited)\s+(?:most\s+)?recently|(newest|latest|most\s+recent|recent|youngest)(?:\s+first|\s+ones)?|(oldest|earliest|eldest)(?:\s+first|\s+ones)?|(largest|biggest|highest|most\s+valuable)(?:\s+(?:amounts?|first))?|(smallest|lowest|least\s+valuable)(?:\s+(?:amounts?|first))?|(alphabetically|alphabetical(?:\s+order)?|a\s*-\s*z|a\s+to\s+z)|(reverse\s+alphabetical(?:ly|\s+order)?|z\s*-\s*a|z\s+to\s+a))/);
+    // "last updated before 2024", "first added in 2019": the date of that timestamp, which the dates phrasing reads.
+    if (match && (match[1] || match[3]) && readDateComparison(this.lower, this.skipSpace(), this.options.today, true)) return false;
     if (match) {
       const [, recently, action, actionFirst, newest, oldest, largest, smallest, alphabetical, reverse] = match;
       if (recently || actionFirst) this.ordering = [{ field: /added|created/.test(action ?? actionFirst!) ? 'created_at' : 'updated_at', descending: true }];
@@ -773,10 +776,11 @@ class QuestionParser {
    * added by someone, so without "first" or "last" the words ask for nothing more.
    */
   private addedOrder(): boolean {
-    const match = this.at(/(?:(?:that|which|who)\s+)?(?:(?:we|i|you|they|someone|somebody)\s+(?:have\s+|had\s+|just\s+)?|(?:were|was|have\s+been|has\s+been|got|being)\s+)?(?:added|created|imported|entered|recorded)(?:\s+(first|last))?/);
-    if (!match || readDateComparison(this.lower, this.skipSpace(), this.options.today, true)) return false;
-    if (this.negation) return false;
-    const from = match[1] ?? this.limitFrom;
+    const match = this.at(/(?:(?:that|which|who)\s+)?(?:(?:we|i|you|they|someone|somebody)\s+(?:have\s+|had\s+|just\s+)?|(?:were|was|have\s+been|has\s+been|got|being)\s+)?(?:added|created|imported|entered|recorded)/);
+    // "added last month", "created in 2019": a date, which the dates phrasing reads.
+    if (!match || this.negation || readDateComparison(this.lower, this.skipSpace(), this.options.today, true)) return false;
+    const which = this.at(/(first|last)(?!\s+(?:\d+\s+)?(?:days?|weeks?|months?|quarters?|years?|night|time)\b)/);
+    const from = which?.[1] ?? this.limitFrom;
     if (from && this.ordering.length === 0) this.ordering = [{ field: 'created_at', descending: from === 'last' }];
     return true;
   }
@@ -938,7 +942,7 @@ class QuestionParser {
 
   private dates(): boolean {
     const start = this.skipSpace();
-    const verbMatch = this.at(/(founded|established|incorporated|started|created|formed|launched|born|met|seen|encountered|published|released|dated|issued|written|posted|aired|recorded|booked|reported|added|imported|entered|updated|modified|changed|edited)\s*/);
+    const verbMatch = this.at(/(?:(?:last|first|most\s+recently)\s+(?=(?:added|imported|entered|created|updated|modified|changed|edited)\b))?(founded|established|incorporated|started|created|formed|launched|born|met|seen|encountered|published|released|dated|issued|written|posted|aired|recorded|booked|reported|added|imported|entered|updated|modified|changed|edited)\s*/);
     const verb = verbMatch?.[1] ?? null;
     // When a record was added or last changed are its own timestamps, whatever the entity.
     const timestamp = verb === null ? null : /^(?:added|imported|entered|created)$/.test(verb) ? 'created_at' : /^(?:updated|modified|changed|edited)$/.test(verb) ? 'updated_at' : null;
@@ -1067,7 +1071,7 @@ class QuestionParser {
   /** "for Acme", "by Amelia Hart", "about lithium", "mentioning Jane Doe", "published by McKinsey". */
   private async relations(): Promise<boolean> {
     const start = this.skipSpace();
-    const match = this.at(/(published\s+by|(?:written|authored|created|produced)\s+by|by)\s+|(for)\s+|(about|on|regarding|concerning|covering|re)\s+|(mentioning|mentions?|involving|naming|citing|referencing|with)\s+|((?:(?:that|which|who)\s+(?:is\s+|are\s+|was\s+|were\s+)?)?(?:(?:related|linked|connected|associated|tied|affiliated|involved)\s+(?:to|with|in)|(?:works?|worked|working|deals?|dealt|dealing)\s+with))\s+/);
+    const match = this.at(/(published\s+by|(?:written|authored|created|produced)\s+by|by)\s+|(for)\s+|(about|on|regarding|concerning|covering|re)\s+|(mentioning|mentions?|involv(?:ing|es?)|includ(?:ing|es?)|featur(?:ing|es?)|concerns?|naming|citing|referencing|with)\s+|((?:(?:that|which|who)\s+(?:is\s+|are\s+|was\s+|were\s+)?)?(?:(?:(?:involved|participating|named|listed|appearing)\s+)?(?:in|on)\s+(?:the\s+)?(?:deals?|transactions?|ledger\s+entries)\s+(?:with|involving|of|for)|(?:related|linked|connected|associated|tied|affiliated|involved)\s+(?:to|with|in)|(?:works?|worked|working|deals?|dealt|dealing)\s+with))\s+/);
     if (!match) return false;
     const [, by, forWord, about, , linked] = match;
     const values = this.readValues();
@@ -1090,7 +1094,7 @@ class QuestionParser {
     for (const value of unresolved) {
       // "about lithium" with no such keyword or record: its words are searched. "with a good ESG
       // score", "linked to X" where nothing links: not understood, never a text search that reads like an answer.
-      if ((about || /^(?:mention|naming|citing|referenc)/.test(match[4] ?? '')) && !negated && operatorResource(this.entity).search) {
+      if ((about || /^(?:mention|naming|citing|referenc|featur|includ)/.test(match[4] ?? '')) && !negated && operatorResource(this.entity).search) {
         this.searchParts.push(value.text);
         continue;
       }
@@ -1154,6 +1158,20 @@ class QuestionParser {
         : `“${text}” cannot be used to filter ${(operatorResource(this.entity).plural ?? this.entity).toLowerCase()}.`);
     }
     return used || values.length > 0;
+  }
+
+  /** "Jane Doe's deals", "Emily Carter's articles", "Acme Robotics' contacts": the record whose they are, through the entity's relation to it. */
+  private async possessive(): Promise<boolean> {
+    const start = this.skipSpace();
+    const found = /^([^\s,;:?!"“”'][^,;:?!"“”]{0,60}?)(?:'s|(?<=s)')(?=\s)/.exec(this.lower.slice(start));
+    if (!found) return false;
+    const end = start + found[0].length;
+    const name = this.question.slice(start, start + found[1]!.length);
+    if (FILLER.has(name.toLowerCase()) || !this.isEntityWordAt(end + (/^\s*/.exec(this.lower.slice(end))?.[0].length ?? 0))) return false;
+    const targets = this.entity === 'library' ? [...BY_TARGETS.library, ...FOR_TARGETS.library] : this.entity === 'ledger_entries' ? FOR_TARGETS.ledger_entries : LINKED_TARGETS[this.entity];
+    this.pos = end;
+    const { negated, start: from } = this.takeNegation(start);
+    return this.relationCondition({ text: name, start, end }, targets, negated ? 'not' : 'is', this.question.slice(from, end).trim());
   }
 
   private async keywordCondition(value: Written, op: ConditionOp, text: string): Promise<boolean> {
