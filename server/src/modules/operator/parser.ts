@@ -17,7 +17,7 @@ import type { NamedKind, Resolver } from './resolver.ts';
 import { DEFAULT_OPERATOR_LIMIT, operatorLookups, operatorResource, paramOf } from './structured-query.ts';
 import { datePeriod, MEMBERSHIP_FIELD } from '../../resources/list-query.ts';
 import {
-  countryCode, countryOf, CURRENCY_NAMES, CURRENCY_SIGN_PATTERN, CURRENCY_SIGNS, isPeopleDemonym, NATIONALITY_PATTERN, OWNERSHIP_SYNONYMS, singulars, subjectWordFor,
+  countryCode, countryOf, CURRENCY_NAMES, digitsForNumberWords, CURRENCY_SIGN_PATTERN, CURRENCY_SIGNS, isPeopleDemonym, NATIONALITY_PATTERN, OWNERSHIP_SYNONYMS, singulars, subjectWordFor,
 } from './words.ts';
 import {
   ENTITY_WORDS, FIELD_NOUNS, FILLER, LIBRARY_TYPE_PATTERN, LIST_KIND_WORDS, libraryTypeOf, STOP_WORDS, VISIBILITY_PATTERN, VISIBILITY_WORDS,
@@ -213,7 +213,7 @@ export function entityOfWords(lower: string): OperatorEntity | null {
 
 export async function parseQuestion(asked: string, options: ParseOptions): Promise<ParseResult> {
   // Typographic apostrophes read as plain ones ("don’t"); the same length, so places are kept.
-  let question = asked.replace(/[’‘]/g, "'");
+  let question = digitsForNumberWords(asked.replace(/[’‘]/g, "'"));
   const corrections: ParseResult['corrections'] = [];
   // A misspelt subject ("peple", "orgnaisations") is read as the word it is closest to, and said.
   question = question.replace(/[\p{L}]+/gu, (word, offset: number) => {
@@ -732,8 +732,10 @@ class QuestionParser {
 
   private sorting(): boolean {
     const dated = this.at(/(?:the\s+)?(most\s+recently|most\s+recent|latest|newest|oldest|earliest|least\s+recently|first)\s+(founded|established|incorporated|born|published|released|added|created|updated|modified|changed|edited)\b/);
-    if (dated) {
-      const [, which, verb] = dated;
+    // "which company was founded first?", "who was born last": the verb before its end.
+    const reversed = dated ? null : this.at(/(founded|established|incorporated|born|published|released)\s+(most\s+recently|first|last|earliest|latest|(?:the\s+)?(?:earliest|latest|most\s+recently))(?!\s+(?:\d+\s+)?(?:days?|weeks?|months?|quarters?|years?|decades?|century)\b)/);
+    if (dated || reversed) {
+      const [which, verb] = dated ? [dated[1], dated[2]] : [reversed![2], reversed![1]];
       const field = /added|created/.test(verb!) ? 'created_at' : /updated|modified|changed|edited/.test(verb!) ? 'updated_at' : DATE_VERBS[this.entity].find(([re]) => re.test(verb!))?.[1];
       if (!field) return false;
       this.ordering = [{ field, descending: !/oldest|earliest|least|first/.test(which!) }];
@@ -959,11 +961,16 @@ class QuestionParser {
         : `${operatorResource(this.entity).plural} have no date to compare with “${text}”.`);
       return true;
     }
-    if (negated) {
+    // "not founded after 2010" is founded in or before 2010; a period ("not in 2019") would be two ranges, which a list cannot OR.
+    const flipped = { after: 'until', until: 'after', before: 'since', since: 'before' } as const;
+    const comparison: DateComparison | null = !negated ? read.comparison
+      : read.comparison.kind in flipped ? { ...read.comparison, kind: flipped[read.comparison.kind as keyof typeof flipped] } as DateComparison : null;
+    if (!comparison) {
       this.notUnderstood.push(text);
-      this.notes.push(`A date cannot be negated; use “before” or “after” instead of “${text}”.`);
+      this.notes.push(`A period cannot be negated; use “before” or “after” instead of “${text}”.`);
       return true;
     }
+    read.comparison = comparison;
     if (field === 'year') return this.ledgerDates(read.comparison, text);
     if (timestamp) {
       // A timestamp's range: from the first day of a period (gte, gt after it), until the first day of one (lt, lte after it).

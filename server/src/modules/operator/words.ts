@@ -214,3 +214,22 @@ export const CURRENCY_SIGNS: Record<string, string> = {
 /** The signs as a pattern, longest first ("us$" before "$"). */
 export const CURRENCY_SIGN_PATTERN = Object.keys(CURRENCY_SIGNS).filter((sign) => sign !== 'chf')
   .sort((a, b) => b.length - a.length).map((sign) => sign.replace('$', '\\$')).join('|');
+
+const NUMBER_WORDS: Record<string, number> = {
+  two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, eleven: 11, twelve: 12, fifteen: 15,
+  twenty: 20, thirty: 30, forty: 40, fifty: 50, sixty: 60, seventy: 70, eighty: 80, ninety: 90, hundred: 100,
+};
+const MAGNITUDE = String.raw`(?=\s+(?:thousand|million|billion|trillion|hundred)\b)`;
+
+/**
+ * Number words as digits, so amounts and limits read them ("deals under five million", "the
+ * top ten companies", "a billion dollars"): "one" and "a" only before a magnitude; a capitalized
+ * word after the first (a name: "Two Sigma") is left as written.
+ */
+export function digitsForNumberWords(text: string): string {
+  return text
+    .replace(/\bhalf\s+an?\s+(?=(?:million|billion)\b)/gi, '0.5 ')
+    .replace(new RegExp(String.raw`\b(?:one|an?)${MAGNITUDE}`, 'gi'), (word, offset: number) => (offset > 0 && /^[A-Z]/.test(word) ? word : '1'))
+    .replace(new RegExp(String.raw`\b(?:${Object.keys(NUMBER_WORDS).join('|')})\b`, 'gi'), (word, offset: number) =>
+      offset > 0 && /^[A-Z]/.test(word) ? word : String(NUMBER_WORDS[word.toLowerCase()]));
+}
