@@ -177,7 +177,7 @@ async function namedListIn(question: string, resolver: Resolver) {
 async function namedListByCapitals(question: string, resolver: Resolver) {
   const words = question.split(/[\s,;:?!()"“”]+/).filter(Boolean);
   const runs: string[][] = [];
-  let run: string[] = [];
+  const run: string[] = [];
   for (const [index, word] of words.entries()) {
     const capital = /^[\p{Lu}\p{N}]/u.test(word);
     const joiner = /^(?:of|to|the|and|for|&)$/i.test(word) && run.length > 0 && /^[\p{Lu}\p{N}]/u.test(words[index + 1] ?? '');
