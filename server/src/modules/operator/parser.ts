@@ -56,7 +56,7 @@ const ENTITY_RE = new RegExp(
 
 const LIST_KIND_PATTERN = LIST_KIND_WORDS.map(([words]) => words).join('|');
 /** Lists of a kind as the subject: "people lists", "which organization lists", "lists of deals". */
-const LISTS_SUBJECT_RE = new RegExp(String.raw`\b(?:${LIST_KIND_PATTERN})\s+(?:lists|collections)\b|\b(?:lists|collections)\s+(?:of|for|with)\s+(?:${LIST_KIND_PATTERN})\b`);
+const LISTS_SUBJECT_RE = new RegExp(String.raw`\b(?:${LIST_KIND_PATTERN})\s+(?:lists|collections|watchlists|shortlists)\b|\b(?:lists|collections)\s+(?:of|for|with)\s+(?:${LIST_KIND_PATTERN})\b`);
 
 /** The entity type a question is about: the first entity word, else the first library type word. */
 export function detectEntity(lower: string): OperatorEntity | null {
@@ -238,6 +238,9 @@ export async function parseQuestion(asked: string, options: ParseOptions): Promi
   }
   // "who is linked to Acme?", "who invested in PayFlux?": only people are asked about as who.
   if (!entity && /(?:^|[\s,;:])(?:who|whom)\b/.test(lower)) entity = 'people';
+  // "investments by Initech" are stakes in deals; "what did Northwind invest in?" asks for the organizations of those deals.
+  if (!entity && /\binvestments?\b/.test(lower)) entity = 'ledger_entries';
+  if (!entity && /\binvest(?:ed|s|ing)?\b/.test(lower)) entity = 'organizations';
   if (!entity) return { query: null, notUnderstood: [], notes: [], corrections };
   const result = await new QuestionParser(question, lower, entity, options).parse();
   return { ...result, corrections: [...corrections, ...result.corrections] };
@@ -268,6 +271,8 @@ class QuestionParser {
   private readonly corrections: ParseResult['corrections'] = [];
   /** Whether the subject was named in the singular ("the oldest organization"): a superlative then asks for one. */
   private singular = false;
+  /** A date verb whose date comes later ("founded in Berlin in 2015"): the field the next bare date is about, and the verb's words. */
+  private pendingDate: { field: string; text: string } | null = null;
   /** The word a limit came with ("the first 5", "the last 10"): which end of the records added they are. */
   private limitFrom: 'first' | 'last' | null = null;
   /** Whether an ordering came from a superlative ("oldest", "largest"), which ranks only records with a value. */
@@ -312,6 +317,7 @@ class QuestionParser {
       () => this.peopleWords(),
       () => this.favourites(),
       () => this.investing(),
+      () => this.linkedBeforeVerb(),
       () => this.possessive(),
       () => this.relations(),
       () => this.places(),
@@ -352,6 +358,8 @@ class QuestionParser {
     }
     await this.endPhrase();
     if (this.negation) this.notUnderstood.push(this.negation.text);
+    // "born in Paris" with no date after: a birthplace, which no field holds.
+    if (this.pendingDate) this.notUnderstood.push(this.pendingDate.text);
     // "the oldest organization": ranked by a value, so only records that have one; one when the subject is singular.
     const ranked = this.ordering[0]?.field;
     if (this.superlative && ranked && !this.conditions.some((condition) => condition.field === ranked)) this.add(ranked, 'not_empty', [], [], '');
@@ -383,6 +391,7 @@ class QuestionParser {
       pos: this.pos, conditions: structuredClone(this.conditions), searchParts: [...this.searchParts], ordering: this.ordering,
       limit: this.limit, notUnderstood: [...this.notUnderstood], notes: [...this.notes], negation: this.negation, lastValues: this.lastValues,
       corrections: [...this.corrections], singular: this.singular, superlative: this.superlative, limitFrom: this.limitFrom,
+      pendingDate: this.pendingDate,
     };
   }
 
@@ -400,6 +409,7 @@ class QuestionParser {
     this.singular = state.singular;
     this.superlative = state.superlative;
     this.limitFrom = state.limitFrom;
+    this.pendingDate = state.pendingDate;
   }
 
   // Reading
@@ -631,8 +641,8 @@ class QuestionParser {
   private currencyWords(): boolean {
     if (this.entity !== 'ledger_entries' || !this.allows('currency', 'is')) return false;
     const start = this.skipSpace();
-    this.at(/(?:in|denominated\s+in|paid\s+in)\s+/);
-    const match = this.at(new RegExp(`(${CURRENCY_NAMES.map(([words]) => `(?:${words})`).join('|')})(?:\\s+amounts?)?`));
+    this.at(/(?:in|(?:denominated|paid|priced|valued|quoted|booked|settled|raised)\s+in)\s+/);
+    const match = this.at(new RegExp(`(${CURRENCY_NAMES.map(([words]) => `(?:${words})`).join('|')})(?:-denominated)?(?:\\s+amounts?)?`));
     if (!match) return false;
     const currency = CURRENCY_NAMES.find(([words]) => new RegExp(`^(?:${words})$`).test(match[1]!.replace(/\s+/g, ' ')))?.[1];
     if (!currency) return false;
@@ -644,7 +654,7 @@ class QuestionParser {
   private async nationality(): Promise<boolean> {
     const start = this.skipSpace();
     this.at(/(?:with|holding|having)\s+(?:an?\s+)?/);
-    const match = this.at(new RegExp(`(${NATIONALITY_PATTERN})(?:\\s+(?:passports?|nationals?|citizens?|nationality|citizenship))?`));
+    const match = this.at(new RegExp(`(${NATIONALITY_PATTERN})(?:-(?:born|based|headquartered|registered))?(?:\\s+(?:nationality|citizenship|passports?|nationals?|citizens?)\\b)?`));
     if (!match) return false;
     const names = countryOf(match[1]!);
     if (!names) return false;
@@ -701,7 +711,7 @@ class QuestionParser {
   private listKinds(): boolean {
     if (this.entity !== 'lists') return false;
     const start = this.skipSpace();
-    const match = this.at(new RegExp(String.raw`(?:(?:of|for|with|holding|containing)\s+)?(${LIST_KIND_PATTERN})(?:\s+(?:lists?|collections?))?`));
+    const match = this.at(new RegExp(String.raw`(?:(?:of|for|with|holding|containing|contain|contains|includ(?:e|es|ing)|hold|holds|have|has)\s+)?(${LIST_KIND_PATTERN})(?:\s+(?:lists?|collections?|watchlists?|shortlists?))?`));
     if (!match) return false;
     const kind = LIST_KIND_WORDS.find(([words]) => new RegExp(`^(?:${words})$`).test(match[1]!.replace(/\s+/g, ' ')))?.[1];
     if (!kind) return false;
@@ -731,6 +741,8 @@ class QuestionParser {
   }
 
   private sorting(): boolean {
+    // "biggest deals first", "newest organizations on top": the ordering's end, said after the subject.
+    if (this.ordering.length > 0 && this.at(/(?:first|on\s+top|at\s+the\s+top)(?=\s*$|\s*[,.;?!])/)) return true;
     const dated = this.at(/(?:the\s+)?(most\s+recently|most\s+recent|latest|newest|oldest|earliest|least\s+recently|first)\s+(founded|established|incorporated|born|published|released|added|created|updated|modified|changed|edited)\b/);
     // "which company was founded first?", "who was born last": the verb before its end.
     const reversed = dated ? null : this.at(/(founded|established|incorporated|born|published|released)\s+(most\s+recently|first|last|earliest|latest|(?:the\s+)?(?:earliest|latest|most\s+recently))(?!\s+(?:\d+\s+)?(?:days?|weeks?|months?|quarters?|years?|decades?|century)\b)/);
@@ -742,7 +754,7 @@ class QuestionParser {
       this.superlative = !['created_at', 'updated_at'].includes(field);
       return true;
     }
-    const match = this.at(/(?:(?:sorted|ordered|sort|order|ranked|arranged)\s+(?:by\s+)?)?(?:(most\s+recently|recently|newly|latest|last)\s+(added|created|updated|changed|modified|edited)(?:\s+first)?|(added|created|updated|changed|modified|edited)\s+(?:most\s+)?recently|(newest|latest|most\s+recent|recent|youngest)(?:\s+first|\s+ones)?|(oldest|earliest|eldest)(?:\s+first|\s+ones)?|(largest|biggest|highest|most\s+valuable)(?:\s+(?:amounts?|first))?|(smallest|lowest|least\s+valuable)(?:\s+(?:amounts?|first))?|(alphabetically|alphabetical(?:\s+order)?|a\s*-\s*z|a\s+to\s+z)|(reverse\s+alphabetical(?:ly|\s+order)?|z\s*-\s*a|z\s+to\s+a))/);
+    const match = this.at(/(?:(?:sorted|ordered|sort|order|ranked|arranged)\s+(?:by\s+)?)?(?:(most\s+recently|recently|newly|latest|last)\s+(added|created|updated|changed|modified|edited)(?:\s+first)?|(added|created|updated|changed|modified|edited)\s+(?:most\s+)?recently|(newest|latest|most\s+recent|recent|youngest)(?:\s+first|\s+ones)?|(oldest|earliest|eldest|least\s+recent)(?:\s+first|\s+ones)?|(largest|biggest|highest|most\s+valuable|most\s+expensive|priciest)(?:\s+(?:amounts?|first))?|(smallest|lowest|least\s+valuable|cheapest|least\s+expensive)(?:\s+(?:amounts?|first))?|(alphabetically|alphabetical(?:\s+order)?|a\s*-\s*z|a\s+to\s+z)|(reverse\s+alphabetical(?:ly|\s+order)?|z\s*-\s*a|z\s+to\s+a))/);
     // "last updated before 2024", "first added in 2019": the date of that timestamp, which the dates phrasing reads.
     if (match && (match[1] || match[3]) && readDateComparison(this.lower, this.skipSpace(), this.options.today, true)) return false;
     if (match) {
@@ -948,9 +960,16 @@ class QuestionParser {
     const verb = verbMatch?.[1] ?? null;
     // When a record was added or last changed are its own timestamps, whatever the entity.
     const timestamp = verb === null ? null : /^(?:added|imported|entered|created)$/.test(verb) ? 'created_at' : /^(?:updated|modified|changed|edited)$/.test(verb) ? 'updated_at' : null;
-    const field = timestamp ?? (verb ? (DATE_VERBS[this.entity].find(([re]) => re.test(verb))?.[1] ?? null) : DEFAULT_DATE[this.entity]);
+    const pending = verb === null ? this.pendingDate : null;
+    const field = timestamp ?? (verb ? (DATE_VERBS[this.entity].find(([re]) => re.test(verb))?.[1] ?? null) : (pending?.field ?? DEFAULT_DATE[this.entity]));
     const read = readDateComparison(this.lower, this.skipSpace(), this.options.today, verb !== null);
+    if (!read && verb && field && field !== 'birth_date' && !this.pendingDate && /^(?:in|at)\s/.test(this.lower.slice(this.pos))) {
+      // "founded in Berlin in 2015": the verb's date comes after the place ("born in Paris" is a birthplace, which no field holds).
+      this.pendingDate = { field, text: this.textFrom(start) };
+      return true;
+    }
     if (!read) return false;
+    if (pending) this.pendingDate = null;
     this.pos = read.end;
     const { negated, start: from } = this.takeNegation(start);
     const text = this.question.slice(from, this.pos).trim();
@@ -1078,7 +1097,7 @@ class QuestionParser {
   /** "for Acme", "by Amelia Hart", "about lithium", "mentioning Jane Doe", "published by McKinsey". */
   private async relations(): Promise<boolean> {
     const start = this.skipSpace();
-    const match = this.at(/(published\s+by|(?:written|authored|created|produced)\s+by|by)\s+|(for)\s+|(about|on|regarding|concerning|covering|re)\s+|(mentioning|mentions?|involv(?:ing|es?)|includ(?:ing|es?)|featur(?:ing|es?)|concerns?|naming|citing|referencing|with)\s+|((?:(?:that|which|who)\s+(?:is\s+|are\s+|was\s+|were\s+)?)?(?:(?:(?:involved|participating|named|listed|appearing)\s+)?(?:in|on)\s+(?:the\s+)?(?:deals?|transactions?|ledger\s+entries)\s+(?:with|involving|of|for)|(?:related|linked|connected|associated|tied|affiliated|involved)\s+(?:to|with|in)|(?:works?|worked|working|deals?|dealt|dealing)\s+with))\s+/);
+    const match = this.at(/(published\s+by|(?:written|authored|created|produced)\s+by|by)\s+|(for)\s+|(about|on|regarding|concerning|covering|re)\s+|(mentioning|mentions?|involv(?:ing|es?)|includ(?:ing|es?)|featur(?:ing|es?)|concerns?|naming|citing|referencing|with)\s+|((?:(?:that|which|who)\s+(?:is\s+|are\s+|was\s+|were\s+)?)?(?:(?:(?:involved|participating|named|listed|appearing)\s+)?(?:in|on)\s+(?:the\s+)?(?:deals?|transactions?|ledger\s+entries)\s+(?:with|involving|of|for)|(?:related|linked|connected|associated|tied|affiliated|involved)\s+(?:to|with|in)|(?:with\s+)?(?:ties|links|connections|relationships?)\s+(?:to|with)|(?:works?|worked|working|deals?|dealt|dealing)\s+with))\s+/);
     if (!match) return false;
     const [, by, forWord, about, , linked] = match;
     const values = this.readValues();
@@ -1125,7 +1144,7 @@ class QuestionParser {
   private async investing(): Promise<boolean> {
     const start = this.skipSpace();
     const verb = String.raw`(?:invest(?:ed|s)?|put\s+money|(?:backed|funded|financed)(?=\s*(?:$|[,;:?!.])))`;
-    const byInvestor = this.at(/(?:(?:that|which|who)\s+(?:were\s+|was\s+|have\s+been\s+|has\s+been\s+)?)?(?:invested\s+in|backed|funded|financed)\s+by\s+/);
+    const byInvestor = this.at(/(?:(?:that|which|who)\s+(?:were\s+|was\s+|have\s+been\s+|has\s+been\s+)?)?(?:(?:invested\s+in|backed|funded|financed)\s+by|investments?\s+(?:made\s+|held\s+)?(?:by|of|from))\s+/);
     let targets = INVESTOR_TARGETS;
     let values: Written[] = [];
     if (byInvestor) values = this.readValues();
@@ -1134,20 +1153,7 @@ class QuestionParser {
       values = this.readValues();
     } else {
       // The investor named before the verb: "did Northwind Capital invest in", "Jane Doe has backed".
-      const named = new RegExp(String.raw`(?:(?:did|has|have|had|do|does)\s+)?(["“]?[^\s,;:?!"“”][^,;:?!]{0,80}?["”]?)\s+(?:(?:has|have|had|did)\s+)?${verb}(?:\s+in(?:to)?)?(?=$|[\s,;:?!.])`, 'y');
-      named.lastIndex = start;
-      const found = named.exec(this.lower);
-      if (!found) return false;
-      const nameStart = start + found[0].indexOf(found[1]!);
-      const name = this.question.slice(nameStart, nameStart + found[1]!.length).replace(/^["“]|["”]$/g, '').trim();
-      const first = name.split(/\s+/)[0]!.toLowerCase();
-      if (FILLER.has(first) || STOP_WORDS.has(first) || this.isEntityWordAt(nameStart)) return false;
-      values = [{ text: name, start: nameStart, end: nameStart + found[1]!.length }];
-      this.pos = start + found[0].length;
-      // A name nobody has is no investor: the words are left to the other phrasings (and reported if none reads them).
-      if (!(await this.relationCondition(values[0]!, targets, this.negation ? 'not' : 'is', this.textFrom(this.negation?.start ?? start)))) return false;
-      this.negation = null;
-      return true;
+      return this.nameBeforeVerb(start, String.raw`(?:(?:did|has|have|had|do|does)\s+)?`, String.raw`(?:(?:has|have|had|did)\s+)?${verb}(?:\s+in(?:to)?)?`, targets);
     }
     if (values.length === 0) return false;
     const { negated, start: from } = this.takeNegation(start);
@@ -1165,6 +1171,43 @@ class QuestionParser {
         : `“${text}” cannot be used to filter ${(operatorResource(this.entity).plural ?? this.entity).toLowerCase()}.`);
     }
     return used || values.length > 0;
+  }
+
+  /**
+   * A record named before the verb that links it: "(which deals) was Jane Doe involved in",
+   * "(organizations) Jane Doe is connected to", "(deals) where Acme took part" — through the
+   * entity's relation to it (ledger entries' parties, the link filters of people and organizations).
+   */
+  private async linkedBeforeVerb(): Promise<boolean> {
+    const start = this.skipSpace();
+    const targets = this.entity === 'ledger_entries' ? FOR_TARGETS.ledger_entries : this.entity === 'library' ? [...FOR_TARGETS.library, ...BY_TARGETS.library] : LINKED_TARGETS[this.entity];
+    return this.nameBeforeVerb(
+      start,
+      String.raw`(?:(?:did|has|have|had|do|does|is|was|were|are|where|in\s+which)\s+)?`,
+      String.raw`(?:(?:is|was|were|are|has\s+been|have\s+been|got)\s+)?(?:(?:involved|connected|linked|related|associated|affiliated|tied)(?:\s+(?:in|to|with))?|took\s+part(?:\s+in)?|participated(?:\s+in)?|(?:was|is)\s+a\s+party(?:\s+to)?|appears?|appeared)`,
+      targets,
+    );
+  }
+
+  /**
+   * A name between a lead (`did`, `was` …) and a verb after it, read among `targets`. A name
+   * nobody has is not read here: its words are left to the other phrasings (and reported if none
+   * reads them).
+   */
+  private async nameBeforeVerb(start: number, lead: string, verb: string, targets: Array<{ relation: string; kind: NamedKind }>): Promise<boolean> {
+    const named = new RegExp(String.raw`${lead}(["“]?[^\s,;:?!"“”][^,;:?!]{0,80}?["”]?)\s+${verb}(?=$|[\s,;:?!.])`, 'y');
+    named.lastIndex = start;
+    const found = named.exec(this.lower);
+    if (!found) return false;
+    const nameStart = start + found[0].indexOf(found[1]!);
+    const name = this.question.slice(nameStart, nameStart + found[1]!.length).replace(/^["“]|["”]$/g, '').trim();
+    const first = name.split(/\s+/)[0]!.toLowerCase();
+    if (FILLER.has(first) || STOP_WORDS.has(first) || this.isEntityWordAt(nameStart)) return false;
+    this.pos = start + found[0].length;
+    const value = { text: name, start: nameStart, end: nameStart + found[1]!.length };
+    if (!(await this.relationCondition(value, targets, this.negation ? 'not' : 'is', this.textFrom(this.negation?.start ?? start)))) return false;
+    this.negation = null;
+    return true;
   }
 
   /** "Jane Doe's deals", "Emily Carter's articles", "Acme Robotics' contacts": the record whose they are, through the entity's relation to it. */
