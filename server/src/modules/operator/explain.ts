@@ -34,6 +34,7 @@ const PHRASES: Record<string, Phrases> = {
   created_at: { gte: 'added from {v}', lt: 'added before {v}' },
   updated_at: { gte: 'updated from {v}', lt: 'updated before {v}' },
   lists: { is: 'in the list {v}', not: 'not in the list {v}' },
+  kind: { is: 'of {v}', not: 'not of {v}' },
   linked_organizations: { is: 'on ledger entries with {v}', not: 'on no ledger entry with {v}' },
   linked_people: { is: 'on ledger entries with {v}', not: 'on no ledger entry with {v}' },
   investors: { is: '{v} invested in', not: '{v} did not invest in' },

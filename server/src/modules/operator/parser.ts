@@ -716,7 +716,8 @@ class QuestionParser {
     const kind = LIST_KIND_WORDS.find(([words]) => new RegExp(`^(?:${words})$`).test(match[1]!.replace(/\s+/g, ' ')))?.[1];
     if (!kind) return false;
     const { negated, start: from } = this.takeNegation(start);
-    return this.add('kind', negated ? 'not' : 'is', [kind], [kind], this.question.slice(from, this.pos).trim());
+    const label = (operatorResource(LIST_KINDS[kind]!).plural ?? LIST_KINDS[kind]!).toLowerCase();
+    return this.add('kind', negated ? 'not' : 'is', [kind], [label], this.question.slice(from, this.pos).trim());
   }
 
   private quoted(): boolean {
