@@ -7,10 +7,8 @@
  * parameter; another tenant's records match nothing.
  */
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import type { TenantRow } from '../tenancy/tenants.repository.ts';
+import { before, describe, it } from 'node:test';
 import { filterFixture } from '../test/filter-fixture.ts';
-import { createTestApp, type TestContext } from '../test/test-app.ts';
 
 const ORGS = '/api/v1/assets/organizations';
 const PEOPLE = '/api/v1/assets/people';
@@ -18,15 +16,10 @@ const LEDGER = '/api/v1/assets/ledger';
 const INVESTMENTS = '/api/v1/assets/investments';
 
 describe('link filters', () => {
-  let t: TestContext;
-  let acme: TenantRow;
-  let beta: TenantRow;
-  let tokens: Record<string, string | undefined>;
-  const { ids, post, found, refused } = filterFixture(() => ({ t, tenant: acme, tokens }));
+  const { ctx, ids, post, found, refused } = filterFixture();
 
   before(async () => {
-    t = await createTestApp();
-    ({ acme, beta, tokens } = await t.signInTwoTenants());
+    const { acme, beta, tokens } = ctx;
     const admin = tokens['admin'];
     for (const name of ['Acme', 'Globex', 'Initech', 'Hooli']) await post(acme, admin, ORGS, name, { name_inc: name, visibility: 'public' });
     await post(acme, admin, PEOPLE, 'Jane', { name_given: 'Jane', name_family: 'Doe', visibility: 'public' });
@@ -41,7 +34,6 @@ describe('link filters', () => {
     await post(acme, admin, INVESTMENTS, 'hooliInAcme', { ledger_entry: ids['acmeRound'], owner: ids['Hooli'], visibility: 'hidden' });
     await post(beta, tokens['beta'], ORGS, 'theirs', { name_inc: 'Theirs', visibility: 'public' });
   });
-  after(() => t?.close());
 
   it('people on ledger entries with an organization, and organizations on entries with a person', async () => {
     assert.deepEqual(await found(PEOPLE, `linked_organizations=${ids['Acme']}`), ['Jane']);

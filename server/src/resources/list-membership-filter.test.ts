@@ -5,25 +5,18 @@
  * matches nothing for a reader who cannot see it, as an unknown id; another tenant's list too.
  */
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import type { TenantRow } from '../tenancy/tenants.repository.ts';
+import { before, describe, it } from 'node:test';
 import { filterFixture } from '../test/filter-fixture.ts';
-import { createTestApp, type TestContext } from '../test/test-app.ts';
 
 const ORGS = '/api/v1/assets/organizations';
 const LEDGER = '/api/v1/assets/ledger';
 const LISTS = '/api/v1/lists';
 
 describe('list membership and timestamp range filters', () => {
-  let t: TestContext;
-  let acme: TenantRow;
-  let beta: TenantRow;
-  let tokens: Record<string, string | undefined>;
-  const { ids, post, found, refused } = filterFixture(() => ({ t, tenant: acme, tokens }));
+  const { ctx, ids, post, found, refused } = filterFixture();
 
   before(async () => {
-    t = await createTestApp();
-    ({ acme, beta, tokens } = await t.signInTwoTenants());
+    const { acme, beta, tokens } = ctx;
     const admin = tokens['admin'];
     await post(acme, admin, LISTS, 'open', { name: 'Open', kind: 'OrganizationsList', visibility: 'public', auto_tagging: false });
     await post(acme, admin, LISTS, 'secret', { name: 'Secret', kind: 'OrganizationsList', visibility: 'hidden', auto_tagging: false });
@@ -34,7 +27,6 @@ describe('list membership and timestamp range filters', () => {
     await post(acme, admin, ORGS, 'hiddenInOpen', { name_inc: 'Hidden In Open', visibility: 'hidden', lists: [ids['open']] });
     await post(acme, admin, ORGS, 'none', { name_inc: 'In None', visibility: 'public' });
   });
-  after(() => t?.close());
 
   it('lists=<ids> keeps the records in any of the lists, lists__not those in none', async () => {
     assert.deepEqual(await found(ORGS, `lists=${ids['open']}`), ['hiddenInOpen', 'inBoth', 'inOpen']);
