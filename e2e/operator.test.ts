@@ -26,9 +26,14 @@ describe('the Operator and organizations/subquery', { skip: unavailable ?? false
     const tenant = await server.createTenant('opdemo', { name: 'Operator Demo' });
     await server.createUser(tenant, 'research@opdemo.test', { is_research: true });
     const token = await server.login(tenant, 'research@opdemo.test');
+    const ids: Record<string, string> = {};
     for (const [name, city, founded, visibility] of ORGANIZATIONS) {
-      await server.create(tenant, token, 'assets/organizations', { name_inc: name, hq_city: city, founding_date: founded, visibility });
+      ids[name] = await server.create(tenant, token, 'assets/organizations', { name_inc: name, hq_city: city, founding_date: founded, visibility });
     }
+    await server.create(tenant, token, 'lists', { name: 'Berlin Watch', kind: 'OrganizationsList', visibility: 'public', auto_tagging: false });
+    await server.create(tenant, token, 'lists', { name: 'Founders', kind: 'PeopleList', visibility: 'public', auto_tagging: false });
+    const person = await server.create(tenant, token, 'assets/people', { name_given: 'Greta', name_family: 'Lindqvist', visibility: 'public' });
+    await server.create(tenant, token, 'assets/ledger', { caption: 'Spree seed', year: 2021, visibility: 'public', organizations: [ids['Spree Robotics']], people: [person] });
   });
 
   const grid = (page: Page) => page.getByRole('grid', { name: 'Organizations' });
@@ -136,6 +141,23 @@ describe('the Operator and organizations/subquery', { skip: unavailable ?? false
 
     await page.getByRole('button', { name: 'Run without them' }).click();
     assert.deepEqual(await rowNames(page, 6), ['Berlin Undated', 'Early Berlin Works', 'Hidden Berlin Ventures', 'Kreuzberg Solar', 'Mitte Analytics', 'Spree Robotics']);
+    await context.close();
+  });
+
+  it('answers about lists, and about people through a link filter (issue 27)', async () => {
+    const context = await browser.newContext({ viewport: DESKTOP });
+    const page = await context.newPage();
+    await signInAt(page, server.url('opdemo', '/login'), 'research@opdemo.test', 'research');
+    await page.goto(server.url('opdemo', `/search?tab=1&ask=${encodeURIComponent('which organization lists do we have?')}`));
+    await page.getByRole('listitem', { name: 'Kind of record: Lists' }).waitFor();
+    await page.getByRole('grid', { name: 'Lists' }).getByRole('link', { name: 'Berlin Watch' }).waitFor();
+    assert.equal(await page.getByRole('grid', { name: 'Lists' }).getByRole('link', { name: 'Founders' }).count(), 0);
+    await screenshots(page, 'operator-lists');
+
+    await page.goto(server.url('opdemo', `/search?tab=1&ask=${encodeURIComponent('people linked to Spree Robotics')}`));
+    await page.getByRole('list', { name: 'Query conditions' }).getByRole('listitem').filter({ hasText: 'Spree Robotics' }).waitFor();
+    await page.getByRole('grid', { name: 'People' }).getByRole('link', { name: 'Greta Lindqvist' }).waitFor();
+    await screenshots(page, 'operator-linked');
     await context.close();
   });
 

@@ -463,7 +463,7 @@ export const MAX_LIMIT = 100;
 export const MAX_QUESTION_LENGTH = 500;
 
 /** The kinds of record the Operator answers about (resource kinds). */
-export const OPERATOR_ENTITIES = ['organizations', 'people', 'ledger_entries', 'library'] as const;
+export const OPERATOR_ENTITIES = ['organizations', 'people', 'ledger_entries', 'library', 'lists'] as const;
 export type OperatorEntity = (typeof OPERATOR_ENTITIES)[number];
 
 /**

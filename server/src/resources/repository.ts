@@ -5,9 +5,9 @@
  */
 import { sql, type SQL } from 'drizzle-orm';
 import { query, type Tx } from '../db/client.ts';
-import { listHolderOf, relationTargets } from './catalog.ts';
+import { linkHops, listHolderOf, relationTargets, type LinkHop } from './catalog.ts';
 import type { FieldType, RelationSpec, Visibility } from './fields.ts';
-import { comparableAs, lookupOf, membershipFilters, rangeFilters, type ListQuery, type Lookup } from './list-query.ts';
+import { comparableAs, lookupOf, lookupParameter, membershipFilters, rangeFilters, type ListQuery, type Lookup } from './list-query.ts';
 import type { PageColumn, PageReads } from './extensions.ts';
 import type { Resource } from './resource.ts';
 
@@ -72,6 +72,13 @@ export function whereClause(resource: Resource, visible: Visibility[], listQuery
       continue;
     }
     const { field, lookup } = lookupOf(parameter);
+    // A link filter (list-query.ts linkFilters has checked the reader may use it).
+    const link = resource.links?.[field];
+    if (link && parameter === lookupParameter(field, lookup as Lookup)) {
+      const linked = linkCondition(sql`${id(resource.table)}`, linkHops(link), 0, visible, values);
+      conditions.push(lookup === 'not' ? sql`NOT ${linked}` : linked);
+      continue;
+    }
     conditions.push(lookupCondition(resource, visible, field, lookup as Lookup, values));
   }
   if (listQuery?.search) conditions.push(searchMatch(listQuery.search, { scan: listQuery.searchBy === 'scan', spelled: listQuery.searchQuery }));
@@ -90,6 +97,37 @@ function membershipCondition(resource: Resource, visible: Visibility[], lookup: 
   const member = sql`EXISTS (SELECT 1 FROM ${items} WHERE ${items}.tenant_id = ${id(resource.table)}.tenant_id
     AND ${items}.${id(resource.listItem.column)} = ${id(resource.table)}.id AND ${items}.${id(holder.holdsListItems!.listColumn)} IN (${seen}))`;
   return lookup === 'is' ? member : sql`NOT ${member}`;
+}
+
+/**
+ * A row (`row`: its table or alias) linked to any of `ids` by the hops from `index` on: each
+ * hop's rows must be visible to the reader, so a link through a hidden deal or stake tells
+ * nothing, and the ids match only records the reader may see (seenTargets), as a relation's.
+ */
+function linkCondition(row: SQL, hops: LinkHop[], index: number, visible: Visibility[], ids: string[]): SQL {
+  const hop = hops[index]!;
+  const last = index === hops.length - 1;
+  if (hop.direction === 'forward' && last) {
+    const holds = hop.fields.map((name) => {
+      const relation = hop.from.fields[name]!.relation!;
+      const column = sql`${row}.${id(name)}`;
+      return relation.many ? sql`${column} && ARRAY(${seenTargets(relation, visible, ids)})` : sql`${column} IN (${seenTargets(relation, visible, ids)})`;
+    });
+    return sql`(${sql.join(holds, sql` OR `)})`;
+  }
+  const alias = id(`link_${index}`);
+  const name = hop.fields[0]!;
+  let joined: SQL;
+  if (hop.direction === 'back') {
+    const column = sql`${alias}.${id(name)}`;
+    joined = hop.resource.fields[name]!.relation!.many ? sql`${row}.id = ANY(${column})` : sql`${column} = ${row}.id`;
+  } else {
+    const column = sql`${row}.${id(name)}`;
+    joined = hop.from.fields[name]!.relation!.many ? sql`${alias}.id = ANY(${column})` : sql`${alias}.id = ${column}`;
+  }
+  const rest = last ? sql`${alias}.id IN (${list(ids)})` : linkCondition(sql`${alias}`, hops, index + 1, visible, ids);
+  // The hop's visibility and status are read unqualified: its alias is the innermost FROM.
+  return sql`EXISTS (SELECT 1 FROM ${id(hop.resource.table)} AS ${alias} WHERE ${joined} AND ${visibleCondition(hop.resource, visible)} AND ${rest})`;
 }
 
 const COMPARISON_OPERATORS = { gt: '>', gte: '>=', lt: '<', lte: '<=' } as const;
