@@ -41,6 +41,8 @@ import { jobsRoutes } from './jobs/jobs.routes.ts';
 import { probeRoutes } from './modules/probe/probe.routes.ts';
 import { metadataRoutes } from './http/metadata.routes.ts';
 import { registerResource } from './http/resource.routes.ts';
+import { ReadRouting, registerReadYourWrites } from './http/read-routing.plugin.ts';
+import { replicasRoutes } from './http/replicas.routes.ts';
 import { normalizeHost } from './tenancy/host.ts';
 import { tenancyPlugin } from './tenancy/tenancy.plugin.ts';
 
@@ -97,9 +99,17 @@ export async function buildApp({ engine, logger, mail }: AppDeps): Promise<Fasti
   await registerSecurity(app, config);
   await registerOpenApi(app);
 
-  const { auth } = engine;
-  await app.register(tenancyPlugin, { db, mainHost: config.mainHost, cache: caches.tenants });
+  const { auth, replicas } = engine;
+  // Read replicas: checked from now on; reads of GET requests go to them (http/read-routing.plugin.ts).
+  let reads: ReadRouting | null = null;
+  if (replicas) {
+    await replicas.start(app.log);
+    app.addHook('onClose', () => replicas.stop());
+    reads = new ReadRouting(replicas, config.replicas);
+  }
+  await app.register(tenancyPlugin, { db, mainHost: config.mainHost, cache: caches.tenants, reads });
   await app.register(authPlugin, { auth });
+  if (reads) registerReadYourWrites(app, reads);
   await registerCountsCache(app, db, caches.counts);
   const events = await registerEventHub(app, db, config.events);
 
@@ -110,6 +120,7 @@ export async function buildApp({ engine, logger, mail }: AppDeps): Promise<Fasti
       await api.register(usersRoutes, { db });
       await api.register(settingsRoutes, { cache: caches.tenants, db });
       await api.register(countsRoutes, { cache: caches.counts });
+      await api.register(replicasRoutes, { replicas });
       await api.register(searchRoutes, { catalog: engine.catalog });
       await api.register(organizationsRoutes, { config });
       await api.register(operatorRoutes, { config, catalog: engine.catalog });

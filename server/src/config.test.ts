@@ -27,6 +27,20 @@ describe('config', () => {
     assert.deepEqual(config.corsOrigins, ['https://a.example.com', 'https://b.example.com']);
   });
 
+  it('reads no replicas by default, and DATABASE_REPLICA_URLS as a comma-separated list', () => {
+    assert.deepEqual(loadConfig({}).replicas, { urls: [], maxLagSeconds: 5, checkIntervalMs: 1000 });
+    const config = loadConfig({
+      DATABASE_REPLICA_URLS: ' postgres://u:p@replica-1:5432/intelnotes, postgresql://u:p@replica-2/intelnotes ,',
+      REPLICA_MAX_LAG_SECONDS: '10',
+      REPLICA_CHECK_INTERVAL_MS: '250',
+    });
+    assert.deepEqual(config.replicas, {
+      urls: ['postgres://u:p@replica-1:5432/intelnotes', 'postgresql://u:p@replica-2/intelnotes'],
+      maxLagSeconds: 10,
+      checkIntervalMs: 250,
+    });
+  });
+
   it('leaves the optional entity extractors off unless configured, and reads them when they are', () => {
     assert.deepEqual(loadConfig({}).entities, { modelDir: null, modelMaxChars: 100_000, llm: null });
     const configured = loadConfig({
@@ -91,6 +105,10 @@ describe('config', () => {
     [{ PORT: '70000' }, /PORT must be between/],
     [{ DATABASE_URL: 'mysql://x/y' }, /DATABASE_URL must start with postgres/],
     [{ DATABASE_URL: 'not a url' }, /DATABASE_URL must be a URL/],
+    [{ DATABASE_REPLICA_URLS: 'postgres://r1/db, mysql://r2/db' }, /DATABASE_REPLICA_URLS must start with postgres/],
+    [{ DATABASE_REPLICA_URLS: 'replica-1' }, /DATABASE_REPLICA_URLS must be comma-separated URLs/],
+    [{ REPLICA_MAX_LAG_SECONDS: '0' }, /REPLICA_MAX_LAG_SECONDS must be between 1 and 3600/],
+    [{ REPLICA_CHECK_INTERVAL_MS: 'often' }, /REPLICA_CHECK_INTERVAL_MS must be a whole number/],
     [{ MAIN_HOST: 'https://example.com' }, /MAIN_HOST must be a host name/],
     [{ MAIN_HOST: 'example.com:3000' }, /MAIN_HOST/],
     [{ ADMIN_EMAIL: 'nobody' }, /ADMIN_EMAIL is not an email/],

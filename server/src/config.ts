@@ -31,6 +31,11 @@ export interface Config {
   dataDir: string;
   /** PostgreSQL server URL; when absent, the supervisor starts the embedded server in `dataDir/postgres`. */
   databaseUrl: string | null;
+  /**
+   * Read replicas of that server (docs/scaling.md, "Read replicas"): the API sends read-only
+   * work to them while they are reachable and within `maxLagSeconds` of the primary.
+   */
+  replicas: ReplicaSettings;
   /** The main deployment host (serves the default tenant), lower case, no port. */
   mainHost: string | null;
   adminEmail: string | null;
@@ -131,6 +136,20 @@ export const EVENT_MAX_BUFFERED_BYTES = 256 * 1024;
 export const EVENT_ACCESS_CHECK_MS = 60_000;
 export const EVENT_STREAM_LEASE_MS = 60_000;
 
+/** DATABASE_REPLICA_URLS and how their health is judged. */
+export interface ReplicaSettings {
+  /** Empty: every query goes to the primary (DATABASE_URL). */
+  urls: string[];
+  /** A replica further behind the primary than this is skipped until it catches up. */
+  maxLagSeconds: number;
+  /** How often each API process checks every replica's replay position and the primary's. */
+  checkIntervalMs: number;
+}
+
+/** Replica defaults (docs/scaling.md). */
+export const REPLICA_MAX_LAG_SECONDS = 5;
+export const REPLICA_CHECK_INTERVAL_MS = 1_000;
+
 export class ConfigError extends Error {}
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -152,6 +171,18 @@ function bool(env: Env, name: string, fallback: boolean): boolean {
   if (['1', 'true', 'yes', 'on'].includes(raw)) return true;
   if (['0', 'false', 'no', 'off'].includes(raw)) return false;
   throw new ConfigError(`${name} must be true or false, got "${env[name]}"`);
+}
+
+function checkPostgresUrl(name: string, value: string): void {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new ConfigError(`${name} must be ${name === 'DATABASE_URL' ? 'a URL' : 'comma-separated URLs'} such as postgres://user:password@host:5432/db`);
+  }
+  if (url.protocol !== 'postgres:' && url.protocol !== 'postgresql:') {
+    throw new ConfigError(`${name} must start with postgres:// or postgresql://, got "${url.protocol}//"`);
+  }
 }
 
 function str(env: Env, name: string): string | null {
@@ -332,17 +363,12 @@ export function loadConfig(env: Env = process.env): Config {
   }
 
   const databaseUrl = str(env, 'DATABASE_URL');
-  if (databaseUrl !== null) {
-    let url: URL;
-    try {
-      url = new URL(databaseUrl);
-    } catch {
-      throw new ConfigError('DATABASE_URL must be a URL such as postgres://user:password@host:5432/db');
-    }
-    if (url.protocol !== 'postgres:' && url.protocol !== 'postgresql:') {
-      throw new ConfigError(`DATABASE_URL must start with postgres:// or postgresql://, got "${url.protocol}//"`);
-    }
-  }
+  if (databaseUrl !== null) checkPostgresUrl('DATABASE_URL', databaseUrl);
+  const replicaUrls = (str(env, 'DATABASE_REPLICA_URLS') ?? '')
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean);
+  for (const replicaUrl of replicaUrls) checkPostgresUrl('DATABASE_REPLICA_URLS', replicaUrl);
 
   const mainHostRaw = str(env, 'MAIN_HOST')?.toLowerCase().replace(/\.$/, '') ?? null;
   if (mainHostRaw !== null && !HOST_RE.test(mainHostRaw)) {
@@ -381,6 +407,11 @@ export function loadConfig(env: Env = process.env): Config {
     port: int(env, 'PORT', 3000, 0, 65535),
     dataDir,
     databaseUrl,
+    replicas: {
+      urls: replicaUrls,
+      maxLagSeconds: int(env, 'REPLICA_MAX_LAG_SECONDS', REPLICA_MAX_LAG_SECONDS, 1, 3_600),
+      checkIntervalMs: int(env, 'REPLICA_CHECK_INTERVAL_MS', REPLICA_CHECK_INTERVAL_MS, 50, 60_000),
+    },
     mainHost: mainHostRaw,
     adminEmail,
     adminPassword,

@@ -11,6 +11,7 @@ import { AuthService } from './auth/auth.service.ts';
 import type { Config } from './config.ts';
 import type { EntityCounts } from './contracts.ts';
 import type { Database } from './db/client.ts';
+import { ReplicaSet } from './db/replicas.ts';
 import type { JobRegistry } from './jobs/registry.ts';
 import { DomainEnrichment, OFFLINE, type EnrichmentDeps } from './modules/emails/domain-enrichment.ts';
 import { EmailListService } from './modules/emails/emails.service.ts';
@@ -58,6 +59,11 @@ export interface EngineCaches {
 export interface Engine {
   readonly config: Config;
   readonly db: Database;
+  /**
+   * The read replicas DATABASE_REPLICA_URLS names (null: none). Only the API reads on them
+   * (buildApp starts their checks); workers, whose jobs write, stay on the primary.
+   */
+  readonly replicas: ReplicaSet | null;
   /** The file store: uploads, imports' files, raw data. */
   readonly files: FileStore;
   /** The resources by kind and the engine's extensions (modules/registry.ts). */
@@ -96,6 +102,7 @@ export function createEngine(config: Config, deps: EngineDeps): Engine {
   return {
     config,
     db,
+    replicas: config.replicas.urls.length > 0 ? new ReplicaSet(db, config.replicas) : null,
     files: new FileStore(deps.storage, db),
     catalog,
     ...pieces,

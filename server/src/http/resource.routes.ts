@@ -72,7 +72,8 @@ export async function sendSpreadsheet(
   const file = new SpreadsheetExport(service, request.principal.access, listQuery, options);
   let markStarted!: () => void;
   const started = new Promise<void>((resolve) => (markStarted = resolve));
-  const done = withContext(request, (ctx) => file.write(ctx, markStarted));
+  // `once`: rows already streamed cannot be taken back, so a replica lost mid-file is not read again on the primary.
+  const done = withContext(request, (ctx) => file.write(ctx, markStarted), { once: true });
   // Anything that fails before the first rows are read (bad SQL, a lost connection) is still a JSON error;
   // from then on the response is a file, and a later failure can only cut the download short.
   await Promise.race([started, done]);

@@ -77,14 +77,17 @@ export async function createTestApp(
    * The app's other dependencies (e.g. a mail transport that keeps what it is given, a logger
    * writing to a test's stream), and `databaseUrl`: on a server, the URL the app opens its own
    * database handle on, from the test database's (e.g. through test/pg-proxy.ts); the
-   * context's `db` and helpers keep the direct one.
+   * context's `db` and helpers keep the direct one. `serverUrl`: the server the test database
+   * is made on (a superuser URL), when not the test server; `replicaUrls`: the
+   * DATABASE_REPLICA_URLS of the app, from the test database's URL.
    */
-  deps: Pick<AppDeps, 'mail' | 'logger'> & { databaseUrl?: (url: string) => string } = {},
+  deps: Pick<AppDeps, 'mail' | 'logger'> & { databaseUrl?: (url: string) => string; serverUrl?: string; replicaUrls?: (url: string) => string[] } = {},
 ): Promise<TestContext> {
-  const testDb = await createTestDatabase();
-  const config = loadConfig({ NODE_ENV: 'test', WEB_DIST: '/nonexistent', ...env });
+  const { databaseUrl, serverUrl, replicaUrls, ...appDeps } = deps;
+  const testDb = await createTestDatabase(serverUrl);
+  const replicas = replicaUrls ? { DATABASE_REPLICA_URLS: replicaUrls(testDb.url).join(',') } : {};
+  const config = loadConfig({ NODE_ENV: 'test', WEB_DIST: '/nonexistent', ...env, ...replicas });
   const filesDir = await mkdtemp(path.join(os.tmpdir(), 'intelnotes-test-files-'));
-  const { databaseUrl, ...appDeps } = deps;
   const appDb = databaseUrl ? await openPostgres(databaseUrl(testDb.url), 5) : testDb.db;
   const engine = createEngine(config, { db: appDb, storage: driver ?? new LocalDriver(filesDir) });
   const { files } = engine;

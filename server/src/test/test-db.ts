@@ -23,8 +23,9 @@ export interface TestDatabase {
   close(): Promise<void>;
 }
 
-export async function createTestDatabase(): Promise<TestDatabase> {
-  return createServerDatabase(await testServerUrl());
+/** On the test server, or on another server the test started (a primary with a replica: test/replica-cluster.ts). */
+export async function createTestDatabase(serverUrl?: string): Promise<TestDatabase> {
+  return createServerDatabase(serverUrl ?? (await testServerUrl()));
 }
 
 /** Durability is not what the tests test: without fsync the server is several times faster. */

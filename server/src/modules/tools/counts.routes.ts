@@ -36,12 +36,15 @@ export async function countsRoutes(app: FastifyInstance, { cache }: { cache: Cou
     return request.tenant ? cache.get(request.tenant.id, withHidden ? 'with-hidden' : 'public-paywall', load) : load();
   };
 
+  // Both fill the counts cache, which the primary's notifications empty: filled from a replica
+  // not yet at the notification, it would keep the old numbers until the next change.
   app.get('/tools/entities-count/', {
-    config: { access: 'paywall' },
+    config: { access: 'paywall', readsFromPrimary: true },
     schema: { tags: ['tools'], summary: 'Entity counts per kind and visibility (hidden counts for admins)', security: [{ bearer: [] }], response: { 200: EntityCounts } },
   }, async (request) => collect(request, request.principal.access === 'admin'));
 
   app.get('/tools/free-ahead-entities-count/', {
+    config: { readsFromPrimary: true },
     schema: { tags: ['tools'], summary: 'Public and paywalled entity counts (no auth)', response: { 200: EntityCounts } },
   }, async (request) => collect(request, false));
 }
