@@ -43,6 +43,7 @@ import { metadataRoutes } from './http/metadata.routes.ts';
 import { registerResource } from './http/resource.routes.ts';
 import { ReadRouting, registerReadYourWrites } from './http/read-routing.plugin.ts';
 import { replicasRoutes } from './http/replicas.routes.ts';
+import { registerReadCache } from './http/read-cache.plugin.ts';
 import { normalizeHost } from './tenancy/host.ts';
 import { tenancyPlugin } from './tenancy/tenancy.plugin.ts';
 
@@ -111,6 +112,7 @@ export async function buildApp({ engine, logger, mail }: AppDeps): Promise<Fasti
   await app.register(authPlugin, { auth });
   if (reads) registerReadYourWrites(app, reads);
   await registerCountsCache(app, db, caches.counts);
+  await registerReadCache(app, db, caches.reads);
   const events = await registerEventHub(app, db, config.events);
 
   await app.register(
@@ -121,11 +123,11 @@ export async function buildApp({ engine, logger, mail }: AppDeps): Promise<Fasti
       await api.register(settingsRoutes, { cache: caches.tenants, db });
       await api.register(countsRoutes, { cache: caches.counts });
       await api.register(replicasRoutes, { replicas });
-      await api.register(searchRoutes, { catalog: engine.catalog });
+      await api.register(searchRoutes, { catalog: engine.catalog, cache: caches.reads });
       await api.register(organizationsRoutes, { config });
       await api.register(operatorRoutes, { config, catalog: engine.catalog });
       await api.register(listsRoutes, { service: engine.lists });
-      await api.register(factsRoutes, { service: engine.facts });
+      await api.register(factsRoutes, { service: engine.facts, cache: caches.reads });
       await api.register(reviewRoutes, { reviews: engine.reviews });
       await api.register(rawdataRoutes, { services: engine.services, processing: engine.rawDataProcessing, reports: engine.rawDataReports, files, config });
       await api.register(emailsRoutes, { list: engine.emailList, db, config, mail: mail ?? mailTransportFor(config, app.log) });
@@ -134,7 +136,7 @@ export async function buildApp({ engine, logger, mail }: AppDeps): Promise<Fasti
       await api.register(jobsRoutes);
       await api.register(eventsRoutes, { hub: events });
       if (config.jobs.probe) await api.register(probeRoutes);
-      for (const service of engine.services.all()) await registerResource(api, service, { files, importWaitSeconds: config.importWaitSeconds, statistics: engine.statistics });
+      for (const service of engine.services.all()) await registerResource(api, service, { files, importWaitSeconds: config.importWaitSeconds, statistics: engine.statistics, cache: caches.reads });
     },
     { prefix: API_PREFIX },
   );

@@ -75,6 +75,13 @@ export interface Config {
   /** Outbound fetches (suggested fields from a URL). */
   fetch: { allowPrivate: boolean; timeoutMs: number; maxBytes: number; maxRedirects: number };
   shutdownTimeoutMs: number;
+  /** The read cache of visitors' and paywall readers' answers (resources/read-cache.ts, docs/cache.md). */
+  readCache: {
+    /** Bytes its entries may take; 0 turns it off. */
+    maxBytes: number;
+    /** How long an entry is served at most, should a change notification be missed. */
+    ttlMs: number;
+  };
   jobs: {
     /**
      * Worker processes `npm start` runs beside the API (0: none — run `npm run worker`
@@ -443,6 +450,10 @@ export function loadConfig(env: Env = process.env): Config {
       maxRedirects: int(env, 'FETCH_MAX_REDIRECTS', 5, 0, 20),
     },
     shutdownTimeoutMs: int(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
+    readCache: {
+      maxBytes: int(env, 'READ_CACHE_MAX_BYTES', 64 * 1024 * 1024, 0, 16 * 1024 * 1024 * 1024),
+      ttlMs: int(env, 'READ_CACHE_TTL_MS', 60_000, 100, 24 * 3600 * 1000),
+    },
     emails: emailSettings(env),
     jobs: {
       workers: int(env, 'WORKERS', defaultWorkers(), 0, 64),

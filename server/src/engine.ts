@@ -25,6 +25,7 @@ import { rawData } from './modules/rawdata/rawdata.resource.ts';
 import { createCatalog } from './modules/registry.ts';
 import { ReviewServices } from './modules/review/review.service.ts';
 import { CountsCache } from './modules/tools/counts-cache.ts';
+import { ReadCache } from './resources/read-cache.ts';
 import type { OptionalExtractors } from './processing/entities/extractors.ts';
 import type { Catalog } from './resources/catalog.ts';
 import { ResourceServices } from './resources/services.ts';
@@ -54,6 +55,8 @@ export interface EngineCaches {
   counts: CountsCache<EntityCounts>;
   /** Each tenant's learnt entity model, reused for a while (raw data processing). */
   entityModels: TenantModels;
+  /** Visitors' and paywall readers' answers per tenant, audience and query; the app follows every process's writes into it. */
+  reads: ReadCache;
 }
 
 export interface Engine {
@@ -90,7 +93,7 @@ export function createEngine(config: Config, deps: EngineDeps): Engine {
   const catalog = createCatalog();
   const services = new ResourceServices(catalog);
   const reviews = new ReviewServices(services);
-  const caches: EngineCaches = { tenants: new TenantCache(db), counts: new CountsCache<EntityCounts>(), entityModels: new TenantModels() };
+  const caches: EngineCaches = { tenants: new TenantCache(db), counts: new CountsCache<EntityCounts>(), entityModels: new TenantModels(), reads: new ReadCache(config.readCache) };
   const statistics = new PlannerStatistics(db, (table, error) => deps.log?.warn({ table, reason: faultReason(error) }, 'planner statistics: ANALYZE failed; autovacuum will gather them'));
   const pieces = {
     services,

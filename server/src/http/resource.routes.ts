@@ -10,6 +10,8 @@ import { Type, type TSchema } from 'typebox';
 import { AuditHistory, AvailableFilters, BulkRefusedBody, BulkResult, BulkUndoResult, ErrorBody, ImportFailedBody, ImportJobAccepted, ImportReport, MergePreview, MergeRequest, MergeResult, RelatedGroups, resourcePage } from '../contracts.ts';
 import { actorOf, withContext } from './engine-context.ts';
 import { pageOf } from './pages.ts';
+import { cachedReply } from './read-cache.plugin.ts';
+import type { ReadCache } from '../resources/read-cache.ts';
 import { FilterParam, limitOffsetParams, pagingParams } from './list-params.ts';
 import { engineParsed } from './validation.ts';
 import { parseRelatedQuery, RELATED_DEFAULT_LIMIT, relatedGroups } from '../resources/backlinks.ts';
@@ -113,6 +115,19 @@ export interface ResourceRouteOptions {
   importWaitSeconds: number;
   /** Refreshed after bulk actions that change many rows (planner-statistics.ts). */
   statistics: PlannerStatistics;
+  /** Visitors' and paywall readers' list pages (read-cache.ts). */
+  cache: ReadCache;
+}
+
+/**
+ * What a list page depends on besides tenant and audience, the same text for the same page
+ * however it was asked: the parsed query (defaults filled in, parameters in name order, the
+ * values of a parameter — any-of or none-of sets — sorted).
+ */
+export function listCacheKey(kind: string, listQuery: ListQuery): string {
+  const filters = Object.keys(listQuery.filters).sort().map((name) => [name, [...listQuery.filters[name]!].sort()]);
+  const ordering = listQuery.ordering.map((term) => `${term.descending ? '-' : ''}${term.field}`);
+  return `list\u0000${kind}\u0000${JSON.stringify([listQuery.limit, listQuery.offset, ordering, listQuery.ranked, filters])}`;
 }
 
 /** The routes of the engine's service for one resource. */
@@ -140,7 +155,11 @@ export async function registerResource(instance: FastifyInstance, service: Resou
   }, async (request, reply) => {
     const listQuery = parseListQuery(resource, request.query, request.principal.access);
     if (listQuery.format === 'xlsx') return sendSpreadsheet(request, reply, service, listQuery);
-    return pageOf(request, await withContext(request, (ctx) => service.list(ctx, listQuery)));
+    const load = () => withContext(request, (ctx) => service.list(ctx, listQuery));
+    // A page without a search term is what every visitor asks for; search terms rarely repeat,
+    // so a searched page is read afresh rather than crowding the cache out.
+    if (listQuery.search) return pageOf(request, await load());
+    return cachedReply(options.cache, request, reply, listCacheKey(resource.kind, listQuery), load, (page) => pageOf(request, page), ({ next, previous }) => `${next}\u0000${previous}`);
   });
 
   const own = new Set(resource.ownRoutes ?? []);

@@ -9,6 +9,7 @@
 import { accessLevelOf } from '../auth/access.ts';
 import type { AccessLevel } from '../contracts.ts';
 import type { Database, Tx } from '../db/client.ts';
+import { noteWrites } from './read-cache.ts';
 
 /** A user as the audit log names them. */
 export interface UserRef {
@@ -81,5 +82,10 @@ export interface TransactionOptions {
 
 /** Runs `fn` in a transaction scoped to the actor's tenant (row-level security), without any request. */
 export function inTenant<T>(db: Database, actor: Actor, fn: (ctx: EngineContext) => Promise<T>, options: TransactionOptions = {}): Promise<T> {
-  return db.withTenant({ tenantId: actor.tenantId, manageTenants: actor.manageTenants ?? false, ...options }, (tx) => fn({ tx, actor }));
+  return db.withTenant({ tenantId: actor.tenantId, manageTenants: actor.manageTenants ?? false, ...options }, async (tx) => {
+    const result = await fn({ tx, actor });
+    // Whatever wrote here (a job, a service), every process's read cache hears of it at commit.
+    await noteWrites(tx, actor.tenantId);
+    return result;
+  });
 }

@@ -8,6 +8,7 @@ import fp from 'fastify-plugin';
 import type { Database, RenderedStatement, Tx } from '../db/client.ts';
 import type { ReadRouting } from '../http/read-routing.plugin.ts';
 import { ApiError } from '../resources/errors.ts';
+import { noteWrites } from '../resources/read-cache.ts';
 import { tenantFromHost, type HostTenant } from './host.ts';
 import type { TenantCache } from './tenant-cache.ts';
 import type { TenantRow } from './tenants.repository.ts';
@@ -24,6 +25,12 @@ declare module 'fastify' {
      * it again on the primary.
      */
     tx<T>(fn: (tx: Tx) => Promise<T>, options?: { once?: boolean }): Promise<T>;
+    /**
+     * Set while this request loads an answer that a change notification of the primary keeps
+     * current (the read cache): its reads then go to the primary, never to a replica that may
+     * not have replayed the change yet (docs/scaling.md, "Caches").
+     */
+    readsFromPrimary: boolean;
     /** Runs one read-only statement scoped to this request's tenant (`Database.readOnce`). */
     readOnce<T>(statement: RenderedStatement): Promise<T[]>;
   }
@@ -32,6 +39,8 @@ declare module 'fastify' {
     tenantOptional?: boolean;
   }
 }
+
+const READ_ONLY_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 export const tenantNotFound = () => new ApiError(404, 'tenant_not_found', 'This tenant does not exist.');
 
@@ -44,12 +53,21 @@ export const tenancyPlugin = fp(
       manageTenants: request.principal?.canManageTenants ?? false,
     });
     const reads = options.reads ?? null;
+    app.decorateRequest('readsFromPrimary', false);
     app.decorateRequest('tx', function tx<T>(this: FastifyRequest, fn: (tx: Tx) => Promise<T>, { once = false } = {}): Promise<T> {
-      if (reads?.readsFromReplica(this)) return reads.replicas.withTenant(contextOf(this), fn, { after: reads.readAfter(this), once });
-      return options.db.withTenant(contextOf(this), fn);
+      const context = contextOf(this);
+      if (reads && !this.readsFromPrimary && reads.readsFromReplica(this)) return reads.replicas.withTenant(context, fn, { after: reads.readAfter(this), once });
+      // A request that may write tells every process's read cache at commit when it did
+      // (read-cache.ts); reads skip the extra statement.
+      if (READ_ONLY_METHODS.has(this.method)) return options.db.withTenant(context, fn);
+      return options.db.withTenant(context, async (tx) => {
+        const result = await fn(tx);
+        await noteWrites(tx, context.tenantId);
+        return result;
+      });
     });
     app.decorateRequest('readOnce', function readOnce<T>(this: FastifyRequest, statement: RenderedStatement): Promise<T[]> {
-      if (reads?.readsFromReplica(this)) return reads.replicas.readOnce<T>(contextOf(this), statement, { after: reads.readAfter(this) });
+      if (reads && !this.readsFromPrimary && reads.readsFromReplica(this)) return reads.replicas.readOnce<T>(contextOf(this), statement, { after: reads.readAfter(this) });
       return options.db.readOnce<T>(contextOf(this), statement);
     });
 

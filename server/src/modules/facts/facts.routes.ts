@@ -8,6 +8,8 @@ import type { FastifyInstance } from 'fastify';
 import { Type, type Static } from 'typebox';
 import { ErrorBody, FactsView, ResourceRecord, ShareCodeCreated, ShareCodePage, SharedFacts } from '../../contracts.ts';
 import { withContext } from '../../http/engine-context.ts';
+import { cachedReply } from '../../http/read-cache.plugin.ts';
+import { normalisedQuery, type ReadCache } from '../../resources/read-cache.ts';
 import { limitOffsetParams } from '../../http/list-params.ts';
 import { pageOf } from '../../http/pages.ts';
 import { engineParsed } from '../../http/validation.ts';
@@ -49,7 +51,7 @@ const ShareCodesQuery = Type.Object({
   ...limitOffsetParams(),
 }, { additionalProperties: false });
 
-export async function factsRoutes(app: FastifyInstance, { service }: { service: FactsService }): Promise<void> {
+export async function factsRoutes(app: FastifyInstance, { service, cache }: { service: FactsService; cache: ReadCache }): Promise<void> {
 
   app.get<{ Querystring: Static<typeof ViewQuery> }>('/facts/view/', {
     schema: {
@@ -58,10 +60,10 @@ export async function factsRoutes(app: FastifyInstance, { service }: { service: 
       querystring: ViewQuery,
       response: { 200: FactsView, ...errors },
     },
-  }, async (request) => {
+  }, async (request, reply) => {
     const query = request.query;
     const search = query.search?.trim();
-    return withContext(request, (ctx) => service.view(ctx, {
+    const tree = {
       ...(query.section ? { section: query.section } : {}),
       ...(query.category ? { category: query.category } : {}),
       ...(query.root ? { root: query.root } : {}),
@@ -70,7 +72,9 @@ export async function factsRoutes(app: FastifyInstance, { service }: { service: 
       ...(query.person ? { person: query.person } : {}),
       ...(query.ledger_entry ? { ledgerEntry: query.ledger_entry } : {}),
       ...(search ? { search } : {}),
-    }));
+    };
+    // Every visitor (and every paywall reader) of a tenant reads the same intelbook.
+    return cachedReply(cache, request, reply, `facts-view\u0000${normalisedQuery(tree)}`, () => withContext(request, (ctx) => service.view(ctx, tree)));
   });
 
   app.get<{ Params: Static<typeof IdParam> }>('/facts/:id/subtree-count/', {

@@ -9,6 +9,8 @@ import { limitOffsetParams } from '../../http/list-params.ts';
 import type { Catalog } from '../../resources/catalog.ts';
 import { fieldError } from '../../resources/errors.ts';
 import { parsePaging } from '../../resources/list-query.ts';
+import { cachedReply } from '../../http/read-cache.plugin.ts';
+import { normalisedQuery, type ReadCache } from '../../resources/read-cache.ts';
 import { visibleTo } from '../../resources/visibility.ts';
 import { quickSearched, quickSearchStatement, typesOf, type SearchRow } from './quick-search.ts';
 
@@ -20,7 +22,7 @@ const searchQuery = (types: string[]) => Type.Object({
   limit: limitOffsetParams({ defaultLimit: DEFAULT_PER_TYPE, maxLimit: MAX_PER_TYPE, per: 'Results per type' }).limit,
 }, { additionalProperties: false });
 
-export async function searchRoutes(app: FastifyInstance, { catalog }: { catalog: Catalog }): Promise<void> {
+export async function searchRoutes(app: FastifyInstance, { catalog, cache }: { catalog: Catalog; cache: ReadCache }): Promise<void> {
   const searched = quickSearched(catalog.resources);
   const known = searched.flatMap(typesOf);
   const SearchQuery = searchQuery(known);
@@ -31,7 +33,7 @@ export async function searchRoutes(app: FastifyInstance, { catalog }: { catalog:
       querystring: SearchQuery,
       response: { 200: SearchResponse, 400: ErrorBody },
     },
-  }, async (request) => {
+  }, async (request, reply) => {
     const q = (request.query.q ?? '').trim();
     const types = (request.query.type ?? '').split(',').map((type) => type.trim()).filter(Boolean);
     const unknown = types.find((type) => !known.includes(type));
@@ -43,7 +45,8 @@ export async function searchRoutes(app: FastifyInstance, { catalog }: { catalog:
     const resources = searched.filter((resource) =>
       types.length === 0 ? !resource.quickSearch!.explicitOnly : typesOf(resource).some((type) => types.includes(type)),
     );
-    const results = await request.readOnce<SearchRow>(quickSearchStatement(resources, q, visible, types, limit));
-    return { results };
+    const read = async () => ({ results: await request.readOnce<SearchRow>(quickSearchStatement(resources, q, visible, types, limit)) });
+    // The search box of every visitor asks the same few first letters.
+    return cachedReply(cache, request, reply, `search\u0000${normalisedQuery({ q, type: [...new Set(types)].sort(), limit })}`, read);
   });
 }
