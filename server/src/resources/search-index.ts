@@ -32,6 +32,16 @@ export function searchFieldProblem(name: string, field: FieldType | undefined): 
 
 const quoteIdent = (name: string) => `"${name.replaceAll('"', '""')}"`;
 
+/**
+ * A searched field's text in the vector. Phone numbers are searched by their digits in the forms
+ * a reader types them (search_phone_words, migration 0200: international, national with and
+ * without the trunk 0), not by the groups of their punctuation.
+ */
+function fieldSearchText(name: string, field: FieldType): string {
+  if (field.kind === 'phones') return `search_phone_words(${quoteIdent(name)})`;
+  return field.multiple ? `f_join(${quoteIdent(name)})` : `${quoteIdent(name)}::text`;
+}
+
 /** The generated column's expression: one weighted vector per weight, concatenated. */
 export function searchVectorExpression(resource: Resource): string {
   const fields = Object.entries(resource.search?.fields ?? {});
@@ -40,7 +50,7 @@ export function searchVectorExpression(resource: Resource): string {
     const parts = [
       ...fields
         .filter(([, fieldWeight]) => fieldWeight === weight)
-        .map(([name]) => (resource.fields[name]!.multiple ? `f_join(${quoteIdent(name)})` : `${quoteIdent(name)}::text`)),
+        .map(([name]) => fieldSearchText(name, resource.fields[name]!)),
       ...serverColumns.filter(([, columnWeight]) => columnWeight === weight).map(([name]) => `${quoteIdent(name)}::text`),
     ];
     return parts.length === 0 ? [] : [`search_vector_of('${weight}', ${parts.join(', ')})`];
