@@ -194,6 +194,26 @@ export function searchMatch(search: string, options: { names?: boolean; prepared
   return options.scan ? sql`ts_match_vq(search_vector, ${tsquery})` : sql`search_vector @@ ${tsquery}`;
 }
 
+/**
+ * A list search forgives typos when the search as typed finds fewer matches than this (the
+ * reader may see): its words then also match the tenant's words like them (service.ts `list`).
+ * A handful, as quick search reaches for typos only when its exact tiers leave a page short:
+ * a search that finds many records as typed is not a typo, and matching words like it would
+ * only dilute the results.
+ */
+export const FORGIVE_BELOW = 5;
+
+/**
+ * The search as a tsquery whose words also match the words like them among the tenant's words
+ * of this table (migration 0200 search_query_forgiving), passed as ListQuery `searchQuery`;
+ * null when no word typed has a word like it, or the table keeps no vocabulary of its words.
+ */
+export async function forgivingSearchQuery(tx: Tx, resource: Resource, search: string): Promise<string | null> {
+  if (resource.shared) return null;
+  const [row] = await query<{ q: string | null }>(tx, sql`SELECT search_query_forgiving(${resource.table}, ${search}) AS q`);
+  return row?.q ?? null;
+}
+
 /** Columns that are never null: ordered without NULLS LAST so their indexes apply. */
 const NOT_NULL_ORDERING = ['created_at', 'updated_at'];
 
