@@ -195,13 +195,14 @@ export function searchMatch(search: string, options: { names?: boolean; prepared
 }
 
 /**
- * A list search forgives typos when the search as typed finds fewer matches than this (the
- * reader may see): its words then also match the tenant's words like them (service.ts `list`).
- * A handful, as quick search reaches for typos only when its exact tiers leave a page short:
- * a search that finds many records as typed is not a typo, and matching words like it would
- * only dilute the results.
+ * A list search forgives typos when the search as typed finds fewer matches than this that the
+ * reader may see — none: its words then also match the tenant's words like them (service.ts
+ * `list`). Quick search, a box of suggestions, adds typos whenever its exact tiers leave a page
+ * short; a list is read as an answer — counted, filtered, exported, acted on in bulk — so one
+ * that finds "Lopez" twice is not widened to "Lopes", nor "y2015" to "y2016". A search that
+ * finds nothing as typed is the one a typo explains.
  */
-export const FORGIVE_BELOW = 5;
+export const FORGIVE_BELOW = 1;
 
 /**
  * The search as a tsquery whose words also match the words like them among the tenant's words

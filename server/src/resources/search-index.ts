@@ -125,11 +125,35 @@ export function quickSearchStatements(resource: Resource, rebuild: boolean): str
   return [prefixIndexStatement(resource), `SELECT setup_search_words('${resource.table}', ${rebuild})`];
 }
 
+/**
+ * The weights whose words join the tenant's vocabulary for a table that is not quick-searched
+ * (migration 0201): its names and main fields, where typos are typed.
+ */
+const VOCABULARY_WEIGHTS: readonly SearchWeight[] = ['A', 'B'];
+
+/**
+ * For a searched table of the tenants' own records that is not quick-searched: the trigger that
+ * adds its words to the tenant's vocabulary (which a list search forgives typos by, migration
+ * 0200), on insert and on update of the columns those words come from, and its words written
+ * when the trigger is new or the vector was rebuilt. Quick-searched tables fill the vocabulary
+ * from search_words; shared tables (no tenant) keep none, so their lists do not forgive typos.
+ */
+export function vocabularyStatements(resource: Resource, rebuild: boolean): string[] {
+  if (resource.quickSearch || resource.shared || !resource.search) return [];
+  const columns = [
+    ...Object.entries(resource.search.fields ?? {}),
+    ...Object.entries(resource.search.serverColumns ?? {}),
+  ].filter(([, weight]) => VOCABULARY_WEIGHTS.includes(weight)).map(([name]) => name);
+  if (columns.length === 0) return [];
+  const literal = (text: string) => `'${text.replaceAll("'", "''")}'`;
+  return [`SELECT setup_search_vocabulary(${literal(resource.table)}, ARRAY[${columns.map(literal).join(', ')}]::text[], ${rebuild})`];
+}
+
 /** Every statement the resources' search needs, for a fingerprint of the derived schema (test templates). */
 export function searchSchemaFingerprint(resources: Resource[]): string {
   const parts = resources
     .filter((resource) => resource.search)
-    .map((resource) => `${resource.table}:${searchIndexStatements(resource).signature}:${visitorIndexStatements(resource).join(';')}`);
+    .map((resource) => `${resource.table}:${searchIndexStatements(resource).signature}:${visitorIndexStatements(resource).join(';')}:${vocabularyStatements(resource, false).join(';')}`);
   return createHash('sha256').update(parts.join(',')).digest('hex').slice(0, 16);
 }
 
@@ -156,6 +180,7 @@ export async function applySearchIndexes(database: Database, resources: Resource
       // Created when missing (IF NOT EXISTS): the column's rebuild drops them with it.
       const derived = (rebuild: boolean) => [
         ...(resource.quickSearch ? quickSearchStatements(resource, rebuild) : []),
+        ...vocabularyStatements(resource, rebuild),
         ...visitorIndexStatements(resource),
       ];
       if (current.get(resource.table) === `${COMMENT_PREFIX}${signature}`) {

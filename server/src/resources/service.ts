@@ -202,8 +202,8 @@ export class ResourceService {
     const matching = statistics ? { ...listQuery, searchBy: statistics.searchBy, searchQuery: statistics.searchQuery } : listQuery;
     const columns = this.pageColumns(visible);
     let { rows, read, count, estimate } = await this.readPage(tx, visible, matching, counterTotal, columns, uncounted ? 'none' : planned !== null && !listQuery.ranked ? 'matched' : 'capped', planned);
-    // Typos are forgiven only when the search as typed finds little (repository.ts
-    // FORGIVE_BELOW): then each word typed also matches the tenant's words like it, the rule
+    // Typos are forgiven only when the search as typed finds nothing the reader may see
+    // (repository.ts FORGIVE_BELOW): then each word typed also matches the tenant's words like it, the rule
     // quick search's typo tier has (search_similar_words, migration 0200). The decision depends
     // on the exact total alone, never on the page asked for, so every page of a search agrees.
     let similar = false;

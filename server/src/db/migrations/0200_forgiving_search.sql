@@ -196,7 +196,7 @@ DECLARE
 BEGIN
   FOR tbl IN
     SELECT c.relname FROM pg_class c JOIN pg_attribute a ON a.attrelid = c.oid
-    WHERE c.relnamespace = 'public'::regnamespace AND a.attname = 'search_vector' AND NOT a.attisdropped
+    WHERE c.relnamespace = 'public'::regnamespace AND c.relkind = 'r' AND a.attname = 'search_vector' AND NOT a.attisdropped
   LOOP
     EXECUTE format('COMMENT ON COLUMN %I.search_vector IS %L', tbl, 'intelnotes search vector stale: migration 0200');
   END LOOP;
