@@ -160,6 +160,15 @@ describe('advanced search', { skip: unavailable ?? false }, () => {
     await reader.close();
   });
 
+  it('finds the records of a mistyped word, saying nothing matched as typed', async () => {
+    const page = await browser.newPage();
+    await page.goto(url('/search?q=atacamma'));
+    await hits(page).filter({ hasText: 'Andes Minerals' }).waitFor();
+    assert.match((await total(page).innerText()).trim(), /^No exact matches for “atacamma”\. 1 result for similar words$/);
+    await screenshots(page, 'search-similar-words');
+    await page.close();
+  });
+
   it('says when nothing is found and when the search fails', async () => {
     const page = await browser.newPage();
     await page.goto(url('/search?q=qwxyzzy'));

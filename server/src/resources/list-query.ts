@@ -34,6 +34,8 @@ export interface ResultPage<T> {
   count: number;
   /** A filtered count is exact up to a cap, then estimated. */
   count_is_estimate?: boolean;
+  /** A search that found little as typed, answered with words like those typed too (service.ts `list`). */
+  search_includes_similar?: boolean;
   offset: number;
   limit: number;
   results: T[];

@@ -232,6 +232,27 @@ export function searchMatch(search: string, options: { names?: boolean; prepared
   return options.scan ? sql`ts_match_vq(search_vector, ${tsquery})` : sql`search_vector @@ ${tsquery}`;
 }
 
+/**
+ * A list search forgives typos when the search as typed finds fewer matches than this that the
+ * reader may see — none: its words then also match the tenant's words like them (service.ts
+ * `list`). Quick search, a box of suggestions, adds typos whenever its exact tiers leave a page
+ * short; a list is read as an answer — counted, filtered, exported, acted on in bulk — so one
+ * that finds "Lopez" twice is not widened to "Lopes", nor "y2015" to "y2016". A search that
+ * finds nothing as typed is the one a typo explains.
+ */
+export const FORGIVE_BELOW = 1;
+
+/**
+ * The search as a tsquery whose words also match the words like them among the tenant's words
+ * of this table (migration 0200 search_query_forgiving), passed as ListQuery `searchQuery`;
+ * null when no word typed has a word like it, or the table keeps no vocabulary of its words.
+ */
+export async function forgivingSearchQuery(tx: Tx, resource: Resource, search: string): Promise<string | null> {
+  if (resource.shared) return null;
+  const [row] = await query<{ q: string | null }>(tx, sql`SELECT search_query_forgiving(${resource.table}, ${search}) AS q`);
+  return row?.q ?? null;
+}
+
 /** Columns that are never null: ordered without NULLS LAST so their indexes apply. */
 const NOT_NULL_ORDERING = ['created_at', 'updated_at'];
 

@@ -14,7 +14,7 @@ export const organizations = defineResource({
   writeAccess: 'research',
   quickSearch: {},
   mergeable: true,
-  search: { fields: { name_inc: 'A', name_dba: 'A', hq_city: 'B', emails: 'B', ownership_type: 'C', associated_urls: 'C', notes: 'D' } },
+  search: { fields: { name_inc: 'A', name_dba: 'A', hq_city: 'B', emails: 'B', phones: 'B', ownership_type: 'C', associated_urls: 'C', notes: 'D' } },
   fields: {
     name_inc: text({ max: 300 }),
     name_dba: text({ max: 300 }),

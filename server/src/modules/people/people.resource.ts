@@ -17,7 +17,7 @@ export const people = defineResource({
   mergeable: true,
   search: { fields: {
       name_given: 'A', name_family: 'A', name_nickname: 'A', name_legal: 'A',
-      current_address_city: 'B', emails: 'B', passport_city: 'C', passport_country: 'C', met_event_name: 'C',
+      current_address_city: 'B', emails: 'B', phones: 'B', passport_city: 'C', passport_country: 'C', met_event_name: 'C',
       professional_profile: 'C', associated_urls: 'C', notes: 'D', about: 'D',
     } },
   fields: {
