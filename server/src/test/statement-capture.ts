@@ -1,0 +1,207 @@
+/**
+ * Captures the SQL the product sends to PostgreSQL (every `query` of node-postgres's Client in
+ * this process: the pool's connections, the listeners, the owner handle) and asks PostgreSQL
+ * how it would run each data statement, to check it against what Citus needs when the tables
+ * are distributed by tenant_id (db/distribution.ts).
+ *
+ * Why plans, not the SQL text: PostgreSQL resolves every alias, view, sub-select and CTE, and
+ * spreads `a.tenant_id = $1 AND a.tenant_id = b.tenant_id` to both tables (equivalence
+ * classes), which is also what Citus reads to route a statement. The plans are read as the
+ * superuser, so row-level security adds nothing: a table is pinned to one tenant only by what
+ * the statement itself says, as Citus requires (Citus cannot route on a policy's
+ * `current_setting()`; citusdata/citus#6712, #7415).
+ *
+ * Limits: only statements that ran while capturing are seen; statements run inside functions
+ * and triggers (plpgsql) are not (they are listed from the catalog instead); an INSERT's target
+ * is not judged (its rows carry their tenant_id as values).
+ */
+import pg from 'pg';
+import { DISTRIBUTION_COLUMN, TABLE_PLACEMENT } from '../db/distribution.ts';
+
+export interface CapturedStatement {
+  text: string;
+  values: unknown[];
+  /** A readOnce message: the statement was sent as EXECUTE of a prepared statement; `text` is its PREPARE body, `values` the EXECUTE arguments as SQL literals. */
+  executeArgs?: string;
+}
+
+type QueryFn = (...args: unknown[]) => unknown;
+
+/** Starts capturing; the returned function stops and returns what was sent, in order. */
+export function captureStatements(): () => CapturedStatement[] {
+  const proto = pg.Client.prototype as unknown as { query: QueryFn };
+  const original = proto.query;
+  const captured: CapturedStatement[] = [];
+  const prepared = new Map<string, string>();
+  proto.query = function capture(this: unknown, ...args: unknown[]) {
+    const [config, values] = args;
+    if (typeof config === 'string') record(config, Array.isArray(values) ? values : []);
+    else if (config && typeof config === 'object' && typeof (config as { text?: unknown }).text === 'string') {
+      const { text, values: own } = config as { text: string; values?: unknown[] };
+      record(text, own ?? (Array.isArray(values) ? values : []));
+    }
+    return original.apply(this, args);
+  };
+  function record(text: string, values: unknown[]) {
+    // readOnce (db/client.ts): BEGIN READ ONLY; context; [PREPARE name AS …;] EXECUTE name(args); COMMIT
+    if (text.startsWith('BEGIN READ ONLY;')) {
+      const parts = text.split(';\n');
+      for (const part of parts) {
+        const prepare = /^PREPARE (\w+) AS ([\s\S]*)$/.exec(part);
+        if (prepare) prepared.set(prepare[1]!, prepare[2]!);
+        const execute = /^EXECUTE (\w+)(?:\(([\s\S]*)\))?$/.exec(part);
+        if (execute && prepared.has(execute[1]!)) captured.push({ text: prepared.get(execute[1]!)!, values: [], executeArgs: execute[2] ?? '' });
+      }
+      return;
+    }
+    captured.push({ text, values });
+  }
+  return () => {
+    proto.query = original;
+    return captured;
+  };
+}
+
+/** Data statements only: what EXPLAIN takes (transaction control, settings, locks and DDL are not routed per table). */
+export function isDataStatement(text: string): boolean {
+  return /^\s*(\(?\s*SELECT|INSERT|UPDATE|DELETE|WITH)\b/i.test(text) && !/^\s*SELECT\s+(set_config|pg_advisory|pg_try_advisory|1\s*$)/i.test(text);
+}
+
+interface PlanNode {
+  'Node Type': string;
+  'Relation Name'?: string;
+  Alias?: string;
+  Operation?: string;
+  Plans?: PlanNode[];
+  [key: string]: unknown;
+}
+
+const CONDITION_KEYS = ['Index Cond', 'Recheck Cond', 'Filter', 'Hash Cond', 'Merge Cond', 'Join Filter', 'TID Cond', 'One-Time Filter'];
+
+/** How one statement would meet a cluster distributed by tenant_id. */
+export interface StatementVerdict {
+  text: string;
+  /** The distributed tables the statement reads or changes (INSERT targets aside), by alias. */
+  tables: Array<{ alias: string; table: string; pinned: boolean }>;
+  /**
+   * Two distributed tables in one statement that are neither both pinned to the tenant nor joined
+   * on tenant_id: Citus would need a repartition join or could not run it. Must never happen.
+   */
+  crossShardJoin: boolean;
+  /** Some distributed table is pinned by nothing but row-level security: the statement runs on every shard. */
+  fansOut: boolean;
+  /** Features Citus runs on a single shard only (FOR UPDATE/SHARE, recursive CTEs, TABLESAMPLE), used where the statement is not pinned. */
+  singleShardOnly: string[];
+}
+
+const aliasPattern = '("(?:[^"]|"")+"|[A-Za-z_][\\w$]*)';
+const pinPatterns = (alias: string) => {
+  const a = alias.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const constant = `(?:'[^']*'::uuid|\\$\\d+|'[^']*'::text)`;
+  return [
+    new RegExp(`(?:^|[^\\w.])${a}\\.${DISTRIBUTION_COLUMN} = ${constant}`),
+    new RegExp(`${constant} = ${a}\\.${DISTRIBUTION_COLUMN}\\b`),
+  ];
+};
+
+/** Judges one statement by its plan (EXPLAIN (VERBOSE, FORMAT JSON)). */
+export function judgePlan(text: string, plan: PlanNode): StatementVerdict {
+  const scans: Array<{ alias: string; table: string }> = [];
+  const conditions: string[] = [];
+  const features: Array<{ feature: string; aliases: string[] }> = [];
+  const walk = (node: PlanNode): string[] => {
+    const below = (node.Plans ?? []).flatMap(walk);
+    for (const key of CONDITION_KEYS) {
+      const value = node[key];
+      if (typeof value === 'string') conditions.push(value);
+    }
+    const mine: string[] = [];
+    const table = node['Relation Name'];
+    if (table && TABLE_PLACEMENT[table] === 'distributed' && node['Node Type'] !== 'ModifyTable') {
+      scans.push({ alias: node.Alias ?? table, table });
+      mine.push(node.Alias ?? table);
+    }
+    const here = [...below, ...mine];
+    if (node['Node Type'] === 'LockRows') features.push({ feature: 'FOR UPDATE/SHARE', aliases: here });
+    if (node['Node Type'] === 'Recursive Union') features.push({ feature: 'WITH RECURSIVE', aliases: here });
+    if (node['Node Type'] === 'Sample Scan') features.push({ feature: 'TABLESAMPLE', aliases: here });
+    return here;
+  };
+  walk(plan);
+  const pinned = new Set(scans.filter((scan) => conditions.some((condition) => pinPatterns(scan.alias).some((pattern) => pattern.test(condition)))).map((scan) => scan.alias));
+  // Union-find over tenant_id = tenant_id equalities between the statement's tables.
+  const parent = new Map(scans.map((scan) => [scan.alias, scan.alias]));
+  const root = (alias: string): string => {
+    let at = alias;
+    while (parent.get(at) !== at) at = parent.get(at)!;
+    return at;
+  };
+  const unquote = (alias: string) => (alias.startsWith('"') ? alias.slice(1, -1).replace(/""/g, '"') : alias);
+  const edge = new RegExp(`${aliasPattern}\\.${DISTRIBUTION_COLUMN} = ${aliasPattern}\\.${DISTRIBUTION_COLUMN}\\b`, 'g');
+  for (const condition of conditions) {
+    for (const match of condition.matchAll(edge)) {
+      const [a, b] = [unquote(match[1]!), unquote(match[2]!)];
+      if (parent.has(a) && parent.has(b)) parent.set(root(a), root(b));
+    }
+  }
+  const groups = new Map<string, boolean>();
+  for (const scan of scans) groups.set(root(scan.alias), (groups.get(root(scan.alias)) ?? false) || pinned.has(scan.alias));
+  for (const scan of scans) if (groups.get(root(scan.alias))) pinned.add(scan.alias);
+  const unpinnedGroups = [...groups.values()].filter((isPinned) => !isPinned).length;
+  const pinnedGroups = groups.size - unpinnedGroups;
+  return {
+    text,
+    tables: scans.map((scan) => ({ ...scan, pinned: pinned.has(scan.alias) })),
+    // Pinned groups all route to the tenant's shard; a group that is not pinned runs on every
+    // shard, and can meet another group only through a repartition join.
+    crossShardJoin: unpinnedGroups > 1 || (unpinnedGroups === 1 && pinnedGroups > 0),
+    fansOut: unpinnedGroups > 0,
+    singleShardOnly: features.filter(({ aliases }) => aliases.some((alias) => !pinned.has(alias))).map(({ feature }) => feature),
+  };
+}
+
+/**
+ * Plans each distinct data statement on `url` as the superuser (nothing is executed: EXPLAIN
+ * without ANALYZE) and judges it. A statement PostgreSQL cannot plan any more (it named a
+ * temporary table, or its parameters' types cannot be inferred) is returned in `unplanned`.
+ */
+export async function judgeStatements(url: string, statements: CapturedStatement[]): Promise<{ verdicts: StatementVerdict[]; unplanned: Array<{ text: string; error: string }> }> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  const verdicts: StatementVerdict[] = [];
+  const unplanned: Array<{ text: string; error: string }> = [];
+  const seen = new Set<string>();
+  try {
+    let prepared = 0;
+    for (const statement of statements) {
+      if (!isDataStatement(statement.text)) continue;
+      // One plan per statement text: the shapes matter, not each call's values.
+      if (seen.has(statement.text)) continue;
+      seen.add(statement.text);
+      try {
+        await client.query('BEGIN');
+        let rows: Array<{ 'QUERY PLAN': Array<{ Plan: PlanNode }> }>;
+        if (statement.executeArgs !== undefined) {
+          const name = `citus_check_${prepared++}`;
+          await client.query(`PREPARE ${name} AS ${statement.text}`);
+          rows = (await client.query(`EXPLAIN (VERBOSE, FORMAT JSON) EXECUTE ${name}${statement.executeArgs ? `(${statement.executeArgs})` : ''}`)).rows;
+        } else {
+          rows = (await client.query({ text: `EXPLAIN (VERBOSE, FORMAT JSON) ${statement.text}`, values: statement.values.map(asParameter) })).rows;
+        }
+        verdicts.push(judgePlan(statement.text, rows[0]!['QUERY PLAN'][0]!.Plan));
+      } catch (error) {
+        unplanned.push({ text: statement.text, error: (error as Error).message });
+      } finally {
+        await client.query('ROLLBACK');
+      }
+    }
+  } finally {
+    await client.end();
+  }
+  return { verdicts, unplanned };
+}
+
+/** A value as node-postgres sent it (its own conversions: arrays, dates, JSON, buffers). */
+function asParameter(value: unknown): unknown {
+  return value;
+}
