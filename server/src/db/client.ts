@@ -87,6 +87,21 @@ export async function query<T>(executor: Executor, statement: SQL): Promise<T[]>
 
 /** The server connection under each open tenant transaction, for `queryPrepared`. */
 const connectionOf = new WeakMap<object, pg.PoolClient>();
+/** The tenant each `withTenant` transaction was opened for (`tenantPin`). */
+const tenantOfTx = new WeakMap<object, string>();
+
+/**
+ * `<alias>.tenant_id = '<the transaction's tenant>'`: the condition row-level security applies
+ * anyway, written into a statement as a value. On one server it changes nothing; on a Citus
+ * cluster distributed by tenant_id it is what routes the statement to the tenant's shard (Citus
+ * cannot route on a policy's current_setting(), docs/scaling.md). Where the tenant is not known
+ * here (a savepoint's handle, the owner handle) it is the policy's own condition.
+ */
+export function tenantPin(executor: Executor, alias?: string): SQL {
+  const column = alias ? sql`${sql.identifier(alias)}.tenant_id` : sql`tenant_id`;
+  const tenantId = tenantOfTx.get(executor);
+  return tenantId ? sql`${column} = ${tenantId}::uuid` : sql`${column} = app_tenant_id()`;
+}
 const sqlDialect = new PgDialect();
 
 /** The name a statement is prepared under: one name per text, as `pg` refuses a known name with another text. */
@@ -173,6 +188,7 @@ function postgresTenantTransactions(pool: pg.Pool, db: Db): Database['withTenant
     }
     const tx = new NodePgTransaction(dialect, new NodePgSession(connection, dialect, session.schema, session.options), session.schema);
     connectionOf.set(tx, connection);
+    if (context.tenantId) tenantOfTx.set(tx, context.tenantId);
     try {
       const result = await fn(tx as unknown as Tx);
       await connection.query('COMMIT');

@@ -4,7 +4,7 @@
  * tenant condition; these queries add visibility, filters, search and order.
  */
 import { sql, type SQL } from 'drizzle-orm';
-import { query, type Tx } from '../db/client.ts';
+import { query, tenantPin, type Tx } from '../db/client.ts';
 import { listHolderOf, relationTargets } from './catalog.ts';
 import type { FieldType, RelationSpec, Visibility } from './fields.ts';
 import { comparableAs, lookupOf, membershipFilters, rangeFilters, type ListQuery, type Lookup } from './list-query.ts';
@@ -437,7 +437,7 @@ export async function lockRows(tx: Tx, resource: Resource, visible: Visibility[]
   return query<Row>(
     tx,
     sql`SELECT ${selectColumns(resource)} FROM ${id(resource.table)}
-        WHERE id = ANY(${uuidArray(ids)}) AND ${whereClause(resource, visible)}
+        WHERE ${tenantPin(tx)} AND id = ANY(${uuidArray(ids)}) AND ${whereClause(resource, visible)}
         ORDER BY id FOR UPDATE`,
   );
 }

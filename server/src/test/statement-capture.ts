@@ -104,58 +104,86 @@ const pinPatterns = (alias: string) => {
   ];
 };
 
+/**
+ * The parts of a plan Citus plans on their own (recursive planning): an uncorrelated
+ * sub-select (an InitPlan) and each arm of a UNION ALL run first and separately, their results
+ * passed to the rest as values. Within one part, every distributed table must be routed alike.
+ */
+const SEPARATE_PARTS = new Set(['InitPlan', 'Member']);
+
 /** Judges one statement by its plan (EXPLAIN (VERBOSE, FORMAT JSON)). */
 export function judgePlan(text: string, plan: PlanNode): StatementVerdict {
-  const scans: Array<{ alias: string; table: string }> = [];
-  const conditions: string[] = [];
+  interface Part { scans: Array<{ alias: string; table: string }>; conditions: string[] }
+  const parts: Part[] = [];
+  const allConditions: string[] = [];
   const features: Array<{ feature: string; aliases: string[] }> = [];
-  const walk = (node: PlanNode): string[] => {
-    const below = (node.Plans ?? []).flatMap(walk);
+  const walk = (node: PlanNode, part: Part): string[] => {
+    let mine = part;
+    if (SEPARATE_PARTS.has(String(node['Parent Relationship'] ?? ''))) {
+      mine = { scans: [], conditions: [] };
+      parts.push(mine);
+    }
+    const below = (node.Plans ?? []).flatMap((child) => walk(child, mine));
     for (const key of CONDITION_KEYS) {
       const value = node[key];
-      if (typeof value === 'string') conditions.push(value);
+      if (typeof value === 'string') {
+        mine.conditions.push(value);
+        allConditions.push(value);
+      }
     }
-    const mine: string[] = [];
+    const here = [...below];
     const table = node['Relation Name'];
     if (table && TABLE_PLACEMENT[table] === 'distributed' && node['Node Type'] !== 'ModifyTable') {
-      scans.push({ alias: node.Alias ?? table, table });
-      mine.push(node.Alias ?? table);
+      mine.scans.push({ alias: node.Alias ?? table, table });
+      here.push(node.Alias ?? table);
     }
-    const here = [...below, ...mine];
     if (node['Node Type'] === 'LockRows') features.push({ feature: 'FOR UPDATE/SHARE', aliases: here });
     if (node['Node Type'] === 'Recursive Union') features.push({ feature: 'WITH RECURSIVE', aliases: here });
     if (node['Node Type'] === 'Sample Scan') features.push({ feature: 'TABLESAMPLE', aliases: here });
     return here;
   };
-  walk(plan);
-  const pinned = new Set(scans.filter((scan) => conditions.some((condition) => pinPatterns(scan.alias).some((pattern) => pattern.test(condition)))).map((scan) => scan.alias));
-  // Union-find over tenant_id = tenant_id equalities between the statement's tables.
-  const parent = new Map(scans.map((scan) => [scan.alias, scan.alias]));
-  const root = (alias: string): string => {
-    let at = alias;
-    while (parent.get(at) !== at) at = parent.get(at)!;
-    return at;
-  };
+  const top: Part = { scans: [], conditions: [] };
+  parts.push(top);
+  walk(plan, top);
+
   const unquote = (alias: string) => (alias.startsWith('"') ? alias.slice(1, -1).replace(/""/g, '"') : alias);
   const edge = new RegExp(`${aliasPattern}\\.${DISTRIBUTION_COLUMN} = ${aliasPattern}\\.${DISTRIBUTION_COLUMN}\\b`, 'g');
-  for (const condition of conditions) {
-    for (const match of condition.matchAll(edge)) {
-      const [a, b] = [unquote(match[1]!), unquote(match[2]!)];
-      if (parent.has(a) && parent.has(b)) parent.set(root(a), root(b));
+  const pinned = new Set<string>();
+  let crossShardJoin = false;
+  let fansOut = false;
+  for (const part of parts) {
+    const { scans } = part;
+    // Conditions of the whole plan count: a correlated sub-select names the outer alias.
+    const conditions = [...part.conditions, ...allConditions];
+    for (const scan of scans) if (conditions.some((condition) => pinPatterns(scan.alias).some((pattern) => pattern.test(condition)))) pinned.add(scan.alias);
+    // Union-find over tenant_id = tenant_id equalities between the part's tables.
+    const parent = new Map(scans.map((scan) => [scan.alias, scan.alias]));
+    const root = (alias: string): string => {
+      let at = alias;
+      while (parent.get(at) !== at) at = parent.get(at)!;
+      return at;
+    };
+    for (const condition of conditions) {
+      for (const match of condition.matchAll(edge)) {
+        const [a, b] = [unquote(match[1]!), unquote(match[2]!)];
+        if (parent.has(a) && parent.has(b)) parent.set(root(a), root(b));
+      }
     }
+    const groups = new Map<string, boolean>();
+    for (const scan of scans) groups.set(root(scan.alias), (groups.get(root(scan.alias)) ?? false) || pinned.has(scan.alias));
+    for (const scan of scans) if (groups.get(root(scan.alias))) pinned.add(scan.alias);
+    const unpinnedGroups = [...groups.values()].filter((isPinned) => !isPinned).length;
+    // Pinned groups all route to the tenant's shard; a group that is not pinned runs on every
+    // shard, and can meet another group only through a repartition join.
+    if (unpinnedGroups > 1 || (unpinnedGroups === 1 && groups.size > 1)) crossShardJoin = true;
+    if (unpinnedGroups > 0) fansOut = true;
   }
-  const groups = new Map<string, boolean>();
-  for (const scan of scans) groups.set(root(scan.alias), (groups.get(root(scan.alias)) ?? false) || pinned.has(scan.alias));
-  for (const scan of scans) if (groups.get(root(scan.alias))) pinned.add(scan.alias);
-  const unpinnedGroups = [...groups.values()].filter((isPinned) => !isPinned).length;
-  const pinnedGroups = groups.size - unpinnedGroups;
+  const scans = parts.flatMap((part) => part.scans);
   return {
     text,
     tables: scans.map((scan) => ({ ...scan, pinned: pinned.has(scan.alias) })),
-    // Pinned groups all route to the tenant's shard; a group that is not pinned runs on every
-    // shard, and can meet another group only through a repartition join.
-    crossShardJoin: unpinnedGroups > 1 || (unpinnedGroups === 1 && pinnedGroups > 0),
-    fansOut: unpinnedGroups > 0,
+    crossShardJoin,
+    fansOut,
     singleShardOnly: features.filter(({ aliases }) => aliases.some((alias) => !pinned.has(alias))).map(({ feature }) => feature),
   };
 }
@@ -186,7 +214,7 @@ export async function judgeStatements(url: string, statements: CapturedStatement
           await client.query(`PREPARE ${name} AS ${statement.text}`);
           rows = (await client.query(`EXPLAIN (VERBOSE, FORMAT JSON) EXECUTE ${name}${statement.executeArgs ? `(${statement.executeArgs})` : ''}`)).rows;
         } else {
-          rows = (await client.query({ text: `EXPLAIN (VERBOSE, FORMAT JSON) ${statement.text}`, values: statement.values.map(asParameter) })).rows;
+          rows = (await client.query({ text: `EXPLAIN (VERBOSE, FORMAT JSON) ${statement.text}`, values: statement.values })).rows;
         }
         verdicts.push(judgePlan(statement.text, rows[0]!['QUERY PLAN'][0]!.Plan));
       } catch (error) {
@@ -199,9 +227,4 @@ export async function judgeStatements(url: string, statements: CapturedStatement
     await client.end();
   }
   return { verdicts, unplanned };
-}
-
-/** A value as node-postgres sent it (its own conversions: arrays, dates, JSON, buffers). */
-function asParameter(value: unknown): unknown {
-  return value;
 }
