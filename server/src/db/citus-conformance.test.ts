@@ -36,15 +36,6 @@ import type { TenantRow } from '../tenancy/tenants.repository.ts';
  */
 const CROSS_TENANT_BY_DESIGN = [/^\s*WITH due AS MATERIALIZED \(\s*SELECT tenant_id, id FROM jobs/];
 
-/**
- * Known, not yet fixed (docs/scaling.md, "What is not done"): a list page's presented columns
- * (the lists an item is in, a relation's names) are sub-selects correlated on `page.id` only,
- * because the page does not carry tenant_id. Correct and pinned on one server by row-level
- * security; on Citus a multi-shard page would need its correlation on tenant_id. Nothing else
- * may join across shards.
- */
-const KNOWN_CROSS_SHARD = [/^SELECT page\.\*, \(SELECT/];
-
 const SCALING_DOC = new URL('../../../docs/scaling.md', import.meta.url);
 
 describe('Citus readiness: the schema distributes by tenant_id', () => {
@@ -171,15 +162,18 @@ describe('Citus readiness: the schema distributes by tenant_id', () => {
   });
 
   it('never joins two distributed tables on a key without tenant_id', () => {
-    const crossing = verdicts.filter((verdict) => verdict.crossShardJoin && !KNOWN_CROSS_SHARD.some((pattern) => pattern.test(verdict.text)));
-    const known = verdicts.filter((verdict) => verdict.crossShardJoin).length - crossing.length;
-    console.log(`citus: ${known} planned statements are the known list-page shape that correlates its columns on page.id (docs/scaling.md)`);
+    const crossing = verdicts.filter((verdict) => verdict.crossShardJoin);
     assert.equal(crossing.length, 0, crossing.map(describeVerdict).join('\n'));
   });
 
   it('uses FOR UPDATE, recursive CTEs and TABLESAMPLE only where the statement is pinned to one tenant', () => {
     const offending = verdicts.filter((verdict) => verdict.singleShardOnly.length > 0 && !CROSS_TENANT_BY_DESIGN.some((pattern) => pattern.test(verdict.text)));
     assert.equal(offending.length, 0, offending.map((verdict) => `${verdict.singleShardOnly.join(', ')}: ${describeVerdict(verdict)}`).join('\n'));
+  });
+
+  it('puts no sub-select in the VALUES of an INSERT into a distributed table', () => {
+    const offending = verdicts.filter((verdict) => verdict.insertSubquery);
+    assert.equal(offending.length, 0, offending.map(describeVerdict).join('\n'));
   });
 
   it('reports the statements only row-level security pins to a tenant (each would run on every shard)', () => {
@@ -213,5 +207,5 @@ describe('Citus readiness: the schema distributes by tenant_id', () => {
 
 function describeVerdict(verdict: StatementVerdict): string {
   const tables = verdict.tables.map((table) => `${table.alias}=${table.table}${table.pinned ? '' : ' (not pinned)'}`).join(' ');
-  return `[${tables}] ${verdict.text.replace(/\s+/g, ' ').slice(0, 300)}`;
+  return `[${tables}] ${verdict.text.replace(/\s+/g, ' ').slice(0, 300)}${verdict.why.length > 0 ? `\n    because: ${verdict.why.join('\n    because: ')}` : ''}`;
 }

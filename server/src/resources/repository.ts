@@ -100,7 +100,9 @@ function lookupCondition(resource: Resource, visible: Visibility[], name: string
   const column = id(name);
   switch (lookup) {
     case 'is':
-      if (field.relation) return field.relation.many ? sql`${column} && ARRAY(${seenTargets(field.relation, visible, values)})` : sql`${column} IN (${seenTargets(field.relation, visible, values)})`;
+      // The single relation is matched with its tenant, so the semi-join PostgreSQL makes of it
+      // stays within a shard on Citus (docs/scaling.md); the rows are the same.
+      if (field.relation) return field.relation.many ? sql`${column} && ARRAY(${seenTargets(field.relation, visible, values)})` : sql`(tenant_id, ${column}) IN (${seenTargets(field.relation, visible, values, true)})`;
       return sql`${column} IN (${list(equalityValues(field, values))})`;
     case 'not':
       // Rows without a value are kept: they are linked to (or hold) none of these.
@@ -134,9 +136,10 @@ const equalityValues = (field: FieldType, values: string[]): unknown[] => (field
  * The ids among `ids` of targets the caller may see: a hidden target's id matches nothing, as
  * an unknown id does, so a filter (is or is not) never tells that a hidden record exists.
  */
-function seenTargets(relation: RelationSpec, visible: Visibility[], ids: string[]): SQL {
+function seenTargets(relation: RelationSpec, visible: Visibility[], ids: string[], withTenant = false): SQL {
+  const columns = withTenant ? sql`tenant_id, id` : sql`id`;
   return sql.join(
-    relationTargets(relation).map((target) => sql`SELECT id FROM ${id(target.table)} WHERE id IN (${list(ids)}) AND ${visibleCondition(target, visible)}`),
+    relationTargets(relation).map((target) => sql`SELECT ${columns} FROM ${id(target.table)} WHERE id IN (${list(ids)}) AND ${visibleCondition(target, visible)}`),
     sql` UNION ALL `,
   );
 }
@@ -260,11 +263,15 @@ export function pageStatement(
   columns: PageColumn[] = [],
 ): SQL {
   const extra = columns.map((column, index) => sql`${column.value} AS ${id(`__x${index}`)}, `);
+  // With extra columns the page carries its rows' tenant as __tenant, so their correlated
+  // sub-selects correlate on it as well as on page.id (on Citus, correlation must include the
+  // distribution column; docs/scaling.md). selectPage drops it.
+  const rowColumns = columns.length > 0 ? sql`${selectColumns(resource)}, tenant_id AS __tenant` : selectColumns(resource);
   if (!counterTotal && totalFrom === 'matched' && !listQuery.ranked) {
     // MATERIALIZED: the set is read once, by whatever plan suits the few matches
     // expected (a bitmap of the search index), then sorted for the page and counted.
     return sql`WITH matched AS MATERIALIZED (
-                 SELECT ${selectColumns(resource)} FROM ${id(resource.table)}
+                 SELECT ${rowColumns} FROM ${id(resource.table)}
                  WHERE ${whereClause(resource, visible, listQuery)} LIMIT ${MATCHED_SET_CAP + 1})
                SELECT page.*, ${sql.join(extra)}(SELECT count(*)::int FROM matched) AS __total
                FROM (SELECT * FROM matched ORDER BY ${orderClause(listQuery)} LIMIT ${listQuery.limit} OFFSET ${listQuery.offset}) page`;
@@ -273,8 +280,8 @@ export function pageStatement(
     ? counterSum(counterTotal)
     : totalFrom === 'none' ? sql`NULL::int` : sql`(${cappedCountStatement(resource, visible, listQuery)})`;
   const page = listQuery.ranked && listQuery.search
-    ? rankedPage(resource, visible, listQuery, listQuery.search)
-    : sql`SELECT ${selectColumns(resource)} FROM ${id(resource.table)}
+    ? rankedPage(resource, visible, listQuery, listQuery.search, rowColumns)
+    : sql`SELECT ${rowColumns} FROM ${id(resource.table)}
           WHERE ${whereClause(resource, visible, listQuery)}
           ORDER BY ${orderClause(listQuery)}
           LIMIT ${listQuery.limit} OFFSET ${listQuery.offset}`;
@@ -290,13 +297,13 @@ export function pageStatement(
  * list order when a word is common and stops after a page, or collects the
  * few matches of a rare one), so a common word never ranks all its matches.
  */
-function rankedPage(resource: Resource, visible: Visibility[], listQuery: ListQuery, search: string): SQL {
+function rankedPage(resource: Resource, visible: Visibility[], listQuery: ListQuery, search: string, rowColumns: SQL): SQL {
   const where = whereClause(resource, visible, listQuery);
   const wanted = listQuery.offset + listQuery.limit;
   const term = sql`(SELECT search_text(${search}))`;
   const pastTerm = sql`(SELECT search_text(${search}) || chr(1114111))`;
   const tier = (condition: SQL, order: SQL) =>
-    sql`(SELECT ${selectColumns(resource)} FROM ${id(resource.table)} WHERE ${where} AND ${condition}
+    sql`(SELECT ${rowColumns} FROM ${id(resource.table)} WHERE ${where} AND ${condition}
          ORDER BY ${order} LIMIT ${wanted})`;
   const tiers = [
     tier(sql`search_name ~>=~ ${term} AND search_name ~<~ ${pastTerm}`, sql`search_name USING ~<~, id`),
@@ -311,9 +318,9 @@ function rankedPage(resource: Resource, visible: Visibility[], listQuery: ListQu
 /** A list page (pageStatement's arguments), with what the extensions' columns read. */
 export async function selectPage(tx: Tx, ...page: Parameters<typeof pageStatement>): Promise<Page> {
   const columns = page[5] ?? [];
-  const found = await query<Row & { __total: number | null }>(tx, pageStatement(...page));
+  const found = await query<Row & { __total: number | null; __tenant?: string }>(tx, pageStatement(...page));
   const read: PageReads = new Map(columns.map((column) => [column.extension, new Map()]));
-  const rows = found.map(({ __total: _total, ...row }) => {
+  const rows = found.map(({ __total: _total, __tenant: _tenant, ...row }) => {
     columns.forEach((column, index) => {
       read.get(column.extension)!.set(row.id, row[`__x${index}`]);
       delete row[`__x${index}`];

@@ -92,6 +92,10 @@ export interface StatementVerdict {
   fansOut: boolean;
   /** Features Citus runs on a single shard only (FOR UPDATE/SHARE, recursive CTEs, TABLESAMPLE), used where the statement is not pinned. */
   singleShardOnly: string[];
+  /** An INSERT … VALUES into a distributed table with a sub-select among its values (unsupported by Citus). */
+  insertSubquery: boolean;
+  /** Why a rule was broken, with the plan's conditions (for the test's message). */
+  why: string[];
 }
 
 const aliasPattern = '("(?:[^"]|"")+"|[A-Za-z_][\\w$]*)';
@@ -105,22 +109,29 @@ const pinPatterns = (alias: string) => {
 };
 
 /**
- * The parts of a plan Citus plans on their own (recursive planning): an uncorrelated
- * sub-select (an InitPlan) and each arm of a UNION ALL run first and separately, their results
- * passed to the rest as values. Within one part, every distributed table must be routed alike.
+ * The parts of a plan judged on their own. Citus plans an uncorrelated sub-select (an
+ * InitPlan, a CTE) and each arm of a UNION ALL first and separately (recursive planning), their
+ * results passed to the rest as values. A correlated sub-select (a SubPlan) is pushed down with
+ * its outer query, which Citus allows only when the correlation is on the distribution column.
+ * Within one part, every distributed table must be routed alike.
  */
-const SEPARATE_PARTS = new Set(['InitPlan', 'Member']);
+const SEPARATE_PARTS = new Set(['InitPlan', 'Member', 'SubPlan']);
+
+/** Every alias a plan subtree defines (scans of tables, CTEs, sub-selects, functions). */
+const aliasesIn = (node: PlanNode): string[] => [...(node.Alias ? [node.Alias] : []), ...(node.Plans ?? []).flatMap(aliasesIn)];
 
 /** Judges one statement by its plan (EXPLAIN (VERBOSE, FORMAT JSON)). */
 export function judgePlan(text: string, plan: PlanNode): StatementVerdict {
-  interface Part { scans: Array<{ alias: string; table: string }>; conditions: string[] }
+  interface Part { scans: Array<{ alias: string; table: string }>; conditions: string[]; subplan?: PlanNode }
   const parts: Part[] = [];
   const allConditions: string[] = [];
   const features: Array<{ feature: string; aliases: string[] }> = [];
+  let insertSubqueries = false;
   const walk = (node: PlanNode, part: Part): string[] => {
     let mine = part;
-    if (SEPARATE_PARTS.has(String(node['Parent Relationship'] ?? ''))) {
-      mine = { scans: [], conditions: [] };
+    const relationship = String(node['Parent Relationship'] ?? '');
+    if (SEPARATE_PARTS.has(relationship)) {
+      mine = { scans: [], conditions: [], ...(relationship === 'SubPlan' ? { subplan: node } : {}) };
       parts.push(mine);
     }
     const below = (node.Plans ?? []).flatMap((child) => walk(child, mine));
@@ -140,6 +151,11 @@ export function judgePlan(text: string, plan: PlanNode): StatementVerdict {
     if (node['Node Type'] === 'LockRows') features.push({ feature: 'FOR UPDATE/SHARE', aliases: here });
     if (node['Node Type'] === 'Recursive Union') features.push({ feature: 'WITH RECURSIVE', aliases: here });
     if (node['Node Type'] === 'Sample Scan') features.push({ feature: 'TABLESAMPLE', aliases: here });
+    // INSERT … VALUES whose values hold a sub-select: Citus refuses it whatever is pinned.
+    if (node['Node Type'] === 'ModifyTable' && node.Operation === 'Insert' && TABLE_PLACEMENT[String(node['Relation Name'])] === 'distributed') {
+      const source = (node.Plans ?? []).find((child) => !SUBPLANS.has(String(child['Parent Relationship'] ?? '')));
+      if (source && ['Result', 'Values Scan'].includes(source['Node Type']) && hasSubplan(source)) insertSubqueries = true;
+    }
     return here;
   };
   const top: Part = { scans: [], conditions: [] };
@@ -150,12 +166,29 @@ export function judgePlan(text: string, plan: PlanNode): StatementVerdict {
   const edge = new RegExp(`${aliasPattern}\\.${DISTRIBUTION_COLUMN} = ${aliasPattern}\\.${DISTRIBUTION_COLUMN}\\b`, 'g');
   const pinned = new Set<string>();
   let crossShardJoin = false;
+  const why: string[] = [];
   let fansOut = false;
+  const tenantEquality = new RegExp(`${aliasPattern}\\.(?:${DISTRIBUTION_COLUMN}|__tenant) = ${aliasPattern}\\.(?:${DISTRIBUTION_COLUMN}|__tenant)\\b`, 'g');
   for (const part of parts) {
     const { scans } = part;
     // Conditions of the whole plan count: a correlated sub-select names the outer alias.
     const conditions = [...part.conditions, ...allConditions];
     for (const scan of scans) if (conditions.some((condition) => pinPatterns(scan.alias).some((pattern) => pattern.test(condition)))) pinned.add(scan.alias);
+    // In a correlated sub-select, tenant_id = <the outer row's tenant> routes the table with its
+    // outer row (a value per outer row, as a pin is a value per statement).
+    const withOuterRow = new Set<string>();
+    let outer = new Set<string>();
+    if (part.subplan) {
+      const inner = new Set(aliasesIn(part.subplan).map(unquote));
+      const referenced = [...part.conditions.join(' ').matchAll(new RegExp(`${aliasPattern}\\.[\\w$]+`, 'g'))].map((match) => unquote(match[1]!));
+      outer = new Set(referenced.filter((alias) => !inner.has(alias) && !/^\d/.test(alias)));
+      for (const condition of part.conditions) {
+        for (const match of condition.matchAll(tenantEquality)) {
+          const [a, b] = [unquote(match[1]!), unquote(match[2]!)];
+          if (outer.has(a) !== outer.has(b)) withOuterRow.add(outer.has(a) ? b : a);
+        }
+      }
+    }
     // Union-find over tenant_id = tenant_id equalities between the part's tables.
     const parent = new Map(scans.map((scan) => [scan.alias, scan.alias]));
     const root = (alias: string): string => {
@@ -170,13 +203,24 @@ export function judgePlan(text: string, plan: PlanNode): StatementVerdict {
       }
     }
     const groups = new Map<string, boolean>();
-    for (const scan of scans) groups.set(root(scan.alias), (groups.get(root(scan.alias)) ?? false) || pinned.has(scan.alias));
-    for (const scan of scans) if (groups.get(root(scan.alias))) pinned.add(scan.alias);
-    const unpinnedGroups = [...groups.values()].filter((isPinned) => !isPinned).length;
+    const routed = (alias: string) => pinned.has(alias) || withOuterRow.has(alias);
+    for (const scan of scans) groups.set(root(scan.alias), (groups.get(root(scan.alias)) ?? false) || routed(scan.alias));
+    // A table joined on tenant_id to a pinned one is pinned with it.
+    for (const scan of scans) if (scans.some((other) => root(other.alias) === root(scan.alias) && pinned.has(other.alias))) pinned.add(scan.alias);
+    const unpinnedGroups = [...groups.values()].filter((isRouted) => !isRouted).length;
     // Pinned groups all route to the tenant's shard; a group that is not pinned runs on every
     // shard, and can meet another group only through a repartition join.
-    if (unpinnedGroups > 1 || (unpinnedGroups === 1 && groups.size > 1)) crossShardJoin = true;
+    if (unpinnedGroups > 1 || (unpinnedGroups === 1 && groups.size > 1)) {
+      crossShardJoin = true;
+      why.push(`tables ${scans.map((scan) => scan.alias).join(', ')} in ${groups.size} groups, ${unpinnedGroups} not pinned; conditions: ${part.conditions.join(' | ')}`);
+    }
+    // Routed with the outer row, a sub-select's tables run where the outer row is (its part says whether that fans out).
     if (unpinnedGroups > 0) fansOut = true;
+    // A correlated sub-select over tables it neither pins nor routes with its outer row.
+    if (part.subplan && outer.size > 0 && unpinnedGroups > 0) {
+      crossShardJoin = true;
+      why.push(`a sub-select correlated on ${[...outer].join(', ')}, not on tenant_id: ${part.conditions.join(' | ')}`);
+    }
   }
   const scans = parts.flatMap((part) => part.scans);
   return {
@@ -185,8 +229,14 @@ export function judgePlan(text: string, plan: PlanNode): StatementVerdict {
     crossShardJoin,
     fansOut,
     singleShardOnly: features.filter(({ aliases }) => aliases.some((alias) => !pinned.has(alias))).map(({ feature }) => feature),
+    insertSubquery: insertSubqueries,
+    why,
   };
 }
+
+const SUBPLANS = new Set(['InitPlan', 'SubPlan']);
+const hasSubplan = (node: PlanNode): boolean =>
+  (node.Plans ?? []).some((child) => SUBPLANS.has(String(child['Parent Relationship'] ?? '')) || hasSubplan(child));
 
 /**
  * Plans each distinct data statement on `url` as the superuser (nothing is executed: EXPLAIN

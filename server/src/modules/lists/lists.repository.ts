@@ -15,11 +15,11 @@ const list = (values: unknown[]) => sql.join(values.map((value) => sql`${value}`
 /** The lists a row is an item of, as a reader sees them (ordered by name). */
 export type ItemLists = Array<{ id: string; name: string; slug: string; kind: string }>;
 
-/** A list page's column of each row's visible lists (a correlated subquery over `page.id`). */
+/** A list page's column of each row's visible lists (a correlated subquery over `page.__tenant` and `page.id`). */
 export function itemListsColumn(resource: Resource, visible: Visibility[]): SQL {
   return sql`(SELECT coalesce(json_agg(json_build_object('id', l.id, 'name', l.name, 'slug', l.slug, 'kind', l.kind) ORDER BY l.name), '[]')
               FROM list_items li JOIN lists l ON l.tenant_id = li.tenant_id AND l.id = li.list_id
-              WHERE li.${id(resource.listItem!.column)} = page.id AND l.visibility IN (${list(visible)}))`;
+              WHERE li.tenant_id = page.__tenant AND li.${id(resource.listItem!.column)} = page.id AND l.visibility IN (${list(visible)}))`;
 }
 
 /** Serializes slug allocation per tenant and kind until the transaction ends. */
@@ -255,8 +255,10 @@ export async function addListItem(tx: Tx, resource: Resource, tenantId: string, 
   const column = id(resource.listItem!.column);
   const added = await query<{ list_id: string }>(
     tx,
+    // INSERT … SELECT rather than a sub-select in VALUES, which Citus does not run (docs/scaling.md).
     sql`INSERT INTO list_items (tenant_id, list_id, ${column}, position)
-        VALUES (${tenantId}, ${listId}, ${rowId}, coalesce((SELECT max(position) + 1 FROM list_items WHERE list_id = ${listId}), 0))
+        SELECT ${tenantId}::uuid, ${listId}::uuid, ${rowId}::uuid, coalesce(max(position) + 1, 0)
+        FROM list_items WHERE ${tenantPin(tx)} AND list_id = ${listId}
         ON CONFLICT DO NOTHING RETURNING list_id`,
   );
   if (added.length > 0 && resource.fields['keywords']?.relation) {
@@ -279,7 +281,7 @@ export async function listsHoldingPage(
   rowId: string,
   page: { limit: number; offset: number },
 ): Promise<{ rows: Row[]; count: number }> {
-  const holding = sql`${whereClause(lists, visible)} AND id IN (SELECT list_id FROM list_items WHERE ${id(item.listItem!.column)} = ${rowId})`;
+  const holding = sql`${whereClause(lists, visible)} AND EXISTS (SELECT 1 FROM list_items li WHERE li.tenant_id = ${id(lists.table)}.tenant_id AND li.list_id = ${id(lists.table)}.id AND li.${id(item.listItem!.column)} = ${rowId})`;
   const rows = await query<Row>(
     tx,
     sql`SELECT ${selectColumns(lists)} FROM ${id(lists.table)} WHERE ${holding} ORDER BY name, id LIMIT ${page.limit} OFFSET ${page.offset}`,

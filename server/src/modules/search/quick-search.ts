@@ -148,7 +148,7 @@ function rankedMatches(resource: Resource, visible: Visibility[], types: string[
    * `wordCandidates` found.
    */
   const similarByWord = sql`SELECT record.* FROM (
-        SELECT v.word FROM search_name_words v
+        SELECT v.tenant_id, v.word FROM search_name_words v
         WHERE ${oneWord} AND v.record_table = ${recordTable} AND ${key} <% v.word
         ORDER BY strpos(v.word, ${key}) > 0 DESC, word_similarity(${key}, v.word) DESC, v.word
         LIMIT ${wordCandidates}) alike
@@ -159,7 +159,7 @@ function rankedMatches(resource: Resource, visible: Visibility[], types: string[
           WHERE ${table}.tenant_id = w.tenant_id AND ${table}.id = w.record_id AND ${scope} AND ${notPrefixed}
             AND NOT coalesce(${fullMatch}, false)
           OFFSET 0) matched
-        WHERE w.record_table = ${recordTable} AND w.in_name AND w.word = alike.word
+        WHERE w.tenant_id = alike.tenant_id AND w.record_table = ${recordTable} AND w.in_name AND w.word = alike.word
         LIMIT ${wordCandidates}) record
       LIMIT ${wordCandidates}`;
   /** Trigram matches of the name, beyond `excluded`: the first CANDIDATES found, ranked. */
