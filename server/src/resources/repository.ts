@@ -100,9 +100,15 @@ function lookupCondition(resource: Resource, visible: Visibility[], name: string
   const column = id(name);
   switch (lookup) {
     case 'is':
-      // The single relation is matched with its tenant, so the semi-join PostgreSQL makes of it
-      // stays within a shard on Citus (docs/scaling.md); the rows are the same.
-      if (field.relation) return field.relation.many ? sql`${column} && ARRAY(${seenTargets(field.relation, visible, values)})` : sql`(tenant_id, ${column}) IN (${seenTargets(field.relation, visible, values, true)})`;
+      if (field.relation) {
+        if (field.relation.many) return sql`${column} && ARRAY(${seenTargets(field.relation, visible, values)})`;
+        // Between tenant tables the single relation is matched with its tenant, so the semi-join
+        // PostgreSQL makes of it stays within a shard on Citus (docs/scaling.md); the rows are the same.
+        const tenantTables = !resource.shared && relationTargets(field.relation).every((target) => !target.shared);
+        return tenantTables
+          ? sql`(tenant_id, ${column}) IN (${seenTargets(field.relation, visible, values, true)})`
+          : sql`${column} IN (${seenTargets(field.relation, visible, values)})`;
+      }
       return sql`${column} IN (${list(equalityValues(field, values))})`;
     case 'not':
       // Rows without a value are kept: they are linked to (or hold) none of these.
@@ -266,7 +272,7 @@ export function pageStatement(
   // With extra columns the page carries its rows' tenant as __tenant, so their correlated
   // sub-selects correlate on it as well as on page.id (on Citus, correlation must include the
   // distribution column; docs/scaling.md). selectPage drops it.
-  const rowColumns = columns.length > 0 ? sql`${selectColumns(resource)}, tenant_id AS __tenant` : selectColumns(resource);
+  const rowColumns = columns.length > 0 && !resource.shared ? sql`${selectColumns(resource)}, tenant_id AS __tenant` : selectColumns(resource);
   if (!counterTotal && totalFrom === 'matched' && !listQuery.ranked) {
     // MATERIALIZED: the set is read once, by whatever plan suits the few matches
     // expected (a bitmap of the search index), then sorted for the page and counted.
