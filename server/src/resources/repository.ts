@@ -421,10 +421,18 @@ export async function countFromCounters(tx: Tx, kinds: string[], visible: Visibi
   return row?.n ?? 0;
 }
 
+/**
+ * The transaction's tenant as a condition on a tenant table (`tenantPin`: the rows row-level
+ * security allows anyway, named so a Citus cluster routes the statement to the tenant's shard,
+ * docs/scaling.md); nothing on a shared table, which has no tenant_id. Written into the
+ * statements by id (gets, edits, deletes, locks), whose plan is the primary key's either way.
+ */
+const ownTenant = (tx: Tx, resource: Resource): SQL => (resource.shared ? sql`true` : tenantPin(tx));
+
 export async function selectOne(tx: Tx, resource: Resource, visible: Visibility[], rowId: string): Promise<Row | null> {
   const [row] = await query<Row>(
     tx,
-    sql`SELECT ${selectColumns(resource)} FROM ${id(resource.table)} WHERE id = ${rowId} AND ${whereClause(resource, visible)}`,
+    sql`SELECT ${selectColumns(resource)} FROM ${id(resource.table)} WHERE ${ownTenant(tx, resource)} AND id = ${rowId} AND ${whereClause(resource, visible)}`,
   );
   return row ?? null;
 }
@@ -434,7 +442,7 @@ export async function selectMany(tx: Tx, resource: Resource, visible: Visibility
   if (ids.length === 0) return [];
   return query<Row>(
     tx,
-    sql`SELECT ${selectColumns(resource)} FROM ${id(resource.table)} WHERE id = ANY(${uuidArray(ids)}) AND ${whereClause(resource, visible)}`,
+    sql`SELECT ${selectColumns(resource)} FROM ${id(resource.table)} WHERE ${ownTenant(tx, resource)} AND id = ANY(${uuidArray(ids)}) AND ${whereClause(resource, visible)}`,
   );
 }
 
@@ -450,7 +458,7 @@ export async function lockRows(tx: Tx, resource: Resource, visible: Visibility[]
   return query<Row>(
     tx,
     sql`SELECT ${selectColumns(resource)} FROM ${id(resource.table)}
-        WHERE ${tenantPin(tx)} AND id = ANY(${uuidArray(ids)}) AND ${whereClause(resource, visible)}
+        WHERE ${ownTenant(tx, resource)} AND id = ANY(${uuidArray(ids)}) AND ${whereClause(resource, visible)}
         ORDER BY id FOR UPDATE`,
   );
 }
@@ -492,14 +500,14 @@ export async function updateRow(tx: Tx, resource: Resource, rowId: string, value
   assignments.push(sql`updated_at = now()`);
   const rows = await query<{ id: string }>(
     tx,
-    sql`UPDATE ${id(resource.table)} SET ${sql.join(assignments, sql`, `)} WHERE id = ${rowId} AND ${statusCondition(resource)} RETURNING id`,
+    sql`UPDATE ${id(resource.table)} SET ${sql.join(assignments, sql`, `)} WHERE ${ownTenant(tx, resource)} AND id = ${rowId} AND ${statusCondition(resource)} RETURNING id`,
   );
   return rows.length > 0;
 }
 
 /** Deletes a row the resource serves (as updateRow: a suggestion accepted meanwhile stays); false when none matched. */
 export async function deleteRow(tx: Tx, resource: Resource, rowId: string): Promise<boolean> {
-  const rows = await query<{ id: string }>(tx, sql`DELETE FROM ${id(resource.table)} WHERE id = ${rowId} AND ${statusCondition(resource)} RETURNING id`);
+  const rows = await query<{ id: string }>(tx, sql`DELETE FROM ${id(resource.table)} WHERE ${ownTenant(tx, resource)} AND id = ${rowId} AND ${statusCondition(resource)} RETURNING id`);
   return rows.length > 0;
 }
 
