@@ -317,7 +317,7 @@ async function countShareCodes(tx: Tx, where: SQL): Promise<number> {
 export async function revokeShareCode(tx: Tx, codeId: string): Promise<(ShareCodeRow & { newly_revoked: boolean }) | null> {
   const [row] = await query<ShareCodeRow & { newly_revoked: boolean }>(
     tx,
-    sql`WITH before AS (SELECT id, revoked_at IS NULL AS active FROM fact_share_codes WHERE id = ${codeId} FOR UPDATE)
+    sql`WITH before AS (SELECT id, revoked_at IS NULL AS active FROM fact_share_codes WHERE ${tenantPin(tx)} AND id = ${codeId} FOR UPDATE)
         UPDATE fact_share_codes c SET revoked_at = coalesce(c.revoked_at, now()) FROM before WHERE c.id = before.id
         RETURNING c.id, c.fact_id, c.code, c.created_by, c.created_at, c.expires_at, c.revoked_at, c.view_count, c.last_viewed_at, before.active AS newly_revoked`,
   );

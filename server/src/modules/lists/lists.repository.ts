@@ -143,7 +143,7 @@ export async function deleteItem(tx: Tx, listId: string, itemId: string): Promis
 
 /** Holds the list row until the transaction ends, so two reorders of one list do not interleave. */
 export async function lockList(tx: Tx, listId: string): Promise<void> {
-  await tx.execute(sql`SELECT id FROM lists WHERE id = ${listId} FOR UPDATE`);
+  await tx.execute(sql`SELECT id FROM lists WHERE ${tenantPin(tx)} AND id = ${listId} FOR UPDATE`);
 }
 
 /**
