@@ -9,10 +9,11 @@
  *    deletes, the intelbook reader, a raw data upload processed by a worker) while every
  *    statement sent to PostgreSQL is captured (test/statement-capture.ts). Each one is planned
  *    as the superuser (row-level security out of the way) and must never join distributed tables
- *    across shards: two distributed tables in one statement are both pinned to the tenant or
- *    joined on tenant_id;
- * 3. the triggers, functions and notifications Citus treats specially are the ones listed in
- *    docs/scaling.md, so a new one is a decision, not an accident.
+ *    across shards (they are pinned to the tenant or joined on tenant_id), must use FOR UPDATE,
+ *    WITH RECURSIVE and TABLESAMPLE only where pinned, and must put no sub-select in an INSERT's
+ *    VALUES; the statements pinned by row-level security alone are reported, under a ceiling;
+ * 3. every trigger (Citus treats them specially) is named in docs/scaling.md with its handling,
+ *    so a new one is a decision, not an accident; the DDL there is the declaration's.
  *
  * What the test cannot show: that Citus accepts the DDL and plans the statements as its
  * documentation says (there is no Citus server here). Runs on every test backend: it needs only
@@ -176,15 +177,15 @@ describe('Citus readiness: the schema distributes by tenant_id', () => {
     assert.equal(offending.length, 0, offending.map(describeVerdict).join('\n'));
   });
 
-  it('reports the statements only row-level security pins to a tenant (each would run on every shard)', () => {
+  it('reports the statements only row-level security pins to a tenant (each would run on every shard), under a ceiling', () => {
     const fanning = verdicts.filter((verdict) => verdict.fansOut);
     const byTable = new Map<string, number>();
     for (const verdict of fanning) for (const table of verdict.tables.filter((entry) => !entry.pinned)) byTable.set(table.table, (byTable.get(table.table) ?? 0) + 1);
     console.log(`citus: ${fanning.length} of ${verdicts.length} planned statements are pinned only by row-level security: ` +
       [...byTable].sort((a, b) => b[1] - a[1]).map(([table, count]) => `${table} ${count}`).join(', '));
-    // Not yet a failure: docs/scaling.md says what it costs and how it would be removed. The
-    // share must not grow unnoticed, though.
-    assert.ok(fanning.length <= verdicts.length, 'a share, reported');
+    // Not all pinned yet (docs/scaling.md, "What is not done"): a ceiling on the share, to be
+    // lowered as statements name their tenant, so it cannot grow unnoticed.
+    assert.ok(fanning.length <= verdicts.length * 0.85, `${fanning.length} of ${verdicts.length} pinned only by row-level security`);
   });
 
   it('names every trigger in docs/scaling.md, where its handling on Citus is said', async () => {
