@@ -4,7 +4,7 @@
  * tenant condition; these queries add visibility, filters, search and order.
  */
 import { sql, type SQL } from 'drizzle-orm';
-import { query, type Tx } from '../db/client.ts';
+import { query, tenantPin, type Tx } from '../db/client.ts';
 import { linkHops, listHolderOf, relationTargets, type LinkHop } from './catalog.ts';
 import type { FieldType, RelationSpec, Visibility } from './fields.ts';
 import { comparableAs, lookupOf, lookupParameter, membershipFilters, rangeFilters, type ListQuery, type Lookup } from './list-query.ts';
@@ -138,7 +138,15 @@ function lookupCondition(resource: Resource, visible: Visibility[], name: string
   const column = id(name);
   switch (lookup) {
     case 'is':
-      if (field.relation) return field.relation.many ? sql`${column} && ARRAY(${seenTargets(field.relation, visible, values)})` : sql`${column} IN (${seenTargets(field.relation, visible, values)})`;
+      if (field.relation) {
+        if (field.relation.many) return sql`${column} && ARRAY(${seenTargets(field.relation, visible, values)})`;
+        // Between tenant tables the single relation is matched with its tenant, so the semi-join
+        // PostgreSQL makes of it stays within a shard on Citus (docs/scaling.md); the rows are the same.
+        const tenantTables = !resource.shared && relationTargets(field.relation).every((target) => !target.shared);
+        return tenantTables
+          ? sql`(tenant_id, ${column}) IN (${seenTargets(field.relation, visible, values, true)})`
+          : sql`${column} IN (${seenTargets(field.relation, visible, values)})`;
+      }
       return sql`${column} IN (${list(equalityValues(field, values))})`;
     case 'not':
       // Rows without a value are kept: they are linked to (or hold) none of these.
@@ -172,9 +180,10 @@ const equalityValues = (field: FieldType, values: string[]): unknown[] => (field
  * The ids among `ids` of targets the caller may see: a hidden target's id matches nothing, as
  * an unknown id does, so a filter (is or is not) never tells that a hidden record exists.
  */
-function seenTargets(relation: RelationSpec, visible: Visibility[], ids: string[]): SQL {
+function seenTargets(relation: RelationSpec, visible: Visibility[], ids: string[], withTenant = false): SQL {
+  const columns = withTenant ? sql`tenant_id, id` : sql`id`;
   return sql.join(
-    relationTargets(relation).map((target) => sql`SELECT id FROM ${id(target.table)} WHERE id IN (${list(ids)}) AND ${visibleCondition(target, visible)}`),
+    relationTargets(relation).map((target) => sql`SELECT ${columns} FROM ${id(target.table)} WHERE id IN (${list(ids)}) AND ${visibleCondition(target, visible)}`),
     sql` UNION ALL `,
   );
 }
@@ -319,11 +328,15 @@ export function pageStatement(
   columns: PageColumn[] = [],
 ): SQL {
   const extra = columns.map((column, index) => sql`${column.value} AS ${id(`__x${index}`)}, `);
+  // With extra columns the page carries its rows' tenant as __tenant, so their correlated
+  // sub-selects correlate on it as well as on page.id (on Citus, correlation must include the
+  // distribution column; docs/scaling.md). selectPage drops it.
+  const rowColumns = columns.length > 0 && !resource.shared ? sql`${selectColumns(resource)}, tenant_id AS __tenant` : selectColumns(resource);
   if (!counterTotal && totalFrom === 'matched' && !listQuery.ranked) {
     // MATERIALIZED: the set is read once, by whatever plan suits the few matches
     // expected (a bitmap of the search index), then sorted for the page and counted.
     return sql`WITH matched AS MATERIALIZED (
-                 SELECT ${selectColumns(resource)} FROM ${id(resource.table)}
+                 SELECT ${rowColumns} FROM ${id(resource.table)}
                  WHERE ${whereClause(resource, visible, listQuery)} LIMIT ${MATCHED_SET_CAP + 1})
                SELECT page.*, ${sql.join(extra)}(SELECT count(*)::int FROM matched) AS __total
                FROM (SELECT * FROM matched ORDER BY ${orderClause(listQuery)} LIMIT ${listQuery.limit} OFFSET ${listQuery.offset}) page`;
@@ -332,8 +345,8 @@ export function pageStatement(
     ? counterSum(counterTotal)
     : totalFrom === 'none' ? sql`NULL::int` : sql`(${cappedCountStatement(resource, visible, listQuery)})`;
   const page = listQuery.ranked && listQuery.search
-    ? rankedPage(resource, visible, listQuery, listQuery.search)
-    : sql`SELECT ${selectColumns(resource)} FROM ${id(resource.table)}
+    ? rankedPage(resource, visible, listQuery, listQuery.search, rowColumns)
+    : sql`SELECT ${rowColumns} FROM ${id(resource.table)}
           WHERE ${whereClause(resource, visible, listQuery)}
           ORDER BY ${orderClause(listQuery)}
           LIMIT ${listQuery.limit} OFFSET ${listQuery.offset}`;
@@ -349,13 +362,13 @@ export function pageStatement(
  * list order when a word is common and stops after a page, or collects the
  * few matches of a rare one), so a common word never ranks all its matches.
  */
-function rankedPage(resource: Resource, visible: Visibility[], listQuery: ListQuery, search: string): SQL {
+function rankedPage(resource: Resource, visible: Visibility[], listQuery: ListQuery, search: string, rowColumns: SQL): SQL {
   const where = whereClause(resource, visible, listQuery);
   const wanted = listQuery.offset + listQuery.limit;
   const term = sql`(SELECT search_text(${search}))`;
   const pastTerm = sql`(SELECT search_text(${search}) || chr(1114111))`;
   const tier = (condition: SQL, order: SQL) =>
-    sql`(SELECT ${selectColumns(resource)} FROM ${id(resource.table)} WHERE ${where} AND ${condition}
+    sql`(SELECT ${rowColumns} FROM ${id(resource.table)} WHERE ${where} AND ${condition}
          ORDER BY ${order} LIMIT ${wanted})`;
   const tiers = [
     tier(sql`search_name ~>=~ ${term} AND search_name ~<~ ${pastTerm}`, sql`search_name USING ~<~, id`),
@@ -370,9 +383,9 @@ function rankedPage(resource: Resource, visible: Visibility[], listQuery: ListQu
 /** A list page (pageStatement's arguments), with what the extensions' columns read. */
 export async function selectPage(tx: Tx, ...page: Parameters<typeof pageStatement>): Promise<Page> {
   const columns = page[5] ?? [];
-  const found = await query<Row & { __total: number | null }>(tx, pageStatement(...page));
+  const found = await query<Row & { __total: number | null; __tenant?: string }>(tx, pageStatement(...page));
   const read: PageReads = new Map(columns.map((column) => [column.extension, new Map()]));
-  const rows = found.map(({ __total: _total, ...row }) => {
+  const rows = found.map(({ __total: _total, __tenant: _tenant, ...row }) => {
     columns.forEach((column, index) => {
       read.get(column.extension)!.set(row.id, row[`__x${index}`]);
       delete row[`__x${index}`];
@@ -467,10 +480,18 @@ export async function countFromCounters(tx: Tx, kinds: string[], visible: Visibi
   return row?.n ?? 0;
 }
 
+/**
+ * The transaction's tenant as a condition on a tenant table (`tenantPin`: the rows row-level
+ * security allows anyway, named so a Citus cluster routes the statement to the tenant's shard,
+ * docs/scaling.md); nothing on a shared table, which has no tenant_id. Written into the
+ * statements by id (gets, edits, deletes, locks), whose plan is the primary key's either way.
+ */
+const ownTenant = (tx: Tx, resource: Resource): SQL => (resource.shared ? sql`true` : tenantPin(tx));
+
 export async function selectOne(tx: Tx, resource: Resource, visible: Visibility[], rowId: string): Promise<Row | null> {
   const [row] = await query<Row>(
     tx,
-    sql`SELECT ${selectColumns(resource)} FROM ${id(resource.table)} WHERE id = ${rowId} AND ${whereClause(resource, visible)}`,
+    sql`SELECT ${selectColumns(resource)} FROM ${id(resource.table)} WHERE ${ownTenant(tx, resource)} AND id = ${rowId} AND ${whereClause(resource, visible)}`,
   );
   return row ?? null;
 }
@@ -480,7 +501,7 @@ export async function selectMany(tx: Tx, resource: Resource, visible: Visibility
   if (ids.length === 0) return [];
   return query<Row>(
     tx,
-    sql`SELECT ${selectColumns(resource)} FROM ${id(resource.table)} WHERE id = ANY(${uuidArray(ids)}) AND ${whereClause(resource, visible)}`,
+    sql`SELECT ${selectColumns(resource)} FROM ${id(resource.table)} WHERE ${ownTenant(tx, resource)} AND id = ANY(${uuidArray(ids)}) AND ${whereClause(resource, visible)}`,
   );
 }
 
@@ -496,7 +517,7 @@ export async function lockRows(tx: Tx, resource: Resource, visible: Visibility[]
   return query<Row>(
     tx,
     sql`SELECT ${selectColumns(resource)} FROM ${id(resource.table)}
-        WHERE id = ANY(${uuidArray(ids)}) AND ${whereClause(resource, visible)}
+        WHERE ${ownTenant(tx, resource)} AND id = ANY(${uuidArray(ids)}) AND ${whereClause(resource, visible)}
         ORDER BY id FOR UPDATE`,
   );
 }
@@ -538,14 +559,14 @@ export async function updateRow(tx: Tx, resource: Resource, rowId: string, value
   assignments.push(sql`updated_at = now()`);
   const rows = await query<{ id: string }>(
     tx,
-    sql`UPDATE ${id(resource.table)} SET ${sql.join(assignments, sql`, `)} WHERE id = ${rowId} AND ${statusCondition(resource)} RETURNING id`,
+    sql`UPDATE ${id(resource.table)} SET ${sql.join(assignments, sql`, `)} WHERE ${ownTenant(tx, resource)} AND id = ${rowId} AND ${statusCondition(resource)} RETURNING id`,
   );
   return rows.length > 0;
 }
 
 /** Deletes a row the resource serves (as updateRow: a suggestion accepted meanwhile stays); false when none matched. */
 export async function deleteRow(tx: Tx, resource: Resource, rowId: string): Promise<boolean> {
-  const rows = await query<{ id: string }>(tx, sql`DELETE FROM ${id(resource.table)} WHERE id = ${rowId} AND ${statusCondition(resource)} RETURNING id`);
+  const rows = await query<{ id: string }>(tx, sql`DELETE FROM ${id(resource.table)} WHERE ${ownTenant(tx, resource)} AND id = ${rowId} AND ${statusCondition(resource)} RETURNING id`);
   return rows.length > 0;
 }
 

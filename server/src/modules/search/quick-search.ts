@@ -149,7 +149,7 @@ function rankedMatches(resource: Resource, visible: Visibility[], types: string[
    * `wordCandidates` found.
    */
   const similarByWord = sql`SELECT record.* FROM (
-        SELECT alike.word FROM search_similar_words(${recordTable}, ${key}, true, ${wordCandidates}) AS alike(word)
+        SELECT app_tenant_id() AS tenant_id, alike.word FROM search_similar_words(${recordTable}, ${key}, true, ${wordCandidates}) AS alike(word)
         WHERE ${oneWord}) alike
       CROSS JOIN LATERAL (
         SELECT matched.* FROM search_words w
@@ -158,7 +158,7 @@ function rankedMatches(resource: Resource, visible: Visibility[], types: string[
           WHERE ${table}.tenant_id = w.tenant_id AND ${table}.id = w.record_id AND ${scope} AND ${notPrefixed}
             AND NOT coalesce(${fullMatch}, false)
           OFFSET 0) matched
-        WHERE w.record_table = ${recordTable} AND w.in_name AND w.word = alike.word
+        WHERE w.tenant_id = alike.tenant_id AND w.record_table = ${recordTable} AND w.in_name AND w.word = alike.word
         LIMIT ${wordCandidates}) record
       LIMIT ${wordCandidates}`;
   /** Trigram matches of the name, beyond `excluded`: the first CANDIDATES found, ranked. */
