@@ -108,7 +108,9 @@ describe('read replicas', () => {
       replicaUrls: (url: string) => [cluster.replicaUrlOf(url)],
       ...(lines ? { logger: { level: 'info', stream: { write: (line: string) => void lines.push(line) } } } : {}),
     });
-    const env = { REPLICA_CHECK_INTERVAL_MS: '100' };
+    // The read cache off: a visitor's read that fills it goes to the primary (docs/scaling.md,
+    // "Caches"), and these tests count where each audience's reads go.
+    const env = { REPLICA_CHECK_INTERVAL_MS: '100', READ_CACHE_MAX_BYTES: '0' };
     t = await createTestApp({ ...env, REPLICA_MAX_LAG_SECONDS: '60' }, addProbe, undefined, options());
     lagging = await createTestApp({ ...env, REPLICA_MAX_LAG_SECONDS: '1' }, addProbe, undefined, options(logs));
     for (const context of [t, lagging]) {
