@@ -97,7 +97,8 @@ async function imageDensity(page: PdfPage, ops: PdfJs['OPS']): Promise<number> {
   const drawn = (pixelsWide: number) => {
     // An image is drawn into the unit square: its width in points is the transform's x scale.
     const points = Math.hypot(ctm[0], ctm[1]);
-    densest = Math.max(densest, points > 0 && pixelsWide > 0 ? pixelsWide / points : 1);
+    // An image of unknown size: the sharpest render allowed, as before densities were read.
+    densest = Math.max(densest, points > 0 && pixelsWide > 0 ? pixelsWide / points : OCR_RENDER_MAX_SCALE);
   };
   operators.fnArray.forEach((op, index) => {
     const args = operators.argsArray[index] as unknown[] | null;
