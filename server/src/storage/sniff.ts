@@ -95,6 +95,7 @@ const isTiffSignature = (bytes: Uint8Array) =>
   (bytes[0] === 0x49 && bytes[1] === 0x49 && bytes[2] === 0x2a && bytes[3] === 0) || (bytes[0] === 0x4d && bytes[1] === 0x4d && bytes[2] === 0 && bytes[3] === 0x2a);
 
 /** Whether decoded text holds a character that never occurs in text (the bytes' list, as code points; U+FFFD aside). */
+// eslint-disable-next-line no-control-regex -- the control characters are what it looks for
 const hasBinaryChars = (text: string) => /[\u0000-\u0008\u000B\u000E-\u001A\u001C-\u001F]/.test(text);
 
 /** Whether XML text's root element is <html> (XHTML, inline XBRL filings): a page, not data. */
