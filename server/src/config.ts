@@ -452,7 +452,7 @@ export const RECYCLE_EXIT = 75;
  * reading a 500-page PDF or finding entities in 2,000,000 characters adds 150–350 MiB while it
  * runs and V8 keeps much of it. docs/BENCHMARKS.md "Real documents" measures the choice.
  */
-export const WORKER_RECYCLE_MB = 640;
+export const WORKER_RECYCLE_MB = 450;
 
 /** The settings, or — on a bad one — a message naming it and exit status CONFIG_EXIT. */
 export function configOrExit(check?: (config: Config) => void): Config {

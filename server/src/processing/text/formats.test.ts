@@ -117,6 +117,20 @@ describe('extractText: documents of issue 26', () => {
     assert.match(segmentText(cc, 'e-mail headers'), /\nCc: .+\n/);
   });
 
+  it("reads a DOCX's headers and footers (mammoth reads the body only), each distinct one once", async () => {
+    const parts = unzipSync(fixture('report.docx'));
+    const w = 'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"';
+    const paragraph = (text: string) => `<w:p><w:r><w:t>${text}</w:t></w:r></w:p>`;
+    parts['word/header1.xml'] = strToU8(`<w:hdr ${w}>${paragraph('Northwind Traders Ltd — Confidential')}<w:tbl><w:tr><w:tc>${paragraph('Ref. NT-2025-114')}</w:tc><w:tc>${paragraph('Draft')}</w:tc></w:tr></w:tbl></w:hdr>`);
+    parts['word/header2.xml'] = parts['word/header1.xml'];
+    parts['word/footer1.xml'] = strToU8(`<w:ftr ${w}>${paragraph('Registered in Rotterdam &amp; Lisbon')}</w:ftr>`);
+    const result = await extract(zipSync(parts));
+    assert.equal(result.method, 'docx');
+    assert.equal(segmentText(result, 'header'), 'Northwind Traders Ltd — Confidential\nRef. NT-2025-114 | Draft');
+    assert.equal(segmentText(result, 'footer'), 'Registered in Rotterdam & Lisbon');
+    assert.equal(labels(result).filter((label) => label === 'header').length, 1, 'the same header twice is read once');
+  });
+
   it('reads a DOCX, PPTX or e-book whose parts lie beyond the first 64 KiB (told from the zip directory)', async () => {
     const parts = unzipSync(fixture('report.docx'));
     const padding = new Uint8Array(100_000).map((_, index) => (index * 7919) % 251);
@@ -288,6 +302,9 @@ describe('extractText: encodings, JSON lines, HTML tables', () => {
     const result = await extract(ndjson);
     assert.equal(result.method, 'json-lines');
     assert.equal(result.text, 'name: Acme Holdings\ncity: Zürich\n\nname: Northwind\ncity: Lisbon\n\nnot json');
+    // Numbers and booleans are read with the strings (an amount, a year); nulls are nothing.
+    const record = await extract('{"company": {"name": "Acme", "revenue": 5000000, "listed": true, "parent": null}}');
+    assert.equal(record.text, 'company.name: Acme\ncompany.revenue: 5000000\ncompany.listed: true');
     assert.deepEqual(labels(result), ['line 1: key name', 'line 1: key city', 'line 2: key name', 'line 2: key city', 'line 3']);
     assert.deepEqual(result.warnings, ["1 of the file's lines are not JSON; they were read as plain text"]);
   });
