@@ -91,7 +91,7 @@ function compoundFileType(head: Uint8Array): SniffedType | null {
   return null;
 }
 
-const isTiffSignature = (bytes: Uint8Array) =>
+export const isTiffSignature = (bytes: Uint8Array) =>
   (bytes[0] === 0x49 && bytes[1] === 0x49 && bytes[2] === 0x2a && bytes[3] === 0) || (bytes[0] === 0x4d && bytes[1] === 0x4d && bytes[2] === 0 && bytes[3] === 0x2a);
 
 /** Whether decoded text holds a character that never occurs in text (the bytes' list, as code points; U+FFFD aside). */

@@ -1,4 +1,4 @@
-import { isXhtml, SNIFF_BYTES, sniffType } from '../../storage/sniff.ts';
+import { isTiffSignature, isXhtml, SNIFF_BYTES, sniffType } from '../../storage/sniff.ts';
 import { TextBuilder } from './builder.ts';
 import { type ExtractionContext, type NestedInput, throwIfAborted } from './context.ts';
 import { extractEmail } from './email.ts';
@@ -59,8 +59,6 @@ function isTextWithStrays(bytes: Uint8Array): boolean {
   return true;
 }
 
-const isTiffSignature = (bytes: Uint8Array) =>
-  (bytes[0] === 0x49 && bytes[1] === 0x49 && bytes[2] === 0x2a && bytes[3] === 0) || (bytes[0] === 0x4d && bytes[1] === 0x4d && bytes[2] === 0 && bytes[3] === 0x2a);
 
 interface Detected {
   mime: string;
