@@ -67,7 +67,7 @@ describe('the product under its supervisor', () => {
     assert.equal(await postmasterPid(dir), null, 'the embedded server stopped too');
   });
 
-  it('initialises the database, seeds, serves; restarts a killed worker and a killed database; drains on SIGTERM; survives being killed outright', async () => {
+  it('initialises the database, seeds, serves; restarts a killed worker and a killed database; drains on SIGTERM; survives being killed outright; recycles a worker past its memory mark', async () => {
     const dir = await dataDir();
     // A generous drain timeout: on a busy machine the in-flight sign-in may take seconds.
     const env: Record<string, string> = { DATA_DIR: dir, PORT: '0', WORKERS: '1', SHUTDOWN_TIMEOUT_MS: '120000' };
@@ -135,12 +135,36 @@ describe('the product under its supervisor', () => {
     while (children.some(alive)) await new Promise((resolve) => setTimeout(resolve, 100));
     assert.equal(alive(orphan), true, 'the database outlives a supervisor killed with SIGKILL');
 
-    // The next start stops that server and starts its own on the same data.
-    const third = start(env, SUPERVISOR);
+    // The next start stops that server and starts its own on the same data. Its worker has a
+    // memory mark of 1 MiB: past it after every job, it drains, exits and is started afresh.
+    const third = start({ ...env, WORKER_RECYCLE_MB: '1' }, SUPERVISOR);
     const [, thirdPort] = await third.waitFor(/serving on http:\/\/localhost:(\d+)/);
     assert.match(third.output(), /a previous run left behind/);
     assert.equal(alive(orphan), false);
-    assert.equal((await call(thirdPort!, `demo.localhost:${thirdPort}`, 'POST', '/api/v1/auth/login/', credentials)).status, 200);
+    const thirdHost = `demo.localhost:${thirdPort}`;
+    const signedIn = await call(thirdPort!, thirdHost, 'POST', '/api/v1/auth/login/', credentials);
+    assert.equal(signedIn.status, 200);
+    await third.waitFor(/worker running up to/);
+    const firstWorker = childPids(third.output())['worker-1']!;
+    const token = signedIn.json.token as string;
+    const ids: string[] = [];
+    for (const text of ['Acme Holdings GmbH hired Jane Doe.', 'Globex Corporation opened an office in Lisbon.']) {
+      const created = await call(thirdPort!, thirdHost, 'POST', '/api/v1/raw-data/', { text }, token);
+      assert.equal(created.status, 201, JSON.stringify(created.json));
+      ids.push(created.json.id as string);
+      // One at a time: each job is its worker's last.
+      assert.equal((await call(thirdPort!, thirdHost, 'POST', '/api/v1/raw-data/process/', { ids: [created.json.id] }, token)).status, 202);
+      for (;;) {
+        const item = await call(thirdPort!, thirdHost, 'GET', `/api/v1/raw-data/${created.json.id}/`, undefined, token);
+        if (item.json.processing_status === 'completed') break;
+        assert.notEqual(item.json.processing_status, 'error', JSON.stringify(item.json));
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+      while ((third.output().match(/"child":"worker-1".*process recycled to give its memory back/g) ?? []).length < ids.length) await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    assert.match(third.output(), /memory above the mark; finishing the running jobs/);
+    assert.doesNotMatch(third.output(), /process died|exited with status 0/, 'a recycled worker is no fault');
+    assert.notEqual(childPids(third.output())['worker-1'], firstWorker, 'a fresh worker process');
     third.child.kill('SIGINT');
     assert.equal(await third.exited, 0);
   });
