@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
-import { useServerAndBrowser, browserUnavailable, screenshots, signInAt, type E2EServer } from './support/browser.ts';
+import { useServerAndBrowser, browserUnavailable, screenshots, signInAt, openSignedIn, type E2EServer } from './support/browser.ts';
 
 const unavailable = browserUnavailable();
 
@@ -61,8 +61,7 @@ describe('polish: titles, search chips, header', { skip: unavailable ?? false },
     await page.goto(server.url('demo', `/organizations/00000000-0000-4000-8000-000000000000`));
     await waitForTitle(page, 'Organization not found · Organizations · Demo');
 
-    await signInAt(page, server.url('demo', '/login'), 'admin@demo.test', 'admin');
-    await page.goto(server.url('demo', `/organizations/${ids['acme']}/edit`));
+    await openSignedIn(page, server.url('demo', `/organizations/${ids['acme']}/edit`), 'admin@demo.test', 'admin');
     await waitForTitle(page, 'Edit Acme Corp · Organizations · Demo');
     await page.goto(server.url('demo', '/people/create'));
     await waitForTitle(page, 'New person · People · Demo');
@@ -86,8 +85,7 @@ describe('polish: titles, search chips, header', { skip: unavailable ?? false },
     await screenshots(page, 'polish-detail-empty-fields');
 
     // Writers curate: they see the flags.
-    await signInAt(page, server.url('demo', '/login'), 'admin@demo.test', 'admin');
-    await page.goto(server.url('demo', `/organizations/${ids['acme']}`));
+    await openSignedIn(page, server.url('demo', `/organizations/${ids['acme']}`), 'admin@demo.test', 'admin');
     await field('show_on_dashboard').waitFor();
     assert.equal(await field('show_on_dashboard').innerText(), 'Yes');
 
@@ -110,8 +108,7 @@ describe('polish: titles, search chips, header', { skip: unavailable ?? false },
 
   it('phone numbers read in one international format; the merge picker offers only other records, told apart', async () => {
     const page = await browser.newPage();
-    await signInAt(page, server.url('demo', '/login'), 'admin@demo.test', 'admin');
-    await page.goto(server.url('demo', `/organizations/${ids['acme']}`));
+    await openSignedIn(page, server.url('demo', `/organizations/${ids['acme']}`), 'admin@demo.test', 'admin');
     const phones = page.locator('dd[data-field="phones"] a');
     await phones.first().waitFor();
     assert.deepEqual(await phones.allInnerTexts(), ['+1 212 555 0100', '+44 20 7946 0958', '+33 1 42 68 53 00 ext. 12']);
