@@ -51,16 +51,29 @@ def children(keep=()):
     return found
 
 
-def reap_all(keep=(), timeout=60):
-    """Reaps every child but `keep` (the database server), waiting up to `timeout` s for them to end."""
-    deadline = time.monotonic() + timeout
-    while children(keep) and time.monotonic() < deadline:
-        try:
-            pid, _ = os.waitpid(-1, os.WNOHANG)
-        except ChildProcessError:
-            return
-        if pid == 0:
-            time.sleep(0.1)
+def run_reaping(command, env, keep, timeout=60):
+    """Runs `command`, reaping every child as it exits (orphans re-parented here included: a
+    test's zombie would still answer kill(pid, 0)), until the command has exited and nothing but
+    `keep` (the database server) is left, or `timeout` s after the command exited."""
+    with tempfile.TemporaryFile('w+') as out:
+        child = subprocess.Popen(command, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT, text=True)
+        code = None
+        deadline = None
+        while True:
+            try:
+                pid, status = os.waitpid(-1, os.WNOHANG)
+            except ChildProcessError:
+                pid, status = 0, 0
+            if pid == child.pid:
+                code = os.waitstatus_to_exitcode(status)
+                child.returncode = code
+                deadline = time.monotonic() + timeout
+            if pid == 0:
+                if code is not None and (not children(keep) or time.monotonic() > deadline):
+                    break
+                time.sleep(0.05)
+        out.seek(0)
+        return code, out.read()
 
 
 def children_cpu():
@@ -86,27 +99,26 @@ def main():
     try:
         # The template database is built by the first test file on a server: not any file's cost.
         keep = (server['pid'],)
-        subprocess.run(['node', 'scripts/test.mjs', 'server/src/config.test.ts'], cwd=ROOT, env=env, capture_output=True, check=False)
-        reap_all(keep)
+        run_reaping(['node', 'scripts/test.mjs', 'server/src/config.test.ts'], env, keep)
         results = {}
         for run in range(args.runs):
             for file in args.files:
                 own_before = children_cpu()
                 pg_before = proc_cpu(server['pid'])
                 start = time.monotonic()
-                done = subprocess.run(['node', 'scripts/test.mjs', file], cwd=ROOT, env=env, capture_output=True, text=True)
-                reap_all(keep)  # Chromium's processes, orphaned when the worker exits
+                # Chromium's processes, orphaned when the worker exits, are waited for too.
+                code, output = run_reaping(['node', 'scripts/test.mjs', file], env, keep)
                 wall = time.monotonic() - start
                 time.sleep(0.5)  # the file's backends are gone; the postmaster has reaped them
                 own = children_cpu() - own_before
                 pg = proc_cpu(server['pid']) - pg_before
-                summary = re.search(r'test run (\w+) in [\d.]+ min — (\d+) tests: (\d+) passed, (\d+) failed, (\d+) skipped', done.stdout)
+                summary = re.search(r'test run (\w+) in [\d.]+ min — (\d+) tests: (\d+) passed, (\d+) failed, (\d+) skipped', output)
                 tests = summary.group(2) if summary else '?'
-                status = summary.group(1) if summary else f'exit {done.returncode}'
+                status = summary.group(1) if summary else f'exit {code}'
                 results.setdefault(file, []).append((own + pg, own, pg, wall))
                 print(f'{file}: {own + pg:6.1f} CPU-s (test+chromium {own:5.1f}, postgres {pg:4.1f}), wall {wall:5.1f} s, {tests} tests, {status}', flush=True)
                 if not summary or status != 'passed':
-                    print(done.stdout[-3000:], done.stderr[-2000:], sep='\n', flush=True)
+                    print(output[-4000:], flush=True)
         print('\nfile\truns\tCPU-s min\tmedian\tmax')
         total = 0.0
         for file, rows in results.items():
@@ -120,7 +132,13 @@ def main():
             os.kill(server['pid'], 2)
         except ProcessLookupError:
             pass
-        reap_all(timeout=30)
+        deadline = time.monotonic() + 30
+        while children() and time.monotonic() < deadline:
+            try:
+                os.waitpid(-1, os.WNOHANG)
+            except ChildProcessError:
+                break
+            time.sleep(0.1)
         subprocess.run(['rm', '-rf', work])
 
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { browserUnavailable, DESKTOP, screenshots, gotoUnlessThere } from './support/browser.ts';
+import { browserUnavailable, DESKTOP, screenshots, navigateInApp } from './support/browser.ts';
 import { adminFixture } from './support/admin.ts';
 
 const unavailable = browserUnavailable();
@@ -101,7 +101,7 @@ describe('admin screens: users and route guards', { skip: unavailable ?? false }
     const page = await context.newPage();
     await signIn(page, 'demo', 'reader@demo.test', '/users');
     for (const pathname of ['/users', '/users/create', '/settings', '/clients']) {
-      await gotoUnlessThere(page, server.url('demo', pathname));
+      await navigateInApp(page, server.url('demo', pathname));
       await page.getByRole('heading', { name: 'Access denied' }).waitFor();
       assert.equal(await page.getByRole('grid').count(), 0, pathname);
     }

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
-import { useServerAndBrowser, browserUnavailable, openSignedIn, DESKTOP, screenshots } from './support/browser.ts';
+import { useServerAndBrowser, browserUnavailable, openSignedIn, navigateInApp, DESKTOP, screenshots } from './support/browser.ts';
 
 const unavailable = browserUnavailable();
 
@@ -195,29 +195,30 @@ describe('lists: list page by type, create, items, rename, delete', { skip: unav
     await field('keywords').getByText('Not set').waitFor();
     assert.equal(await field('show_on_dashboard').count(), 0, 'not even among the empty fields');
     await screenshots(page, 'list-detail-empty-fields');
-    await page.goto(server.url('demo', '/lists/library/reading'));
+    // From here on the pages are reached inside the app (navigateInApp): one app start per user.
+    await navigateInApp(page, server.url('demo', '/lists/library/reading'));
     await page.getByRole('heading', { name: 'List not found' }).waitFor();
-    await page.goto(server.url('demo', '/lists?tab=1'));
+    await navigateInApp(page, server.url('demo', '/lists?tab=1'));
     await grid(page, 'Lists').getByRole('link', { name: 'Founders' }).waitFor();
     assert.equal(await page.getByRole('link', { name: 'New list' }).count(), 0);
 
     // Route guards: sign-in for visitors, access denied for readers.
-    await page.goto(server.url('demo', '/lists/create'));
+    await navigateInApp(page, server.url('demo', '/lists/create'));
     await page.waitForURL((url) => url.pathname === '/login');
-    await page.goto(server.url('demo', '/lists/people/founders/edit'));
+    await navigateInApp(page, server.url('demo', '/lists/people/founders/edit'));
     await page.waitForURL((url) => url.pathname === '/login');
 
     await signIn(page, '/lists/organizations/open-picks', 'reader@demo.test', 'paywall');
     await page.getByTestId('list-item').nth(1).waitFor();
     await expectItems(page, ['Acme Robotics', 'Gamma Labs']);
     assert.equal(await page.getByRole('button', { name: 'Delete' }).count(), 0);
-    await page.goto(server.url('demo', '/lists/library/reading'));
+    await navigateInApp(page, server.url('demo', '/lists/library/reading'));
     await page.getByRole('heading', { level: 1, name: 'Reading' }).waitFor();
-    await page.goto(server.url('demo', '/lists/organizations/secret-picks'));
+    await navigateInApp(page, server.url('demo', '/lists/organizations/secret-picks'));
     await page.getByRole('heading', { name: 'List not found' }).waitFor();
-    await page.goto(server.url('demo', '/lists/create'));
+    await navigateInApp(page, server.url('demo', '/lists/create'));
     await page.getByRole('heading', { name: 'Access denied' }).waitFor();
-    await page.goto(server.url('demo', '/lists/people/founders/edit'));
+    await navigateInApp(page, server.url('demo', '/lists/people/founders/edit'));
     await page.getByRole('heading', { name: 'Access denied' }).waitFor();
     await context.close();
   });

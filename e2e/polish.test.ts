@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
-import { useServerAndBrowser, browserUnavailable, screenshots, signInAt, openSignedIn, type E2EServer } from './support/browser.ts';
+import { useServerAndBrowser, browserUnavailable, screenshots, signInAt, openSignedIn, navigateInApp, type E2EServer } from './support/browser.ts';
 
 const unavailable = browserUnavailable();
 
@@ -47,25 +47,26 @@ describe('polish: titles, search chips, header', { skip: unavailable ?? false },
   });
 
   it('names every page in the browser tab: record · section · tenant', async () => {
+    // Moving between pages inside the app (navigateInApp), as a visitor does: one app start per user.
     const page = await browser.newPage();
     await page.goto(server.url('demo', `/organizations/${ids['acme']}`));
     await page.getByRole('heading', { level: 1, name: 'Acme Corp' }).waitFor();
     await waitForTitle(page, 'Acme Corp · Organizations · Demo');
 
-    await page.goto(server.url('demo', '/organizations?tab=1'));
+    await navigateInApp(page, server.url('demo', '/organizations?tab=1'));
     await waitForTitle(page, 'Organizations · Demo');
-    await page.goto(server.url('demo', '/'));
+    await navigateInApp(page, server.url('demo', '/'));
     await waitForTitle(page, 'Demo');
-    await page.goto(server.url('demo', '/no/such/page'));
+    await navigateInApp(page, server.url('demo', '/no/such/page'));
     await waitForTitle(page, "Oops, we can't find a pulse... · Demo");
-    await page.goto(server.url('demo', `/organizations/00000000-0000-4000-8000-000000000000`));
+    await navigateInApp(page, server.url('demo', `/organizations/00000000-0000-4000-8000-000000000000`));
     await waitForTitle(page, 'Organization not found · Organizations · Demo');
 
     await openSignedIn(page, server.url('demo', `/organizations/${ids['acme']}/edit`), 'admin@demo.test', 'admin');
     await waitForTitle(page, 'Edit Acme Corp · Organizations · Demo');
-    await page.goto(server.url('demo', '/people/create'));
+    await navigateInApp(page, server.url('demo', '/people/create'));
     await waitForTitle(page, 'New person · People · Demo');
-    await page.goto(server.url('demo', '/settings'));
+    await navigateInApp(page, server.url('demo', '/settings'));
     await waitForTitle(page, 'Settings · Demo');
     await page.close();
   });

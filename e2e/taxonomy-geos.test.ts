@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { browserUnavailable, screenshot, screenshots, gotoUnlessThere } from './support/browser.ts';
+import { browserUnavailable, screenshot, screenshots, navigateInApp } from './support/browser.ts';
 import { taxonomyFixture } from './support/taxonomy.ts';
 
 const unavailable = browserUnavailable();
@@ -57,7 +57,7 @@ describe('taxonomy: geos and cities', { skip: unavailable ?? false }, () => {
     const admin = await newPage();
     await signIn(admin, 'demo', 'admin@demo.test', 'admin', '/geos/create');
     for (const route of ['/geos/create', '/cities/create']) {
-      await gotoUnlessThere(admin, url('demo', route));
+      await navigateInApp(admin, url('demo', route));
       await admin.getByRole('heading', { name: 'Access denied' }).waitFor();
     }
     await screenshot(admin, 'geos-create-access-denied');

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { browserUnavailable, screenshots, gotoUnlessThere } from './support/browser.ts';
+import { browserUnavailable, screenshots, navigateInApp } from './support/browser.ts';
 import { taxonomyFixture } from './support/taxonomy.ts';
 
 const unavailable = browserUnavailable();
@@ -90,7 +90,7 @@ describe('taxonomy: URLs and tagging rules', { skip: unavailable ?? false }, () 
     const reader = await newPage();
     await signIn(reader, 'demo', 'reader@demo.test', 'paywall', '/urls');
     for (const route of ['/urls', '/taggingrules', '/taggingrules/create', '/keywords/create']) {
-      await gotoUnlessThere(reader, url('demo', route));
+      await navigateInApp(reader, url('demo', route));
       await reader.getByRole('heading', { name: 'Access denied' }).waitFor();
     }
     const visitor = await newPage();

@@ -261,6 +261,36 @@ export async function gotoUnlessThere(page: Page, url: string): Promise<void> {
 }
 
 /**
+ * Goes to `url` inside the running app, as its own links do — a History API entry React Router
+ * renders without reloading — when the page shows the app on that origin; else loads it (goto).
+ * Nothing when the page is there already. For a test that visits routes in turn (titles, route
+ * guards) where a reload is not what it tests: each page load is an app start, Chromium's
+ * largest cost in these tests (docs/BENCHMARKS.md "Where CI stands"). Data the app fetched
+ * before stays cached for a while, as in real use: after changing data behind the app's back,
+ * load the page (goto) to see it.
+ */
+export async function navigateInApp(page: Page, url: string): Promise<void> {
+  const target = new URL(url);
+  const current = page.url();
+  if (current === target.href) return;
+  const inApp =
+    current.startsWith('http') &&
+    new URL(current).origin === target.origin &&
+    (await page.evaluate(() => document.getElementById('root')?.hasChildNodes() ?? false));
+  if (!inApp) {
+    await page.goto(url);
+    return;
+  }
+  await page.evaluate((href) => {
+    // The entry the router itself writes on a push: its index one past the current one.
+    const index = (window.history.state as { idx?: number } | null)?.idx ?? 0;
+    window.history.pushState({ usr: null, key: Math.random().toString(36).slice(2, 10), idx: index + 1 }, '', href);
+    window.dispatchEvent(new PopStateEvent('popstate', { state: window.history.state }));
+  }, target.pathname + target.search + target.hash);
+  await page.waitForURL(target.href);
+}
+
+/**
  * Signs in on a tenant's login page (`loginUrl`) and waits until the header shows the access
  * level `level` — or, without one, the Logout button. Tests about signing in use this; others
  * open their page signed in (openSignedIn), one app start cheaper.
