@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
-import { useServerAndBrowser, browserUnavailable, type E2EServer, openSignedIn, DESKTOP, screenshots, clickUntilVisible } from './support/browser.ts';
+import { useServerAndBrowser, browserUnavailable, type E2EServer, openSignedIn, navigateInApp, DESKTOP, screenshots, clickUntilVisible } from './support/browser.ts';
 
 const unavailable = browserUnavailable();
 
@@ -236,9 +236,9 @@ describe('ledger: entries and their investments', { skip: unavailable ?? false }
     await signIn(page, 'reader@demo.test', 'paywall', '/ledger/create');
     await page.getByRole('heading', { name: 'Access denied' }).waitFor();
     await screenshots(page, 'ledger-create-denied');
-    await page.goto(server.url('demo', `/ledger/${ids['paywalled']}/edit`));
+    await navigateInApp(page, server.url('demo', `/ledger/${ids['paywalled']}/edit`));
     await page.getByRole('heading', { name: 'Access denied' }).waitFor();
-    await page.goto(server.url('demo', `/ledger/${ids['paywalled']}`));
+    await navigateInApp(page, server.url('demo', `/ledger/${ids['paywalled']}`));
     await page.getByRole('heading', { level: 1, name: 'Seeded paywalled entry' }).waitFor();
     assert.equal(await page.getByRole('link', { name: 'Edit' }).count(), 0);
     await context.close();

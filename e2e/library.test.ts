@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
-import { useServerAndBrowser, browserUnavailable, type E2EServer, openSignedIn, DESKTOP, screenshots } from './support/browser.ts';
+import { useServerAndBrowser, browserUnavailable, type E2EServer, openSignedIn, navigateInApp, DESKTOP, screenshots } from './support/browser.ts';
 
 const unavailable = browserUnavailable();
 
@@ -162,12 +162,12 @@ describe('library: list, form, detail, the paywall link and search', { skip: una
       assert.equal(await link.getAttribute('target'), '_blank');
       assert.equal(await page.getByRole('button', { name: 'Delete' }).count(), 0);
 
-      await page.goto(server.url('demo', '/library?tab=1'));
+      await navigateInApp(page, server.url('demo', '/library?tab=1'));
       await grid(page).getByRole('link', { name: 'Paywalled Markets Book' }).waitFor();
 
-      await page.goto(server.url('demo', '/library/create'));
+      await navigateInApp(page, server.url('demo', '/library/create'));
       await page.getByRole('heading', { name: 'Access denied' }).waitFor();
-      await page.goto(server.url('demo', `/library/${ids['report']}/edit`));
+      await navigateInApp(page, server.url('demo', `/library/${ids['report']}/edit`));
       await page.getByRole('heading', { name: 'Access denied' }).waitFor();
     });
   });
