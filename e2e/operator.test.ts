@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import { readSheet } from 'read-excel-file/node';
-import { useServerAndBrowser, browserUnavailable, signInAt, DESKTOP, screenshots } from './support/browser.ts';
+import { useServerAndBrowser, browserUnavailable, openSignedIn, DESKTOP, screenshots } from './support/browser.ts';
 
 const unavailable = browserUnavailable();
 
@@ -47,9 +47,7 @@ describe('the Operator and organizations/subquery', { skip: unavailable ?? false
   it('answers a question with the expected organizations, widens when a chip is removed, opens and exports the subquery', async () => {
     const context = await browser.newContext({ viewport: DESKTOP, acceptDownloads: true });
     const page = await context.newPage();
-    await signInAt(page, server.url('opdemo', '/login'), 'research@opdemo.test', 'research');
-
-    await page.goto(server.url('opdemo', '/operator'));
+    await openSignedIn(page, server.url('opdemo', '/operator'), 'research@opdemo.test', 'research');
     await page.getByRole('tab', { name: 'Operator', selected: true }).waitFor();
     await screenshots(page, 'operator-start');
     await page.getByLabel('Ask a question').fill(QUESTION);
@@ -122,8 +120,7 @@ describe('the Operator and organizations/subquery', { skip: unavailable ?? false
   it('runs nothing for a question it only partly understood: shows the understood chips and the words left out, then runs them on one click', async () => {
     const context = await browser.newContext({ viewport: DESKTOP });
     const page = await context.newPage();
-    await signInAt(page, server.url('opdemo', '/login'), 'research@opdemo.test', 'research');
-    await page.goto(server.url('opdemo', '/operator'));
+    await openSignedIn(page, server.url('opdemo', '/operator'), 'research@opdemo.test', 'research');
     await page.getByLabel('Ask a question').fill('organizations in Berln with a good ESG score');
     await page.getByLabel('Ask a question').press('Enter');
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
-import { browserUnavailable, screenshots, signInAt, useServerAndBrowser } from './support/browser.ts';
+import { browserUnavailable, screenshots, openSignedIn, useServerAndBrowser } from './support/browser.ts';
 
 const unavailable = browserUnavailable();
 
@@ -154,8 +154,7 @@ describe('advanced search', { skip: unavailable ?? false }, () => {
     await visitor.close();
 
     const reader = await browser.newPage();
-    await signInAt(reader, url('/login'), 'reader@find.test', 'paywall');
-    await reader.goto(url('/search?q=secret'));
+    await openSignedIn(reader, url('/search?q=secret'), 'reader@find.test', 'paywall');
     await reader.getByRole('link', { name: 'Secret Lithium Holdings' }).waitFor();
     await reader.close();
   });
