@@ -144,8 +144,7 @@ describe('the Operator and organizations/subquery', { skip: unavailable ?? false
   it('answers about lists, and about people through a link filter (issue 27)', async () => {
     const context = await browser.newContext({ viewport: DESKTOP });
     const page = await context.newPage();
-    await signInAt(page, server.url('opdemo', '/login'), 'research@opdemo.test', 'research');
-    await page.goto(server.url('opdemo', `/search?tab=1&ask=${encodeURIComponent('which organization lists do we have?')}`));
+    await openSignedIn(page, server.url('opdemo', `/search?tab=1&ask=${encodeURIComponent('which organization lists do we have?')}`), 'research@opdemo.test', 'research');
     await page.getByRole('listitem', { name: 'Kind of record: Lists' }).waitFor();
     await page.getByRole('grid', { name: 'Lists' }).getByRole('link', { name: 'Berlin Watch' }).waitFor();
     assert.equal(await page.getByRole('grid', { name: 'Lists' }).getByRole('link', { name: 'Founders' }).count(), 0);
