@@ -12,7 +12,8 @@
  * parties (the set, exactly), amount (value and currency) and date (year, and quarter when the
  * gold date gives a month or quarter; gold dates without a year — "Tuesday" — are not scored).
  *
- *   node --import tsx bench/deals.ts [--errors] [--holdout]
+ *   node --import tsx bench/deals.ts [--errors] [--holdout] [--fresh-holdout]
+ *   (--fresh-holdout: also the deal lines of bench/ner-fresh/holdout.md — once, at the end of a change)
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -124,3 +125,4 @@ console.log('|---|---|---|---|---|---|---|---|---|---|---|');
 score('bench/deals/dev.md', readDeals('deals/dev.md'));
 score('bench/ner-fresh/dev.md', readDeals('ner-fresh/dev.md'));
 if (process.argv.includes('--holdout')) score('bench/deals/holdout.md (once)', readDeals('deals/holdout.md'));
+if (process.argv.includes('--fresh-holdout')) score('bench/ner-fresh/holdout.md (once)', readDeals('ner-fresh/holdout.md'));

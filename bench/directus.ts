@@ -105,11 +105,14 @@ function apiPid(supervisor: number): number {
 
 async function main(): Promise<void> {
   const startedAt = new Date();
-  // No worker processes: nothing here queues jobs, and idle workers would only add noise.
-  const cached = await startServer(settings.databaseUrl, { env: { WORKERS: '0' } });
-  const uncached = await startServer(settings.databaseUrl, { env: { WORKERS: '0', READ_CACHE_MAX_BYTES: '0' } });
-  const servers: RunningServer[] = [cached, uncached];
+  const servers: RunningServer[] = [];
   try {
+    // No worker processes: nothing here queues jobs, and idle workers would only add noise.
+    // Each is stopped in `finally`, also when the other fails to start.
+    const cached = await startServer(settings.databaseUrl, { env: { WORKERS: '0' } });
+    servers.push(cached);
+    const uncached = await startServer(settings.databaseUrl, { env: { WORKERS: '0', READ_CACHE_MAX_BYTES: '0' } });
+    servers.push(uncached);
     const ours = (server: RunningServer, name: string, search: boolean): Side => ({
       name,
       client: new HttpClient(server.port, concurrency),

@@ -126,7 +126,16 @@ export const readCorpora = (files: string[]): Labelled[] => files.flatMap(readCo
 
 /** bench/ner-fresh/dev.md: passages with their style (news, press, filing, email, social, other). */
 export function readFreshDev(): Labelled[] {
-  const source = readFileSync(path.join(here, 'ner-fresh/dev.md'), 'utf8');
+  return readFresh('dev.md');
+}
+
+/** bench/ner-fresh/holdout.md: scored once at the end of a change, never tuned on (its README). */
+export function readFreshHoldout(): Labelled[] {
+  return readFresh('holdout.md');
+}
+
+function readFresh(file: string): Labelled[] {
+  const source = readFileSync(path.join(here, 'ner-fresh', file), 'utf8');
   // Same markup as bench/ner/passages.md; deal lines ("  deal: …") do not match a passage line.
   return parsePassages(source).map(({ id, style, text, entities }) => ({ id, style, text, entities }));
 }

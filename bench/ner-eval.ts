@@ -11,6 +11,8 @@
  *   node --import tsx bench/ner-eval.ts            tables as Markdown
  *   node --import tsx bench/ner-eval.ts --errors   also every miss and false alarm (stderr)
  *   node --import tsx bench/ner-eval.ts --tagger   the trained tagger alone (no rules), for comparison
+ *   node --import tsx bench/ner-eval.ts --fresh-holdout
+ *       only bench/ner-fresh/holdout.md, in all and per style — once, at the end of a change
  *   node --import tsx bench/ner-eval.ts --speed    only throughput: sentences/s of the tagger and of extractEntities
  *   node --import tsx bench/ner-eval.ts --thresholds 0.5,0.6,0.7
  *       strict P/R/F1 per suggestion threshold (docs/processing.md "Confidence"), on the
@@ -25,7 +27,7 @@ import { contextOf } from '../server/src/processing/entities/model.ts';
 import { defaultTagger } from '../server/src/processing/entities/tagger.ts';
 import { tokenize } from '../server/src/processing/entities/tokens.ts';
 import { f1, matchSpans, ratio, sameSpan } from './ner/score.ts';
-import { HELD_OUT_FILES, corporaAvailable, readCorpusFile, readFreshDev, readRegressionSet, type Labelled } from './ner-corpora.ts';
+import { HELD_OUT_FILES, corporaAvailable, readCorpusFile, readFreshDev, readFreshHoldout, readRegressionSet, type Labelled } from './ner-corpora.ts';
 
 type Type = 'PER' | 'ORG';
 const TYPES: Type[] = ['PER', 'ORG'];
@@ -147,16 +149,22 @@ if (thresholdsAt >= 0) {
 }
 
 const sets: Array<[string, Labelled[]]> = [];
-if (corporaAvailable()) {
+if (process.argv.includes('--fresh-holdout')) {
+  const holdout = readFreshHoldout();
+  sets.push(['fresh holdout, all', holdout]);
+  for (const style of [...new Set(holdout.map((item) => item.style))]) sets.push([`fresh holdout, ${style}`, holdout.filter((item) => item.style === style)]);
+} else if (corporaAvailable()) {
   sets.push(['held-out uner (web prose)', readCorpusFile(HELD_OUT_FILES[0]!)]);
   sets.push(['held-out btc h (social)', readCorpusFile(HELD_OUT_FILES[1]!)]);
 } else {
   console.error('../shared/ner-train not found (NER_TRAIN_DIR): the held-out corpus rows are left out');
 }
-const fresh = readFreshDev();
-sets.push(['fresh dev, all', fresh]);
-for (const style of [...new Set(fresh.map((item) => item.style))]) sets.push([`fresh dev, ${style}`, fresh.filter((item) => item.style === style)]);
-sets.push(['regression (bench/ner)', readRegressionSet()]);
+if (!process.argv.includes('--fresh-holdout')) {
+  const fresh = readFreshDev();
+  sets.push(['fresh dev, all', fresh]);
+  for (const style of [...new Set(fresh.map((item) => item.style))]) sets.push([`fresh dev, ${style}`, fresh.filter((item) => item.style === style)]);
+  sets.push(['regression (bench/ner)', readRegressionSet()]);
+}
 
 console.log('| set | type | gold | predicted | P strict | R strict | F1 strict | P lenient | R lenient | F1 lenient |');
 console.log('|---|---|---|---|---|---|---|---|---|---|');

@@ -2,7 +2,7 @@
  * The Operator on questions written without reading its parser (issue 27 item 3):
  * bench/operator-fresh/dev.jsonl by default, holdout.jsonl with --holdout.
  *
- *   nice -n 19 node --import tsx bench/operator-eval.ts [--holdout] [--errors] [--check]
+ *   nice -n 19 node --import tsx bench/operator-eval.ts [--holdout | --file <questions.jsonl>] [--errors] [--check]
  *
  * Starts the product as `npm start` does (server/src/main.ts, the embedded PostgreSQL server in a
  * fresh temporary DATA_DIR, no workers), seeds the default tenant through the HTTP API
@@ -48,7 +48,9 @@ const args = process.argv.slice(2);
 const HOLDOUT = args.includes('--holdout');
 const SHOW_ERRORS = args.includes('--errors');
 const CHECK_ONLY = args.includes('--check');
-const FILE = path.join(REPO_ROOT, 'bench', 'operator-fresh', HOLDOUT ? 'holdout.jsonl' : 'dev.jsonl');
+// --file <path>: another question file in the same format (e.g. a developer's own variants of the dev set's classes).
+const FILE_ARG = args.includes('--file') ? args[args.indexOf('--file') + 1] : undefined;
+const FILE = FILE_ARG ? path.resolve(FILE_ARG) : path.join(REPO_ROOT, 'bench', 'operator-fresh', HOLDOUT ? 'holdout.jsonl' : 'dev.jsonl');
 const OPERATOR_PATH = '/api/v1/ai-assistant/queries/nlp-to-query/';
 
 const RESOURCE_PATHS: Record<string, string> = {

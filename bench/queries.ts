@@ -133,6 +133,15 @@ export async function list(client: pg.ClientBase, resource: Resource, visible: V
   }
   if (planned !== null && uncounted) return Math.round(planned);
   const total: number = rows[0]?.__total ?? 0;
+  if (options.search && total < repo.FORGIVE_BELOW) {
+    // service.ts `list`: a search that finds little as typed is read again forgiving typos.
+    const forgiving: string | null = (await run(client, rendered(sql`SELECT search_query_forgiving(${resource.table}, ${options.search}) AS q`))).rows[0].q;
+    if (forgiving) {
+      ({ rows } = await run(client, pageStatement(resource, visible, options, 'matched', 'index', forgiving)));
+      if ((rows[0]?.__total ?? 0) > repo.MATCHED_SET_CAP) ({ rows } = await run(client, pageStatement(resource, visible, options, 'capped', 'index', forgiving)));
+      return Math.max(total, rows[0]?.__total ?? 0);
+    }
+  }
   if (planned === null || total <= repo.EXACT_COUNT_CAP) return total;
   return Math.max(Math.round(planned), repo.EXACT_COUNT_CAP + 1);
 }

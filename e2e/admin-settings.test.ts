@@ -69,8 +69,7 @@ describe('admin screens: settings', { skip: unavailable ?? false }, () => {
   it('an admin sets the lowest confidence processing suggests; a value outside 0 to 1 is refused, naming the field', async () => {
     const context = await browser.newContext({ viewport: DESKTOP });
     const page = await context.newPage();
-    await signIn(page, 'brand', 'admin@brand.test');
-    await page.goto(server.url('brand', '/settings'));
+    await signIn(page, 'brand', 'admin@brand.test', '/settings');
     const threshold = page.getByRole('spinbutton', { name: 'Lowest confidence suggested' });
     assert.equal(await threshold.inputValue(), '0.6', 'the default');
     await threshold.fill('1.5');

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { browserUnavailable, DESKTOP, screenshots } from './support/browser.ts';
+import { browserUnavailable, DESKTOP, screenshots, navigateInApp } from './support/browser.ts';
 import { adminFixture } from './support/admin.ts';
 
 const unavailable = browserUnavailable();
@@ -12,8 +12,7 @@ describe('admin screens: users and route guards', { skip: unavailable ?? false }
   it('an admin creates a user, finds it in the list, edits it and disables it', async () => {
     const context = await browser.newContext({ viewport: DESKTOP });
     const page = await context.newPage();
-    await signIn(page, 'demo', 'admin@demo.test');
-    await page.goto(server.url('demo', '/users'));
+    await signIn(page, 'demo', 'admin@demo.test', '/users');
     const grid = page.getByRole('grid', { name: 'Users' });
     await grid.getByRole('link', { name: 'admin@demo.test' }).waitFor();
 
@@ -100,9 +99,9 @@ describe('admin screens: users and route guards', { skip: unavailable ?? false }
   it('route guards: paywall readers and admins of other tenants see access denied', async () => {
     const context = await browser.newContext({ viewport: DESKTOP });
     const page = await context.newPage();
-    await signIn(page, 'demo', 'reader@demo.test');
+    await signIn(page, 'demo', 'reader@demo.test', '/users');
     for (const pathname of ['/users', '/users/create', '/settings', '/clients']) {
-      await page.goto(server.url('demo', pathname));
+      await navigateInApp(page, server.url('demo', pathname));
       await page.getByRole('heading', { name: 'Access denied' }).waitFor();
       assert.equal(await page.getByRole('grid').count(), 0, pathname);
     }
@@ -113,8 +112,7 @@ describe('admin screens: users and route guards', { skip: unavailable ?? false }
 
     const admin = await browser.newContext({ viewport: DESKTOP });
     const adminPage = await admin.newPage();
-    await signIn(adminPage, 'demo', 'admin@demo.test');
-    await adminPage.goto(server.url('demo', '/clients'));
+    await signIn(adminPage, 'demo', 'admin@demo.test', '/clients');
     await adminPage.getByRole('heading', { name: 'Access denied' }).waitFor();
     await adminPage.getByText('admins of the main intelnotes workspace').waitFor();
     await admin.close();

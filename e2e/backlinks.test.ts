@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
-import { useServerAndBrowser, browserUnavailable, DESKTOP, screenshots, signInAt, type E2EServer } from './support/browser.ts';
+import { useServerAndBrowser, browserUnavailable, DESKTOP, screenshots, openSignedIn, type E2EServer } from './support/browser.ts';
 
 const unavailable = browserUnavailable();
 
@@ -70,8 +70,7 @@ describe('relations both ways: the shared Related section and keyword pages', { 
     });
 
     await withPage(async (page) => {
-      await signInAt(page, server.url('demo', '/login'), 'admin@demo.test', 'admin');
-      await page.goto(server.url('demo', `/people/${ids['ada']}`));
+      await openSignedIn(page, server.url('demo', `/people/${ids['ada']}`), 'admin@demo.test', 'admin');
       const library = groupOf(page, 'library.authors');
       await library.getByRole('heading', { name: 'Library entries as author' }).waitFor();
       assert.equal(await library.getByRole('heading').evaluate((heading) => heading.nextElementSibling?.textContent), '14');

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import type { TenantRow } from '../server/src/tenancy/tenants.repository.ts';
-import { useServerAndBrowser, browserUnavailable, DESKTOP, screenshot, screenshots, signInAt } from './support/browser.ts';
+import { useServerAndBrowser, browserUnavailable, DESKTOP, screenshot, screenshots, openSignedIn } from './support/browser.ts';
 
 const unavailable = browserUnavailable();
 const ORGS = '/api/v1/assets/organizations';
@@ -42,16 +42,18 @@ describe('bulk work in tables: selection, actions with undo, column chooser', { 
     const response = await server.request(demo, { method: 'GET', url: `${ORGS}/${ids[name]}/`, token });
     return ((response.json() as { keywords: Array<{ display_name: string }> }).keywords ?? []).map((ref) => ref.display_name).sort();
   };
-  const openAsAdmin = async () => {
+  /** The organizations whose rows the tests select. */
+  const SELECTED = '/organizations?tab=1&search=selected';
+  /** A fresh context with `pathname` open, signed in as the admin (openSignedIn: no login page). */
+  const openAsAdmin = async (pathname = '/') => {
     const context = await browser.newContext({ viewport: DESKTOP, acceptDownloads: true });
     const page = await context.newPage();
-    await signInAt(page, server.url('demo', '/login'), 'admin@demo.test', 'admin');
+    await openSignedIn(page, server.url('demo', pathname), 'admin@demo.test', 'admin');
     return { context, page };
   };
 
   it('selects rows, hides them in one action and puts them back from the toast', async () => {
-    const { context, page } = await openAsAdmin();
-    await page.goto(server.url('demo', '/organizations?tab=1&search=selected'));
+    const { context, page } = await openAsAdmin(SELECTED);
     await rowOf(page, 'Selected Gamma').waitFor();
     for (const name of ['Selected Alpha', 'Selected Beta', 'Selected Gamma']) {
       await rowOf(page, name).getByRole('checkbox').check();
@@ -84,7 +86,8 @@ describe('bulk work in tables: selection, actions with undo, column chooser', { 
 
   /** Opens the Porto organizations and ticks the rows named. */
   const selectRows = async (page: Page, names: string[]) => {
-    await page.goto(server.url('demo', '/organizations?tab=1&search=selected'));
+    // Opened there already by openAsAdmin(SELECTED): no second app start.
+    if (page.url() !== server.url('demo', SELECTED)) await page.goto(server.url('demo', SELECTED));
     await rowOf(page, 'Selected Gamma').waitFor();
     for (const name of names) await rowOf(page, name).getByRole('checkbox').check();
     const bar = page.getByTestId('bulk-actions');
@@ -99,7 +102,7 @@ describe('bulk work in tables: selection, actions with undo, column chooser', { 
   };
 
   it('adds the selected rows to a list chosen in a dialog', async () => {
-    const { context, page } = await openAsAdmin();
+    const { context, page } = await openAsAdmin(SELECTED);
     const bar = await selectRows(page, ['Selected Beta', 'Selected Gamma']);
     await bar.getByRole('button', { name: 'Add to list' }).click();
     const dialog = page.getByRole('dialog', { name: 'Add 2 organizations to a list' });
@@ -118,7 +121,7 @@ describe('bulk work in tables: selection, actions with undo, column chooser', { 
   });
 
   it('adds keywords to the selected rows and removes them again through the keyword dialogs', async () => {
-    const { context, page } = await openAsAdmin();
+    const { context, page } = await openAsAdmin(SELECTED);
     let bar = await selectRows(page, ['Selected Alpha', 'Selected Beta']);
     await bar.getByRole('button', { name: 'Keywords' }).click();
     await page.getByRole('menuitem', { name: 'Add keywords…' }).click();
@@ -148,7 +151,7 @@ describe('bulk work in tables: selection, actions with undo, column chooser', { 
   });
 
   it('exports only the selected rows', async () => {
-    const { context, page } = await openAsAdmin();
+    const { context, page } = await openAsAdmin(SELECTED);
     const bar = await selectRows(page, ['Selected Alpha', 'Selected Gamma']);
     await bar.getByRole('button', { name: 'Export selected' }).click();
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('menuitem', { name: 'CSV (.csv)' }).click()]);
@@ -162,8 +165,7 @@ describe('bulk work in tables: selection, actions with undo, column chooser', { 
   });
 
   it('offers every matching row once the page is selected, and asks before deleting', async () => {
-    const { context, page } = await openAsAdmin();
-    await page.goto(server.url('demo', '/organizations?tab=1'));
+    const { context, page } = await openAsAdmin('/organizations?tab=1');
     await grid(page).getByRole('link').first().waitFor();
     await grid(page).getByRole('checkbox', { name: 'Select all rows' }).check();
     const bar = page.getByTestId('bulk-actions');
@@ -182,8 +184,7 @@ describe('bulk work in tables: selection, actions with undo, column chooser', { 
   });
 
   it('remembers the columns and density chosen for a table across a reload', async () => {
-    const { context, page } = await openAsAdmin();
-    await page.goto(server.url('demo', '/organizations?tab=1'));
+    const { context, page } = await openAsAdmin('/organizations?tab=1');
     await grid(page).getByRole('columnheader', { name: 'HQ city' }).waitFor();
     await page.getByRole('button', { name: 'Columns' }).click();
     await page.getByRole('menuitemcheckbox', { name: 'HQ city' }).click();

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
-import { browserUnavailable, screenshots, signInAt, useServerAndBrowser } from './support/browser.ts';
+import { browserUnavailable, screenshots, openSignedIn, useServerAndBrowser } from './support/browser.ts';
 
 const unavailable = browserUnavailable();
 
@@ -191,8 +191,7 @@ describe('CAGR calculator, checkout and unlock offers', { skip: unavailable ?? f
     await page.close();
 
     const reader = await browser.newPage();
-    await signInAt(reader, url('/login'), 'reader@pay.test', 'paywall');
-    await reader.goto(url('/library'));
+    await openSignedIn(reader, url('/library'), 'reader@pay.test', 'paywall');
     await reader.getByRole('link', { name: 'Deep Dive Report' }).waitFor();
     assert.equal(await reader.getByTestId('locked-offer').count(), 0);
     await reader.close();

@@ -14,7 +14,7 @@ import { publish } from '../server/src/events/bus.ts';
 import { MemoryMailTransport } from '../server/src/mail/mail.ts';
 import { inTenant, systemActor } from '../server/src/resources/context.ts';
 import type { TenantRow } from '../server/src/tenancy/tenants.repository.ts';
-import { browserUnavailable, DESKTOP, screenshots, signInAt, useServerAndBrowser } from './support/browser.ts';
+import { browserUnavailable, DESKTOP, screenshots, openSignedIn, useServerAndBrowser } from './support/browser.ts';
 
 const unavailable = browserUnavailable();
 const LIST = '/api/v1/dxlist';
@@ -66,11 +66,13 @@ describe('email list screens: paste and parse, domains, bulk delete, the public 
     assert.equal(response.statusCode, 200, response.body);
     return (response.json() as { results: Item[] }).results;
   };
-  const newPage = async (t: TestContext, signedIn: boolean): Promise<Page> => {
+  /** A fresh context, with `pathname` open (signed in as the admin when `signedIn`; openSignedIn: no login page). */
+  const newPage = async (t: TestContext, signedIn: boolean, pathname?: string): Promise<Page> => {
     const context = await browser.newContext({ viewport: DESKTOP, acceptDownloads: true });
     t.after(() => context.close());
     const page = await context.newPage();
-    if (signedIn) await signInAt(page, server.url('demo', '/login'), 'admin@demo.test', 'admin');
+    if (signedIn) await openSignedIn(page, server.url('demo', pathname ?? '/'), 'admin@demo.test', 'admin');
+    else if (pathname) await page.goto(server.url('demo', pathname));
     return page;
   };
   const grid = (page: Page, name: string) => page.getByRole('grid', { name });
@@ -147,9 +149,8 @@ describe('email list screens: paste and parse, domains, bulk delete, the public 
   });
 
   it("shows who holds an address, and a domain's page following its enrichment live", async (t) => {
-    const page = await newPage(t, true);
     const ann = (await items()).find((item) => item.email === 'ann.lee@acme-shipping.test')!;
-    await page.goto(server.url('demo', `/emails/${ann.id}`));
+    const page = await newPage(t, true, `/emails/${ann.id}`);
     await page.waitForURL((url) => url.pathname === `/emails/${ann.id}/edit`);
     const heldBy = page.getByRole('region', { name: 'Held by' });
     await heldBy.getByRole('link', { name: 'Acme Shipping Ltd' }).waitFor();
@@ -178,8 +179,7 @@ describe('email list screens: paste and parse, domains, bulk delete, the public 
   });
 
   it('exports the selected addresses as CSV, deletes them in bulk, and their domain count follows', async (t) => {
-    const page = await newPage(t, true);
-    await page.goto(server.url('demo', '/emails?tab=1'));
+    const page = await newPage(t, true, '/emails?tab=1');
     for (const email of ['carol@harbour-news.test', 'press@harbour-news.test']) {
       await rowOf(page, 'Emails', email).getByRole('checkbox').check();
     }
@@ -209,8 +209,7 @@ describe('email list screens: paste and parse, domains, bulk delete, the public 
   });
 
   it('lets an anonymous visitor subscribe on the tenant host, with the same answer for a new and a known address', async (t) => {
-    const page = await newPage(t, false);
-    await page.goto(server.url('demo', '/emails/add'));
+    const page = await newPage(t, false, '/emails/add');
     const form = page.getByRole('form', { name: 'Join the distribution list' });
     await page.getByRole('heading', { name: 'Join Demo Research’s distribution list' }).waitFor();
     // The honeypot is in the form for bots, out of people's way: off screen, out of the tab order and of assistive technology.
@@ -285,9 +284,8 @@ describe('email list screens: paste and parse, domains, bulk delete, the public 
   });
 
   it('shows the rate-limit message once the sign-ups from one IP address are used up', async (t) => {
-    const page = await newPage(t, false);
     // The server allows SUBSCRIBE_RATE_LIMIT_IP_MAX (3 here) tries per IP address and hour: the three above used them up.
-    await page.goto(server.url('demo', '/emails/add'));
+    const page = await newPage(t, false, '/emails/add');
     const form = page.getByRole('form', { name: 'Join the distribution list' });
     await form.getByLabel('Email').fill('again@harbour-news.test');
     await form.getByRole('button', { name: 'Subscribe' }).click();

@@ -11,7 +11,7 @@ import path from 'node:path';
 import { describe, it } from 'node:test';
 import { importJobRegistry } from '@intelnotes/server/testing/import-jobs';
 import { xlsx } from '@intelnotes/server/testing/xlsx';
-import { useServerAndBrowser, browserUnavailable, screenshots, type E2EServer, signInAt, DESKTOP } from './support/browser.ts';
+import { useServerAndBrowser, browserUnavailable, screenshots, type E2EServer, openSignedIn, DESKTOP } from './support/browser.ts';
 
 type TenantRow = Awaited<ReturnType<E2EServer['createTenant']>>;
 
@@ -37,8 +37,7 @@ describe('a big spreadsheet import runs as a job', { skip: unavailable ?? false 
     );
 
     const page = await browser.newPage({ viewport: DESKTOP });
-    await signInAt(page, server.url('demo', '/login'), 'research@demo.test', 'research');
-    await page.goto(server.url('demo', '/organizations?tab=1'));
+    await openSignedIn(page, server.url('demo', '/organizations?tab=1'), 'research@demo.test', 'research');
     await page.getByRole('button', { name: 'Upload' }).click();
     const dialog = page.getByRole('dialog');
     await dialog.getByLabel('Spreadsheet file').setInputFiles(file);

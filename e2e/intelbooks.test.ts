@@ -9,7 +9,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Locator, Page } from 'playwright-core';
-import { browserUnavailable, DESKTOP, screenshot, screenshots, signInAt, useServerAndBrowser } from './support/browser.ts';
+import { browserUnavailable, DESKTOP, screenshot, screenshots, openSignedIn, useServerAndBrowser } from './support/browser.ts';
 
 const unavailable = browserUnavailable();
 
@@ -70,10 +70,8 @@ describe('intelbooks: editor, share codes, reader', { skip: unavailable ?? false
   it('an admin makes a section, builds nested facts, moves them and shares a subtree', async () => {
     const context = await browser.newContext({ viewport: DESKTOP });
     const page = await context.newPage();
-    await signInAt(page, server.url('books', '/login'), 'admin@books.test', 'admin');
-
     // A section, through the generic form; saving leads back to the list.
-    await page.goto(server.url('books', '/sections/create'));
+    await openSignedIn(page, server.url('books', '/sections/create'), 'admin@books.test', 'admin');
     await page.getByRole('textbox', { name: 'Name' }).fill('Markets');
     await page.getByRole('textbox', { name: 'Description' }).fill('Who raised what, and when.');
     await page.getByRole('button', { name: 'Create section' }).click();
@@ -244,8 +242,7 @@ describe('intelbooks: editor, share codes, reader', { skip: unavailable ?? false
     await reader.getByText('Regulation outlook').waitFor();
 
     // Signed in as a paywall reader: the paywalled fact shows, nothing is locked.
-    await signInAt(page, server.url('books', '/login'), 'reader@books.test', 'paywall');
-    await page.goto(server.url('books', '/facts/view'));
+    await openSignedIn(page, server.url('books', '/facts/view'), 'reader@books.test', 'paywall');
     await reader.getByText('Valuation details for members').waitFor();
     assert.equal(await page.getByTestId('locked-offer').count(), 0);
     assert.equal(await reader.getByText('Board notes').count(), 0);
@@ -255,8 +252,7 @@ describe('intelbooks: editor, share codes, reader', { skip: unavailable ?? false
   it('the admin sees the view counted, deletes a subtree after its count, and revokes the link', async () => {
     const context = await browser.newContext({ viewport: DESKTOP });
     const page = await context.newPage();
-    await signInAt(page, server.url('books', '/login'), 'admin@books.test', 'admin');
-    await page.goto(server.url('books', '/facts'));
+    await openSignedIn(page, server.url('books', '/facts'), 'admin@books.test', 'admin');
     const codes = page.getByTestId('share-codes');
     await codes.getByText(shareCode).waitFor();
     assert.equal(await codes.getByTestId('share-code-views').first().innerText(), '1');

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
-import { useServerAndBrowser, browserUnavailable, type E2EServer, signInAt, DESKTOP, screenshots, clickUntilVisible } from './support/browser.ts';
+import { useServerAndBrowser, browserUnavailable, type E2EServer, openSignedIn, navigateInApp, DESKTOP, screenshots, clickUntilVisible } from './support/browser.ts';
 
 const unavailable = browserUnavailable();
 
@@ -24,7 +24,8 @@ describe('ledger: entries and their investments', { skip: unavailable ?? false }
     });
   });
 
-  const signIn = (page: Page, email: string, level: string) => signInAt(page, server.url('demo', '/login'), email, level);
+  /** Opens `pathname` of tenant demo signed in (openSignedIn: no login page; signing in is sign-in.test.ts's). */
+  const signIn = (page: Page, email: string, level: string, pathname = '/') => openSignedIn(page, server.url('demo', pathname), email, level);
 
   const grid = (page: Page) => page.getByRole('grid', { name: 'Ledger' });
   const field = (page: Page, name: string) => page.locator(`dd[data-field="${name}"]`);
@@ -48,9 +49,7 @@ describe('ledger: entries and their investments', { skip: unavailable ?? false }
   it('a research user creates an entry, finds it, edits it, adds an investment, sees it on the owner, and deletes the entry', async () => {
     const context = await browser.newContext({ viewport: DESKTOP });
     const page = await context.newPage();
-    await signIn(page, 'research@demo.test', 'research');
-
-    await page.goto(server.url('demo', '/ledger?tab=1'));
+    await signIn(page, 'research@demo.test', 'research', '/ledger?tab=1');
     await grid(page).getByRole('link', { name: 'Seeded public entry' }).waitFor();
     await grid(page).getByRole('link', { name: 'Seeded paywalled entry' }).waitFor();
     // Research users are curators: they see hidden entries too.
@@ -170,8 +169,7 @@ describe('ledger: entries and their investments', { skip: unavailable ?? false }
   it('an admin adds an investment from a person’s page, with admin notes', async () => {
     const context = await browser.newContext({ viewport: DESKTOP });
     const page = await context.newPage();
-    await signIn(page, 'admin@demo.test', 'admin');
-    await page.goto(server.url('demo', `/people/${ids['ada']}`));
+    await signIn(page, 'admin@demo.test', 'admin', `/people/${ids['ada']}`);
     await page.getByRole('heading', { level: 1, name: 'Ada Lovelace' }).waitFor();
     await investments(page).getByRole('row').filter({ hasText: 'FA · EUR' }).waitFor();
 
@@ -235,13 +233,12 @@ describe('ledger: entries and their investments', { skip: unavailable ?? false }
   it('a paywall reader cannot open the create or edit pages', async () => {
     const context = await browser.newContext({ viewport: DESKTOP });
     const page = await context.newPage();
-    await signIn(page, 'reader@demo.test', 'paywall');
-    await page.goto(server.url('demo', '/ledger/create'));
+    await signIn(page, 'reader@demo.test', 'paywall', '/ledger/create');
     await page.getByRole('heading', { name: 'Access denied' }).waitFor();
     await screenshots(page, 'ledger-create-denied');
-    await page.goto(server.url('demo', `/ledger/${ids['paywalled']}/edit`));
+    await navigateInApp(page, server.url('demo', `/ledger/${ids['paywalled']}/edit`));
     await page.getByRole('heading', { name: 'Access denied' }).waitFor();
-    await page.goto(server.url('demo', `/ledger/${ids['paywalled']}`));
+    await navigateInApp(page, server.url('demo', `/ledger/${ids['paywalled']}`));
     await page.getByRole('heading', { level: 1, name: 'Seeded paywalled entry' }).waitFor();
     assert.equal(await page.getByRole('link', { name: 'Edit' }).count(), 0);
     await context.close();

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
-import { useServerAndBrowser, browserUnavailable, type E2EServer, signInAt, DESKTOP, screenshots } from './support/browser.ts';
+import { useServerAndBrowser, browserUnavailable, type E2EServer, openSignedIn, navigateInApp, DESKTOP, screenshots } from './support/browser.ts';
 
 const unavailable = browserUnavailable();
 
@@ -35,7 +35,8 @@ describe('library: list, form, detail, the paywall link and search', { skip: una
     ids['memo'] = await create('library', { title: 'Hidden Board Memo', type: 'Deck/Memo/Presentation', visibility: 'hidden' });
   });
 
-  const signIn = (page: Page, email: string, level: string) => signInAt(page, server.url('demo', '/login'), email, level);
+  /** Opens `pathname` of tenant demo signed in (openSignedIn: no login page; signing in is sign-in.test.ts's). */
+  const signIn = (page: Page, email: string, level: string, pathname = '/') => openSignedIn(page, server.url('demo', pathname), email, level);
 
   /** A fresh browser context for one test, closed even when the test fails (open pages would hold connections). */
   async function withPage(options: { viewport: typeof DESKTOP }, run: (page: Page) => Promise<void>): Promise<void> {
@@ -52,9 +53,7 @@ describe('library: list, form, detail, the paywall link and search', { skip: una
 
   it('a research user creates an entry, finds it, opens it, edits it and deletes it', async () => {
     await withPage({ viewport: DESKTOP }, async (page) => {
-      await signIn(page, 'research@demo.test', 'research');
-
-      await page.goto(server.url('demo', '/library?tab=1'));
+      await signIn(page, 'research@demo.test', 'research', '/library?tab=1');
       await grid(page).getByRole('link', { name: 'Open Banking Report' }).waitFor();
       await grid(page).getByRole('link', { name: 'Paywalled Markets Book' }).waitFor();
       // Research users are the team's curators: hidden entries are listed for them too.
@@ -156,20 +155,19 @@ describe('library: list, form, detail, the paywall link and search', { skip: una
 
   it('a paywall reader sees the paywall link but may not create entries', async () => {
     await withPage({ viewport: DESKTOP }, async (page) => {
-      await signIn(page, 'reader@demo.test', 'paywall');
-      await page.goto(server.url('demo', `/library/${ids['report']}`));
+      await signIn(page, 'reader@demo.test', 'paywall', `/library/${ids['report']}`);
       await page.getByRole('heading', { level: 1, name: 'Open Banking Report' }).waitFor();
       const link = field(page, 'paywall_link').getByRole('link');
       assert.equal(await link.getAttribute('href'), PAYWALL_LINK);
       assert.equal(await link.getAttribute('target'), '_blank');
       assert.equal(await page.getByRole('button', { name: 'Delete' }).count(), 0);
 
-      await page.goto(server.url('demo', '/library?tab=1'));
+      await navigateInApp(page, server.url('demo', '/library?tab=1'));
       await grid(page).getByRole('link', { name: 'Paywalled Markets Book' }).waitFor();
 
-      await page.goto(server.url('demo', '/library/create'));
+      await navigateInApp(page, server.url('demo', '/library/create'));
       await page.getByRole('heading', { name: 'Access denied' }).waitFor();
-      await page.goto(server.url('demo', `/library/${ids['report']}/edit`));
+      await navigateInApp(page, server.url('demo', `/library/${ids['report']}/edit`));
       await page.getByRole('heading', { name: 'Access denied' }).waitFor();
     });
   });

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
-import { useServerAndBrowser, browserUnavailable, signInAt, DESKTOP, screenshots } from './support/browser.ts';
+import { useServerAndBrowser, browserUnavailable, openSignedIn, navigateInApp, DESKTOP, screenshots } from './support/browser.ts';
 
 const unavailable = browserUnavailable();
 
@@ -33,7 +33,8 @@ describe('lists: list page by type, create, items, rename, delete', { skip: unav
     ids['Secret picks'] = await post('/api/v1/lists/', { name: 'Secret picks', kind: 'OrganizationsList', visibility: 'hidden' });
   });
 
-  const signIn = (page: Page, email: string, level: string) => signInAt(page, server.url('demo', '/login'), email, level);
+  /** Opens a page of tenant demo signed in (openSignedIn: no login page; signing in is sign-in.test.ts's). */
+  const signIn = (page: Page, pathname: string, email: string, level: string) => openSignedIn(page, server.url('demo', pathname), email, level);
 
   const grid = (page: Page, name: string) => page.getByRole('grid', { name });
   const itemNames = (page: Page) => page.getByTestId('list-item').getByRole('link').allInnerTexts();
@@ -51,10 +52,8 @@ describe('lists: list page by type, create, items, rename, delete', { skip: unav
   it('an admin creates an organizations list, fills it, reorders it, renames it and deletes it', async () => {
     const context = await browser.newContext({ viewport: DESKTOP });
     const page = await context.newPage();
-    await signIn(page, 'admin@demo.test', 'admin');
-
     // The launcher's link: the lists page filtered by type.
-    await page.goto(server.url('demo', '/lists?tab=1&type=OrganizationsList'));
+    await signIn(page, '/lists?tab=1&type=OrganizationsList', 'admin@demo.test', 'admin');
     await page.getByRole('heading', { level: 1, name: 'Organizations lists' }).waitFor();
     await grid(page, 'Organizations lists').getByRole('link', { name: 'Secret picks' }).waitFor();
     assert.equal(await grid(page, 'Organizations lists').getByRole('link', { name: 'Founders' }).count(), 0);
@@ -154,8 +153,7 @@ describe('lists: list page by type, create, items, rename, delete', { skip: unav
   it('choosing the type comes first when none is given', async () => {
     const context = await browser.newContext({ viewport: DESKTOP });
     const page = await context.newPage();
-    await signIn(page, 'research@demo.test', 'research');
-    await page.goto(server.url('demo', '/lists?tab=1'));
+    await signIn(page, '/lists?tab=1', 'research@demo.test', 'research');
     await page.getByRole('link', { name: 'New list' }).click();
     await page.getByRole('heading', { name: 'New list' }).waitFor();
     await screenshots(page, 'list-create-choose-type', { hideToasts: true });
@@ -197,30 +195,30 @@ describe('lists: list page by type, create, items, rename, delete', { skip: unav
     await field('keywords').getByText('Not set').waitFor();
     assert.equal(await field('show_on_dashboard').count(), 0, 'not even among the empty fields');
     await screenshots(page, 'list-detail-empty-fields');
-    await page.goto(server.url('demo', '/lists/library/reading'));
+    // From here on the pages are reached inside the app (navigateInApp): one app start per user.
+    await navigateInApp(page, server.url('demo', '/lists/library/reading'));
     await page.getByRole('heading', { name: 'List not found' }).waitFor();
-    await page.goto(server.url('demo', '/lists?tab=1'));
+    await navigateInApp(page, server.url('demo', '/lists?tab=1'));
     await grid(page, 'Lists').getByRole('link', { name: 'Founders' }).waitFor();
     assert.equal(await page.getByRole('link', { name: 'New list' }).count(), 0);
 
     // Route guards: sign-in for visitors, access denied for readers.
-    await page.goto(server.url('demo', '/lists/create'));
+    await navigateInApp(page, server.url('demo', '/lists/create'));
     await page.waitForURL((url) => url.pathname === '/login');
-    await page.goto(server.url('demo', '/lists/people/founders/edit'));
+    await navigateInApp(page, server.url('demo', '/lists/people/founders/edit'));
     await page.waitForURL((url) => url.pathname === '/login');
 
-    await signIn(page, 'reader@demo.test', 'paywall');
-    await page.goto(server.url('demo', '/lists/organizations/open-picks'));
+    await signIn(page, '/lists/organizations/open-picks', 'reader@demo.test', 'paywall');
     await page.getByTestId('list-item').nth(1).waitFor();
     await expectItems(page, ['Acme Robotics', 'Gamma Labs']);
     assert.equal(await page.getByRole('button', { name: 'Delete' }).count(), 0);
-    await page.goto(server.url('demo', '/lists/library/reading'));
+    await navigateInApp(page, server.url('demo', '/lists/library/reading'));
     await page.getByRole('heading', { level: 1, name: 'Reading' }).waitFor();
-    await page.goto(server.url('demo', '/lists/organizations/secret-picks'));
+    await navigateInApp(page, server.url('demo', '/lists/organizations/secret-picks'));
     await page.getByRole('heading', { name: 'List not found' }).waitFor();
-    await page.goto(server.url('demo', '/lists/create'));
+    await navigateInApp(page, server.url('demo', '/lists/create'));
     await page.getByRole('heading', { name: 'Access denied' }).waitFor();
-    await page.goto(server.url('demo', '/lists/people/founders/edit'));
+    await navigateInApp(page, server.url('demo', '/lists/people/founders/edit'));
     await page.getByRole('heading', { name: 'Access denied' }).waitFor();
     await context.close();
   });

@@ -8,7 +8,7 @@ import type { Page } from 'playwright-core';
 import { sql } from 'drizzle-orm';
 import { publish } from '../server/src/events/bus.ts';
 import { inTenant, systemActor } from '../server/src/resources/context.ts';
-import { useServerAndBrowser, browserUnavailable, DESKTOP, screenshots, signInAt, type E2EServer } from './support/browser.ts';
+import { useServerAndBrowser, browserUnavailable, DESKTOP, screenshots, signInAt, openSignedIn, type E2EServer } from './support/browser.ts';
 
 const unavailable = browserUnavailable();
 
@@ -83,8 +83,7 @@ describe('live events: the header indicator and the suggested organizations toas
     const token = await server.login(acme, 'admin@acme.test');
     const id = await server.create(acme, token, 'raw-data', { title: 'Harbour notes', text: 'Ships seen in Porto.' });
     const page = await newPage(t);
-    await signInAt(page, server.url('acme', '/login'), 'admin@acme.test', 'admin');
-    await page.goto(server.url('acme', '/rawdata?tab=1'));
+    await openSignedIn(page, server.url('acme', '/rawdata?tab=1'), 'admin@acme.test', 'admin');
     await page.getByRole('img', { name: 'Live updates: connected' }).waitFor();
     const row = page.getByRole('grid').getByRole('row').filter({ has: page.getByRole('link', { name: 'Harbour notes', exact: true }) });
     await row.getByText('pending', { exact: false }).waitFor();

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
-import { useServerAndBrowser, browserUnavailable, screenshot, type E2EServer, signInAt, DESKTOP } from './support/browser.ts';
+import { useServerAndBrowser, browserUnavailable, screenshot, type E2EServer, openSignedIn, DESKTOP } from './support/browser.ts';
 
 type TenantRow = Awaited<ReturnType<E2EServer['createTenant']>>;
 
@@ -34,13 +34,13 @@ describe('merging duplicates', { skip: unavailable ?? false }, () => {
     assert.equal(member.statusCode, 200, member.body);
   });
 
-  const signIn = (page: Page, email: string, level: string) => signInAt(page, server.url('demo', '/login'), email, level);
+  /** Opens `pathname` of tenant demo signed in (openSignedIn: no login page; signing in is sign-in.test.ts's). */
+  const signIn = (page: Page, email: string, level: string, pathname = '/') => openSignedIn(page, server.url('demo', pathname), email, level);
 
   it('merges a duplicate with a choice per field, and undoes it from the toast', async () => {
     const page = await browser.newPage({ viewport: DESKTOP });
     try {
-      await signIn(page, 'admin@demo.test', 'admin');
-      await page.goto(server.url('demo', `/organizations/${ids['survivor']}`));
+      await signIn(page, 'admin@demo.test', 'admin', `/organizations/${ids['survivor']}`);
       await page.getByRole('heading', { name: 'Globex Corporation' }).waitFor();
       await page.getByRole('button', { name: 'Merge duplicate' }).click();
 
@@ -84,8 +84,7 @@ describe('merging duplicates', { skip: unavailable ?? false }, () => {
   it('offers no merge to readers who may not write', async () => {
     const page = await browser.newPage({ viewport: DESKTOP });
     try {
-      await signIn(page, 'reader@demo.test', 'paywall');
-      await page.goto(server.url('demo', `/organizations/${ids['survivor']}`));
+      await signIn(page, 'reader@demo.test', 'paywall', `/organizations/${ids['survivor']}`);
       await page.getByRole('heading', { name: 'Globex Corporation' }).waitFor();
       assert.equal(await page.getByRole('button', { name: 'Merge duplicate' }).count(), 0);
     } finally {

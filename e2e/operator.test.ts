@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import { readSheet } from 'read-excel-file/node';
-import { useServerAndBrowser, browserUnavailable, signInAt, DESKTOP, screenshots } from './support/browser.ts';
+import { useServerAndBrowser, browserUnavailable, openSignedIn, DESKTOP, screenshots } from './support/browser.ts';
 
 const unavailable = browserUnavailable();
 
@@ -26,9 +26,14 @@ describe('the Operator and organizations/subquery', { skip: unavailable ?? false
     const tenant = await server.createTenant('opdemo', { name: 'Operator Demo' });
     await server.createUser(tenant, 'research@opdemo.test', { is_research: true });
     const token = await server.login(tenant, 'research@opdemo.test');
+    const ids: Record<string, string> = {};
     for (const [name, city, founded, visibility] of ORGANIZATIONS) {
-      await server.create(tenant, token, 'assets/organizations', { name_inc: name, hq_city: city, founding_date: founded, visibility });
+      ids[name] = await server.create(tenant, token, 'assets/organizations', { name_inc: name, hq_city: city, founding_date: founded, visibility });
     }
+    await server.create(tenant, token, 'lists', { name: 'Berlin Watch', kind: 'OrganizationsList', visibility: 'public', auto_tagging: false });
+    await server.create(tenant, token, 'lists', { name: 'Founders', kind: 'PeopleList', visibility: 'public', auto_tagging: false });
+    const person = await server.create(tenant, token, 'assets/people', { name_given: 'Greta', name_family: 'Lindqvist', visibility: 'public' });
+    await server.create(tenant, token, 'assets/ledger', { caption: 'Spree seed', year: 2021, visibility: 'public', organizations: [ids['Spree Robotics']], people: [person] });
   });
 
   const grid = (page: Page) => page.getByRole('grid', { name: 'Organizations' });
@@ -42,9 +47,7 @@ describe('the Operator and organizations/subquery', { skip: unavailable ?? false
   it('answers a question with the expected organizations, widens when a chip is removed, opens and exports the subquery', async () => {
     const context = await browser.newContext({ viewport: DESKTOP, acceptDownloads: true });
     const page = await context.newPage();
-    await signInAt(page, server.url('opdemo', '/login'), 'research@opdemo.test', 'research');
-
-    await page.goto(server.url('opdemo', '/operator'));
+    await openSignedIn(page, server.url('opdemo', '/operator'), 'research@opdemo.test', 'research');
     await page.getByRole('tab', { name: 'Operator', selected: true }).waitFor();
     await screenshots(page, 'operator-start');
     await page.getByLabel('Ask a question').fill(QUESTION);
@@ -117,8 +120,7 @@ describe('the Operator and organizations/subquery', { skip: unavailable ?? false
   it('runs nothing for a question it only partly understood: shows the understood chips and the words left out, then runs them on one click', async () => {
     const context = await browser.newContext({ viewport: DESKTOP });
     const page = await context.newPage();
-    await signInAt(page, server.url('opdemo', '/login'), 'research@opdemo.test', 'research');
-    await page.goto(server.url('opdemo', '/operator'));
+    await openSignedIn(page, server.url('opdemo', '/operator'), 'research@opdemo.test', 'research');
     await page.getByLabel('Ask a question').fill('organizations in Berln with a good ESG score');
     await page.getByLabel('Ask a question').press('Enter');
 
@@ -136,6 +138,22 @@ describe('the Operator and organizations/subquery', { skip: unavailable ?? false
 
     await page.getByRole('button', { name: 'Run without them' }).click();
     assert.deepEqual(await rowNames(page, 6), ['Berlin Undated', 'Early Berlin Works', 'Hidden Berlin Ventures', 'Kreuzberg Solar', 'Mitte Analytics', 'Spree Robotics']);
+    await context.close();
+  });
+
+  it('answers about lists, and about people through a link filter (issue 27)', async () => {
+    const context = await browser.newContext({ viewport: DESKTOP });
+    const page = await context.newPage();
+    await openSignedIn(page, server.url('opdemo', `/search?tab=1&ask=${encodeURIComponent('which organization lists do we have?')}`), 'research@opdemo.test', 'research');
+    await page.getByRole('listitem', { name: 'Kind of record: Lists' }).waitFor();
+    await page.getByRole('grid', { name: 'Lists' }).getByRole('link', { name: 'Berlin Watch' }).waitFor();
+    assert.equal(await page.getByRole('grid', { name: 'Lists' }).getByRole('link', { name: 'Founders' }).count(), 0);
+    await screenshots(page, 'operator-lists');
+
+    await page.goto(server.url('opdemo', `/search?tab=1&ask=${encodeURIComponent('people linked to Spree Robotics')}`));
+    await page.getByRole('list', { name: 'Query conditions' }).getByRole('listitem').filter({ hasText: 'Spree Robotics' }).waitFor();
+    await page.getByRole('grid', { name: 'People' }).getByRole('link', { name: 'Greta Lindqvist' }).waitFor();
+    await screenshots(page, 'operator-linked');
     await context.close();
   });
 

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
-import { useServerAndBrowser, browserUnavailable, signInAt, DESKTOP, screenshots } from './support/browser.ts';
+import { useServerAndBrowser, browserUnavailable, openSignedIn, DESKTOP, screenshots } from './support/browser.ts';
 
 const unavailable = browserUnavailable();
 
@@ -32,16 +32,15 @@ describe('organizations: list, form, detail, export and upload', { skip: unavail
   });
   after(() => rmSync(workDir, { recursive: true, force: true }));
 
-  const signIn = (page: Page, email: string, level: string) => signInAt(page, server.url('demo', '/login'), email, level);
+  /** Opens `pathname` of tenant demo signed in (openSignedIn: no login page; signing in is sign-in.test.ts's). */
+  const signIn = (page: Page, email: string, level: string, pathname = '/') => openSignedIn(page, server.url('demo', pathname), email, level);
 
   const grid = (page: Page) => page.getByRole('grid', { name: 'Organizations' });
 
   it('an admin creates an organization, finds it, opens it and hides it', async () => {
     const context = await browser.newContext({ viewport: DESKTOP });
     const page = await context.newPage();
-    await signIn(page, 'admin@demo.test', 'admin');
-
-    await page.goto(server.url('demo', '/organizations?tab=1'));
+    await signIn(page, 'admin@demo.test', 'admin', '/organizations?tab=1');
     await grid(page).getByRole('link', { name: 'Seeded Hidden Org' }).waitFor();
     await screenshots(page, 'organizations-list');
 
@@ -148,8 +147,7 @@ describe('organizations: list, form, detail, export and upload', { skip: unavail
   it('a paywall reader sees paywalled organizations but cannot edit', async () => {
     const context = await browser.newContext({ viewport: DESKTOP });
     const page = await context.newPage();
-    await signIn(page, 'reader@demo.test', 'paywall');
-    await page.goto(server.url('demo', '/organizations?tab=1'));
+    await signIn(page, 'reader@demo.test', 'paywall', '/organizations?tab=1');
     await grid(page).getByRole('link', { name: 'Seeded Paywalled Org' }).waitFor();
     const names = await grid(page).getByRole('link').allInnerTexts();
     assert.ok(names.includes('Seeded Public Org'), names.join(', '));
@@ -170,8 +168,7 @@ describe('organizations: list, form, detail, export and upload', { skip: unavail
   it('an invalid email is shown on the field and in the summary', async () => {
     const context = await browser.newContext({ viewport: DESKTOP });
     const page = await context.newPage();
-    await signIn(page, 'admin@demo.test', 'admin');
-    await page.goto(server.url('demo', '/organizations/create'));
+    await signIn(page, 'admin@demo.test', 'admin', '/organizations/create');
     await page.getByLabel('Legal name').fill('Broken Email Org');
     await page.getByLabel('Emails').fill('ok@example.org');
     await page.getByLabel('Emails').press('Enter');
@@ -193,8 +190,7 @@ describe('organizations: list, form, detail, export and upload', { skip: unavail
   it('exports the list as an xlsx file and imports a csv with a bad row', async () => {
     const context = await browser.newContext({ viewport: DESKTOP, acceptDownloads: true });
     const page = await context.newPage();
-    await signIn(page, 'admin@demo.test', 'admin');
-    await page.goto(server.url('demo', '/organizations?tab=1'));
+    await signIn(page, 'admin@demo.test', 'admin', '/organizations?tab=1');
     await grid(page).getByRole('link', { name: 'Seeded Public Org' }).waitFor();
 
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export' }).click()]);

@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
-import { useServerAndBrowser, browserUnavailable, screenshots, signInAt, type E2EServer } from './support/browser.ts';
+import { useServerAndBrowser, browserUnavailable, screenshots, signInAt, openSignedIn, navigateInApp, type E2EServer } from './support/browser.ts';
 
 const unavailable = browserUnavailable();
 
@@ -47,26 +47,26 @@ describe('polish: titles, search chips, header', { skip: unavailable ?? false },
   });
 
   it('names every page in the browser tab: record · section · tenant', async () => {
+    // Moving between pages inside the app (navigateInApp), as a visitor does: one app start per user.
     const page = await browser.newPage();
     await page.goto(server.url('demo', `/organizations/${ids['acme']}`));
     await page.getByRole('heading', { level: 1, name: 'Acme Corp' }).waitFor();
     await waitForTitle(page, 'Acme Corp · Organizations · Demo');
 
-    await page.goto(server.url('demo', '/organizations?tab=1'));
+    await navigateInApp(page, server.url('demo', '/organizations?tab=1'));
     await waitForTitle(page, 'Organizations · Demo');
-    await page.goto(server.url('demo', '/'));
+    await navigateInApp(page, server.url('demo', '/'));
     await waitForTitle(page, 'Demo');
-    await page.goto(server.url('demo', '/no/such/page'));
+    await navigateInApp(page, server.url('demo', '/no/such/page'));
     await waitForTitle(page, "Oops, we can't find a pulse... · Demo");
-    await page.goto(server.url('demo', `/organizations/00000000-0000-4000-8000-000000000000`));
+    await navigateInApp(page, server.url('demo', `/organizations/00000000-0000-4000-8000-000000000000`));
     await waitForTitle(page, 'Organization not found · Organizations · Demo');
 
-    await signInAt(page, server.url('demo', '/login'), 'admin@demo.test', 'admin');
-    await page.goto(server.url('demo', `/organizations/${ids['acme']}/edit`));
+    await openSignedIn(page, server.url('demo', `/organizations/${ids['acme']}/edit`), 'admin@demo.test', 'admin');
     await waitForTitle(page, 'Edit Acme Corp · Organizations · Demo');
-    await page.goto(server.url('demo', '/people/create'));
+    await navigateInApp(page, server.url('demo', '/people/create'));
     await waitForTitle(page, 'New person · People · Demo');
-    await page.goto(server.url('demo', '/settings'));
+    await navigateInApp(page, server.url('demo', '/settings'));
     await waitForTitle(page, 'Settings · Demo');
     await page.close();
   });
@@ -86,8 +86,7 @@ describe('polish: titles, search chips, header', { skip: unavailable ?? false },
     await screenshots(page, 'polish-detail-empty-fields');
 
     // Writers curate: they see the flags.
-    await signInAt(page, server.url('demo', '/login'), 'admin@demo.test', 'admin');
-    await page.goto(server.url('demo', `/organizations/${ids['acme']}`));
+    await openSignedIn(page, server.url('demo', `/organizations/${ids['acme']}`), 'admin@demo.test', 'admin');
     await field('show_on_dashboard').waitFor();
     assert.equal(await field('show_on_dashboard').innerText(), 'Yes');
 
@@ -110,8 +109,7 @@ describe('polish: titles, search chips, header', { skip: unavailable ?? false },
 
   it('phone numbers read in one international format; the merge picker offers only other records, told apart', async () => {
     const page = await browser.newPage();
-    await signInAt(page, server.url('demo', '/login'), 'admin@demo.test', 'admin');
-    await page.goto(server.url('demo', `/organizations/${ids['acme']}`));
+    await openSignedIn(page, server.url('demo', `/organizations/${ids['acme']}`), 'admin@demo.test', 'admin');
     const phones = page.locator('dd[data-field="phones"] a');
     await phones.first().waitFor();
     assert.deepEqual(await phones.allInnerTexts(), ['+1 212 555 0100', '+44 20 7946 0958', '+33 1 42 68 53 00 ext. 12']);

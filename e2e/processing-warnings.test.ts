@@ -7,7 +7,7 @@ import { describe, it } from 'node:test';
 import { strToU8, zipSync } from 'fflate';
 import { multipartForm } from '../server/src/test/multipart.ts';
 import type { TenantRow } from '../server/src/tenancy/tenants.repository.ts';
-import { browserUnavailable, DESKTOP, screenshots, signInAt, useServerAndBrowser } from './support/browser.ts';
+import { browserUnavailable, DESKTOP, screenshots, openSignedIn, useServerAndBrowser } from './support/browser.ts';
 
 const unavailable = browserUnavailable();
 
@@ -43,9 +43,7 @@ describe('processing: warnings shown in the list and on the item', { skip: unava
     const context = await browser.newContext({ viewport: DESKTOP });
     t.after(() => context.close());
     const page = await context.newPage();
-    await signInAt(page, server.url('demo', '/login'), 'research@demo.test', 'research');
-
-    await page.goto(server.url('demo', '/rawdata?tab=1'));
+    await openSignedIn(page, server.url('demo', '/rawdata?tab=1'), 'research@demo.test', 'research');
     const grid = page.getByRole('grid');
     await grid.getByRole('row', { name: /bundle\.zip.*Completed with warnings/ }).waitFor({ timeout: 120_000 });
     await grid.getByRole('row', { name: /blank\.txt.*Completed with warnings/ }).waitFor({ timeout: 120_000 });

@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, it } from 'node:test';
 import { multipartForm } from '../server/src/test/multipart.ts';
 import type { TenantRow } from '../server/src/tenancy/tenants.repository.ts';
-import { browserUnavailable, DESKTOP, screenshots, signInAt, useServerAndBrowser } from './support/browser.ts';
+import { browserUnavailable, DESKTOP, screenshots, openSignedIn, useServerAndBrowser } from './support/browser.ts';
 
 const unavailable = browserUnavailable();
 // "Acme Holdings GmbH raised 5 million euros … Jane Doe, chief executive of Acme Holdings, said …"
@@ -39,9 +39,7 @@ describe('processing: a PDF processed, its suggestion accepted as it arrives', {
     const context = await browser.newContext({ viewport: DESKTOP, acceptDownloads: true });
     t.after(() => context.close());
     const page = await context.newPage();
-    await signInAt(page, server.url('demo', '/login'), 'research@demo.test', 'research');
-
-    await page.goto(server.url('demo', '/organizations?tab=2'));
+    await openSignedIn(page, server.url('demo', '/organizations?tab=2'), 'research@demo.test', 'research');
     await page.getByText(/No suggest/i).or(page.getByRole('grid')).first().waitFor();
     const queued = await server.request(demo, { method: 'POST', url: '/api/v1/raw-data/process/', token, payload: { ids: [itemId] } });
     assert.equal(queued.statusCode, 202, queued.body);

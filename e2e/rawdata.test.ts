@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import type { TenantRow } from '../server/src/tenancy/tenants.repository.ts';
-import { browserUnavailable, DESKTOP, screenshot, signInAt, useServerAndBrowser } from './support/browser.ts';
+import { browserUnavailable, DESKTOP, screenshot, openSignedIn, useServerAndBrowser } from './support/browser.ts';
 
 const unavailable = browserUnavailable();
 const FIXTURES = path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures/rawdata');
@@ -42,10 +42,11 @@ describe('raw data screens: quick collection with progress, duplicates, edit, so
     const response = await server.request(demo, { method: 'GET', url: '/api/v1/raw-data/?limit=100', token });
     return (response.json() as { results: Item[] }).results;
   };
-  const open = async (email: string, level: string) => {
+  /** A fresh context with `pathname` open, signed in (openSignedIn: no login page). */
+  const open = async (email: string, level: string, pathname = '/') => {
     const context = await browser.newContext({ viewport: DESKTOP, acceptDownloads: true });
     const page = await context.newPage();
-    await signInAt(page, server.url('demo', '/login'), email, level);
+    await openSignedIn(page, server.url('demo', pathname), email, level);
     return { context, page };
   };
   /** Drops files on the drop zone as a browser does: a drop event carrying a DataTransfer of real files. */
@@ -103,8 +104,7 @@ describe('raw data screens: quick collection with progress, duplicates, edit, so
 
   it('edits an item: its title, then a source URL with an alias, shown with the file and its status', async () => {
     const item = (await items()).find((entry) => entry.file_name === 'harbour-report.pdf' && entry.duplicate_of === null)!;
-    const { context, page } = await open('admin@demo.test', 'admin');
-    await page.goto(server.url('demo', `/rawdata/${item.id}/edit`));
+    const { context, page } = await open('admin@demo.test', 'admin', `/rawdata/${item.id}/edit`);
     const file = page.getByRole('region', { name: 'File' });
     await file.getByText('application/pdf').waitFor();
     await file.getByRole('button', { name: 'Download the file' }).waitFor();
@@ -132,8 +132,7 @@ describe('raw data screens: quick collection with progress, duplicates, edit, so
   });
 
   it('selects items in the list and deletes them in one batch', async () => {
-    const { context, page } = await open('admin@demo.test', 'admin');
-    await page.goto(server.url('demo', '/rawdata?tab=1'));
+    const { context, page } = await open('admin@demo.test', 'admin', '/rawdata?tab=1');
     const grid = page.getByRole('grid', { name: 'Raw data' });
     const rowOf = (name: string) => grid.getByRole('row').filter({ has: page.getByRole('link', { name, exact: true }) });
     await rowOf('field-notes.txt').waitFor();
@@ -174,14 +173,12 @@ describe('raw data screens: quick collection with progress, duplicates, edit, so
   });
 
   it('shows raw data to research users and admins only; the tab to admins', async () => {
-    const research = await open('research@demo.test', 'research');
-    await research.page.goto(server.url('demo', '/rawdata?tab=1'));
+    const research = await open('research@demo.test', 'research', '/rawdata?tab=1');
     await research.page.getByRole('grid', { name: 'Raw data' }).waitFor();
     assert.equal(await research.page.getByTestId('nav-tabs').getByRole('tab', { name: 'Raw Data' }).count(), 0);
     await research.context.close();
 
-    const reader = await open('reader@demo.test', 'paywall');
-    await reader.page.goto(server.url('demo', '/rawdata/quick-create'));
+    const reader = await open('reader@demo.test', 'paywall', '/rawdata/quick-create');
     await reader.page.getByRole('heading', { name: 'Access denied' }).waitFor();
     await reader.context.close();
 

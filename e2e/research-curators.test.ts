@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
-import { useServerAndBrowser, browserUnavailable, DESKTOP, screenshots, signInAt } from './support/browser.ts';
+import { useServerAndBrowser, browserUnavailable, DESKTOP, screenshots, openSignedIn } from './support/browser.ts';
 
 const unavailable = browserUnavailable();
 
@@ -12,13 +12,13 @@ describe('research users curate hidden records', { skip: unavailable ?? false },
     await server.createUser(demo, 'research@demo.test', { is_research: true });
   });
 
-  const signIn = (page: Page) => signInAt(page, server.url('demo', '/login'), 'research@demo.test', 'research');
+  /** Opens `pathname` signed in as the research user (openSignedIn: no login page; signing in is sign-in.test.ts's). */
+  const signIn = (page: Page, pathname: string) => openSignedIn(page, server.url('demo', pathname), 'research@demo.test', 'research');
 
   it('a research user creates a hidden organization, reloads its page and finds it in the list', async () => {
     const context = await browser.newContext({ viewport: DESKTOP });
     const page = await context.newPage();
-    await signIn(page);
-    await page.goto(server.url('demo', '/organizations/create'));
+    await signIn(page, '/organizations/create');
     await page.getByLabel('Legal name').fill('Quiet Harbour Capital');
     // New organizations are hidden by default.
     assert.equal(await page.getByRole('radio', { name: /Hidden/ }).isChecked(), true);
@@ -48,9 +48,7 @@ describe('research users curate hidden records', { skip: unavailable ?? false },
   it('a research user creates a hidden library entry and a hidden keyword, and reloads both', async () => {
     const context = await browser.newContext({ viewport: DESKTOP });
     const page = await context.newPage();
-    await signIn(page);
-
-    await page.goto(server.url('demo', '/library/create'));
+    await signIn(page, '/library/create');
     await page.getByRole('heading', { name: 'New library entry' }).waitFor();
     await page.getByLabel('Title').fill('Harbour dossier');
     assert.equal(await page.getByRole('radio', { name: /Hidden/ }).isChecked(), true);

@@ -10,7 +10,7 @@ import { publish } from '../server/src/events/bus.ts';
 import type { ProvenanceInput } from '../server/src/modules/review/review.repository.ts';
 import { inTenant, systemActor } from '../server/src/resources/context.ts';
 import type { TenantRow } from '../server/src/tenancy/tenants.repository.ts';
-import { browserUnavailable, DESKTOP, screenshots, signInAt, useServerAndBrowser } from './support/browser.ts';
+import { browserUnavailable, DESKTOP, screenshots, openSignedIn, useServerAndBrowser } from './support/browser.ts';
 
 const unavailable = browserUnavailable();
 
@@ -63,11 +63,12 @@ describe('review screens: suggestions lists, keyboard, bulk, review page, live a
     return 'gone or rejected';
   };
 
-  async function open(t: TestContext, email: string, level: string): Promise<Page> {
+  /** A fresh context with `pathname` open, signed in (openSignedIn: no login page). */
+  async function open(t: TestContext, email: string, level: string, pathname = '/'): Promise<Page> {
     const context = await browser.newContext({ viewport: DESKTOP });
     t.after(() => context.close());
     const page = await context.newPage();
-    await signInAt(page, server.url('demo', '/login'), email, level);
+    await openSignedIn(page, server.url('demo', pathname), email, level);
     return page;
   }
 
@@ -79,8 +80,7 @@ describe('review screens: suggestions lists, keyboard, bulk, review page, live a
   const toast = (page: Page, text: string | RegExp) => page.locator('.Toastify__toast').filter({ hasText: text });
 
   it('lists the suggestions in a tab of /organizations and reviews them with j, k, a and r', async (t) => {
-    const page = await open(t, 'research@demo.test', 'research');
-    await page.goto(server.url('demo', '/organizations?tab=1'));
+    const page = await open(t, 'research@demo.test', 'research', '/organizations?tab=1');
     await page.getByRole('tab', { name: 'Suggestions (8)' }).click();
     await page.waitForURL((url) => url.searchParams.get('tab') === '2');
     await page.getByRole('link', { name: 'Acme Corp', exact: true }).waitFor();
@@ -130,8 +130,7 @@ describe('review screens: suggestions lists, keyboard, bulk, review page, live a
   });
 
   it('lists suggestions most confident first and shows how sure processing was', async (t) => {
-    const page = await open(t, 'research@demo.test', 'research');
-    await page.goto(server.url('demo', '/organizations?tab=2'));
+    const page = await open(t, 'research@demo.test', 'research', '/organizations?tab=2');
     await row(page, 'Hooli').waitFor();
     const header = page.getByRole('columnheader', { name: 'Confidence' });
     assert.equal(await header.getAttribute('aria-sort'), 'descending', 'the order the list is in, without asking for one');
@@ -157,8 +156,7 @@ describe('review screens: suggestions lists, keyboard, bulk, review page, live a
   });
 
   it('opens a suggestion with Enter: highlighted snippets, sources, similar records; edit then accept', async (t) => {
-    const page = await open(t, 'research@demo.test', 'research');
-    await page.goto(server.url('demo', '/organizations?tab=2&ordering=display_name'));
+    const page = await open(t, 'research@demo.test', 'research', '/organizations?tab=2&ordering=display_name');
     await row(page, 'Initech').waitFor();
     await blur(page);
     // Hooli, then Initech.
@@ -184,8 +182,7 @@ describe('review screens: suggestions lists, keyboard, bulk, review page, live a
   });
 
   it('accepts a suggestion into the existing record it resembles', async (t) => {
-    const page = await open(t, 'research@demo.test', 'research');
-    await page.goto(server.url('demo', `/suggested-entities/organizations/${ids['Northwind Trading']}/edit?ordering=display_name`));
+    const page = await open(t, 'research@demo.test', 'research', `/suggested-entities/organizations/${ids['Northwind Trading']}/edit?ordering=display_name`);
     await page.getByRole('heading', { name: 'Northwind Trading', level: 1 }).waitFor();
     const snippet = page.getByTestId('provenance');
     assert.equal(await snippet.locator('mark').innerText(), 'Northwind Trading');
@@ -206,8 +203,7 @@ describe('review screens: suggestions lists, keyboard, bulk, review page, live a
   });
 
   it('accepts and rejects a selection, one call each, and sums up what someone else decided first', async (t) => {
-    const page = await open(t, 'research@demo.test', 'research');
-    await page.goto(server.url('demo', '/organizations?tab=2&ordering=display_name'));
+    const page = await open(t, 'research@demo.test', 'research', '/organizations?tab=2&ordering=display_name');
     for (const name of ['Umbrella Group', 'Vandelay Industries']) await row(page, name).getByRole('checkbox').check();
     const bar = page.getByTestId('bulk-actions');
     await bar.getByText('2 organizations selected').waitFor();
@@ -229,8 +225,7 @@ describe('review screens: suggestions lists, keyboard, bulk, review page, live a
   });
 
   it('shows a suggestion arriving live in the open list', async (t) => {
-    const page = await open(t, 'research@demo.test', 'research');
-    await page.goto(server.url('demo', '/organizations?tab=2'));
+    const page = await open(t, 'research@demo.test', 'research', '/organizations?tab=2');
     await page.getByText('No suggested organizations to review.').waitFor();
     await page.getByRole('img', { name: 'Live updates: connected' }).waitFor();
     const orgs = server.engine.reviews.byTypeCode('ORG');
@@ -243,8 +238,7 @@ describe('review screens: suggestions lists, keyboard, bulk, review page, live a
   });
 
   it('reviews suggested people the same way', async (t) => {
-    const page = await open(t, 'research@demo.test', 'research');
-    await page.goto(server.url('demo', '/people?tab=2'));
+    const page = await open(t, 'research@demo.test', 'research', '/people?tab=2');
     await row(page, 'Ada Lovelace').getByRole('link').click();
     await page.getByRole('heading', { name: 'Ada Lovelace', level: 1 }).waitFor();
     assert.equal(await page.getByTestId('provenance').locator('mark').innerText(), 'Ada Lovelace');
@@ -257,8 +251,7 @@ describe('review screens: suggestions lists, keyboard, bulk, review page, live a
   });
 
   it('never shows the suggestions to a paywall reader', async (t) => {
-    const page = await open(t, 'reader@demo.test', 'paywall');
-    await page.goto(server.url('demo', '/organizations'));
+    const page = await open(t, 'reader@demo.test', 'paywall', '/organizations');
     await page.getByRole('heading', { name: 'Organizations', level: 1 }).waitFor();
     await page.getByRole('grid').waitFor();
     // The header's navigation tabs are there; the list page's own are not.

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
-import { browserUnavailable, screenshots, signInAt, useServerAndBrowser } from './support/browser.ts';
+import { browserUnavailable, screenshots, openSignedIn, useServerAndBrowser } from './support/browser.ts';
 
 const unavailable = browserUnavailable();
 
@@ -154,10 +154,18 @@ describe('advanced search', { skip: unavailable ?? false }, () => {
     await visitor.close();
 
     const reader = await browser.newPage();
-    await signInAt(reader, url('/login'), 'reader@find.test', 'paywall');
-    await reader.goto(url('/search?q=secret'));
+    await openSignedIn(reader, url('/search?q=secret'), 'reader@find.test', 'paywall');
     await reader.getByRole('link', { name: 'Secret Lithium Holdings' }).waitFor();
     await reader.close();
+  });
+
+  it('finds the records of a mistyped word, saying nothing matched as typed', async () => {
+    const page = await browser.newPage();
+    await page.goto(url('/search?q=atacamma'));
+    await hits(page).filter({ hasText: 'Andes Minerals' }).waitFor();
+    assert.match((await total(page).innerText()).trim(), /^No exact matches for “atacamma”\. 1 result for similar words$/);
+    await screenshots(page, 'search-similar-words');
+    await page.close();
   });
 
   it('says when nothing is found and when the search fails', async () => {

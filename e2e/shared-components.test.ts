@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Page, Route } from 'playwright-core';
 import type { FieldMeta, ResourceMeta } from '@intelnotes/server/contracts';
-import { useServerAndBrowser, browserUnavailable, screenshot, signInAt, DESKTOP, screenshots } from './support/browser.ts';
+import { useServerAndBrowser, browserUnavailable, screenshot, openSignedIn, DESKTOP, screenshots } from './support/browser.ts';
 
 const unavailable = browserUnavailable();
 
@@ -34,7 +34,8 @@ describe('shared components: relations, lists, history, numbers', { skip: unavai
     await server.create(demo, adminToken, 'assets/organizations', { name_inc: 'Untagged Org', visibility: 'public' });
   });
 
-  const signIn = (page: Page, email: string, level: string) => signInAt(page, server.url('demo', '/login'), email, level);
+  /** Opens `pathname` of tenant demo signed in (openSignedIn: no login page; signing in is sign-in.test.ts's). */
+  const signIn = (page: Page, email: string, level: string, pathname = '/') => openSignedIn(page, server.url('demo', pathname), email, level);
 
   /** Picks an option of a relation picker by typing part of its name; Enter takes the highlighted one. */
   async function pick(page: Page, label: string, typed: string, option: string, { keyboard = false } = {}): Promise<void> {
@@ -65,14 +66,12 @@ describe('shared components: relations, lists, history, numbers', { skip: unavai
   it('an admin tags an organization with keywords through the picker, edits them and reads the history', async () => {
     const context = await browser.newContext({ viewport: DESKTOP });
     const page = await context.newPage();
-    await signIn(page, 'admin@demo.test', 'admin');
-
     const searches: string[] = [];
     page.on('request', (request) => {
       const url = new URL(request.url());
       if (url.pathname === '/api/v1/keywords/') searches.push(url.searchParams.get('search') ?? '');
     });
-    await page.goto(server.url('demo', '/organizations/create'));
+    await signIn(page, 'admin@demo.test', 'admin', '/organizations/create');
     await page.getByLabel('Legal name').fill('Relation Test Org');
     await page.getByRole('radio', { name: /Public/ }).check();
     await pick(page, 'Keywords', 'fin', 'Fintech');
@@ -152,8 +151,7 @@ describe('shared components: relations, lists, history, numbers', { skip: unavai
   it('an admin adds the organization to lists and takes it out again; the history shows it', async () => {
     const context = await browser.newContext({ viewport: DESKTOP });
     const page = await context.newPage();
-    await signIn(page, 'admin@demo.test', 'admin');
-    await page.goto(server.url('demo', `/organizations/${orgId}`));
+    await signIn(page, 'admin@demo.test', 'admin', `/organizations/${orgId}`);
     const lists = page.getByTestId('record-lists');
     await lists.getByText('Not in any list yet.').waitFor();
 
@@ -198,8 +196,7 @@ describe('shared components: relations, lists, history, numbers', { skip: unavai
   it('a research user sees the chips and lists but no history; a visitor cannot change lists', async () => {
     const context = await browser.newContext({ viewport: DESKTOP });
     const page = await context.newPage();
-    await signIn(page, 'research@demo.test', 'research');
-    await page.goto(server.url('demo', `/organizations/${orgId}`));
+    await signIn(page, 'research@demo.test', 'research', `/organizations/${orgId}`);
     await page.getByRole('heading', { level: 1, name: 'Relation Test Org' }).waitFor();
     assert.deepEqual(await chips(page, 'keywords'), ['Fintech', 'Open Banking']);
     await page.getByTestId('record-lists').getByRole('link', { name: 'Portfolio companies' }).waitFor();
@@ -224,8 +221,7 @@ describe('shared components: relations, lists, history, numbers', { skip: unavai
     await page.route(/\/api\/v1\/lists\//, (route) =>
       route.fulfill({ status: 404, json: { detail: 'Not found.', code: 'not_found' } }),
     );
-    await signIn(page, 'admin@demo.test', 'admin');
-    await page.goto(server.url('demo', `/organizations/${orgId}`));
+    await signIn(page, 'admin@demo.test', 'admin', `/organizations/${orgId}`);
     const lists = page.getByTestId('record-lists');
     await lists.getByRole('link', { name: 'Portfolio companies' }).waitFor();
     await lists.getByText('Adding to lists is not available yet: this server does not offer lists.').waitFor();
@@ -255,8 +251,7 @@ describe('shared components: relations, lists, history, numbers', { skip: unavai
   it('a ledger entry: the year refuses what is out of range; related organizations show by name and link to their page', async () => {
     const context = await browser.newContext({ viewport: DESKTOP });
     const page = await context.newPage();
-    await signIn(page, 'admin@demo.test', 'admin');
-    await page.goto(server.url('demo', '/ledger/create'));
+    await signIn(page, 'admin@demo.test', 'admin', '/ledger/create');
     await page.getByLabel('Caption').fill('Revenue 2024');
     const year = page.getByRole('textbox', { name: 'Year', exact: true });
     await page.getByText('A whole number between 1000 and 9999.', { exact: true }).waitFor();
@@ -334,8 +329,7 @@ describe('shared components: relations, lists, history, numbers', { skip: unavai
           ],
         };
       });
-      await signIn(page, 'admin@demo.test', 'admin');
-      await page.goto(server.url('demo', '/organizations/create'));
+      await signIn(page, 'admin@demo.test', 'admin', '/organizations/create');
       const posts: string[] = [];
       page.on('request', (request) => {
         if (request.method() === 'POST' && request.url().includes('/assets/organizations')) posts.push(request.postData() ?? '');
@@ -398,9 +392,7 @@ describe('shared components: relations, lists, history, numbers', { skip: unavai
                 : entry,
         ),
       }));
-      await signIn(page, 'research@demo.test', 'research');
-
-      await page.goto(server.url('demo', '/organizations/create'));
+      await signIn(page, 'research@demo.test', 'research', '/organizations/create');
       await page.getByLabel('Legal name').waitFor();
       assert.equal(await page.getByLabel('Notes', { exact: true }).count(), 0, 'admins-only field left out of a new record');
       await page.getByLabel('Trading name (DBA)').waitFor();

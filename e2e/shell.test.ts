@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
-import { useServerAndBrowser, browserUnavailable, screenshot, type E2EServer, signInAt } from './support/browser.ts';
+import { useServerAndBrowser, browserUnavailable, screenshot, type E2EServer, signInAt, openSignedIn } from './support/browser.ts';
 
 const unavailable = browserUnavailable();
 
@@ -331,8 +331,8 @@ describe('the application shell', { skip: unavailable ?? false }, () => {
     await page.goto(server.url('acme', '/organizations/create'));
     await page.waitForURL((url) => url.pathname === '/login');
 
-    await signIn(page, 'acme', 'reader@acme.test', 'paywall');
-    await page.goto(server.url('acme', '/organizations/create'));
+    // Signing in is sign-in.test.ts's (and this file's 401 and tab tests'): opened signed in.
+    await openSignedIn(page, server.url('acme', '/organizations/create'), 'reader@acme.test', 'paywall');
     await page.getByRole('heading', { name: 'Access denied' }).waitFor();
     await screenshot(page, 'shell-access-denied');
     await page.getByRole('button', { name: 'Logout' }).click();

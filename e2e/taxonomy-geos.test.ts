@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { browserUnavailable, screenshot, screenshots } from './support/browser.ts';
+import { browserUnavailable, screenshot, screenshots, navigateInApp } from './support/browser.ts';
 import { taxonomyFixture } from './support/taxonomy.ts';
 
 const unavailable = browserUnavailable();
@@ -10,8 +10,7 @@ describe('taxonomy: geos and cities', { skip: unavailable ?? false }, () => {
 
   it('geos and cities: a tenant manager adds and edits them; every tenant reads them', async () => {
     const page = await newPage();
-    await signIn(page, null, 'manager@main.test', 'admin');
-    await page.goto(url(null, '/geos?search=european'));
+    await signIn(page, null, 'manager@main.test', 'admin', '/geos?search=european');
     await grid(page, 'Countries and regions').getByRole('link', { name: 'European Union' }).waitFor();
     await page.getByRole('link', { name: 'New geo' }).click();
     await page.getByRole('heading', { name: 'New geo' }).waitFor();
@@ -56,9 +55,9 @@ describe('taxonomy: geos and cities', { skip: unavailable ?? false }, () => {
 
   it('guards: only tenant managers add geos and cities; a tenant admin reads them', async () => {
     const admin = await newPage();
-    await signIn(admin, 'demo', 'admin@demo.test', 'admin');
+    await signIn(admin, 'demo', 'admin@demo.test', 'admin', '/geos/create');
     for (const route of ['/geos/create', '/cities/create']) {
-      await admin.goto(url('demo', route));
+      await navigateInApp(admin, url('demo', route));
       await admin.getByRole('heading', { name: 'Access denied' }).waitFor();
     }
     await screenshot(admin, 'geos-create-access-denied');

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { browserUnavailable, screenshots } from './support/browser.ts';
+import { browserUnavailable, screenshots, gotoUnlessThere } from './support/browser.ts';
 import { taxonomyFixture } from './support/taxonomy.ts';
 
 const unavailable = browserUnavailable();
@@ -10,8 +10,7 @@ describe('taxonomy: keywords and terminology', { skip: unavailable ?? false }, (
 
   it('keywords: create, list, edit, refuse a duplicate, delete; ?tab=1 shows the geos', async () => {
     const page = await newPage();
-    await signIn(page, 'demo', 'research@demo.test', 'research');
-    await page.goto(url('demo', '/keywords'));
+    await signIn(page, 'demo', 'research@demo.test', 'research', '/keywords');
     await grid(page, 'Keywords').getByRole('link', { name: 'Fintech' }).waitFor();
     await page.getByRole('link', { name: 'New keyword' }).click();
     await page.getByRole('heading', { name: 'New keyword' }).waitFor();
@@ -49,12 +48,12 @@ describe('taxonomy: keywords and terminology', { skip: unavailable ?? false }, (
 
   it('terminology: research writes terms; everyone reads the glossary', async () => {
     const page = await newPage();
-    await signIn(page, 'demo', 'research@demo.test', 'research');
+    await signIn(page, 'demo', 'research@demo.test', 'research', '/terminology');
     for (const [term, definition] of [
       ['EBITDA', 'Earnings before interest, taxes, depreciation and amortization.'],
       ['Burn rate', 'How fast a company spends its cash.\nUsually per month.'],
     ] as const) {
-      await page.goto(url('demo', '/terminology'));
+      await gotoUnlessThere(page, url('demo', '/terminology'));
       await page.getByRole('link', { name: 'New term' }).click();
       await page.getByRole('textbox', { name: /^Term/ }).fill(term);
       await page.getByLabel('Definition').fill(definition);

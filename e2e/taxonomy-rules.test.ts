@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { browserUnavailable, screenshots } from './support/browser.ts';
+import { browserUnavailable, screenshots, navigateInApp } from './support/browser.ts';
 import { taxonomyFixture } from './support/taxonomy.ts';
 
 const unavailable = browserUnavailable();
@@ -10,8 +10,7 @@ describe('taxonomy: URLs and tagging rules', { skip: unavailable ?? false }, () 
 
   it('URLs: research adds, lists, edits and deletes sources; a duplicate is refused', async () => {
     const page = await newPage();
-    await signIn(page, 'demo', 'research@demo.test', 'research');
-    await page.goto(url('demo', '/urls?tab=0'));
+    await signIn(page, 'demo', 'research@demo.test', 'research', '/urls?tab=0');
     await page.getByRole('link', { name: 'New source url' }).click();
     await page.getByRole('textbox', { name: /^URL/ }).fill('www.reuters.com/markets/');
     await page.getByLabel('Alias').fill('Reuters markets');
@@ -39,8 +38,7 @@ describe('taxonomy: URLs and tagging rules', { skip: unavailable ?? false }, () 
 
   it('tagging rules: the rule tester marks matches live; saved rules tag organizations', async () => {
     const page = await newPage();
-    await signIn(page, 'demo', 'research@demo.test', 'research');
-    await page.goto(url('demo', '/taggingrules'));
+    await signIn(page, 'demo', 'research@demo.test', 'research', '/taggingrules');
     await page.getByRole('link', { name: 'New tagging rule' }).click();
     await page.getByRole('heading', { name: 'New tagging rule' }).waitFor();
     await page.getByRole('textbox', { name: /^Name/ }).fill('Fintech');
@@ -90,9 +88,9 @@ describe('taxonomy: URLs and tagging rules', { skip: unavailable ?? false }, () 
 
   it('guards: paywall readers may not open URLs or tagging rules, visitors are sent to sign in', async () => {
     const reader = await newPage();
-    await signIn(reader, 'demo', 'reader@demo.test', 'paywall');
+    await signIn(reader, 'demo', 'reader@demo.test', 'paywall', '/urls');
     for (const route of ['/urls', '/taggingrules', '/taggingrules/create', '/keywords/create']) {
-      await reader.goto(url('demo', route));
+      await navigateInApp(reader, url('demo', route));
       await reader.getByRole('heading', { name: 'Access denied' }).waitFor();
     }
     const visitor = await newPage();

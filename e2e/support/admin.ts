@@ -4,7 +4,7 @@
  * `demo` (an admin and a paywall reader) and `brand` (an admin), all with the test password.
  */
 import type { Page } from 'playwright-core';
-import { signInAt, useServerAndBrowser } from './browser.ts';
+import { openSignedIn, useServerAndBrowser } from './browser.ts';
 
 /** Registers the fixture's before/after hooks in the calling suite and returns its helpers. */
 export function adminFixture() {
@@ -22,8 +22,11 @@ export function adminFixture() {
     server,
     browser,
 
-    /** Signs in through the login page (test password) and waits for the Logout button. */
-    signIn: (page: Page, tenantCode: string | null, email: string) => signInAt(page, server.url(tenantCode, '/login'), email),
+    /**
+     * Opens `pathname` (the home page by default) signed in (test password) and waits for the
+     * Logout button: openSignedIn, no login page — signing in is sign-in.test.ts's.
+     */
+    signIn: (page: Page, tenantCode: string | null, email: string, pathname = '/') => openSignedIn(page, server.url(tenantCode, pathname), email),
 
     /** The error shown under a form field. */
     fieldError: (page: Page, text: string) => page.locator('.MuiFormHelperText-root.Mui-error').filter({ hasText: text }),

@@ -213,9 +213,87 @@ async function settleLayout(page: Page): Promise<void> {
   });
 }
 
+/** Where the web app keeps its session (redux-persist's "persist:" + app/store.ts's key). */
+const SESSION_STORAGE_KEY = 'persist:intelnotes';
+
+/**
+ * Opens `url` already signed in as `email`, without the login page, and waits until the header
+ * shows the access level `level` (or, without one, the Logout button). For tests that need a
+ * signed-in user but are not about signing in (those use signInAt): the session is what the
+ * login page leaves behind — the API's login answer, kept in local storage as the app persists
+ * it — written from a static file of the tenant's origin (no app boot), so the test pays one
+ * app start instead of two (the login page's, then its page's: docs/BENCHMARKS.md "Where CI
+ * stands"). The sign-in itself still goes through the real API, from the page, on that host.
+ */
+export async function openSignedIn(page: Page, url: string, email: string, level?: string, password = TEST_PASSWORD): Promise<void> {
+  await page.goto(new URL('/favicon.svg', url).href);
+  const failure = await page.evaluate(
+    async ({ email, password, key }) => {
+      const response = await fetch('/api/v1/auth/login/', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email, password }),
+      });
+      if (!response.ok) return `login ${email}: ${response.status} ${await response.text()}`;
+      const user = (await response.json()) as Record<string, unknown>;
+      // The fields app/session.slice.ts keeps (userFields), stored as redux-persist does:
+      // each persisted slice JSON-encoded inside the JSON object.
+      const session = Object.fromEntries(
+        ['token', 'email', 'alias', 'id', 'is_admin', 'is_research', 'asset_id', 'tenant_id', 'can_manage_tenants'].map((field) => [field, user[field] ?? null]),
+      );
+      localStorage.setItem(key, JSON.stringify({ session: JSON.stringify(session), _persist: JSON.stringify({ version: -1, rehydrated: true }) }));
+      return null;
+    },
+    { email, password, key: SESSION_STORAGE_KEY },
+  );
+  assert.equal(failure, null, failure ?? undefined);
+  await page.goto(url);
+  if (level) await page.getByTestId('access-level').filter({ hasText: level }).waitFor();
+  else await page.getByRole('button', { name: 'Logout' }).waitFor();
+}
+
+/**
+ * Goes to `url` unless the page shows it already — e.g. the first of several routes a test
+ * visits in turn, opened signed in by openSignedIn: an app start saved, the same page checked.
+ */
+export async function gotoUnlessThere(page: Page, url: string): Promise<void> {
+  if (page.url() !== url) await page.goto(url);
+}
+
+/**
+ * Goes to `url` inside the running app, as its own links do — a History API entry React Router
+ * renders without reloading — when the page shows the app on that origin; else loads it (goto).
+ * Nothing when the page is there already. For a test that visits routes in turn (titles, route
+ * guards) where a reload is not what it tests: each page load is an app start, Chromium's
+ * largest cost in these tests (docs/BENCHMARKS.md "Where CI stands"). Data the app fetched
+ * before stays cached for a while, as in real use: after changing data behind the app's back,
+ * load the page (goto) to see it.
+ */
+export async function navigateInApp(page: Page, url: string): Promise<void> {
+  const target = new URL(url);
+  const current = page.url();
+  if (current === target.href) return;
+  const inApp =
+    current.startsWith('http') &&
+    new URL(current).origin === target.origin &&
+    (await page.evaluate(() => document.getElementById('root')?.hasChildNodes() ?? false));
+  if (!inApp) {
+    await page.goto(url);
+    return;
+  }
+  await page.evaluate((href) => {
+    // The entry the router itself writes on a push: its index one past the current one.
+    const index = (window.history.state as { idx?: number } | null)?.idx ?? 0;
+    window.history.pushState({ usr: null, key: Math.random().toString(36).slice(2, 10), idx: index + 1 }, '', href);
+    window.dispatchEvent(new PopStateEvent('popstate', { state: window.history.state }));
+  }, target.pathname + target.search + target.hash);
+  await page.waitForURL(target.href);
+}
+
 /**
  * Signs in on a tenant's login page (`loginUrl`) and waits until the header shows the access
- * level `level` — or, without one, the Logout button.
+ * level `level` — or, without one, the Logout button. Tests about signing in use this; others
+ * open their page signed in (openSignedIn), one app start cheaper.
  */
 export async function signInAt(page: Page, loginUrl: string, email: string, level?: string, password = TEST_PASSWORD): Promise<void> {
   await page.goto(loginUrl);

@@ -5,7 +5,7 @@
  */
 import type { Page } from 'playwright-core';
 import { seedGeography } from '../../server/src/modules/geos/geo-seed.ts';
-import { DESKTOP, signInAt, useServerAndBrowser } from './browser.ts';
+import { DESKTOP, openSignedIn, useServerAndBrowser } from './browser.ts';
 
 /** Registers the fixture's before/after hooks in the calling suite and returns its helpers. */
 export function taxonomyFixture() {
@@ -31,7 +31,11 @@ export function taxonomyFixture() {
       return context.newPage();
     },
 
-    signIn: (page: Page, tenant: string | null, email: string, level: string) => signInAt(page, server.url(tenant, '/login'), email, level),
+    /**
+     * Opens `pathname` (the home page by default) signed in, once the header shows `level`:
+     * openSignedIn, no login page — signing in is sign-in.test.ts's.
+     */
+    signIn: (page: Page, tenant: string | null, email: string, level: string, pathname = '/') => openSignedIn(page, server.url(tenant, pathname), email, level),
 
     /** Types into a combobox and picks an option from its list. */
     async pick(page: Page, label: string, typed: string, option: string): Promise<void> {

@@ -96,6 +96,12 @@ export interface Config {
     leaseMs: number;
     /** Adds POST jobs/probe/ and jobs/probe/event/ (admins), which queue probe jobs. */
     probe: boolean;
+    /**
+     * A worker process whose resident memory is above this many bytes when a job ends stops
+     * claiming, finishes its running jobs and exits with RECYCLE_EXIT, and the supervisor starts
+     * it afresh (0: never). What the readers retain (pdf.js, OCR, V8's grown heap) goes with it.
+     */
+    recycleAboveBytes: number;
   };
   /** The email list (docs/emails.md): the public sign-up widget's mail and limits, and domain enrichment. */
   emails: {
@@ -461,6 +467,7 @@ export function loadConfig(env: Env = process.env): Config {
       pollMs: int(env, 'JOB_POLL_INTERVAL_MS', 5_000, 50, 600_000),
       leaseMs: int(env, 'JOB_LEASE_MS', 30_000, 1_000, 3_600_000),
       probe: bool(env, 'JOBS_PROBE', false),
+      recycleAboveBytes: int(env, 'WORKER_RECYCLE_MB', WORKER_RECYCLE_MB, 0, 1_000_000) * 1024 * 1024,
     },
     events: {
       heartbeatMs: int(env, 'EVENTS_HEARTBEAT_MS', EVENT_HEARTBEAT_MS, 100, 600_000),
@@ -474,6 +481,20 @@ export function loadConfig(env: Env = process.env): Config {
 
 /** Exit status for a bad setting (EX_CONFIG). */
 export const CONFIG_EXIT = 78;
+
+/**
+ * Exit status of a worker that ended itself to give its memory back (EX_TEMPFAIL): the
+ * supervisor starts it again at once, as planned, not as a fault.
+ */
+export const RECYCLE_EXIT = 75;
+
+/**
+ * A worker's memory mark (MiB, WORKER_RECYCLE_MB). A fresh worker holds about 250 MiB, one that
+ * has loaded every reader (pdf.js, Tesseract's WebAssembly, libheif, the tagger) about 500 MiB;
+ * reading a 500-page PDF or finding entities in 2,000,000 characters adds 150–350 MiB while it
+ * runs and V8 keeps much of it. docs/BENCHMARKS.md "Real documents" measures the choice.
+ */
+export const WORKER_RECYCLE_MB = 450;
 
 /** The settings, or — on a bad one — a message naming it and exit status CONFIG_EXIT. */
 export function configOrExit(check?: (config: Config) => void): Config {

@@ -428,6 +428,8 @@ export const resourcePage = <T extends TSchema>(record: T) =>
     count: Type.Integer(),
     /** A filtered count is exact up to a cap, then estimated. */
     count_is_estimate: Type.Optional(Type.Boolean()),
+    /** A search that found little as typed: the results include records with words like those typed (typos forgiven). */
+    search_includes_similar: Type.Optional(Type.Boolean()),
     next: Type.Union([Type.String(), Type.Null()]),
     previous: Type.Union([Type.String(), Type.Null()]),
     results: Type.Array(record),
@@ -463,7 +465,7 @@ export const MAX_LIMIT = 100;
 export const MAX_QUESTION_LENGTH = 500;
 
 /** The kinds of record the Operator answers about (resource kinds). */
-export const OPERATOR_ENTITIES = ['organizations', 'people', 'ledger_entries', 'library'] as const;
+export const OPERATOR_ENTITIES = ['organizations', 'people', 'ledger_entries', 'library', 'lists'] as const;
 export type OperatorEntity = (typeof OPERATOR_ENTITIES)[number];
 
 /**

@@ -3,14 +3,15 @@
  * (main.ts, `WORKERS` of them), or on its own (`npm run worker`, with DATABASE_URL) to add
  * workers on other machines. SIGTERM stops claiming and lets the running jobs finish. A database
  * that goes away stops nothing (the worker waits for it, jobs/worker.ts); a crash is logged with
- * its reason and exits 1, and the process never ends by itself with status 0.
+ * its reason and exits 1, and the process never ends by itself with status 0. Past its memory
+ * mark (WORKER_RECYCLE_MB) between jobs it drains and exits with RECYCLE_EXIT, to be started afresh.
  */
 import { createEngine } from './engine.ts';
 import { faultReason } from './jobs/faults.ts';
 import { Worker } from './jobs/worker.ts';
 import { createLogger } from './logging.ts';
 import { closeOcrWorker } from './processing/text/index.ts';
-import { ConfigError, configOrExit } from './config.ts';
+import { ConfigError, configOrExit, RECYCLE_EXIT } from './config.ts';
 import { openReady, stopOnSignals } from './startup.ts';
 
 async function main(): Promise<void> {
@@ -35,14 +36,24 @@ async function main(): Promise<void> {
   const { db, deps, storage, applied } = await openReady(config);
   const engine = createEngine(config, { ...deps, log });
   if (applied.length > 0) log.info({ applied }, 'migrations applied');
-  const { concurrency, pollMs, leaseMs } = config.jobs;
-  const worker = new Worker({ db, files: engine.files, registry: engine.jobs, concurrency, pollMs, leaseMs, log });
-  stopOnSignals(config, log, async () => {
-    await worker.stop();
+  const { concurrency, pollMs, leaseMs, recycleAboveBytes } = config.jobs;
+  const close = async () => {
     // The OCR worker thread (processing) would keep the process alive for its idle time.
     await closeOcrWorker();
     storage.close();
     await db.close();
+  };
+  // Past its memory mark the worker has drained (Worker.checkMemory): it ends, and the supervisor
+  // (or whatever runs `npm run worker`) starts a fresh one.
+  const reached = () =>
+    void close().finally(() => {
+      log.info({}, 'worker: exiting to give its memory back');
+      process.exit(RECYCLE_EXIT);
+    });
+  const worker = new Worker({ db, files: engine.files, registry: engine.jobs, concurrency, pollMs, leaseMs, log, memoryMark: { bytes: recycleAboveBytes, reached } });
+  stopOnSignals(config, log, async () => {
+    await worker.stop();
+    await close();
   });
   await worker.start();
   console.log(`intelnotes: worker running up to ${concurrency} jobs at once (pid ${process.pid})`);

@@ -87,6 +87,21 @@ export async function query<T>(executor: Executor, statement: SQL): Promise<T[]>
 
 /** The server connection under each open tenant transaction, for `queryPrepared`. */
 const connectionOf = new WeakMap<object, pg.PoolClient>();
+/** The tenant each `withTenant` transaction was opened for (`tenantPin`). */
+const tenantOfTx = new WeakMap<object, string>();
+
+/**
+ * `<alias>.tenant_id = '<the transaction's tenant>'`: the condition row-level security applies
+ * anyway, written into a statement as a value. On one server it changes nothing; on a Citus
+ * cluster distributed by tenant_id it is what routes the statement to the tenant's shard (Citus
+ * cannot route on a policy's current_setting(), docs/scaling.md). Where the tenant is not known
+ * here (a savepoint's handle, the owner handle) it is the policy's own condition.
+ */
+export function tenantPin(executor: Executor, alias?: string): SQL {
+  const column = alias ? sql`${sql.identifier(alias)}.tenant_id` : sql`tenant_id`;
+  const tenantId = tenantOfTx.get(executor);
+  return tenantId ? sql`${column} = ${tenantId}::uuid` : sql`${column} = app_tenant_id()`;
+}
 const sqlDialect = new PgDialect();
 
 /** The name a statement is prepared under: one name per text, as `pg` refuses a known name with another text. */
@@ -133,22 +148,26 @@ export function renderedOf(statement: SQL): RenderedStatement {
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
- * The statement that drops to the app role (set_config('role', …, true) is
- * SET LOCAL ROLE) and sets the tenant context for the transaction. Written with
- * literals so that on a server it can share one simple-protocol message with
- * BEGIN, which cannot carry bound parameters: the role is a constant, the flag
- * is on/off, and the tenant id is checked to be a uuid.
+ * The statements that drop to the app role and set the tenant context for the transaction
+ * (`SET LOCAL`, separated by `;\n`). Written with literals so that on a server they share one
+ * simple-protocol message with BEGIN, which cannot carry bound parameters: the role is a
+ * constant, the flags are on/off, and the ids are checked to be uuids. `SET LOCAL` rather than
+ * `set_config(…, true)`, which does the same here: on a Citus coordinator
+ * (`citus.propagate_set_commands = 'local'`) only `SET LOCAL` reaches the worker nodes, where
+ * the shards' row-level security policies read the tenant (docs/scaling.md).
  */
 export function contextStatement(context: TenantContext): string {
   const tenantId = context.tenantId ?? '';
   if (tenantId !== '' && !UUID.test(tenantId)) throw new Error(`tenant id is not a uuid: ${tenantId}`);
   const stage = context.importStage ?? '';
   if (stage !== '' && !UUID.test(stage)) throw new Error(`import stage is not a uuid: ${stage}`);
-  return `SELECT set_config('role', '${APP_ROLE}', true),
-                 set_config('app.tenant_id', '${tenantId}', true),
-                 set_config('app.manage_tenants', '${context.manageTenants ? 'on' : 'off'}', true),
-                 set_config('app.jobs_worker', '${context.jobsWorker ? 'on' : 'off'}', true),
-                 set_config('app.import_stage', '${stage}', true)`;
+  return [
+    `SET LOCAL ROLE ${APP_ROLE}`,
+    `SET LOCAL app.tenant_id = '${tenantId}'`,
+    `SET LOCAL app.manage_tenants = '${context.manageTenants ? 'on' : 'off'}'`,
+    `SET LOCAL app.jobs_worker = '${context.jobsWorker ? 'on' : 'off'}'`,
+    `SET LOCAL app.import_stage = '${stage}'`,
+  ].join(';\n');
 }
 
 /**
@@ -173,6 +192,7 @@ function postgresTenantTransactions(pool: pg.Pool, db: Db): Database['withTenant
     }
     const tx = new NodePgTransaction(dialect, new NodePgSession(connection, dialect, session.schema, session.options), session.schema);
     connectionOf.set(tx, connection);
+    if (context.tenantId) tenantOfTx.set(tx, context.tenantId);
     try {
       const result = await fn(tx as unknown as Tx);
       await connection.query('COMMIT');

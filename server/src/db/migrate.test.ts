@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { createTestDatabase, type TestDatabase } from '../test/test-db.ts';
-import { query } from './client.ts';
+import { randomBytes } from 'node:crypto';
+import { createTestDatabase, queryServer, testServerUrl, type TestDatabase } from '../test/test-db.ts';
+import { openPostgres, query, type Database } from './client.ts';
 import { sql } from 'drizzle-orm';
 import { loadMigrations, migrate, MigrationError } from './migrate.ts';
 
@@ -51,5 +52,66 @@ describe('migrations', () => {
     const base = await loadMigrations();
     const edited = base.map((migration, index) => (index === 0 ? { ...migration, checksum: 'edited' } : migration));
     await assert.rejects(migrate(test.db, edited), /was changed after it was applied/);
+  });
+});
+
+/**
+ * On an external server the owner may be a plain CREATEROLE user (README, DATABASE_URL). The
+ * tables force row-level security on their owner, so such an owner's data migrations would see
+ * no rows: migrate() lifts FORCE for the migration's transaction (migrate.ts, rowSecurityWrap).
+ */
+describe('migrations by an owner that is not a superuser', () => {
+  const suffix = randomBytes(4).toString('hex');
+  const owner = `intelnotes_owner_${suffix}`;
+  const database = `intelnotes_owned_${suffix}`;
+  let serverUrl: string;
+  let db: Database;
+
+  before(async () => {
+    serverUrl = await testServerUrl();
+    await queryServer(serverUrl, `CREATE ROLE ${owner} LOGIN CREATEROLE NOSUPERUSER NOBYPASSRLS`);
+    await queryServer(serverUrl, `CREATE DATABASE ${database} OWNER ${owner}`);
+    // The app role is the server's, made by the first database migrated there: a later owner
+    // is granted it (README, DATABASE_URL).
+    await queryServer(serverUrl, `GRANT intelnotes_app TO ${owner}`);
+    const url = new URL(serverUrl);
+    url.username = owner;
+    url.pathname = `/${database}`;
+    db = await openPostgres(url.toString(), 2);
+  });
+  after(async () => {
+    await db?.close();
+    await queryServer(serverUrl, `DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
+    await queryServer(serverUrl, `DROP ROLE IF EXISTS ${owner}`);
+  });
+
+  it("applies every migration, and a data migration reaches every tenant's rows", async () => {
+    const base = await loadMigrations();
+    assert.equal((await migrate(db, base)).length, base.length);
+    const probe = (name: string, text: string) => ({ name, sql: text, checksum: name });
+    const tables = probe(
+      '9101_probe_table.sql',
+      `CREATE TABLE probe_rows (tenant_id uuid NOT NULL, n int NOT NULL);
+       ALTER TABLE probe_rows ENABLE ROW LEVEL SECURITY;
+       ALTER TABLE probe_rows FORCE ROW LEVEL SECURITY;
+       CREATE POLICY tenant_isolation ON probe_rows USING (tenant_id = app_tenant_id());`,
+    );
+    const rows = probe('9102_probe_rows.sql', 'INSERT INTO probe_rows VALUES (gen_random_uuid(), 1), (gen_random_uuid(), 1);');
+    const rewrite = probe('9103_probe_rewrite.sql', 'UPDATE probe_rows SET n = n + 1;');
+    assert.deepEqual(
+      await migrate(db, [...base, tables, rows, rewrite]),
+      ['9101_probe_table.sql', '9102_probe_rows.sql', '9103_probe_rewrite.sql'],
+    );
+
+    const url = new URL(serverUrl);
+    url.pathname = `/${database}`;
+    const asSuperuser = url.toString();
+    assert.deepEqual(await queryServer(asSuperuser, 'SELECT n FROM probe_rows ORDER BY n'), [{ n: 2 }, { n: 2 }]);
+    const unforced = await queryServer(
+      asSuperuser,
+      `SELECT c.relname FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+       WHERE n.nspname = 'public' AND c.relkind = 'r' AND c.relrowsecurity AND NOT c.relforcerowsecurity`,
+    );
+    assert.deepEqual(unforced, [], 'every table forces row-level security again after the migrations');
   });
 });

@@ -44,6 +44,7 @@ export async function migrate(database: Database, migrations?: Migration[]): Pro
         (row) => [row.name, row.checksum],
       ),
     );
+    const wrap = await rowSecurityWrap(session);
     const done: string[] = [];
     for (const migration of all) {
       const recorded = applied.get(migration.name);
@@ -56,7 +57,7 @@ export async function migrate(database: Database, migrations?: Migration[]): Pro
         continue;
       }
       try {
-        await session.execInTransaction(migration.sql, {
+        await session.execInTransaction(wrap(migration.sql), {
           text: 'INSERT INTO schema_migrations (name, checksum) VALUES ($1, $2)',
           params: [migration.name, migration.checksum],
         });
@@ -68,6 +69,36 @@ export async function migrate(database: Database, migrations?: Migration[]): Pro
     await grantAppRole(session);
     return done;
   });
+}
+
+/**
+ * Every tenant table forces row-level security on its owner too, so that a forgotten tenant
+ * condition can never read across tenants. A migration that rewrites data must see every
+ * tenant's rows: a superuser (the embedded server's owner) bypasses the policies; a plain owner
+ * (an external server's CREATEROLE user, README) would see no rows and change nothing without an
+ * error. For such an owner each migration runs with FORCE lifted from the tables that have it and
+ * put back in the same transaction — the owner is then exempt as owners are, and no other session
+ * ever sees the tables unforced.
+ */
+async function rowSecurityWrap(session: ScriptSession): Promise<(script: string) => string> {
+  const [role] = await session.query<{ bypasses: boolean }>(
+    'SELECT rolsuper OR rolbypassrls AS bypasses FROM pg_roles WHERE rolname = current_user',
+  );
+  if (role?.bypasses) return (script) => script;
+  return (script) => `CREATE TEMP TABLE migration_forced_tables ON COMMIT DROP AS
+  SELECT c.oid AS rel FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+  WHERE n.nspname = current_schema() AND c.relkind IN ('r', 'p') AND c.relforcerowsecurity;
+DO $lift$ DECLARE t regclass; BEGIN
+  FOR t IN SELECT rel FROM migration_forced_tables LOOP EXECUTE format('ALTER TABLE %s NO FORCE ROW LEVEL SECURITY', t); END LOOP;
+END $lift$;
+${script}
+;
+DO $restore$ DECLARE t regclass; BEGIN
+  FOR t IN SELECT c.oid FROM migration_forced_tables f JOIN pg_class c ON c.oid = f.rel LOOP
+    EXECUTE format('ALTER TABLE %s FORCE ROW LEVEL SECURITY', t);
+  END LOOP;
+END $restore$;
+DROP TABLE migration_forced_tables;`;
 }
 
 /** The app role may read and write every table but the migration log. */

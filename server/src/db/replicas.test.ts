@@ -108,9 +108,12 @@ describe('read replicas', () => {
       replicaUrls: (url: string) => [cluster.replicaUrlOf(url)],
       ...(lines ? { logger: { level: 'info', stream: { write: (line: string) => void lines.push(line) } } } : {}),
     });
-    const env = { REPLICA_CHECK_INTERVAL_MS: '100' };
+    // The read cache off: a visitor's read that fills it goes to the primary (docs/scaling.md,
+    // "Caches"), and these tests count where each audience's reads go.
+    const env = { REPLICA_CHECK_INTERVAL_MS: '100', READ_CACHE_MAX_BYTES: '0' };
     t = await createTestApp({ ...env, REPLICA_MAX_LAG_SECONDS: '60' }, addProbe, undefined, options());
-    lagging = await createTestApp({ ...env, REPLICA_MAX_LAG_SECONDS: '1' }, addProbe, undefined, options(logs));
+    // This one keeps the read cache on (its default size): its visitors' reads fill it.
+    lagging = await createTestApp({ ...env, REPLICA_MAX_LAG_SECONDS: '1', READ_CACHE_MAX_BYTES: '67108864' }, addProbe, undefined, options(logs));
     for (const context of [t, lagging]) {
       const home = await context.createTenant('default', { isDefault: true });
       homes.set(context, home);
@@ -239,6 +242,35 @@ describe('read replicas', () => {
     const transitions = logs.map((line) => JSON.parse(line)).filter((line) => /read replica/.test(line.msg));
     assert.ok(transitions.some((line) => line.msg === 'read replica skipped' && line.to === 'lagging' && line.level === 40), JSON.stringify(transitions));
     assert.ok(transitions.some((line) => line.msg === 'read replica in use' && line.from === 'lagging' && line.to === 'healthy'), JSON.stringify(transitions));
+  });
+
+  it("fills the read cache from the primary: a visitor never keeps a page from before a change the replica has not replayed", async () => {
+    const home = acmeOf(lagging);
+    await caughtUp(lagging);
+    const visitorNames = async () => {
+      const response = await lagging.request(home, { method: 'GET', url: `${ORGS}/?ordering=name_inc` });
+      assert.equal(response.statusCode, 200, response.body);
+      return (response.json().results as Array<{ name_inc: string }>).map((row) => row.name_inc);
+    };
+    assert.ok(!(await visitorNames()).includes('Public while the replica waits'), 'the cache holds the page from before');
+    const replicaReads = (await metrics(lagging)).replicas[0].reads;
+    await cluster.pauseReplay();
+    try {
+      // Within the lag bound for a moment yet: without the rule, the visitor's refill could read
+      // the replica, which has not replayed this, and keep that page until the next change.
+      const write = await lagging.request(home, { method: 'POST', url: `${ORGS}/`, token: laggingAdmin, payload: { name_inc: 'Public while the replica waits', visibility: 'public' } });
+      assert.equal(write.statusCode, 201, write.body);
+      assert.ok((await visitorNames()).includes('Public while the replica waits'), 'refilled from the primary');
+      assert.ok((await visitorNames()).includes('Public while the replica waits'), 'and kept as such');
+      assert.equal((await metrics(lagging)).replicas[0].reads, replicaReads, "no visitor's read reached the replica");
+    } finally {
+      await cluster.resumeReplay();
+    }
+    await caughtUp(lagging);
+    const before = (await metrics(lagging)).replicas[0].reads;
+    const research = await lagging.request(home, { method: 'GET', url: `${ORGS}/`, token: laggingAdmin });
+    assert.equal(research.statusCode, 200, research.body);
+    assert.equal((await metrics(lagging)).replicas[0].reads - before, 1, "an admin's list (never cached) reads the replica");
   });
 
   it('answers every read while the replica stops under them (on the primary), and uses the replica again when it is back', async () => {

@@ -182,7 +182,7 @@ export class ReplicaSet {
     const at = Date.now();
     let lsn: bigint | null;
     try {
-      lsn = await this.primaryLsn();
+      lsn = await this.answerWithin(this.primaryLsn());
     } catch {
       // The primary is away: replicas keep the health of their last comparison; reads still go to them.
       return;
@@ -205,9 +205,8 @@ export class ReplicaSet {
   private async checkReplica(replica: Replica): Promise<void> {
     if (!replica.db) return;
     try {
-      const [row] = await query<{ recovery: boolean; replay: string | null }>(
-        replica.db.owner,
-        sql`SELECT pg_is_in_recovery() AS recovery, pg_last_wal_replay_lsn()::text AS replay`,
+      const [row] = await this.answerWithin(
+        query<{ recovery: boolean; replay: string | null }>(replica.db.owner, sql`SELECT pg_is_in_recovery() AS recovery, pg_last_wal_replay_lsn()::text AS replay`),
       );
       replica.checkedAt = new Date();
       if (!row?.recovery) {
@@ -236,6 +235,24 @@ export class ReplicaSet {
       replica.checkedAt = new Date();
       replica.lagSeconds = replica.lagBytes = null;
       this.setHealth(replica, 'unreachable', (error as Error).message);
+    }
+  }
+
+  /**
+   * A check's statement, failed when it takes longer than a replica's connect time-out (or two
+   * intervals): a server that stops answering (a host gone from the network) would otherwise
+   * hold this check, and every check after it, for TCP's own time-out.
+   */
+  private async answerWithin<T>(statement: Promise<T>): Promise<T> {
+    const ms = Math.max(REPLICA_CONNECT_TIMEOUT_MS + 500, 2 * this.settings.checkIntervalMs);
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
+    });
+    try {
+      return await Promise.race([statement, timeout]);
+    } finally {
+      clearTimeout(timer);
     }
   }
 

@@ -10,6 +10,7 @@ import type { ResultPage } from '../resources/list-query.ts';
 export interface Page<T> {
   count: number;
   count_is_estimate?: boolean;
+  search_includes_similar?: boolean;
   next: string | null;
   previous: string | null;
   results: T[];
@@ -31,5 +32,6 @@ export function pageOf<T>(request: FastifyRequest, page: ResultPage<T>): Page<T>
     results,
   };
   if (page.count_is_estimate) answer.count_is_estimate = true;
+  if (page.search_includes_similar) answer.search_includes_similar = true;
   return answer;
 }

@@ -5,16 +5,23 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Database } from '../db/client.ts';
-import { cacheableAudience, followWrites, type ReadCache } from '../resources/read-cache.ts';
+import { cacheableAudience, followWrites, type ReadCache, type TenantChanges } from '../resources/read-cache.ts';
 
 const READ_ONLY_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 export async function registerReadCache(app: FastifyInstance, db: Database, cache: ReadCache): Promise<void> {
   const stop = await followWrites(db, cache);
   app.addHook('onClose', stop);
-  // onSend runs once the handler's transaction has committed (or rolled back), before the
-  // client has the answer: its next read here never sees the cache from before its write,
-  // even while the notification is on its way. Without a tenant, any tenant may have changed.
+  dropOnWriteRequests(app, cache);
+}
+
+/**
+ * Moves the request's tenant on in the cache when this process answers a request that may have
+ * written. onSend runs once the handler's transaction has committed (or rolled back), before the
+ * client has the answer: its next read here never sees the cache from before its write, even
+ * while the notification is on its way. Without a tenant, any tenant may have changed.
+ */
+export function dropOnWriteRequests(app: FastifyInstance, cache: Pick<TenantChanges, 'invalidate' | 'invalidateAll'>): void {
   app.addHook('onSend', async (request) => {
     if (READ_ONLY_METHODS.has(request.method)) return;
     if (request.tenant) cache.invalidate(request.tenant.id);
@@ -41,6 +48,9 @@ export async function cachedReply<T, A = T>(
 ): Promise<A> {
   const audience = cacheableAudience(request.principal.access);
   if (!audience || !request.tenant) return shape(await load());
+  // What is kept is kept until a change notification of the primary: loaded from a replica it
+  // could predate a change already announced (docs/scaling.md, "Caches").
+  if (cache.active) request.readsFromPrimary = true;
   const source = await cache.entry(request.tenant.id, audience, query, load);
   const answer = shape(source.value);
   const body = cache.body(request.tenant.id, audience, query, source, variant(answer), () => reply.serialize(answer) as string);

@@ -10,13 +10,11 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from '../app.ts';
 import type { AccessLevel } from '../contracts.ts';
-import { openPostgres, type Database } from '../db/client.ts';
-import { createEngine } from '../engine.ts';
 import { inTenant, systemActor } from '../resources/context.ts';
 import { ReadCache } from '../resources/read-cache.ts';
 import type { TenantRow } from '../tenancy/tenants.repository.ts';
+import { eventually, openSecondApp } from '../test/second-app.ts';
 import { createTestApp, hostOf, type TestContext } from '../test/test-app.ts';
 
 describe('the read cache', () => {
@@ -266,17 +264,12 @@ describe('answers served from the read cache', () => {
 
   describe('two app instances on one server database (two processes)', () => {
     let second: FastifyInstance;
-    let secondDb: Database;
+    let closeSecond: () => Promise<void>;
 
     before(async () => {
-      secondDb = await openPostgres(t.databaseUrl, 3);
-      second = await buildApp({ engine: createEngine(t.config, { db: secondDb, storage: t.files.driver }), logger: false });
-      await second.ready();
+      ({ app: second, close: closeSecond } = await openSecondApp(t));
     });
-    after(async () => {
-      await second.close();
-      await secondDb.close();
-    });
+    after(() => closeSecond());
 
     it('a write through one instance reaches the other\'s cache, for every cached audience', async () => {
       const id = await create(acme, 'Cross Process', 'public');
@@ -332,12 +325,3 @@ describe('answers served from the read cache', () => {
     });
   });
 });
-
-/** Reads until `done(value)` (a notification crossing connections takes a moment); the test's timeout bounds it. */
-async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}

@@ -7,7 +7,7 @@
  * the file store's sweep can remove it.
  */
 import { sql } from 'drizzle-orm';
-import { query, type Tx } from '../db/client.ts';
+import { query, tenantPin, type Tx } from '../db/client.ts';
 import type { JobName } from './job-types.ts';
 
 export interface ClaimedJob {
@@ -67,7 +67,7 @@ export async function findLostJobs(tx: Tx, limit = 100): Promise<LostJob[]> {
  * of them only.
  */
 export async function failLostJob(tx: Tx, id: string): Promise<{ name: JobName; payload: unknown; attempts: number; max_attempts: number; created_by: string | null; error: string } | null> {
-  await query(tx, sql`SELECT 1 FROM jobs WHERE id = ${id} FOR UPDATE`);
+  await query(tx, sql`SELECT 1 FROM jobs WHERE ${tenantPin(tx)} AND id = ${id} FOR UPDATE`);
   const [row] = await query<{ name: JobName; payload: unknown; attempts: number; max_attempts: number; created_by: string | null; error: string }>(
     tx,
     sql`UPDATE jobs

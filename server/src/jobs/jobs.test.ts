@@ -268,4 +268,29 @@ describe('jobs', () => {
     const [runs] = await query<{ n: number }>(t.db.owner, sql`SELECT count(*)::int AS n FROM job_probe_attempts WHERE job_id = ${id}`);
     assert.equal(runs!.n, 1);
   });
+
+  it('past its memory mark, finishes the jobs it runs, claims no more, and says so (the process then starts afresh)', async () => {
+    const registry = createJobRegistry([t.engine.jobs]);
+    const reached: number[] = [];
+    const logged: string[] = [];
+    // A mark of one byte: any process is above it once a job ends.
+    const worker = new Worker({
+      db: t.db, files: t.files, registry, concurrency: 2, pollMs: 200, leaseMs: 30_000,
+      log: { ...silent, info: (_details, message) => logged.push(message) },
+      memoryMark: { bytes: 1, reached: (rss) => reached.push(rss) },
+    });
+    workers.push(worker);
+    const short = await queue({ key: 'short', sleep_ms: 0 });
+    const long = await queue({ key: 'long', sleep_ms: 1_500 });
+    await worker.start();
+    await until(async () => reached.length === 1);
+    assert.equal((await row(short)).status, 'succeeded');
+    assert.equal((await row(long)).status, 'succeeded', 'the job running when the mark was passed finished first');
+    assert.ok(reached[0]! > 1);
+    assert.ok(logged.some((message) => /memory above the mark/.test(message)));
+    const next = await queue({ key: 'after', sleep_ms: 0 });
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    assert.equal((await row(next)).status, 'queued', 'a worker past its mark claims nothing more');
+    assert.equal(reached.length, 1);
+  });
 });

@@ -56,6 +56,11 @@ export interface WorkerOptions {
   /** How long a claim holds a job without renewal; renewed every third of it while running. */
   leaseMs: number;
   log: WorkerLog;
+  /**
+   * Checked when a job ends: above `bytes` of resident memory, the worker stops claiming, lets
+   * its running jobs finish, and calls `reached` (the process then exits to be started afresh).
+   */
+  memoryMark?: { bytes: number; reached(rss: number): void };
 }
 
 /** Why an attempt was stopped from outside the handler. */
@@ -82,6 +87,7 @@ export class Worker {
   private claiming: Promise<void> | null = null;
   private wakeAgain = false;
   private stopped = false;
+  private recycling = false;
   private poll: NodeJS.Timeout | null = null;
   private renewal: NodeJS.Timeout | null = null;
   private renewing: Promise<void> | null = null;
@@ -156,6 +162,21 @@ export class Worker {
     await this.renewing;
   }
 
+  /**
+   * Between jobs: a process whose memory grew past its mark drains and hands over to a fresh one.
+   * What the readers keep after a large file (pdf.js's and V8's heaps, the OCR engine's
+   * WebAssembly memory, glibc's arenas) is not given back to the system while the process lives.
+   */
+  private checkMemory(): void {
+    const mark = this.options.memoryMark;
+    if (!mark || mark.bytes <= 0 || this.recycling || this.stopped) return;
+    const rss = process.memoryUsage.rss();
+    if (rss <= mark.bytes) return;
+    this.recycling = true;
+    this.options.log.info({ rssMiB: Math.round(rss / 1048576), markMiB: Math.round(mark.bytes / 1048576), running: this.attempts.size }, 'jobs: memory above the mark; finishing the running jobs, then starting afresh');
+    void this.stop().then(() => mark.reached(rss));
+  }
+
   private claimFailed(error: unknown): void {
     const failures = (this.fault?.failures ?? 0) + 1;
     const retryInMs = backoffDelay(failures, FAULT_RETRY_MIN_MS, Math.max(FAULT_RETRY_MAX_MS, this.options.pollMs));
@@ -194,6 +215,7 @@ export class Worker {
         const run = this.run(job).finally(() => {
           this.running.delete(run);
           this.attempts.delete(job.id);
+          this.checkMemory();
           this.wake();
         });
         this.running.add(run);

@@ -1,7 +1,7 @@
 /**
  * Runs the product's processes — the API and the workers — as children, and keeps them running:
  * a child that exits, whatever its status, is logged with its reason and started again after a
- * backoff. Only a stop (SIGTERM/SIGINT to the supervisor) ends them: each child gets SIGTERM and
+ * backoff — or at once, when a worker exits with RECYCLE_EXIT to give its memory back. Only a stop (SIGTERM/SIGINT to the supervisor) ends them: each child gets SIGTERM and
  * drains; then the database stops; then the supervisor exits 0, or 1 when a child had to be
  * killed.
  */
@@ -9,7 +9,7 @@ import { fork, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Logger } from 'pino';
-import { CONFIG_EXIT } from '../config.ts';
+import { CONFIG_EXIT, RECYCLE_EXIT } from '../config.ts';
 import { Backoff } from './backoff.ts';
 import type { SupervisedDatabase } from './database.ts';
 
@@ -80,6 +80,12 @@ export class Supervisor {
             this.failedToStop = true;
             log.error({ child: entry.spec.name, code, signal }, 'process did not stop cleanly');
           }
+          return;
+        }
+        if (code === RECYCLE_EXIT) {
+          // A worker past its memory mark, drained: started again at once, and not a fault.
+          log.info({ child: entry.spec.name, pid: child.pid }, 'process recycled to give its memory back; starting it again');
+          this.launch(entry);
           return;
         }
         const delay = entry.backoff.next();

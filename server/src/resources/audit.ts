@@ -5,7 +5,7 @@
  */
 import { sql } from 'drizzle-orm';
 import type { AuditEntry } from '../contracts.ts';
-import { query, type Tx } from '../db/client.ts';
+import { query, tenantPin, type Tx } from '../db/client.ts';
 import type { Actor } from './context.ts';
 
 export type AuditAction = AuditEntry['action'];
@@ -143,7 +143,7 @@ export async function insertBulkOperation(tx: Tx, tenantId: string, operation: O
 export async function lockBulkOperation(tx: Tx, operationId: string): Promise<BulkOperation | null> {
   const [row] = await query<BulkOperation>(
     tx,
-    sql`SELECT id, resource, action, user_id, undo, undone_at FROM bulk_operations WHERE id = ${operationId} FOR UPDATE`,
+    sql`SELECT id, resource, action, user_id, undo, undone_at FROM bulk_operations WHERE ${tenantPin(tx)} AND id = ${operationId} FOR UPDATE`,
   );
   return row ?? null;
 }

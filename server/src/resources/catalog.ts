@@ -5,7 +5,26 @@
  */
 import type { EngineExtension } from './extensions.ts';
 import type { FieldType, RelationSpec } from './fields.ts';
-import type { Resource } from './resource.ts';
+import type { LinkFilter, Resource } from './resource.ts';
+
+/** One step of a link filter as the catalog resolved it: the resource walked into and the relation fields that lead there. */
+export interface LinkHop {
+  /** Back: rows of `resource` whose `fields[0]` holds the current row. Forward: the current row's `fields` hold records of `resource`. */
+  direction: 'back' | 'forward';
+  resource: Resource;
+  /** The relation fields, on `resource` (back) or on the current row's resource (forward). */
+  fields: string[];
+  /** The current row's resource (forward: where the fields are declared). */
+  from: Resource;
+}
+const LINK_HOPS = new WeakMap<LinkFilter, LinkHop[]>();
+
+/** The resolved steps of a link filter (registered by the catalog that holds its resource). */
+export function linkHops(filter: LinkFilter): LinkHop[] {
+  const hops = LINK_HOPS.get(filter);
+  if (!hops) throw new Error('A link filter that is not in a catalog.');
+  return hops;
+}
 
 export interface Referrer {
   resource: Resource;
@@ -56,8 +75,36 @@ export class Catalog {
         TARGETS.set(field.relation!, targets);
       }
     }
+    for (const resource of resources) {
+      for (const [name, filter] of Object.entries(resource.links ?? {})) LINK_HOPS.set(filter, this.resolveLink(resource, name, filter));
+    }
     const holder = resources.find((resource) => resource.holdsListItems);
     for (const resource of resources) if (resource.listItem && holder) LIST_HOLDERS.set(resource, holder);
+  }
+
+  /** A link filter's steps, checked: each names a relation that leads from the current resource to the next. */
+  private resolveLink(resource: Resource, name: string, filter: LinkFilter): LinkHop[] {
+    const where = `${resource.kind}.links.${name}`;
+    if (name in resource.fields) throw new Error(`${where}: a field has that name.`);
+    let current = resource;
+    return filter.path.map((step, index) => {
+      const last = index === filter.path.length - 1;
+      if ('from' in step) {
+        const from = this.byKind.get(step.from);
+        const relation = from?.fields[step.field]?.relation;
+        if (!from || !relation?.targets.includes(current.kind)) throw new Error(`${where}: ${step.from}.${step.field} is no relation to ${current.kind}.`);
+        const hop: LinkHop = { direction: 'back', resource: from, fields: [step.field], from: current };
+        current = from;
+        return hop;
+      }
+      const fields = Array.isArray(step.field) ? step.field : [step.field];
+      const targets = fields.flatMap((field) => current.fields[field]?.relation?.targets ?? [null]);
+      if (targets.includes(null)) throw new Error(`${where}: ${fields.join(', ')} must be relations of ${current.kind}.`);
+      if (!last && (fields.length !== 1 || targets.length !== 1)) throw new Error(`${where}: only the last step may lead to several resources.`);
+      const hop: LinkHop = { direction: 'forward', resource: this.byKind.get(targets[0]!)!, fields, from: current };
+      current = hop.resource;
+      return hop;
+    });
   }
 
   get(kind: string): Resource {

@@ -113,8 +113,9 @@ export interface EngineExtension {
   /** Keys added to presented records: read-only, a client may send them back unchanged. */
   presented?: (resource: Resource) => string[];
   /**
-   * A correlated subquery over the list page's row (`page.id`), read in the page's own
-   * statement so a list stays one round trip; `present` receives its value as `read`.
+   * A correlated subquery over the list page's row (`page.id`, and its tenant `page.__tenant`,
+   * which it should correlate on too: docs/scaling.md), read in the page's own statement so a
+   * list stays one round trip; `present` receives its value as `read`.
    */
   pageColumn?: (resource: Resource, visible: Visibility[]) => SQL | null;
   /** Values presented with each row besides its fields, read in one go for the rows. */

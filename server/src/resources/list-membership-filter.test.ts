@@ -5,46 +5,18 @@
  * matches nothing for a reader who cannot see it, as an unknown id; another tenant's list too.
  */
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import type { TenantRow } from '../tenancy/tenants.repository.ts';
-import { createTestApp, type TestContext } from '../test/test-app.ts';
+import { before, describe, it } from 'node:test';
+import { filterFixture } from '../test/filter-fixture.ts';
 
 const ORGS = '/api/v1/assets/organizations';
 const LEDGER = '/api/v1/assets/ledger';
 const LISTS = '/api/v1/lists';
 
-type Row = Record<string, unknown> & { id: string };
-
 describe('list membership and timestamp range filters', () => {
-  let t: TestContext;
-  let acme: TenantRow;
-  let beta: TenantRow;
-  let tokens: Record<string, string | undefined>;
-  const ids: Record<string, string> = {};
-  const names = new Map<string, string>();
-
-  const post = async (tenant: TenantRow, token: string | undefined, url: string, key: string, payload: Record<string, unknown>) => {
-    const response = await t.request(tenant, { method: 'POST', url: `${url}/`, token, payload });
-    assert.equal(response.statusCode, 201, response.body);
-    ids[key] = (response.json() as Row).id;
-    names.set(ids[key], key);
-  };
-  const found = async (url: string, query: string, role = 'admin'): Promise<string[]> => {
-    const response = await t.request(acme, { method: 'GET', url: `${url}/?limit=100&${query}`, token: tokens[role] });
-    assert.equal(response.statusCode, 200, `${query}: ${response.body}`);
-    const page = response.json() as { count: number; results: Row[] };
-    assert.equal(page.count, page.results.length, `${query}: the total counts the same rows`);
-    return page.results.map((row) => names.get(row.id) ?? row.id).sort();
-  };
-  const refused = async (url: string, query: string) => {
-    const response = await t.request(acme, { method: 'GET', url: `${url}/?${query}`, token: tokens['admin'] });
-    assert.equal(response.statusCode, 400, `${query}: ${response.body}`);
-    return (response.json() as { errors: Record<string, string[]> }).errors;
-  };
+  const { ctx, ids, post, found, refused } = filterFixture();
 
   before(async () => {
-    t = await createTestApp();
-    ({ acme, beta, tokens } = await t.signInTwoTenants());
+    const { acme, beta, tokens } = ctx;
     const admin = tokens['admin'];
     await post(acme, admin, LISTS, 'open', { name: 'Open', kind: 'OrganizationsList', visibility: 'public', auto_tagging: false });
     await post(acme, admin, LISTS, 'secret', { name: 'Secret', kind: 'OrganizationsList', visibility: 'hidden', auto_tagging: false });
@@ -55,7 +27,6 @@ describe('list membership and timestamp range filters', () => {
     await post(acme, admin, ORGS, 'hiddenInOpen', { name_inc: 'Hidden In Open', visibility: 'hidden', lists: [ids['open']] });
     await post(acme, admin, ORGS, 'none', { name_inc: 'In None', visibility: 'public' });
   });
-  after(() => t?.close());
 
   it('lists=<ids> keeps the records in any of the lists, lists__not those in none', async () => {
     assert.deepEqual(await found(ORGS, `lists=${ids['open']}`), ['hiddenInOpen', 'inBoth', 'inOpen']);

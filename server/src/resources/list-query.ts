@@ -8,7 +8,8 @@ import { fieldError } from './errors.ts';
 import type { FieldType } from './fields.ts';
 import { isUuid, parseIncompleteDate } from './values.ts';
 import type { Resource } from './resource.ts';
-import { mayReadField } from './visibility.ts';
+import { linkHops } from './catalog.ts';
+import { mayReadField, mayReadResource } from './visibility.ts';
 
 export const DEFAULT_LIMIT = 25;
 /** Declared with the API contracts, where the Operator's query limit names it too. */
@@ -33,6 +34,8 @@ export interface ResultPage<T> {
   count: number;
   /** A filtered count is exact up to a cap, then estimated. */
   count_is_estimate?: boolean;
+  /** A search that found little as typed, answered with words like those typed too (service.ts `list`). */
+  search_includes_similar?: boolean;
   offset: number;
   limit: number;
   results: T[];
@@ -257,6 +260,25 @@ export function membershipFilters(resource: Resource): Map<string, 'is' | 'not'>
   return new Map([[MEMBERSHIP_FIELD, 'is'], [lookupParameter(MEMBERSHIP_FIELD, 'not'), 'not']]);
 }
 
+/**
+ * The link filters (resource.ts `links`) a reader at `access` may use: parameter → the filter's
+ * name and lookup (`<name>` any of the ids, `<name>__not` none). A reader who may not read every
+ * resource and relation on the way does not get the filter (a 400 "Unknown filter", as a
+ * restricted field): it would tell what they cannot read.
+ */
+export function linkFilters(resource: Resource, access: AccessLevel): Map<string, { name: string; lookup: 'is' | 'not' }> {
+  const filters = new Map<string, { name: string; lookup: 'is' | 'not' }>();
+  for (const [name, filter] of Object.entries(resource.links ?? {})) {
+    const readable = linkHops(filter).every((hop) =>
+      mayReadResource(hop.resource, access)
+      && hop.fields.every((field) => mayReadField((hop.direction === 'back' ? hop.resource : hop.from).fields[field]!, access)));
+    if (!readable) continue;
+    filters.set(name, { name, lookup: 'is' });
+    filters.set(lookupParameter(name, 'not'), { name, lookup: 'not' });
+  }
+  return filters;
+}
+
 /** A range filter's value as an ISO date-time, or a 400 naming the parameter. */
 function rangeValue(name: string, values: string[]): string {
   if (values.length !== 1) throw fieldError(name, 'Give one date or date-time.');
@@ -359,17 +381,23 @@ export function parseListQuery(resource: Resource, query: ListParameters, access
 
   const ranges = rangeFilters(resource);
   const memberships = membershipFilters(resource);
+  const links = linkFilters(resource, access);
   const lookups = fieldLookups(resource, access);
   const filters: Record<string, string[]> = {};
   for (const [parameter, raw] of Object.entries(query)) {
     if (RESERVED.includes(parameter) || raw === undefined) continue;
-    const own = ranges.has(parameter) || memberships.has(parameter);
-    const lookup = own ? null : checkedLookup(parameter, lookups, [...ranges.keys(), ...memberships.keys()]);
+    const own = ranges.has(parameter) || memberships.has(parameter) || links.has(parameter);
+    const lookup = own ? null : checkedLookup(parameter, lookups, [...ranges.keys(), ...memberships.keys(), ...links.keys()]);
     const values = (Array.isArray(raw) ? raw : [String(raw)])
       .flatMap((value) => value.split(','))
       .map((value) => value.trim())
       .filter((value) => value !== '');
     if (values.length === 0) continue;
+    if (links.has(parameter)) {
+      if (values.some((value) => !isUuid(value))) throw fieldError(parameter, 'Must be record ids.');
+      filters[parameter] = [...new Set(values.map((value) => value.toLowerCase()))];
+      continue;
+    }
     if (memberships.has(parameter)) {
       if (values.some((value) => !isUuid(value))) throw fieldError(parameter, 'Must be list ids.');
       filters[parameter] = [...new Set(values.map((value) => value.toLowerCase()))];

@@ -188,9 +188,24 @@ export async function noteWrites(tx: Tx, tenantId: string | null): Promise<void>
   await tx.execute(sql`SELECT pg_notify(${READ_CACHE_CHANNEL}, ${tenantId ?? ''}) WHERE pg_current_xact_id_if_assigned() IS NOT NULL`);
 }
 
+/** A cache of per-tenant answers that change notifications keep current (this one, the counts cache). */
+export interface TenantChanges {
+  invalidate(tenantId: string): void;
+  invalidateAll(): void;
+  setActive(active: boolean): void;
+}
+
 /** Keeps the cache in step with every process's writes; the returned function stops listening. */
-export async function followWrites(db: Database, cache: ReadCache): Promise<() => Promise<void>> {
-  const stop = await db.listen(READ_CACHE_CHANNEL, {
+export function followWrites(db: Database, cache: ReadCache): Promise<() => Promise<void>> {
+  return followTenantChanges(db, READ_CACHE_CHANNEL, cache);
+}
+
+/**
+ * Follows a channel whose notifications name a tenant that changed ('' for every tenant), and
+ * keeps the cache active only while they can arrive; the returned function stops listening.
+ */
+export async function followTenantChanges(db: Database, channel: string, cache: TenantChanges): Promise<() => Promise<void>> {
+  const stop = await db.listen(channel, {
     notify: (tenantId) => (tenantId ? cache.invalidate(tenantId) : cache.invalidateAll()),
     state: (listening) => cache.setActive(listening),
   });

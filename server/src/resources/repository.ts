@@ -4,10 +4,10 @@
  * tenant condition; these queries add visibility, filters, search and order.
  */
 import { sql, type SQL } from 'drizzle-orm';
-import { query, type Tx } from '../db/client.ts';
-import { listHolderOf, relationTargets } from './catalog.ts';
+import { query, tenantPin, type Tx } from '../db/client.ts';
+import { linkHops, listHolderOf, relationTargets, type LinkHop } from './catalog.ts';
 import type { FieldType, RelationSpec, Visibility } from './fields.ts';
-import { comparableAs, lookupOf, membershipFilters, rangeFilters, type ListQuery, type Lookup } from './list-query.ts';
+import { comparableAs, lookupOf, lookupParameter, membershipFilters, rangeFilters, type ListQuery, type Lookup } from './list-query.ts';
 import type { PageColumn, PageReads } from './extensions.ts';
 import type { Resource } from './resource.ts';
 
@@ -72,6 +72,13 @@ export function whereClause(resource: Resource, visible: Visibility[], listQuery
       continue;
     }
     const { field, lookup } = lookupOf(parameter);
+    // A link filter (list-query.ts linkFilters has checked the reader may use it).
+    const link = resource.links?.[field];
+    if (link && parameter === lookupParameter(field, lookup as Lookup)) {
+      const linked = linkCondition(sql`${id(resource.table)}`, linkHops(link), 0, visible, values);
+      conditions.push(lookup === 'not' ? sql`NOT ${linked}` : linked);
+      continue;
+    }
     conditions.push(lookupCondition(resource, visible, field, lookup as Lookup, values));
   }
   if (listQuery?.search) conditions.push(searchMatch(listQuery.search, { scan: listQuery.searchBy === 'scan', spelled: listQuery.searchQuery }));
@@ -92,6 +99,37 @@ function membershipCondition(resource: Resource, visible: Visibility[], lookup: 
   return lookup === 'is' ? member : sql`NOT ${member}`;
 }
 
+/**
+ * A row (`row`: its table or alias) linked to any of `ids` by the hops from `index` on: each
+ * hop's rows must be visible to the reader, so a link through a hidden deal or stake tells
+ * nothing, and the ids match only records the reader may see (seenTargets), as a relation's.
+ */
+function linkCondition(row: SQL, hops: LinkHop[], index: number, visible: Visibility[], ids: string[]): SQL {
+  const hop = hops[index]!;
+  const last = index === hops.length - 1;
+  if (hop.direction === 'forward' && last) {
+    const holds = hop.fields.map((name) => {
+      const relation = hop.from.fields[name]!.relation!;
+      const column = sql`${row}.${id(name)}`;
+      return relation.many ? sql`${column} && ARRAY(${seenTargets(relation, visible, ids)})` : sql`${column} IN (${seenTargets(relation, visible, ids)})`;
+    });
+    return sql`(${sql.join(holds, sql` OR `)})`;
+  }
+  const alias = id(`link_${index}`);
+  const name = hop.fields[0]!;
+  let joined: SQL;
+  if (hop.direction === 'back') {
+    const column = sql`${alias}.${id(name)}`;
+    joined = hop.resource.fields[name]!.relation!.many ? sql`${row}.id = ANY(${column})` : sql`${column} = ${row}.id`;
+  } else {
+    const column = sql`${row}.${id(name)}`;
+    joined = hop.from.fields[name]!.relation!.many ? sql`${alias}.id = ANY(${column})` : sql`${alias}.id = ${column}`;
+  }
+  const rest = last ? sql`${alias}.id IN (${list(ids)})` : linkCondition(sql`${alias}`, hops, index + 1, visible, ids);
+  // The hop's visibility and status are read unqualified: its alias is the innermost FROM.
+  return sql`EXISTS (SELECT 1 FROM ${id(hop.resource.table)} AS ${alias} WHERE ${joined} AND ${visibleCondition(hop.resource, visible)} AND ${rest})`;
+}
+
 const COMPARISON_OPERATORS = { gt: '>', gte: '>=', lt: '<', lte: '<=' } as const;
 
 /** The condition of one lookup on a field (list-query.ts has checked the field allows it and parsed the values). */
@@ -100,7 +138,15 @@ function lookupCondition(resource: Resource, visible: Visibility[], name: string
   const column = id(name);
   switch (lookup) {
     case 'is':
-      if (field.relation) return field.relation.many ? sql`${column} && ARRAY(${seenTargets(field.relation, visible, values)})` : sql`${column} IN (${seenTargets(field.relation, visible, values)})`;
+      if (field.relation) {
+        if (field.relation.many) return sql`${column} && ARRAY(${seenTargets(field.relation, visible, values)})`;
+        // Between tenant tables the single relation is matched with its tenant, so the semi-join
+        // PostgreSQL makes of it stays within a shard on Citus (docs/scaling.md); the rows are the same.
+        const tenantTables = !resource.shared && relationTargets(field.relation).every((target) => !target.shared);
+        return tenantTables
+          ? sql`(tenant_id, ${column}) IN (${seenTargets(field.relation, visible, values, true)})`
+          : sql`${column} IN (${seenTargets(field.relation, visible, values)})`;
+      }
       return sql`${column} IN (${list(equalityValues(field, values))})`;
     case 'not':
       // Rows without a value are kept: they are linked to (or hold) none of these.
@@ -134,9 +180,10 @@ const equalityValues = (field: FieldType, values: string[]): unknown[] => (field
  * The ids among `ids` of targets the caller may see: a hidden target's id matches nothing, as
  * an unknown id does, so a filter (is or is not) never tells that a hidden record exists.
  */
-function seenTargets(relation: RelationSpec, visible: Visibility[], ids: string[]): SQL {
+function seenTargets(relation: RelationSpec, visible: Visibility[], ids: string[], withTenant = false): SQL {
+  const columns = withTenant ? sql`tenant_id, id` : sql`id`;
   return sql.join(
-    relationTargets(relation).map((target) => sql`SELECT id FROM ${id(target.table)} WHERE id IN (${list(ids)}) AND ${visibleCondition(target, visible)}`),
+    relationTargets(relation).map((target) => sql`SELECT ${columns} FROM ${id(target.table)} WHERE id IN (${list(ids)}) AND ${visibleCondition(target, visible)}`),
     sql` UNION ALL `,
   );
 }
@@ -192,6 +239,27 @@ export function searchMatch(search: string, options: { names?: boolean; prepared
   const tsquery = options.prepared ? sql`(SELECT ${built})` : built;
   // ts_match_vq is what @@ calls; made LEAKPROOF in migration 0040 like the operator.
   return options.scan ? sql`ts_match_vq(search_vector, ${tsquery})` : sql`search_vector @@ ${tsquery}`;
+}
+
+/**
+ * A list search forgives typos when the search as typed finds fewer matches than this that the
+ * reader may see — none: its words then also match the tenant's words like them (service.ts
+ * `list`). Quick search, a box of suggestions, adds typos whenever its exact tiers leave a page
+ * short; a list is read as an answer — counted, filtered, exported, acted on in bulk — so one
+ * that finds "Lopez" twice is not widened to "Lopes", nor "y2015" to "y2016". A search that
+ * finds nothing as typed is the one a typo explains.
+ */
+export const FORGIVE_BELOW = 1;
+
+/**
+ * The search as a tsquery whose words also match the words like them among the tenant's words
+ * of this table (migration 0200 search_query_forgiving), passed as ListQuery `searchQuery`;
+ * null when no word typed has a word like it, or the table keeps no vocabulary of its words.
+ */
+export async function forgivingSearchQuery(tx: Tx, resource: Resource, search: string): Promise<string | null> {
+  if (resource.shared) return null;
+  const [row] = await query<{ q: string | null }>(tx, sql`SELECT search_query_forgiving(${resource.table}, ${search}) AS q`);
+  return row?.q ?? null;
 }
 
 /** Columns that are never null: ordered without NULLS LAST so their indexes apply. */
@@ -260,11 +328,15 @@ export function pageStatement(
   columns: PageColumn[] = [],
 ): SQL {
   const extra = columns.map((column, index) => sql`${column.value} AS ${id(`__x${index}`)}, `);
+  // With extra columns the page carries its rows' tenant as __tenant, so their correlated
+  // sub-selects correlate on it as well as on page.id (on Citus, correlation must include the
+  // distribution column; docs/scaling.md). selectPage drops it.
+  const rowColumns = columns.length > 0 && !resource.shared ? sql`${selectColumns(resource)}, tenant_id AS __tenant` : selectColumns(resource);
   if (!counterTotal && totalFrom === 'matched' && !listQuery.ranked) {
     // MATERIALIZED: the set is read once, by whatever plan suits the few matches
     // expected (a bitmap of the search index), then sorted for the page and counted.
     return sql`WITH matched AS MATERIALIZED (
-                 SELECT ${selectColumns(resource)} FROM ${id(resource.table)}
+                 SELECT ${rowColumns} FROM ${id(resource.table)}
                  WHERE ${whereClause(resource, visible, listQuery)} LIMIT ${MATCHED_SET_CAP + 1})
                SELECT page.*, ${sql.join(extra)}(SELECT count(*)::int FROM matched) AS __total
                FROM (SELECT * FROM matched ORDER BY ${orderClause(listQuery)} LIMIT ${listQuery.limit} OFFSET ${listQuery.offset}) page`;
@@ -273,8 +345,8 @@ export function pageStatement(
     ? counterSum(counterTotal)
     : totalFrom === 'none' ? sql`NULL::int` : sql`(${cappedCountStatement(resource, visible, listQuery)})`;
   const page = listQuery.ranked && listQuery.search
-    ? rankedPage(resource, visible, listQuery, listQuery.search)
-    : sql`SELECT ${selectColumns(resource)} FROM ${id(resource.table)}
+    ? rankedPage(resource, visible, listQuery, listQuery.search, rowColumns)
+    : sql`SELECT ${rowColumns} FROM ${id(resource.table)}
           WHERE ${whereClause(resource, visible, listQuery)}
           ORDER BY ${orderClause(listQuery)}
           LIMIT ${listQuery.limit} OFFSET ${listQuery.offset}`;
@@ -290,13 +362,13 @@ export function pageStatement(
  * list order when a word is common and stops after a page, or collects the
  * few matches of a rare one), so a common word never ranks all its matches.
  */
-function rankedPage(resource: Resource, visible: Visibility[], listQuery: ListQuery, search: string): SQL {
+function rankedPage(resource: Resource, visible: Visibility[], listQuery: ListQuery, search: string, rowColumns: SQL): SQL {
   const where = whereClause(resource, visible, listQuery);
   const wanted = listQuery.offset + listQuery.limit;
   const term = sql`(SELECT search_text(${search}))`;
   const pastTerm = sql`(SELECT search_text(${search}) || chr(1114111))`;
   const tier = (condition: SQL, order: SQL) =>
-    sql`(SELECT ${selectColumns(resource)} FROM ${id(resource.table)} WHERE ${where} AND ${condition}
+    sql`(SELECT ${rowColumns} FROM ${id(resource.table)} WHERE ${where} AND ${condition}
          ORDER BY ${order} LIMIT ${wanted})`;
   const tiers = [
     tier(sql`search_name ~>=~ ${term} AND search_name ~<~ ${pastTerm}`, sql`search_name USING ~<~, id`),
@@ -311,9 +383,9 @@ function rankedPage(resource: Resource, visible: Visibility[], listQuery: ListQu
 /** A list page (pageStatement's arguments), with what the extensions' columns read. */
 export async function selectPage(tx: Tx, ...page: Parameters<typeof pageStatement>): Promise<Page> {
   const columns = page[5] ?? [];
-  const found = await query<Row & { __total: number | null }>(tx, pageStatement(...page));
+  const found = await query<Row & { __total: number | null; __tenant?: string }>(tx, pageStatement(...page));
   const read: PageReads = new Map(columns.map((column) => [column.extension, new Map()]));
-  const rows = found.map(({ __total: _total, ...row }) => {
+  const rows = found.map(({ __total: _total, __tenant: _tenant, ...row }) => {
     columns.forEach((column, index) => {
       read.get(column.extension)!.set(row.id, row[`__x${index}`]);
       delete row[`__x${index}`];
@@ -408,10 +480,18 @@ export async function countFromCounters(tx: Tx, kinds: string[], visible: Visibi
   return row?.n ?? 0;
 }
 
+/**
+ * The transaction's tenant as a condition on a tenant table (`tenantPin`: the rows row-level
+ * security allows anyway, named so a Citus cluster routes the statement to the tenant's shard,
+ * docs/scaling.md); nothing on a shared table, which has no tenant_id. Written into the
+ * statements by id (gets, edits, deletes, locks), whose plan is the primary key's either way.
+ */
+const ownTenant = (tx: Tx, resource: Resource): SQL => (resource.shared ? sql`true` : tenantPin(tx));
+
 export async function selectOne(tx: Tx, resource: Resource, visible: Visibility[], rowId: string): Promise<Row | null> {
   const [row] = await query<Row>(
     tx,
-    sql`SELECT ${selectColumns(resource)} FROM ${id(resource.table)} WHERE id = ${rowId} AND ${whereClause(resource, visible)}`,
+    sql`SELECT ${selectColumns(resource)} FROM ${id(resource.table)} WHERE ${ownTenant(tx, resource)} AND id = ${rowId} AND ${whereClause(resource, visible)}`,
   );
   return row ?? null;
 }
@@ -421,7 +501,7 @@ export async function selectMany(tx: Tx, resource: Resource, visible: Visibility
   if (ids.length === 0) return [];
   return query<Row>(
     tx,
-    sql`SELECT ${selectColumns(resource)} FROM ${id(resource.table)} WHERE id = ANY(${uuidArray(ids)}) AND ${whereClause(resource, visible)}`,
+    sql`SELECT ${selectColumns(resource)} FROM ${id(resource.table)} WHERE ${ownTenant(tx, resource)} AND id = ANY(${uuidArray(ids)}) AND ${whereClause(resource, visible)}`,
   );
 }
 
@@ -437,7 +517,7 @@ export async function lockRows(tx: Tx, resource: Resource, visible: Visibility[]
   return query<Row>(
     tx,
     sql`SELECT ${selectColumns(resource)} FROM ${id(resource.table)}
-        WHERE id = ANY(${uuidArray(ids)}) AND ${whereClause(resource, visible)}
+        WHERE ${ownTenant(tx, resource)} AND id = ANY(${uuidArray(ids)}) AND ${whereClause(resource, visible)}
         ORDER BY id FOR UPDATE`,
   );
 }
@@ -479,14 +559,14 @@ export async function updateRow(tx: Tx, resource: Resource, rowId: string, value
   assignments.push(sql`updated_at = now()`);
   const rows = await query<{ id: string }>(
     tx,
-    sql`UPDATE ${id(resource.table)} SET ${sql.join(assignments, sql`, `)} WHERE id = ${rowId} AND ${statusCondition(resource)} RETURNING id`,
+    sql`UPDATE ${id(resource.table)} SET ${sql.join(assignments, sql`, `)} WHERE ${ownTenant(tx, resource)} AND id = ${rowId} AND ${statusCondition(resource)} RETURNING id`,
   );
   return rows.length > 0;
 }
 
 /** Deletes a row the resource serves (as updateRow: a suggestion accepted meanwhile stays); false when none matched. */
 export async function deleteRow(tx: Tx, resource: Resource, rowId: string): Promise<boolean> {
-  const rows = await query<{ id: string }>(tx, sql`DELETE FROM ${id(resource.table)} WHERE id = ${rowId} AND ${statusCondition(resource)} RETURNING id`);
+  const rows = await query<{ id: string }>(tx, sql`DELETE FROM ${id(resource.table)} WHERE ${ownTenant(tx, resource)} AND id = ${rowId} AND ${statusCondition(resource)} RETURNING id`);
   return rows.length > 0;
 }
 

@@ -51,6 +51,13 @@ export interface ResourceDeclaration {
    */
   listItem?: { listKind: string; column: string };
   /**
+   * Filters through other records' relations (list-query.ts `linkFilters`): `<name>=<ids>` keeps
+   * the rows linked to any of those records by the filter's chain of relations, `<name>__not=<ids>`
+   * those linked to none, among the records the reader may see at every step (e.g. people on
+   * ledger entries with an organization; organizations of the deals an investor holds stakes in).
+   */
+  links?: Record<string, LinkFilter>;
+  /**
    * The resource whose records hold the items of other resources' lists (lists): its items
    * table and that table's column naming the holder. The catalog pairs it with every `listItem`.
    */
@@ -146,6 +153,20 @@ export interface ResourceDeclaration {
     values: (context: AnnotateContext) => Promise<Map<string, Record<string, unknown>>>;
   };
 }
+
+/** A filter through a chain of relations (ResourceDeclaration `links`). */
+export interface LinkFilter {
+  /** What the records named are to a row ("Investors"), for people reading the filter. */
+  label: string;
+  /**
+   * The steps from a row to the records named. `{ from, field }` goes back to the rows of the
+   * resource `from` whose relation `field` holds the current row; `{ field }` forward to the
+   * records the current row's relation `field` holds. The records of the last step are compared
+   * with the filter's ids; a last forward step may name several fields (any of them holds one).
+   */
+  path: LinkStep[];
+}
+export type LinkStep = { from: string; field: string } | { field: string | string[] };
 
 export interface AnnotateContext {
   tx: Tx;

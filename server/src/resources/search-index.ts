@@ -32,6 +32,16 @@ export function searchFieldProblem(name: string, field: FieldType | undefined): 
 
 const quoteIdent = (name: string) => `"${name.replaceAll('"', '""')}"`;
 
+/**
+ * A searched field's text in the vector. Phone numbers are searched by their digits in the forms
+ * a reader types them (search_phone_words, migration 0200: international, national with and
+ * without the trunk 0), not by the groups of their punctuation.
+ */
+function fieldSearchText(name: string, field: FieldType): string {
+  if (field.kind === 'phones') return `search_phone_words(${quoteIdent(name)})`;
+  return field.multiple ? `f_join(${quoteIdent(name)})` : `${quoteIdent(name)}::text`;
+}
+
 /** The generated column's expression: one weighted vector per weight, concatenated. */
 export function searchVectorExpression(resource: Resource): string {
   const fields = Object.entries(resource.search?.fields ?? {});
@@ -40,7 +50,7 @@ export function searchVectorExpression(resource: Resource): string {
     const parts = [
       ...fields
         .filter(([, fieldWeight]) => fieldWeight === weight)
-        .map(([name]) => (resource.fields[name]!.multiple ? `f_join(${quoteIdent(name)})` : `${quoteIdent(name)}::text`)),
+        .map(([name]) => fieldSearchText(name, resource.fields[name]!)),
       ...serverColumns.filter(([, columnWeight]) => columnWeight === weight).map(([name]) => `${quoteIdent(name)}::text`),
     ];
     return parts.length === 0 ? [] : [`search_vector_of('${weight}', ${parts.join(', ')})`];
@@ -115,11 +125,35 @@ export function quickSearchStatements(resource: Resource, rebuild: boolean): str
   return [prefixIndexStatement(resource), `SELECT setup_search_words('${resource.table}', ${rebuild})`];
 }
 
+/**
+ * The weights whose words join the tenant's vocabulary for a table that is not quick-searched
+ * (migration 0201): its names and main fields, where typos are typed.
+ */
+const VOCABULARY_WEIGHTS: readonly SearchWeight[] = ['A', 'B'];
+
+/**
+ * For a searched table of the tenants' own records that is not quick-searched: the trigger that
+ * adds its words to the tenant's vocabulary (which a list search forgives typos by, migration
+ * 0200), on insert and on update of the columns those words come from, and its words written
+ * when the trigger is new or the vector was rebuilt. Quick-searched tables fill the vocabulary
+ * from search_words; shared tables (no tenant) keep none, so their lists do not forgive typos.
+ */
+export function vocabularyStatements(resource: Resource, rebuild: boolean): string[] {
+  if (resource.quickSearch || resource.shared || !resource.search) return [];
+  const columns = [
+    ...Object.entries(resource.search.fields ?? {}),
+    ...Object.entries(resource.search.serverColumns ?? {}),
+  ].filter(([, weight]) => VOCABULARY_WEIGHTS.includes(weight)).map(([name]) => name);
+  if (columns.length === 0) return [];
+  const literal = (text: string) => `'${text.replaceAll("'", "''")}'`;
+  return [`SELECT setup_search_vocabulary(${literal(resource.table)}, ARRAY[${columns.map(literal).join(', ')}]::text[], ${rebuild})`];
+}
+
 /** Every statement the resources' search needs, for a fingerprint of the derived schema (test templates). */
 export function searchSchemaFingerprint(resources: Resource[]): string {
   const parts = resources
     .filter((resource) => resource.search)
-    .map((resource) => `${resource.table}:${searchIndexStatements(resource).signature}:${visitorIndexStatements(resource).join(';')}`);
+    .map((resource) => `${resource.table}:${searchIndexStatements(resource).signature}:${visitorIndexStatements(resource).join(';')}:${vocabularyStatements(resource, false).join(';')}`);
   return createHash('sha256').update(parts.join(',')).digest('hex').slice(0, 16);
 }
 
@@ -146,6 +180,7 @@ export async function applySearchIndexes(database: Database, resources: Resource
       // Created when missing (IF NOT EXISTS): the column's rebuild drops them with it.
       const derived = (rebuild: boolean) => [
         ...(resource.quickSearch ? quickSearchStatements(resource, rebuild) : []),
+        ...vocabularyStatements(resource, rebuild),
         ...visitorIndexStatements(resource),
       ];
       if (current.get(resource.table) === `${COMMENT_PREFIX}${signature}`) {
@@ -156,6 +191,13 @@ export async function applySearchIndexes(database: Database, resources: Resource
       await session.execInTransaction([...statements, ...derived(true), `ANALYZE ${quoteIdent(resource.table)}`].join(';\n'));
       rebuilt.push(resource.table);
     }
+    // The word tables were written anew for the rebuilt tables (every row deleted and written
+    // again): vacuumed, so that quick search does not walk the dead half of search_words (2.1x
+    // slower on the bench until autovacuum came round), and analyzed — without fresh statistics
+    // the planner takes a tenant's whole vocabulary for a few rows and reads it by the prefix
+    // btree instead of the trigram index (a typo's similar words: ~900 ms instead of ~40 ms on
+    // the bench's 80,000-person tenant). Outside a transaction, as VACUUM must be.
+    if (rebuilt.length > 0) await session.query('VACUUM (ANALYZE) search_words, search_name_words, search_vocabulary');
     return rebuilt;
   });
 }

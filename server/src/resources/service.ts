@@ -201,7 +201,46 @@ export class ResourceService {
     const uncounted = planned !== null && planned >= repo.SURELY_BEYOND_CAP;
     const matching = statistics ? { ...listQuery, searchBy: statistics.searchBy, searchQuery: statistics.searchQuery } : listQuery;
     const columns = this.pageColumns(visible);
-    let totalFrom: repo.TotalFrom = uncounted ? 'none' : planned !== null && !listQuery.ranked ? 'matched' : 'capped';
+    let { rows, read, count, estimate } = await this.readPage(tx, visible, matching, counterTotal, columns, uncounted ? 'none' : planned !== null && !listQuery.ranked ? 'matched' : 'capped', planned);
+    // Typos are forgiven only when the search as typed finds nothing the reader may see
+    // (repository.ts FORGIVE_BELOW): then each word typed also matches the tenant's words like it, the rule
+    // quick search's typo tier has (search_similar_words, migration 0200). The decision depends
+    // on the exact total alone, never on the page asked for, so every page of a search agrees.
+    let similar = false;
+    if (listQuery.search && !counterTotal && !estimate && count < repo.FORGIVE_BELOW) {
+      const forgiving = await repo.forgivingSearchQuery(tx, this.resource, listQuery.search);
+      if (forgiving) {
+        const forgiven = await this.readPage(tx, visible, { ...listQuery, searchBy: 'index', searchQuery: forgiving }, undefined, columns, listQuery.ranked ? 'capped' : 'matched', null);
+        if (forgiven.count > count || forgiven.estimate) {
+          ({ rows, read, count, estimate } = forgiven);
+          similar = true;
+        }
+      }
+    }
+    const page: ListPage = {
+      count,
+      offset: listQuery.offset,
+      limit: listQuery.limit,
+      results: await this.presentRows(tx, access, rows, read),
+    };
+    if (estimate) page.count_is_estimate = true;
+    if (similar) page.search_includes_similar = true;
+    return page;
+  }
+
+  /**
+   * A list page and its total, read as `totalFrom` says (repository.ts TotalFrom); `planned` is
+   * the planner's estimate of the matches when one was made (null: estimated here if needed).
+   */
+  private async readPage(
+    tx: Tx,
+    visible: Visibility[],
+    matching: ListQuery,
+    counterTotal: repo.CounterTotal | undefined,
+    columns: PageColumn[],
+    totalFrom: repo.TotalFrom,
+    planned: number | null,
+  ): Promise<{ rows: repo.Row[]; read: PageReads; count: number; estimate: boolean }> {
     let found = await repo.selectPage(tx, this.resource, visible, matching, counterTotal, totalFrom, columns);
     if (totalFrom === 'matched' && (found.total ?? 0) > repo.MATCHED_SET_CAP) {
       // The planner expected fewer matches than there are: the set was cut short and its
@@ -212,13 +251,13 @@ export class ResourceService {
     const { rows, read, total } = found;
     let count = total ?? 0;
     let estimate = false;
-    if (uncounted) {
-      count = Math.round(planned);
+    if (totalFrom === 'none') {
+      count = Math.round(planned ?? 0);
       estimate = true;
     } else if (total === null && counterTotal) {
       // An empty page carries no total.
       count = await repo.countFromCounters(tx, counterTotal.kinds, counterTotal.visible);
-    } else if (total === null && listQuery.offset > 0) {
+    } else if (total === null && matching.offset > 0) {
       ({ count, estimate } = await repo.countMatching(tx, this.resource, visible, matching));
     } else if (!counterTotal && count > repo.EXACT_COUNT_CAP) {
       // Beyond the cap a total is an estimate however it was read (a matched set knows it
@@ -228,15 +267,8 @@ export class ResourceService {
         : Math.max(Math.round(planned), repo.EXACT_COUNT_CAP + 1);
       estimate = true;
     }
-    if (estimate) ({ count, estimate } = boundedByPage(count, listQuery, rows.length));
-    const page: ListPage = {
-      count,
-      offset: listQuery.offset,
-      limit: listQuery.limit,
-      results: await this.presentRows(tx, access, rows, read),
-    };
-    if (estimate) page.count_is_estimate = true;
-    return page;
+    if (estimate) ({ count, estimate } = boundedByPage(count, matching, rows.length));
+    return { rows, read, count, estimate };
   }
 
   async get({ tx, actor }: EngineContext, rowId: string): Promise<Record<string, unknown>> {

@@ -57,6 +57,30 @@ describe('sniffType', () => {
     assert.equal(await sniff('caf\u00e9 cr\u00e8me'), 'text/plain');
   });
 
+  it('reads UTF-16 and UTF-32 text as text, byte-order mark or not (not as MP3 frames)', async () => {
+    const mail = 'From: Ann <ann@example.com>\nTo: bob@example.com\nSubject: Q3\n\nHello Bob,\n';
+    const utf16be = (text: string) => Buffer.from(text, 'utf16le').swap16();
+    assert.equal(await sniff(Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(mail, 'utf16le')])), 'message/rfc822');
+    assert.equal(await sniff(Buffer.concat([Buffer.from([0xfe, 0xff]), utf16be('Just a note, nothing more.\n')])), 'text/plain');
+    assert.equal(await sniff(Buffer.from('name,city\nAcme,Paris\nGlobex,Berlin\n', 'utf16le')), 'text/csv', 'no byte-order mark: the zero bytes tell');
+    const utf32 = Buffer.alloc(4 + 4 * 12);
+    utf32.set([0xff, 0xfe, 0, 0]);
+    [...'Hello there.'].forEach((char, index) => utf32.writeUInt32LE(char.codePointAt(0)!, 4 + 4 * index));
+    assert.equal(await sniff(utf32), 'text/plain');
+    assert.equal(await sniff(Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('<!DOCTYPE html><html>hi</html>', 'utf16le')])), 'text/html');
+    // An MPEG audio frame (FF FB …) is still audio.
+    assert.equal(await sniff(Buffer.concat([Buffer.from([0xff, 0xfb, 0x90, 0x64]), Buffer.alloc(4000, 1)])), 'audio/mpeg');
+  });
+
+  it('calls an XHTML page (XML with an <html> root) a page, and a TIFF a TIFF wherever its directory lies', async () => {
+    assert.equal(await sniff('<?xml version="1.0" encoding="utf-8"?>\n<!DOCTYPE html>\n<html xmlns="http://www.w3.org/1999/xhtml"><body>10-K</body></html>'), 'application/xhtml+xml');
+    assert.equal(await sniff('<?xml version="1.0"?><catalog><html-ish/></catalog>'), 'application/xml');
+    const tiff = Buffer.alloc(70_000);
+    tiff.set([0x49, 0x49, 0x2a, 0x00]);
+    tiff.writeUInt32LE(69_000, 4);
+    assert.equal(await sniff(tiff.subarray(0, 64 * 1024), false), 'image/tiff');
+  });
+
   it('calls bytes that are neither a known format nor text a stream of bytes', async () => {
     assert.equal(await sniff(Buffer.from([0x00, 0x01, 0x02, 0x03, 0x41])), 'application/octet-stream');
     assert.equal(await sniff('text with a NUL\u0000 in it'), 'application/octet-stream');

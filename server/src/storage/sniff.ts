@@ -20,11 +20,17 @@
  *     `[text](target)` → text/markdown
  *   - anything else → text/plain
  *
+ * Text in UTF-16 or UTF-32 (a byte-order mark, or the zero bytes' pattern) is decoded first and
+ * classified like any text: its zero bytes look binary, and file-type calls a UTF-16 byte-order
+ * mark (FF FE, FE FF) an MP3 frame. XML whose root is <html> (XHTML, inline XBRL filings) is
+ * application/xhtml+xml: a page, active content.
+ *
  * Heuristics on text can be wrong both ways; what matters for safety is that
  * the answer never depends on the client, and that anything that might be
  * active content (HTML, SVG) is called so.
  */
 import { fileTypeFromBuffer } from 'file-type';
+import { decodeText as decodeAnyText, wideEncoding } from '../processing/text/plain.ts';
 
 export interface SniffedType {
   mime: string;
@@ -44,11 +50,20 @@ export const OCTET_STREAM: SniffedType = { mime: 'application/octet-stream', ext
 export async function sniffType(head: Uint8Array, complete: boolean): Promise<SniffedType> {
   if (head.length === 0) return OCTET_STREAM;
   const detected = await fileTypeFromBuffer(head);
+  if ((!detected || detected.mime === 'audio/mpeg') && wideEncoding(head)) {
+    // UTF-16/32 text (file-type takes a UTF-16 byte-order mark for an MP3 frame); a real MP3
+    // decoded so is full of control characters, and stays what file-type said.
+    const text = decodeAnyText(head).text.replace(/^\uFEFF/, '');
+    if (!hasBinaryChars(text)) return classifyText(text, complete);
+  }
   if (detected) {
     if (detected.mime === 'application/xml' && isSvg(decodeText(head))) return { mime: 'image/svg+xml', ext: 'svg' };
+    if (detected.mime === 'application/xml' && isXhtml(decodeText(head.subarray(0, 4096)))) return { mime: 'application/xhtml+xml', ext: 'xhtml' };
     if (detected.mime === 'application/x-cfb') return compoundFileType(head) ?? { mime: detected.mime, ext: detected.ext };
     return { mime: detected.mime, ext: detected.ext };
   }
+  // A TIFF whose first directory lies past the head: file-type looks for it and gives up.
+  if (isTiffSignature(head)) return { mime: 'image/tiff', ext: 'tif' };
   if (hasBinaryBytes(head)) return OCTET_STREAM;
   return classifyText(decodeText(head), complete);
 }
@@ -74,6 +89,28 @@ function compoundFileType(head: Uint8Array): SniffedType | null {
     if (bytes.includes(Buffer.from(stream, 'utf16le'))) return type.mime === 'application/x-cfb' ? null : type;
   }
   return null;
+}
+
+export const isTiffSignature = (bytes: Uint8Array) =>
+  (bytes[0] === 0x49 && bytes[1] === 0x49 && bytes[2] === 0x2a && bytes[3] === 0) || (bytes[0] === 0x4d && bytes[1] === 0x4d && bytes[2] === 0 && bytes[3] === 0x2a);
+
+/** Whether decoded text holds a character that never occurs in text (the bytes' list, as code points; U+FFFD aside). */
+// eslint-disable-next-line no-control-regex -- the control characters are what it looks for
+const hasBinaryChars = (text: string) => /[\u0000-\u0008\u000B\u000E-\u001A\u001C-\u001F]/.test(text);
+
+/** Whether XML text's root element is <html> (XHTML, inline XBRL filings): a page, not data. */
+export function isXhtml(text: string): boolean {
+  let at = 0;
+  for (let steps = 0; steps < 100; steps += 1) {
+    at = text.indexOf('<', at);
+    if (at < 0) return false;
+    if (text.startsWith('<?', at)) at = text.indexOf('?>', at) + 2;
+    else if (text.startsWith('<!--', at)) at = text.indexOf('-->', at) + 3;
+    else if (text.startsWith('<!', at)) at = text.indexOf('>', at) + 1;
+    else return /^<(?:[\w-]+:)?html[\s>]/i.test(text.slice(at, at + 20));
+    if (at <= 1) return false;
+  }
+  return false;
 }
 
 function hasBinaryBytes(bytes: Uint8Array): boolean {

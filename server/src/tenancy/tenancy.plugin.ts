@@ -25,6 +25,12 @@ declare module 'fastify' {
      * it again on the primary.
      */
     tx<T>(fn: (tx: Tx) => Promise<T>, options?: { once?: boolean }): Promise<T>;
+    /**
+     * Set while this request loads an answer that a change notification of the primary keeps
+     * current (the read cache): its reads then go to the primary, never to a replica that may
+     * not have replayed the change yet (docs/scaling.md, "Caches").
+     */
+    readsFromPrimary: boolean;
     /** Runs one read-only statement scoped to this request's tenant (`Database.readOnce`). */
     readOnce<T>(statement: RenderedStatement): Promise<T[]>;
   }
@@ -47,9 +53,10 @@ export const tenancyPlugin = fp(
       manageTenants: request.principal?.canManageTenants ?? false,
     });
     const reads = options.reads ?? null;
+    app.decorateRequest('readsFromPrimary', false);
     app.decorateRequest('tx', function tx<T>(this: FastifyRequest, fn: (tx: Tx) => Promise<T>, { once = false } = {}): Promise<T> {
       const context = contextOf(this);
-      if (reads?.readsFromReplica(this)) return reads.replicas.withTenant(context, fn, { after: reads.readAfter(this), once });
+      if (reads && !this.readsFromPrimary && reads.readsFromReplica(this)) return reads.replicas.withTenant(context, fn, { after: reads.readAfter(this), once });
       // A request that may write tells every process's read cache at commit when it did
       // (read-cache.ts); reads skip the extra statement.
       if (READ_ONLY_METHODS.has(this.method)) return options.db.withTenant(context, fn);
@@ -60,7 +67,7 @@ export const tenancyPlugin = fp(
       });
     });
     app.decorateRequest('readOnce', function readOnce<T>(this: FastifyRequest, statement: RenderedStatement): Promise<T[]> {
-      if (reads?.readsFromReplica(this)) return reads.replicas.readOnce<T>(contextOf(this), statement, { after: reads.readAfter(this) });
+      if (reads && !this.readsFromPrimary && reads.readsFromReplica(this)) return reads.replicas.readOnce<T>(contextOf(this), statement, { after: reads.readAfter(this) });
       return options.db.readOnce<T>(contextOf(this), statement);
     });
 

@@ -17,7 +17,8 @@ function pgliteTenantTransactions(db: Db, accessMode: 'read write' | 'read only'
   return (context, fn) =>
     db.transaction(
       async (tx) => {
-        await tx.execute(sql.raw(contextStatement(context)));
+        // One statement per message on PGlite's extended protocol.
+        for (const statement of contextStatement(context).split(';\n')) await tx.execute(sql.raw(statement));
         return fn(tx);
       },
       accessMode === 'read only' ? { accessMode } : undefined,

@@ -119,7 +119,8 @@ async function serverTemplate(serverUrl: string): Promise<string> {
   }
 }
 
-async function queryServer(serverUrl: string, statement: string, values: unknown[] = []): Promise<unknown[]> {
+/** One statement on the server's maintenance database as the superuser of the URL. */
+export async function queryServer(serverUrl: string, statement: string, values: unknown[] = []): Promise<unknown[]> {
   const client = new pg.Client({ connectionString: serverUrl });
   await client.connect();
   try {

@@ -5,7 +5,7 @@
  * transaction (row-level security adds the tenant).
  */
 import { sql } from 'drizzle-orm';
-import { query, type Tx } from '../../db/client.ts';
+import { query, tenantPin, type Tx } from '../../db/client.ts';
 import { conflict } from '../../resources/errors.ts';
 import { enqueueMany } from '../../jobs/queue.ts';
 import { likeLiteral, textArray, visibleCondition, type Row } from '../../resources/repository.ts';
@@ -196,7 +196,7 @@ export async function findToken(tx: Tx, sha256: string, purpose: TokenPurpose): 
   const [row] = await query<TokenRow>(
     tx,
     sql`SELECT item_id, purpose, coalesce(expires_at <= now(), false) AS expired, used_at IS NOT NULL AS used
-        FROM email_subscription_tokens WHERE token_sha256 = ${sha256} AND purpose = ${purpose} FOR UPDATE`,
+        FROM email_subscription_tokens WHERE ${tenantPin(tx)} AND token_sha256 = ${sha256} AND purpose = ${purpose} FOR UPDATE`,
   );
   return row ?? null;
 }
@@ -212,12 +212,12 @@ export async function dropOpenConfirmTokens(tx: Tx, itemId: string): Promise<voi
 
 /** An item by address, locked for the subscription's change. */
 export async function lockItemByEmail(tx: Tx, email: string): Promise<Row | null> {
-  const [row] = await query<Row>(tx, sql`SELECT * FROM email_list WHERE email = ${email} FOR UPDATE`);
+  const [row] = await query<Row>(tx, sql`SELECT * FROM email_list WHERE ${tenantPin(tx)} AND email = ${email} FOR UPDATE`);
   return row ?? null;
 }
 
 export async function lockItem(tx: Tx, itemId: string): Promise<Row | null> {
-  const [row] = await query<Row>(tx, sql`SELECT * FROM email_list WHERE id = ${itemId} FOR UPDATE`);
+  const [row] = await query<Row>(tx, sql`SELECT * FROM email_list WHERE ${tenantPin(tx)} AND id = ${itemId} FOR UPDATE`);
   return row ?? null;
 }
 

@@ -6,7 +6,7 @@
  */
 import { sql, type SQL } from 'drizzle-orm';
 import type { FactPeriod } from '../../contracts.ts';
-import { query, type Tx } from '../../db/client.ts';
+import { query, tenantPin, type Tx } from '../../db/client.ts';
 import type { Visibility } from '../../resources/fields.ts';
 import { searchMatch, uuidArray, visibleCondition } from '../../resources/repository.ts';
 import type { Resource } from '../../resources/resource.ts';
@@ -45,9 +45,9 @@ export async function isInSubtree(tx: Tx, factId: string, candidate: string): Pr
   const [row] = await query<{ found: boolean }>(
     tx,
     sql`WITH RECURSIVE up AS (
-          SELECT id, parent FROM facts WHERE id = ${candidate}
+          SELECT id, parent FROM facts WHERE ${tenantPin(tx)} AND id = ${candidate}
           UNION
-          SELECT f.id, f.parent FROM facts f JOIN up ON f.id = up.parent
+          SELECT f.id, f.parent FROM facts f JOIN up ON f.id = up.parent WHERE ${tenantPin(tx, 'f')}
         )
         SELECT EXISTS (SELECT 1 FROM up WHERE id = ${factId}) AS found`,
   );
@@ -122,9 +122,9 @@ export async function carryDown(
   return query<Inherited>(
     tx,
     sql`WITH RECURSIVE below AS (
-          SELECT id FROM facts WHERE parent = ${fact.id}
+          SELECT id FROM facts WHERE ${tenantPin(tx)} AND parent = ${fact.id}
           UNION
-          SELECT f.id FROM facts f JOIN below b ON f.parent = b.id
+          SELECT f.id FROM facts f JOIN below b ON f.parent = b.id WHERE ${tenantPin(tx, 'f')}
         ),
         changing AS (
           SELECT f.id, f.visibility, f.section, f.category FROM facts f JOIN below USING (id)
@@ -146,9 +146,9 @@ export async function subtreeCount(tx: Tx, factId: string, visible: Visibility[]
   const [row] = await query<{ n: number }>(
     tx,
     sql`WITH RECURSIVE below AS (
-          SELECT id FROM facts WHERE id = ${factId} AND visibility IN (${visibilityList(visible)})
+          SELECT id FROM facts WHERE ${tenantPin(tx)} AND id = ${factId} AND visibility IN (${visibilityList(visible)})
           UNION
-          SELECT f.id FROM facts f JOIN below b ON f.parent = b.id WHERE f.visibility IN (${visibilityList(visible)})
+          SELECT f.id FROM facts f JOIN below b ON f.parent = b.id WHERE ${tenantPin(tx, 'f')} AND f.visibility IN (${visibilityList(visible)})
         )
         SELECT count(*)::int AS n FROM below`,
   );
@@ -204,7 +204,8 @@ export interface FilterTargets {
  * when it or a descendant matches, with its ancestors (walked back up) for context.
  */
 export async function readTree(tx: Tx, targets: FilterTargets, visible: Visibility[], reach: Visibility[], scope: TreeQuery): Promise<TreeRow[]> {
-  const start: SQL[] = [scope.root ? sql`f.id = ${scope.root}` : sql`f.parent IS NULL`];
+  // Every read of facts is pinned to the tenant: a recursive CTE runs on Citus only within one shard.
+  const start: SQL[] = [tenantPin(tx, 'f'), scope.root ? sql`f.id = ${scope.root}` : sql`f.parent IS NULL`];
   if (scope.section) start.push(sql`f.section = ${scope.section}`);
   if (scope.category) start.push(sql`f.category = ${scope.category}`);
   const matches: SQL[] = [];
@@ -223,13 +224,13 @@ export async function readTree(tx: Tx, targets: FilterTargets, visible: Visibili
     ? sql`kept AS (SELECT id FROM tree)`
     // Only facts the reader sees may match: a locked (paywalled) fact matching a search or a
     // filter would tell a public visitor what it says or links to.
-    : sql`matched AS (SELECT f.id, f.parent FROM facts f JOIN tree USING (id) WHERE f.visibility IN (${visibilityList(visible)}) AND ${sql.join(matches, sql` AND `)}),
+    : sql`matched AS (SELECT f.id, f.parent FROM facts f JOIN tree USING (id) WHERE ${tenantPin(tx, 'f')} AND f.visibility IN (${visibilityList(visible)}) AND ${sql.join(matches, sql` AND `)}),
           kept AS (
             SELECT id, parent FROM matched
             UNION
             -- Up through the table (by its key), not the tree (a scan per step); an ancestor
             -- outside the scope (above a root) is left out by the join with the tree below.
-            SELECT f.id, f.parent FROM facts f JOIN kept k ON f.id = k.parent
+            SELECT f.id, f.parent FROM facts f JOIN kept k ON f.id = k.parent WHERE ${tenantPin(tx, 'f')}
           )`;
   const shown = sql`f.visibility IN (${visibilityList(visible)})`;
   const ifShown = (column: string, fallback: SQL) => sql`CASE WHEN ${shown} THEN f.${sql.identifier(column)} ELSE ${fallback} END`;
@@ -239,7 +240,7 @@ export async function readTree(tx: Tx, targets: FilterTargets, visible: Visibili
     sql`WITH RECURSIVE tree AS (
           SELECT f.id, f.parent FROM facts f WHERE ${sql.join(start, sql` AND `)} AND f.visibility IN (${visibilityList(reach)})
           UNION
-          SELECT f.id, f.parent FROM facts f JOIN tree t ON f.parent = t.id WHERE f.visibility IN (${visibilityList(reach)})
+          SELECT f.id, f.parent FROM facts f JOIN tree t ON f.parent = t.id WHERE ${tenantPin(tx, 'f')} AND f.visibility IN (${visibilityList(reach)})
         ),
         ${kept}
         SELECT f.id, f.parent, f.position, f.section, f.category, f.visibility, NOT (${shown}) AS locked,
@@ -251,6 +252,7 @@ export async function readTree(tx: Tx, targets: FilterTargets, visible: Visibili
                ${ifShown('sources_library', none)} AS sources_library, ${ifShown('sources_raw_data', none)} AS sources_raw_data,
                ${ifShown('source_urls', none)} AS source_urls
         FROM facts f JOIN (SELECT DISTINCT id FROM kept ${matches.length === 0 ? sql`` : sql`JOIN tree USING (id)`}) k USING (id)
+        WHERE ${tenantPin(tx, 'f')}
         ORDER BY f.position, f.created_at, f.id`,
   );
 }
@@ -297,7 +299,7 @@ export async function shareCodes(tx: Tx, page: { limit: number; offset: number; 
     tx,
     sql`SELECT s.id, s.fact_id, s.code, s.created_by, s.created_at, s.expires_at, s.revoked_at, s.view_count, s.last_viewed_at,
                f.text AS fact_text, count(*) OVER ()::int AS total
-        FROM fact_share_codes s JOIN facts f ON f.id = s.fact_id
+        FROM fact_share_codes s JOIN facts f ON f.tenant_id = s.tenant_id AND f.id = s.fact_id
         WHERE ${where}
         ORDER BY s.created_at DESC, s.id DESC LIMIT ${page.limit} OFFSET ${page.offset}`,
   );
@@ -315,7 +317,7 @@ async function countShareCodes(tx: Tx, where: SQL): Promise<number> {
 export async function revokeShareCode(tx: Tx, codeId: string): Promise<(ShareCodeRow & { newly_revoked: boolean }) | null> {
   const [row] = await query<ShareCodeRow & { newly_revoked: boolean }>(
     tx,
-    sql`WITH before AS (SELECT id, revoked_at IS NULL AS active FROM fact_share_codes WHERE id = ${codeId} FOR UPDATE)
+    sql`WITH before AS (SELECT id, revoked_at IS NULL AS active FROM fact_share_codes WHERE ${tenantPin(tx)} AND id = ${codeId} FOR UPDATE)
         UPDATE fact_share_codes c SET revoked_at = coalesce(c.revoked_at, now()) FROM before WHERE c.id = before.id
         RETURNING c.id, c.fact_id, c.code, c.created_by, c.created_at, c.expires_at, c.revoked_at, c.view_count, c.last_viewed_at, before.active AS newly_revoked`,
   );

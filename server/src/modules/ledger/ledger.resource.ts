@@ -47,6 +47,10 @@ export const ledgerEntries = defineResource({
   ordering: ['year', 'quarter', 'order', 'caption', 'symbol', 'amount'],
   filters: ['year', 'quarter', 'currency', 'organizations', 'people', 'geos', 'keywords'],
   listItem: { listKind: 'LedgerList', column: 'ledger_entry_id' },
+  links: {
+    // Ledger entries these organizations or people hold stakes in ("deals Jane Doe invested in").
+    investors: { label: 'Investors', path: [{ from: 'investments', field: 'ledger_entry' }, { field: ['owner', 'owner_person'] }] },
+  },
   identity: {
     names: ['caption', 'symbol', 'data'],
     // Many entries share a symbol or caption (one per year and quarter), so a

@@ -4,7 +4,7 @@
  * transaction, so row-level security keeps it inside the tenant.
  */
 import { sql, type SQL } from 'drizzle-orm';
-import { query, type Tx } from '../../db/client.ts';
+import { query, tenantPin, type Tx } from '../../db/client.ts';
 import type { Visibility } from '../../resources/fields.ts';
 import { selectColumns, whereClause, type Row } from '../../resources/repository.ts';
 import type { Resource } from '../../resources/resource.ts';
@@ -15,11 +15,11 @@ const list = (values: unknown[]) => sql.join(values.map((value) => sql`${value}`
 /** The lists a row is an item of, as a reader sees them (ordered by name). */
 export type ItemLists = Array<{ id: string; name: string; slug: string; kind: string }>;
 
-/** A list page's column of each row's visible lists (a correlated subquery over `page.id`). */
+/** A list page's column of each row's visible lists (a correlated subquery over `page.__tenant` and `page.id`). */
 export function itemListsColumn(resource: Resource, visible: Visibility[]): SQL {
   return sql`(SELECT coalesce(json_agg(json_build_object('id', l.id, 'name', l.name, 'slug', l.slug, 'kind', l.kind) ORDER BY l.name), '[]')
               FROM list_items li JOIN lists l ON l.tenant_id = li.tenant_id AND l.id = li.list_id
-              WHERE li.${id(resource.listItem!.column)} = page.id AND l.visibility IN (${list(visible)}))`;
+              WHERE li.tenant_id = page.__tenant AND li.${id(resource.listItem!.column)} = page.id AND l.visibility IN (${list(visible)}))`;
 }
 
 /** Serializes slug allocation per tenant and kind until the transaction ends. */
@@ -37,9 +37,9 @@ export async function allocateSlug(tx: Tx, kind: string, base: string, listId: s
   const rows = await query<{ slug: string }>(
     tx,
     sql`SELECT slug FROM (
-          SELECT slug, id AS list_id FROM lists WHERE kind = ${kind}
+          SELECT slug, id AS list_id FROM lists WHERE ${tenantPin(tx)} AND kind = ${kind}
           UNION ALL
-          SELECT slug, list_id FROM list_slugs WHERE kind = ${kind}
+          SELECT slug, list_id FROM list_slugs WHERE ${tenantPin(tx)} AND kind = ${kind}
         ) taken
         WHERE ${other} AND (slug = ${base} OR slug LIKE ${pattern})`,
   );
@@ -78,8 +78,8 @@ export async function kindOfList(tx: Tx, listId: string): Promise<string | null>
 function itemsJoin(resource: Resource, listId: string, visible: Visibility[]) {
   const column = id(resource.listItem!.column);
   return sql`FROM ${id(resource.table)}
-             JOIN (SELECT ${column} AS list_item_id, position AS list_item_position, created_at AS list_item_added
-                   FROM list_items WHERE list_id = ${listId} AND ${column} IS NOT NULL) li ON li.list_item_id = id
+             JOIN (SELECT tenant_id AS list_item_tenant, ${column} AS list_item_id, position AS list_item_position, created_at AS list_item_added
+                   FROM list_items WHERE list_id = ${listId} AND ${column} IS NOT NULL) li ON li.list_item_tenant = tenant_id AND li.list_item_id = id
              WHERE ${whereClause(resource, visible)}`;
 }
 
@@ -104,9 +104,9 @@ export async function countItemsOfLists(tx: Tx, resource: Resource, listIds: str
   const rows = await query<{ list_id: string; n: number }>(
     tx,
     sql`SELECT li.list_id, count(*)::int AS n FROM ${id(resource.table)}
-        JOIN (SELECT list_id, ${column} AS list_item_id FROM list_items
+        JOIN (SELECT tenant_id AS list_item_tenant, list_id, ${column} AS list_item_id FROM list_items
               WHERE list_id = ANY(ARRAY(SELECT jsonb_array_elements_text(${JSON.stringify(listIds)}::jsonb))::uuid[]) AND ${column} IS NOT NULL) li
-          ON li.list_item_id = id
+          ON li.list_item_tenant = tenant_id AND li.list_item_id = id
         WHERE ${whereClause(resource, visible)}
         GROUP BY li.list_id`,
   );
@@ -143,7 +143,7 @@ export async function deleteItem(tx: Tx, listId: string, itemId: string): Promis
 
 /** Holds the list row until the transaction ends, so two reorders of one list do not interleave. */
 export async function lockList(tx: Tx, listId: string): Promise<void> {
-  await tx.execute(sql`SELECT id FROM lists WHERE id = ${listId} FOR UPDATE`);
+  await tx.execute(sql`SELECT id FROM lists WHERE ${tenantPin(tx)} AND id = ${listId} FOR UPDATE`);
 }
 
 /**
@@ -229,7 +229,7 @@ export async function setListMemberships(
     ? await query<{ id: string }>(
         tx,
         sql`SELECT id FROM lists WHERE kind = ${membership.listKind} AND id IN (${list(listIds)})
-            AND (visibility IN (${list(visible)}) OR id IN (SELECT list_id FROM list_items WHERE ${id(membership.column)} = ${rowId}))`,
+            AND (visibility IN (${list(visible)}) OR EXISTS (SELECT 1 FROM list_items li WHERE li.tenant_id = lists.tenant_id AND li.list_id = lists.id AND li.${id(membership.column)} = ${rowId}))`,
       )
     : [];
   const missing = listIds.filter((listId) => !found.some((row) => row.id === listId));
@@ -255,8 +255,10 @@ export async function addListItem(tx: Tx, resource: Resource, tenantId: string, 
   const column = id(resource.listItem!.column);
   const added = await query<{ list_id: string }>(
     tx,
+    // INSERT … SELECT rather than a sub-select in VALUES, which Citus does not run (docs/scaling.md).
     sql`INSERT INTO list_items (tenant_id, list_id, ${column}, position)
-        VALUES (${tenantId}, ${listId}, ${rowId}, coalesce((SELECT max(position) + 1 FROM list_items WHERE list_id = ${listId}), 0))
+        SELECT ${tenantId}::uuid, ${listId}::uuid, ${rowId}::uuid, coalesce(max(position) + 1, 0)
+        FROM list_items WHERE ${tenantPin(tx)} AND list_id = ${listId}
         ON CONFLICT DO NOTHING RETURNING list_id`,
   );
   if (added.length > 0 && resource.fields['keywords']?.relation) {
@@ -264,7 +266,7 @@ export async function addListItem(tx: Tx, resource: Resource, tenantId: string, 
       sql`UPDATE ${id(resource.table)} AS t
           SET keywords = ARRAY(SELECT DISTINCT k FROM unnest(t.keywords || l.keywords) AS k)
           FROM lists l
-          WHERE t.id = ${rowId} AND l.id = ${listId} AND l.auto_tagging AND NOT t.keywords @> l.keywords`,
+          WHERE l.tenant_id = t.tenant_id AND t.id = ${rowId} AND l.id = ${listId} AND l.auto_tagging AND NOT t.keywords @> l.keywords`,
     );
   }
   return added.length > 0;
@@ -279,7 +281,7 @@ export async function listsHoldingPage(
   rowId: string,
   page: { limit: number; offset: number },
 ): Promise<{ rows: Row[]; count: number }> {
-  const holding = sql`${whereClause(lists, visible)} AND id IN (SELECT list_id FROM list_items WHERE ${id(item.listItem!.column)} = ${rowId})`;
+  const holding = sql`${whereClause(lists, visible)} AND EXISTS (SELECT 1 FROM list_items li WHERE li.tenant_id = ${id(lists.table)}.tenant_id AND li.list_id = ${id(lists.table)}.id AND li.${id(item.listItem!.column)} = ${rowId})`;
   const rows = await query<Row>(
     tx,
     sql`SELECT ${selectColumns(lists)} FROM ${id(lists.table)} WHERE ${holding} ORDER BY name, id LIMIT ${page.limit} OFFSET ${page.offset}`,

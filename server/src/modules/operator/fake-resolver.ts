@@ -13,7 +13,14 @@ export class FakeResolver implements Resolver {
     /** entity.field → stored values. */
     private readonly categories: Record<string, string[]>,
     private readonly lists: NamedList[] = [],
+    /** country code → the cities of it (the database reads them from GeoNames' cities). */
+    private readonly cities: Record<string, string[]> = {},
   ) {}
+
+  async citiesIn(entity: OperatorEntity, field: string, countryCode: string): Promise<string[]> {
+    const of = (this.cities[countryCode] ?? []).map(fold);
+    return (this.categories[`${entity}.${field}`] ?? []).filter((value) => of.includes(fold(value)));
+  }
 
   async record(kind: NamedKind, name: string): Promise<NamedRecord | null> {
     const candidates = this.records[kind];
@@ -22,6 +29,12 @@ export class FakeResolver implements Resolver {
     if (exact || kind === 'keyword') return exact ? { id: exact.id, name: exact.name } : null;
     const prefixed = candidates.filter((record) => fold(record.name).startsWith(wanted)).sort((a, b) => a.name.length - b.name.length)[0];
     return prefixed ? { id: prefixed.id, name: prefixed.name } : null;
+  }
+
+  /** A record whose name is within two edits of the text (the database uses trigram word similarity). */
+  async similarRecord(kind: NamedKind, name: string): Promise<NamedRecord | null> {
+    const found = this.records[kind].find((record) => fold(name).length >= 4 && editDistance(fold(record.name), fold(name)) <= 2);
+    return found ? { id: found.id, name: found.name } : null;
   }
 
   async categoryValue(entity: OperatorEntity, field: string, text: string): Promise<string | null> {
@@ -66,10 +79,11 @@ export const PHRASING_RESOLVER = new FakeResolver(
   },
   {
     'organizations.hq_city': ['Berlin', 'Paris', 'London', 'New York', 'München'],
-    'organizations.ownership_type': ['Private', 'Public'],
+    'organizations.ownership_type': ['Private', 'Public', 'Non-profit', 'Cooperative', 'Partnership', 'State-owned'],
     'people.current_address_city': ['Berlin', 'Paris', 'London'],
     'people.passport_country': ['Germany', 'France'],
     'library.publisher': ['Financial Times', 'McKinsey'],
   },
   [{ id: '00000000-0000-4000-8000-00000000f124', name: 'Top Fintech 2024', kind: 'OrganizationsList' }, { id: '00000000-0000-4000-8000-0000000000a1', name: 'Key Investors', kind: 'PeopleList' }],
+  { DE: ['Berlin', 'Munich', 'München', 'Hamburg'], FR: ['Paris', 'Lyon'], GB: ['London', 'Manchester'], US: ['New York', 'Boston'] },
 );

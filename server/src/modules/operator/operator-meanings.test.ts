@@ -3,7 +3,9 @@
  * request until accepted), refuses changes plainly, and reads each class of meaning — negation,
  * created/updated timestamps, list membership and lists naming the subject, ownership types and
  * nationality adjectives from the tenant's own values, superlatives on the right field,
- * currencies as amounts, misspelt values and subjects (with the correction said) — as list calls
+ * currencies as amounts, misspelt values and subjects (with the correction said), relations
+ * through the engine's link filters, lists as the subject, countries of organizations' cities,
+ * questions that name no subject — as list calls
  * that run, for each audience, without ever naming or counting a hidden row.
  */
 import assert from 'node:assert/strict';
@@ -11,6 +13,7 @@ import { after, before, describe, it } from 'node:test';
 import type { OperatorAnswer } from '../../contracts.ts';
 import type { TenantRow } from '../../tenancy/tenants.repository.ts';
 import { createTestApp, type TestContext } from '../../test/test-app.ts';
+import { seedGeography } from '../geos/geo-seed.ts';
 
 const ASK = '/api/v1/ai-assistant/queries/nlp-to-query/';
 type Json = Record<string, unknown> & { id: string };
@@ -69,11 +72,16 @@ describe('Operator meanings (issue 27)', () => {
     }
     const person = (given: string, family: string, payload: Record<string, unknown>) =>
       create('/assets/people', { name_given: given, name_family: family, visibility: 'public', ...payload });
-    await person('Jane', 'Doe', { current_address_city: 'London', passport_country: 'United Kingdom', birth_date: '1980', gender: 'F' });
-    await person('Jean', 'Dupont', { current_address_city: 'Paris', passport_country: 'France', birth_date: '1950', gender: 'M' });
+    ids['Jane Doe'] = (await person('Jane', 'Doe', { current_address_city: 'London', passport_country: 'United Kingdom', birth_date: '1980', gender: 'F' })).id;
+    ids['Jean Dupont'] = (await person('Jean', 'Dupont', { current_address_city: 'Paris', passport_country: 'France', birth_date: '1950', gender: 'M' })).id;
     await person('Aiko', 'Sato', { current_address_city: 'Tokyo', passport_country: 'Japan', birth_date: '2001', gender: 'F' });
-    await create('/assets/ledger', { caption: 'Big round', amount: '2000000000', currency: 'USD', year: 2022, visibility: 'public', organizations: [ids['Acme Robotics']] });
-    await create('/assets/ledger', { caption: 'Euro round', amount: '5000000', currency: 'EUR', year: 2021, visibility: 'public' });
+    ids['big'] = (await create('/assets/ledger', { caption: 'Big round', amount: '2000000000', currency: 'USD', year: 2022, visibility: 'public', organizations: [ids['Acme Robotics']], people: [ids['Jane Doe']] })).id;
+    ids['euro'] = (await create('/assets/ledger', { caption: 'Euro round', amount: '5000000', currency: 'EUR', year: 2021, visibility: 'public', organizations: [ids['Initech']] })).id;
+    await create('/assets/ledger', { caption: 'Secret round', year: 2020, visibility: 'hidden', organizations: [ids['Globex']], people: [ids['Jean Dupont']] });
+    await create('/assets/investments', { ledger_entry: ids['big'], owner: ids['Globex'], visibility: 'public' });
+    await create('/assets/investments', { ledger_entry: ids['euro'], owner_person: ids['Jane Doe'], visibility: 'public' });
+    // Countries of organizations are the countries of their cities (GeoNames' cities, seeded at start in the app).
+    await seedGeography(t.db);
   });
   after(() => t?.close());
 
@@ -99,6 +107,7 @@ describe('Operator meanings (issue 27)', () => {
     for (const [question, role] of [
       ['delete all organizations in London', 'admin'], ['add Jane Doe to the Key Investors list', 'admin'], ['rename Acme Robotics to Acme AI', 'research'],
       ['make all hidden people public', 'admin'], ['Please create a new organization called Foo', 'paywall'], ['can you update the founding date of Globex to 2019', 'public'],
+      ["I'd like to remove Jane Doe from the Key Investors list", 'admin'], ['hide all people in London', 'research'], ['please star Globex', 'paywall'],
     ] as const) {
       const response = await ask(question, role);
       assert.equal(response.statusCode, 400, question);
@@ -180,5 +189,41 @@ describe('Operator meanings (issue 27)', () => {
     assert.deepEqual(peple.corrections, [{ written: 'peple', read: 'people' }]);
     assert.equal((await answer('orgnaisations founded after 2010')).query.entity, 'organizations');
     assert.deepEqual(await params('companies in Zurich'), { hq_city: 'Zürich' });
+  });
+
+  it('relations through the link filters: people linked to an organization, what an investor invested in, who invested', async () => {
+    assert.deepEqual(await params('people linked to Acme Robotics'), { linked_organizations: ids['Acme Robotics']! });
+    assert.deepEqual(await rows(await answer('people connected with Acme Robotics')), ['Jane Doe']);
+    assert.deepEqual(await rows(await answer('people associated with Globex')), ['Jean Dupont']);
+    assert.deepEqual(await rows(await answer('people associated with Globex', 'paywall'), 'paywall'), [], 'linked only through a hidden deal');
+    assert.deepEqual(await params('which organizations did Globex invest in?'), { investors: ids['Globex']! });
+    assert.deepEqual(await rows(await answer('companies Globex has invested in')), ['Acme Robotics']);
+    assert.deepEqual(await rows(await answer('which deals did Jane Doe invest in?')), ['Euro round']);
+    assert.deepEqual(await rows(await answer('organizations that invested in Acme Robotics')), ['Globex']);
+    // A name nobody has is reported, never dropped.
+    const nobody = await answer('which organizations did Nobody Holdings invest in?');
+    assert.equal(nobody.list, null);
+  });
+
+  it('lists as the subject, and questions that name no subject', async () => {
+    assert.deepEqual(await rows(await answer('show all lists')), ['Secret Picks', 'Top Fintech 2024']);
+    assert.deepEqual(await rows(await answer('show all lists', 'paywall'), 'paywall'), ['Top Fintech 2024']);
+    assert.deepEqual(await params('which organization lists do we have?'), { kind: 'OrganizationsList' });
+    assert.deepEqual(await params('people lists'), { kind: 'PeopleList' });
+    assert.deepEqual(await params('members of the Top Fintech 2024 list'), { lists: ids['top']! });
+    assert.deepEqual(await params('state-owned firms'), { ownership_type: 'State-owned' });
+    assert.deepEqual(await params('private ones in London'), { ownership_type: 'Private', hq_city: 'London' }, 'a subject from its ownership type');
+    assert.deepEqual(await params('Britons living in London'), { passport_country: 'United Kingdom', current_address_city: 'London' });
+    assert.deepEqual(await params('anything over €1M'), { amount__gt: '1000000', currency: 'EUR' });
+  });
+
+  it('organizations by country: the tenant cities of that country', async () => {
+    assert.deepEqual(await params('Swiss companies'), { hq_city: 'Zürich' });
+    assert.deepEqual(await rows(await answer('French organizations')), ['Initech']);
+    assert.deepEqual(await params('organizations in the United Kingdom'), { hq_city: 'London' });
+    assert.deepEqual(await params('companies outside France'), { hq_city__not: 'Paris' });
+    // A country none of whose cities is a headquarters: asked as written, which nothing matches (never all organizations).
+    const japanese = await answer('Japanese companies');
+    assert.deepEqual(await rows(japanese), []);
   });
 });

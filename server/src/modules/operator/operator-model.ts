@@ -53,7 +53,7 @@ function instructions(access: AccessLevel, today: string): string {
   });
   return [
     'You turn a question about a research database into a JSON query for its list API. Answer with one JSON object and nothing else:',
-    '{"entity": "organizations" | "people" | "ledger_entries" | "library" | null, "search": "full-text words" or null, "conditions": [{"field": "...", "op": "...", "values": ["..."], "text": "the words of the question it comes from"}], "ordering": [{"field": "...", "descending": true}], "limit": 25, "not_understood": ["words you could not use"]}',
+    '{"entity": "organizations" | "people" | "ledger_entries" | "library" | "lists" | null, "search": "full-text words" or null, "conditions": [{"field": "...", "op": "...", "values": ["..."], "text": "the words of the question it comes from"}], "ordering": [{"field": "...", "descending": true}], "limit": 25, "not_understood": ["words you could not use"]}',
     `Today is ${today}.`,
     'ops: is = any of the values; not = none of them; gt, gte, lt, lte = compared with one value; empty / not_empty = has no value / has one (values []).',
     'Dates are YYYY, YYYY-MM or YYYY-MM-DD; a partial date is a period (gt 2015 means after the end of 2015, gte 2015 from its start).',

@@ -16,7 +16,7 @@ import { DatabaseResolver } from './resolver.ts';
 import { checkStructuredQuery, listRequest, operatorResource } from './structured-query.ts';
 
 const NO_ENTITY =
-  'Ask about organizations, people, ledger entries or library entries, e.g. “organizations in Berlin founded after 2015” or “reports from 2023 about lithium”.';
+  'Ask about organizations, people, ledger entries, library entries or lists, e.g. “organizations in Berlin founded after 2015” or “reports from 2023 about lithium”.';
 
 /** The question as asked, or a 400 naming `query`: 1 to 500 characters, no NUL bytes. */
 export function checkQuestion(input: unknown): string {

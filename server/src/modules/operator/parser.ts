@@ -16,9 +16,11 @@ import { readDateComparison, dateLookups, ledgerDateLookups, type DateComparison
 import type { NamedKind, Resolver } from './resolver.ts';
 import { DEFAULT_OPERATOR_LIMIT, operatorLookups, operatorResource, paramOf } from './structured-query.ts';
 import { datePeriod, MEMBERSHIP_FIELD } from '../../resources/list-query.ts';
-import { countryOf, CURRENCY_NAMES, NATIONALITY_PATTERN, OWNERSHIP_SYNONYMS, singulars, subjectWordFor } from './words.ts';
 import {
-  ENTITY_WORDS, FIELD_NOUNS, FILLER, LIBRARY_TYPE_PATTERN, libraryTypeOf, STOP_WORDS, VISIBILITY_PATTERN, VISIBILITY_WORDS,
+  countryCode, countryOf, CURRENCY_NAMES, digitsForNumberWords, CURRENCY_SIGN_PATTERN, CURRENCY_SIGNS, isPeopleDemonym, NATIONALITY_PATTERN, OWNERSHIP_SYNONYMS, singulars, subjectWordFor,
+} from './words.ts';
+import {
+  ENTITY_WORDS, FIELD_NOUNS, FILLER, LIBRARY_TYPE_PATTERN, LIST_KIND_WORDS, libraryTypeOf, STOP_WORDS, VISIBILITY_PATTERN, VISIBILITY_WORDS,
 } from './vocabulary.ts';
 
 export interface ParseOptions {
@@ -52,8 +54,13 @@ const ENTITY_RE = new RegExp(
   'g',
 );
 
+const LIST_KIND_PATTERN = LIST_KIND_WORDS.map(([words]) => words).join('|');
+/** Lists of a kind as the subject: "people lists", "which organization lists", "lists of deals". */
+const LISTS_SUBJECT_RE = new RegExp(String.raw`\b(?:${LIST_KIND_PATTERN})\s+(?:lists|collections|watchlists|shortlists)\b|\b(?:lists|collections)\s+(?:of|for|with)\s+(?:${LIST_KIND_PATTERN})\b`);
+
 /** The entity type a question is about: the first entity word, else the first library type word. */
 export function detectEntity(lower: string): OperatorEntity | null {
+  if (LISTS_SUBJECT_RE.test(lower)) return 'lists';
   let byType: OperatorEntity | null = null;
   for (const match of lower.matchAll(ENTITY_RE)) {
     const entity = OPERATOR_ENTITIES.find((one) => match.groups?.[one] !== undefined);
@@ -71,14 +78,13 @@ const QUOTED_RE = /["“]([^"“”]{1,200})["”]/y;
 const LIST_JOIN_RE = /\s*(?:,\s*(?:(?:or|and)\s+)?|\s+or\s+|\s*\/\s*|\s*&\s*(?=\S))/y;
 
 const MULTIPLIERS: Record<string, number> = { k: 1e3, thousand: 1e3, m: 1e6, mm: 1e6, mn: 1e6, mio: 1e6, million: 1e6, millions: 1e6, b: 1e9, bn: 1e9, billion: 1e9, billions: 1e9, t: 1e12, tn: 1e12, trillion: 1e12 };
-const CURRENCY_SIGNS: Record<string, string> = { '$': 'USD', 'us$': 'USD', '€': 'EUR', '£': 'GBP', '¥': 'JPY', 'chf': 'CHF' };
-const CURRENCY_WORDS: Array<[RegExp, string]> = [
-  [/^(?:dollars?|usd|bucks)$/, 'USD'], [/^(?:euros?|eur)$/, 'EUR'], [/^(?:pounds?|gbp|sterling)$/, 'GBP'],
-  [/^(?:yen|jpy)$/, 'JPY'], [/^(?:francs?|chf)$/, 'CHF'], [/^(?:yuan|rmb|cny)$/, 'CNY'],
-];
+const CURRENCY_WORDS: Array<[RegExp, string]> = [[/^bucks$/, 'USD'], ...CURRENCY_NAMES.map(([names, code]): [RegExp, string] => [new RegExp(`^(?:${names})$`), code])];
+const CURRENCY_NAME_PATTERN = CURRENCY_NAMES.map(([names]) => `(?:${names})`).join('|');
+/** An amount with a sign before it ("R$1bn", "$5M"): money, so a ledger entry's. */
+const MONEY_SIGN = String.raw`(?:${CURRENCY_SIGN_PATTERN})\s*\d`;
 /** ISO 4217 codes written before or after an amount, leaving out those that are English words ("all", "top", "try"). */
 const CODES = CURRENCIES.map((code) => code.toLowerCase()).filter((code) => !['all', 'top', 'try', 'cup', 'mop'].includes(code)).join('|');
-const MONEY = String.raw`(us\$|\$|€|£|¥|(?:${CODES})\s*)?\s*(\d+(?:[.,]\d+)*)\s*(k|thousand|mm|mn|mio|millions?|m|bn|billions?|b|tn|trillion|t)?(?![\w])(?:\s*(dollars?|bucks|euros?|pounds?|sterling|yen|francs?|yuan|rmb|(?:${CODES}))(?![\w]))?`;
+const MONEY = String.raw`(${CURRENCY_SIGN_PATTERN}|(?:${CODES})\s*)?\s*(\d+(?:[.,]\d+)*)\s*(k|thousand|mm|mn|mio|millions?|m|bn|billions?|b|tn|trillion|t)?(?![\w])(?:\s*(bucks|${CURRENCY_NAME_PATTERN}|(?:${CODES}))(?![\w]))?`;
 
 /** Date verbs per entity → the date field they name ("founded" → founding_date). */
 const DATE_VERBS: Record<OperatorEntity, Array<[RegExp, string]>> = {
@@ -86,12 +92,16 @@ const DATE_VERBS: Record<OperatorEntity, Array<[RegExp, string]>> = {
   people: [[/^(?:born)$/, 'birth_date'], [/^(?:met|seen|encountered)$/, 'met_event_date']],
   ledger_entries: [[/^(?:dated|recorded|booked|reported)$/, 'year']],
   library: [[/^(?:published|released|dated|issued|written|out|posted|aired)$/, 'publish_date']],
+  lists: [],
 };
 /** The date a bare date ("from 2023", "last quarter") is about, when the entity has one. */
-const DEFAULT_DATE: Record<OperatorEntity, string | null> = { organizations: 'founding_date', people: null, ledger_entries: 'year', library: 'publish_date' };
+const DEFAULT_DATE: Record<OperatorEntity, string | null> = { organizations: 'founding_date', people: null, ledger_entries: 'year', library: 'publish_date', lists: null };
 
 /** The field "newest" and "oldest" order by. */
-const NEWEST: Record<OperatorEntity, string[]> = { organizations: ['founding_date'], people: ['created_at'], ledger_entries: ['year', 'quarter'], library: ['publish_date'] };
+const NEWEST: Record<OperatorEntity, string[]> = { organizations: ['founding_date'], people: ['created_at'], ledger_entries: ['year', 'quarter'], library: ['publish_date'], lists: ['created_at'] };
+
+/** The city field that says an entity's country when it has no country field (organizations: the headquarters). */
+const COUNTRY_CITY: Partial<Record<OperatorEntity, string>> = { organizations: 'hq_city' };
 
 /** Where "in X" (and "from X") can point, per entity, in the order tried. */
 type PlaceTarget = { category: string; asTyped?: boolean } | { relation: string; kind: NamedKind } | { keyword: true };
@@ -100,6 +110,7 @@ const PLACES: Record<OperatorEntity, PlaceTarget[]> = {
   people: [{ category: 'current_address_city' }, { category: 'passport_country' }, { keyword: true }, { category: 'current_address_city', asTyped: true }],
   ledger_entries: [{ relation: 'geos', kind: 'geos' }, { keyword: true }],
   library: [{ category: 'publisher' }, { keyword: true }],
+  lists: [],
 };
 /** "for X", "by X", "about X" / "mentioning X": the relations tried, in order. */
 const FOR_TARGETS: Record<OperatorEntity, Array<{ relation: string; kind: NamedKind }>> = {
@@ -107,25 +118,102 @@ const FOR_TARGETS: Record<OperatorEntity, Array<{ relation: string; kind: NamedK
   people: [],
   ledger_entries: [{ relation: 'organizations', kind: 'organizations' }, { relation: 'people', kind: 'people' }, { relation: 'geos', kind: 'geos' }],
   library: [{ relation: 'assets', kind: 'organizations' }],
+  lists: [],
 };
 const BY_TARGETS: Record<OperatorEntity, Array<{ relation: string; kind: NamedKind }>> = {
   organizations: [],
   people: [],
   ledger_entries: [{ relation: 'people', kind: 'people' }, { relation: 'organizations', kind: 'organizations' }],
   library: [{ relation: 'authors', kind: 'people' }],
+  lists: [],
 };
+
+/**
+ * "linked to X", "connected with X", "associated with X": the engine's link filters (resource.ts
+ * `links`) through the records both are on, tried in order by the kind X names.
+ */
+const LINKED_TARGETS: Record<OperatorEntity, Array<{ relation: string; kind: NamedKind }>> = {
+  organizations: [{ relation: 'linked_people', kind: 'people' }],
+  people: [{ relation: 'linked_organizations', kind: 'organizations' }],
+  ledger_entries: [{ relation: 'organizations', kind: 'organizations' }, { relation: 'people', kind: 'people' }],
+  library: [{ relation: 'assets', kind: 'organizations' }, { relation: 'authors', kind: 'people' }],
+  lists: [],
+};
+/** "Northwind invested in", "invested in by Jane Doe": the investors (link filter `investors`), an organization or a person. */
+const INVESTOR_TARGETS: Array<{ relation: string; kind: NamedKind }> = [{ relation: 'investors', kind: 'organizations' }, { relation: 'investors', kind: 'people' }];
+/** "that invested in Acme": stakes in deals of an organization (link filter `invested_in`). */
+const INVESTED_IN_TARGETS: Array<{ relation: string; kind: NamedKind }> = [{ relation: 'invested_in', kind: 'organizations' }];
 
 /** How the records a name may point at are called in notes ("No person named …"). */
 const RECORD_NOUNS: Record<NamedKind, string> = { keyword: 'keyword', organizations: 'organization', people: 'person', geos: 'country or region' };
 
 /** The entity each kind of list holds. */
 const LIST_KINDS: Record<string, OperatorEntity> = { OrganizationsList: 'organizations', PeopleList: 'people', LedgerList: 'ledger_entries', LibraryList: 'library' };
-const KIND_OF_ENTITY = Object.fromEntries(Object.entries(LIST_KINDS).map(([kind, entity]) => [entity, kind])) as Record<OperatorEntity, string>;
-const LIST_NAME_RE = /(?:^|\b(?:in|on|of|from)\s+)(?:the\s+|our\s+|my\s+)?["“]?([^"“”,;?!]+?)["”]?\s+list\b/i;
+const KIND_OF_ENTITY = Object.fromEntries(Object.entries(LIST_KINDS).map(([kind, entity]) => [entity, kind])) as Partial<Record<OperatorEntity, string>>;
+const LIST_WORD_RE = /["”]?\s+lists?\b/gi;
+
+/**
+ * A list named before a word "list" ("members of the Key Investors list"): the longest run of
+ * words ending there that names a list the caller may see, of any kind.
+ */
+async function namedListIn(question: string, resolver: Resolver) {
+  for (const match of question.matchAll(LIST_WORD_RE)) {
+    const words = question.slice(0, match.index).split(/[,;:?!()]/).pop()!.replace(/["“]/g, ' ').trim().split(/\s+/).filter(Boolean);
+    for (let from = 0; from < words.length && from < 8; from++) {
+      const name = words.slice(from).join(' ');
+      if (/^(?:the|our|my|a|an|in|on|of|from)$/i.test(words[from]!)) continue;
+      const list = await resolver.list(name, Object.keys(LIST_KINDS));
+      if (list) return list;
+    }
+  }
+  return null;
+}
+
+/**
+ * A list named in capitals without the word "list" ("who is in Key Investors?", "Founders to Meet
+ * members"): each run of capitalized words (with "of", "to", "the", "and", "for" or "&" inside)
+ * and the runs left after dropping its first words, as the name of a list the caller may see.
+ */
+async function namedListByCapitals(question: string, resolver: Resolver) {
+  const words = question.split(/[\s,;:?!()"“”]+/).filter(Boolean);
+  const runs: string[][] = [];
+  const run: string[] = [];
+  for (const [index, word] of words.entries()) {
+    const capital = /^[\p{Lu}\p{N}]/u.test(word);
+    const joiner = /^(?:of|to|the|and|for|&)$/i.test(word) && run.length > 0 && /^[\p{Lu}\p{N}]/u.test(words[index + 1] ?? '');
+    if (capital || joiner) run.push(word);
+    else if (run.length > 0) runs.push(run.splice(0));
+  }
+  if (run.length > 0) runs.push(run);
+  for (const found of runs.slice(0, 4)) {
+    for (let from = 0; from < found.length && from < 3; from++) {
+      const list = await resolver.list(found.slice(from).join(' '), Object.keys(LIST_KINDS));
+      if (list) return list;
+    }
+  }
+  return null;
+}
+
+/**
+ * The subject of a question that names none by an entity word, from words only one kind of
+ * record has: an ownership type ("non-profits", "cooperatives in Berlin") is an organization's;
+ * a people's demonym ("Brazilians living in São Paulo") a person's; a currency or an amount
+ * of money ("entries in Brazilian reais above R$1bn", "euro deals") a ledger entry's.
+ */
+export function entityOfWords(lower: string): OperatorEntity | null {
+  const words = lower.split(/[\s,;:?!()"“”]+/).filter(Boolean);
+  const phrases = [...words, ...words.slice(1).map((word, index) => `${words[index]} ${word}`)];
+  const ownership = (phrase: string) => OWNERSHIP_SYNONYMS.some(([re]) => re.test(phrase) || singulars(phrase).some((one) => re.test(one)));
+  // "public", "state" or "listed" alone may be a visibility or anything's; "private", a plural or a form of company is an ownership type.
+  if (phrases.some((phrase) => !/^(?:public|publicly|state|government|listed|quoted|sovereign)$/.test(phrase) && ownership(phrase))) return 'organizations';
+  if (words.some(isPeopleDemonym)) return 'people';
+  if (new RegExp(`(?:^|\\s)(?:${CURRENCY_NAME_PATTERN})(?=$|[\\s,;:?!])`).test(lower) || new RegExp(MONEY_SIGN).test(lower)) return 'ledger_entries';
+  return null;
+}
 
 export async function parseQuestion(asked: string, options: ParseOptions): Promise<ParseResult> {
   // Typographic apostrophes read as plain ones ("don’t"); the same length, so places are kept.
-  let question = asked.replace(/[’‘]/g, "'");
+  let question = digitsForNumberWords(asked.replace(/[’‘]/g, "'"));
   const corrections: ParseResult['corrections'] = [];
   // A misspelt subject ("peple", "orgnaisations") is read as the word it is closest to, and said.
   question = question.replace(/[\p{L}]+/gu, (word, offset: number) => {
@@ -139,13 +227,37 @@ export async function parseQuestion(asked: string, options: ParseOptions): Promi
   let entity = detectEntity(lower);
   if (!entity) {
     // "members of the Key Investors list": the list says what its members are.
-    const named = LIST_NAME_RE.exec(question);
-    const list = named ? await options.resolver.list(named[1]!.trim(), Object.keys(LIST_KINDS)) : null;
+    const list = await namedListIn(question, options.resolver);
     if (list) entity = LIST_KINDS[list.kind]!;
   }
+  entity ??= entityOfWords(lower) ?? (await entityOfTenantValues(lower, options.resolver));
+  if (!entity) {
+    // "who is in Key Investors?": a list named without the word "list".
+    const list = await namedListByCapitals(question, options.resolver);
+    if (list) entity = LIST_KINDS[list.kind]!;
+  }
+  // "who is linked to Acme?", "who invested in PayFlux?": only people are asked about as who.
+  if (!entity && /(?:^|[\s,;:])(?:who|whom)\b/.test(lower)) entity = 'people';
+  // "investments by Initech" are stakes in deals; "what did Northwind invest in?" asks for the organizations of those deals.
+  if (!entity && /\binvestments?\b/.test(lower)) entity = 'ledger_entries';
+  if (!entity && /\binvest(?:ed|s|ing)?\b/.test(lower)) entity = 'organizations';
   if (!entity) return { query: null, notUnderstood: [], notes: [], corrections };
   const result = await new QuestionParser(question, lower, entity, options).parse();
   return { ...result, corrections: [...corrections, ...result.corrections] };
+}
+
+/**
+ * The subject from the tenant's own values of a field only one kind of record has: a word (or
+ * its singular) that is a stored ownership type ("private ones in London", "mutuals").
+ */
+async function entityOfTenantValues(lower: string, resolver: Resolver): Promise<OperatorEntity | null> {
+  const words = lower.split(/[\s,;:?!()"“”]+/).filter((word) => word.length > 2 && !FILLER.has(word) && !STOP_WORDS.has(word) && !/^\d/.test(word));
+  for (const word of words.slice(0, 12)) {
+    for (const spelling of [word, ...singulars(word)]) {
+      if (await resolver.categoryValue('organizations', 'ownership_type', spelling)) return 'organizations';
+    }
+  }
+  return null;
 }
 
 class QuestionParser {
@@ -159,6 +271,10 @@ class QuestionParser {
   private readonly corrections: ParseResult['corrections'] = [];
   /** Whether the subject was named in the singular ("the oldest organization"): a superlative then asks for one. */
   private singular = false;
+  /** A date verb whose date comes later ("founded in Berlin in 2015"): the field the next bare date is about, and the verb's words. */
+  private pendingDate: { field: string; text: string } | null = null;
+  /** The word a limit came with ("the first 5", "the last 10"): which end of the records added they are. */
+  private limitFrom: 'first' | 'last' | null = null;
   /** Whether an ordering came from a superlative ("oldest", "largest"), which ranks only records with a value. */
   private superlative = false;
   /** Words not used yet, gathered into a phrase until something ends it. */
@@ -182,12 +298,14 @@ class QuestionParser {
     this.lookups = operatorLookups(operatorResource(entity), options.access);
     this.rules = [
       () => this.entityWords(),
+      () => this.listKinds(),
       () => this.quoted(),
       () => this.limitWords(),
       () => this.sorting(),
       () => this.negationWord(),
       () => this.listMembership(),
       () => this.emptiness(),
+      () => this.addedOrder(),
       () => this.fieldIs(),
       () => this.tagged(),
       () => this.dates(),
@@ -198,6 +316,9 @@ class QuestionParser {
       () => this.libraryTypes(),
       () => this.peopleWords(),
       () => this.favourites(),
+      () => this.investing(),
+      () => this.linkedBeforeVerb(),
+      () => this.possessive(),
       () => this.relations(),
       () => this.places(),
       () => this.searchWords(),
@@ -237,6 +358,8 @@ class QuestionParser {
     }
     await this.endPhrase();
     if (this.negation) this.notUnderstood.push(this.negation.text);
+    // "born in Paris" with no date after: a birthplace, which no field holds.
+    if (this.pendingDate) this.notUnderstood.push(this.pendingDate.text);
     // "the oldest organization": ranked by a value, so only records that have one; one when the subject is singular.
     const ranked = this.ordering[0]?.field;
     if (this.superlative && ranked && !this.conditions.some((condition) => condition.field === ranked)) this.add(ranked, 'not_empty', [], [], '');
@@ -267,7 +390,8 @@ class QuestionParser {
     return {
       pos: this.pos, conditions: structuredClone(this.conditions), searchParts: [...this.searchParts], ordering: this.ordering,
       limit: this.limit, notUnderstood: [...this.notUnderstood], notes: [...this.notes], negation: this.negation, lastValues: this.lastValues,
-      corrections: [...this.corrections], singular: this.singular, superlative: this.superlative,
+      corrections: [...this.corrections], singular: this.singular, superlative: this.superlative, limitFrom: this.limitFrom,
+      pendingDate: this.pendingDate,
     };
   }
 
@@ -284,6 +408,8 @@ class QuestionParser {
     this.corrections.splice(0, this.corrections.length, ...state.corrections);
     this.singular = state.singular;
     this.superlative = state.superlative;
+    this.limitFrom = state.limitFrom;
+    this.pendingDate = state.pendingDate;
   }
 
   // Reading
@@ -352,6 +478,14 @@ class QuestionParser {
       value = value ? { text: this.question.slice(value.start, word.end), start: value.start, end: word.end } : word;
     }
     return value;
+  }
+
+  private isEntityWordAt(at: number): boolean {
+    const saved = this.pos;
+    this.pos = at;
+    const found = this.isEntityWord();
+    this.pos = saved;
+    return found;
   }
 
   private isEntityWord(): boolean {
@@ -482,7 +616,9 @@ class QuestionParser {
   /** A list of the entity's kind named so: its members (`lists`). */
   private async listCondition(name: string, op: ConditionOp, text: string): Promise<boolean> {
     if (!this.allows(MEMBERSHIP_FIELD, op)) return false;
-    const list = await this.options.resolver.list(name, [KIND_OF_ENTITY[this.entity]]);
+    const kind = KIND_OF_ENTITY[this.entity];
+    if (!kind) return false;
+    const list = await this.options.resolver.list(name, [kind]);
     return list !== null && this.add(MEMBERSHIP_FIELD, op, [list.id], [list.name], text);
   }
 
@@ -505,8 +641,8 @@ class QuestionParser {
   private currencyWords(): boolean {
     if (this.entity !== 'ledger_entries' || !this.allows('currency', 'is')) return false;
     const start = this.skipSpace();
-    this.at(/(?:in|denominated\s+in|paid\s+in)\s+/);
-    const match = this.at(new RegExp(`(${CURRENCY_NAMES.map(([words]) => `(?:${words})`).join('|')})(?:\\s+amounts?)?`));
+    this.at(/(?:in|(?:denominated|paid|priced|valued|quoted|booked|settled|raised)\s+in)\s+/);
+    const match = this.at(new RegExp(`(${CURRENCY_NAMES.map(([words]) => `(?:${words})`).join('|')})(?:-denominated)?(?:\\s+amounts?)?`));
     if (!match) return false;
     const currency = CURRENCY_NAMES.find(([words]) => new RegExp(`^(?:${words})$`).test(match[1]!.replace(/\s+/g, ' ')))?.[1];
     if (!currency) return false;
@@ -518,7 +654,7 @@ class QuestionParser {
   private async nationality(): Promise<boolean> {
     const start = this.skipSpace();
     this.at(/(?:with|holding|having)\s+(?:an?\s+)?/);
-    const match = this.at(new RegExp(`(${NATIONALITY_PATTERN})(?:\\s+(?:passports?|nationals?|citizens?|nationality|citizenship))?`));
+    const match = this.at(new RegExp(`(${NATIONALITY_PATTERN})(?:-(?:born|based|headquartered|registered))?(?:\\s+(?:nationality|citizenship|passports?|nationals?|citizens?)\\b)?`));
     if (!match) return false;
     const names = countryOf(match[1]!);
     if (!names) return false;
@@ -538,9 +674,27 @@ class QuestionParser {
         if (geo) return this.add('geos', op, [geo.id], [geo.name], text);
       }
     }
+    if (await this.countryCities(names, op, text)) return true;
     this.notUnderstood.push(text);
     this.notes.push(`${operatorResource(this.entity).plural ?? this.entity} have no country to filter by; name their cities instead (e.g. “in Berlin or Munich”).`);
     return true;
+  }
+
+  /**
+   * A country for a resource that has a city and no country (organizations: "German companies",
+   * "firms in Switzerland"): the city is any of the tenant's cities in that country (GeoNames').
+   * With none, the condition is the country as a city, which no row holds: the answer is empty, as true.
+   */
+  private async countryCities(names: string[], op: ConditionOp, text: string): Promise<boolean> {
+    const field = COUNTRY_CITY[this.entity];
+    const code = countryCode(names);
+    if (!field || !code || !this.allows(field, op)) return false;
+    const cities = await this.options.resolver.citiesIn(this.entity, field, code);
+    if (cities.length === 0) {
+      this.notes.push(`No ${(operatorResource(this.entity).plural ?? this.entity).toLowerCase()} were found in a city of ${names[0]}.`);
+      return this.add(field, op, [names[0]!], [names[0]!], text);
+    }
+    return this.add(field, op, cities, cities, text);
   }
 
   // Phrasings
@@ -551,6 +705,19 @@ class QuestionParser {
     const match = this.at(new RegExp(ENTITY_WORDS[this.entity]));
     if (match && !this.singular) this.singular = /^(?:organi[sz]ation|org|company|firm|startup|business|corporation|institution|enterprise|person|individual|contact|woman|man|female|male|deal|transaction|entry|item|record|document|publication)$/.test(match[0].split(/\s+/).pop()!);
     return match !== null;
+  }
+
+  /** For lists as the subject: the kind of record they hold ("people lists", "lists of organizations") → `kind`. */
+  private listKinds(): boolean {
+    if (this.entity !== 'lists') return false;
+    const start = this.skipSpace();
+    const match = this.at(new RegExp(String.raw`(?:(?:of|for|with|holding|containing|contain|contains|includ(?:e|es|ing)|hold|holds|have|has)\s+)?(${LIST_KIND_PATTERN})(?:\s+(?:lists?|collections?|watchlists?|shortlists?))?`));
+    if (!match) return false;
+    const kind = LIST_KIND_WORDS.find(([words]) => new RegExp(`^(?:${words})$`).test(match[1]!.replace(/\s+/g, ' ')))?.[1];
+    if (!kind) return false;
+    const { negated, start: from } = this.takeNegation(start);
+    const label = (operatorResource(LIST_KINDS[kind]!).plural ?? LIST_KINDS[kind]!).toLowerCase();
+    return this.add('kind', negated ? 'not' : 'is', [kind], [label], this.question.slice(from, this.pos).trim());
   }
 
   private quoted(): boolean {
@@ -564,26 +731,33 @@ class QuestionParser {
   }
 
   private limitWords(): boolean {
-    const match = this.at(/(?:top|first|last|limit(?:ed)?(?:\s+to)?|only|max(?:imum)?|at\s+most)\s+(\d{1,6})(?=\s|$|[,.;?!])(?!\s+(?:days?|weeks?|months?|quarters?|years?)\b)|(\d{1,3})(?=\s+(?:(?:most\s+)?(?:newest|oldest|latest|earliest|largest|biggest|smallest|recent|youngest)\b|(?:\w+\s+)?(?:organi[sz]ations?|compan(?:y|ies)|people|persons?|ledger|library|entries|reports?|podcasts?|articles?|books?|papers?|results?)\b))/);
+    const match = this.at(/(?:top|first|last|limit(?:ed)?(?:\s+to)?|only|max(?:imum)?|at\s+most)\s+(\d{1,6})(?=\s|$|[,.;?!])(?!\s+(?:days?|weeks?|months?|quarters?|years?)\b)|(\d{1,3})(?=\s+(?:(?:most\s+)?(?:newest|oldest|latest|earliest|largest|biggest|smallest|recent(?:ly)?|youngest)\b|(?:\w+\s+)?(?:organi[sz]ations?|compan(?:y|ies)|people|persons?|ledger|library|entries|reports?|podcasts?|articles?|books?|papers?|results?)\b))/);
     if (!match) return false;
     const requested = Number(match[1] ?? match[2]);
     if (requested < 1) return false;
+    this.limitFrom = /^first/.test(match[0]) ? 'first' : /^last/.test(match[0]) ? 'last' : null;
     this.limit = Math.min(requested, MAX_LIMIT);
     if (requested > MAX_LIMIT) this.notes.push(`At most ${MAX_LIMIT} results are shown at once; the limit is ${MAX_LIMIT}.`);
     return true;
   }
 
   private sorting(): boolean {
+    // "biggest deals first", "newest organizations on top": the ordering's end, said after the subject.
+    if (this.ordering.length > 0 && this.at(/(?:first|on\s+top|at\s+the\s+top)(?=\s*$|\s*[,.;?!])/)) return true;
     const dated = this.at(/(?:the\s+)?(most\s+recently|most\s+recent|latest|newest|oldest|earliest|least\s+recently|first)\s+(founded|established|incorporated|born|published|released|added|created|updated|modified|changed|edited)\b/);
-    if (dated) {
-      const [, which, verb] = dated;
+    // "which company was founded first?", "who was born last": the verb before its end.
+    const reversed = dated ? null : this.at(/(founded|established|incorporated|born|published|released)\s+(most\s+recently|first|last|earliest|latest|(?:the\s+)?(?:earliest|latest|most\s+recently))(?!\s+(?:\d+\s+)?(?:days?|weeks?|months?|quarters?|years?|decades?|century)\b)/);
+    if (dated || reversed) {
+      const [which, verb] = dated ? [dated[1], dated[2]] : [reversed![2], reversed![1]];
       const field = /added|created/.test(verb!) ? 'created_at' : /updated|modified|changed|edited/.test(verb!) ? 'updated_at' : DATE_VERBS[this.entity].find(([re]) => re.test(verb!))?.[1];
       if (!field) return false;
       this.ordering = [{ field, descending: !/oldest|earliest|least|first/.test(which!) }];
       this.superlative = !['created_at', 'updated_at'].includes(field);
       return true;
     }
-    const match = this.at(/(?:(?:sorted|ordered|sort|order|ranked|arranged)\s+(?:by\s+)?)?(?:(most\s+recently|recently|newly|latest|last)\s+(added|created|updated|changed|modified|edited)(?:\s+first)?|(added|created|updated|changed|modified|edited)\s+(?:most\s+)?recently|(newest|latest|most\s+recent|recent|youngest)(?:\s+first|\s+ones)?|(oldest|earliest|eldest)(?:\s+first|\s+ones)?|(largest|biggest|highest|most\s+valuable)(?:\s+(?:amounts?|first))?|(smallest|lowest|least\s+valuable)(?:\s+(?:amounts?|first))?|(alphabetically|alphabetical(?:\s+order)?|a\s*-\s*z|a\s+to\s+z)|(reverse\s+alphabetical(?:ly|\s+order)?|z\s*-\s*a|z\s+to\s+a))/);
+    const match = this.at(/(?:(?:sorted|ordered|sort|order|ranked|arranged)\s+(?:by\s+)?)?(?:(most\s+recently|recently|newly|latest|last)\s+(added|created|updated|changed|modified|edited)(?:\s+first)?|(added|created|updated|changed|modified|edited)\s+(?:most\s+)?recently|(newest|latest|most\s+recent|recent|youngest)(?:\s+first|\s+ones)?|(oldest|earliest|eldest|least\s+recent)(?:\s+first|\s+ones)?|(largest|biggest|highest|most\s+valuable|most\s+expensive|priciest)(?:\s+(?:amounts?|first))?|(smallest|lowest|least\s+valuable|cheapest|least\s+expensive)(?:\s+(?:amounts?|first))?|(alphabetically|alphabetical(?:\s+order)?|a\s*-\s*z|a\s+to\s+z)|(reverse\s+alphabetical(?:ly|\s+order)?|z\s*-\s*a|z\s+to\s+a))/);
+    // "last updated before 2024", "first added in 2019": the date of that timestamp, which the dates phrasing reads.
+    if (match && (match[1] || match[3]) && readDateComparison(this.lower, this.skipSpace(), this.options.today, true)) return false;
     if (match) {
       const [, recently, action, actionFirst, newest, oldest, largest, smallest, alphabetical, reverse] = match;
       if (recently || actionFirst) this.ordering = [{ field: /added|created/.test(action ?? actionFirst!) ? 'created_at' : 'updated_at', descending: true }];
@@ -611,6 +785,21 @@ class QuestionParser {
     return true;
   }
 
+  /**
+   * "the first 5 organizations we added", "the last 10 people that were imported": when records
+   * were added, with no date after it, orders by it (the first: earliest added). Records are all
+   * added by someone, so without "first" or "last" the words ask for nothing more.
+   */
+  private addedOrder(): boolean {
+    const match = this.at(/(?:(?:that|which|who)\s+)?(?:(?:we|i|you|they|someone|somebody)\s+(?:have\s+|had\s+|just\s+)?|(?:were|was|have\s+been|has\s+been|got|being)\s+)?(?:added|created|imported|entered|recorded)/);
+    // "added last month", "created in 2019": a date, which the dates phrasing reads.
+    if (!match || this.negation || readDateComparison(this.lower, this.skipSpace(), this.options.today, true)) return false;
+    const which = this.at(/(first|last)(?!\s+(?:\d+\s+)?(?:days?|weeks?|months?|quarters?|years?|night|time)\b)/);
+    const from = which?.[1] ?? this.limitFrom;
+    if (from && this.ordering.length === 0) this.ordering = [{ field: 'created_at', descending: from === 'last' }];
+    return true;
+  }
+
   private newestOrdering(descending: boolean, word: string): QueryOrdering[] {
     // People's age: the youngest were born last, the oldest first.
     if (this.entity === 'people' && /young|eldest|oldest/.test(word)) return [{ field: 'birth_date', descending: /young/.test(word) }];
@@ -629,6 +818,9 @@ class QuestionParser {
 
   private async negationWord(): Promise<boolean> {
     const start = this.skipSpace();
+    // "non-profits", "non-profit organizations": a word of its own (an ownership type), not "not profits".
+    const hyphenated = /^non-[\p{L}-]+/u.exec(this.lower.slice(start))?.[0];
+    if (hyphenated && OWNERSHIP_SYNONYMS.some(([re]) => re.test(hyphenated) || singulars(hyphenated).some((one) => re.test(one)))) return false;
     if (!this.at(/(?:(?:(?:that|which|who)\s+)?(?:(?:is|are|was|were|do|does|did)\s+not|isn'?t|aren'?t|wasn'?t|weren'?t|don'?t|doesn'?t|didn'?t|never)|not|non(?=-)|excluding|exclude|except(?:\s+for)?|but\s+not|other\s+than|apart\s+from|outside(?:\s+of)?)\s*-?\s*(?=\S)/)) return false;
     const outside = /^outside/.test(this.lower.slice(start));
     this.negation = { text: this.textFrom(start), start, end: this.pos };
@@ -734,7 +926,7 @@ class QuestionParser {
     const ids: string[] = [];
     const names: string[] = [];
     for (const value of values) {
-      const keyword = await this.resolveKeyword(value.text);
+      const keyword = (await this.resolveKeyword(value.text)) ?? (await this.similarRecord('keyword', value.text));
       if (keyword) {
         ids.push(keyword.id);
         names.push(keyword.name);
@@ -743,7 +935,11 @@ class QuestionParser {
         this.notes.push(`No keyword “${value.text}” was found.`);
       }
     }
-    if (ids.length > 0) this.add('keywords', negated ? 'not' : 'is', ids, names, text);
+    if (ids.length > 0 && !this.add('keywords', negated ? 'not' : 'is', ids, names, text)) {
+      // Never dropped in silence: a list of records not filtered by keywords would answer more than was asked.
+      this.notUnderstood.push(text);
+      this.notes.push(`${operatorResource(this.entity).plural ?? this.entity} cannot be filtered by keywords.`);
+    }
   }
 
   /** A keyword by its name, or by the singular of a plural ("batteries" → "battery"). */
@@ -761,13 +957,20 @@ class QuestionParser {
 
   private dates(): boolean {
     const start = this.skipSpace();
-    const verbMatch = this.at(/(founded|established|incorporated|started|created|formed|launched|born|met|seen|encountered|published|released|dated|issued|written|posted|aired|recorded|booked|reported|added|imported|entered|updated|modified|changed|edited)\s*/);
+    const verbMatch = this.at(/(?:(?:last|first|most\s+recently)\s+(?=(?:added|imported|entered|created|updated|modified|changed|edited)\b))?(founded|established|incorporated|started|created|formed|launched|born|met|seen|encountered|published|released|dated|issued|written|posted|aired|recorded|booked|reported|added|imported|entered|updated|modified|changed|edited)\s*/);
     const verb = verbMatch?.[1] ?? null;
     // When a record was added or last changed are its own timestamps, whatever the entity.
     const timestamp = verb === null ? null : /^(?:added|imported|entered|created)$/.test(verb) ? 'created_at' : /^(?:updated|modified|changed|edited)$/.test(verb) ? 'updated_at' : null;
-    const field = timestamp ?? (verb ? (DATE_VERBS[this.entity].find(([re]) => re.test(verb))?.[1] ?? null) : DEFAULT_DATE[this.entity]);
+    const pending = verb === null ? this.pendingDate : null;
+    const field = timestamp ?? (verb ? (DATE_VERBS[this.entity].find(([re]) => re.test(verb))?.[1] ?? null) : (pending?.field ?? DEFAULT_DATE[this.entity]));
     const read = readDateComparison(this.lower, this.skipSpace(), this.options.today, verb !== null);
+    if (!read && verb && field && field !== 'birth_date' && !this.pendingDate && /^(?:in|at)\s/.test(this.lower.slice(this.pos))) {
+      // "founded in Berlin in 2015": the verb's date comes after the place ("born in Paris" is a birthplace, which no field holds).
+      this.pendingDate = { field, text: this.textFrom(start) };
+      return true;
+    }
     if (!read) return false;
+    if (pending) this.pendingDate = null;
     this.pos = read.end;
     const { negated, start: from } = this.takeNegation(start);
     const text = this.question.slice(from, this.pos).trim();
@@ -778,11 +981,16 @@ class QuestionParser {
         : `${operatorResource(this.entity).plural} have no date to compare with “${text}”.`);
       return true;
     }
-    if (negated) {
+    // "not founded after 2010" is founded in or before 2010; a period ("not in 2019") would be two ranges, which a list cannot OR.
+    const flipped = { after: 'until', until: 'after', before: 'since', since: 'before' } as const;
+    const comparison: DateComparison | null = !negated ? read.comparison
+      : read.comparison.kind in flipped ? { ...read.comparison, kind: flipped[read.comparison.kind as keyof typeof flipped] } as DateComparison : null;
+    if (!comparison) {
       this.notUnderstood.push(text);
-      this.notes.push(`A date cannot be negated; use “before” or “after” instead of “${text}”.`);
+      this.notes.push(`A period cannot be negated; use “before” or “after” instead of “${text}”.`);
       return true;
     }
+    read.comparison = comparison;
     if (field === 'year') return this.ledgerDates(read.comparison, text);
     if (timestamp) {
       // A timestamp's range: from the first day of a period (gte, gt after it), until the first day of one (lt, lte after it).
@@ -847,11 +1055,8 @@ class QuestionParser {
     for (const word of match[0].split(/\s*(?:,|\bor\b|\band\b|\/)\s*/)) {
       const visibility = VISIBILITY_WORDS.find(([words]) => new RegExp(`^(?:${words})$`).test(word))?.[1];
       if (!visibility) continue;
-      if (visibility === 'hidden' && !atLeast(this.options.access, 'research')) {
-        this.notUnderstood.push(word);
-        this.notes.push('Hidden records are seen by the research team only.');
-        continue;
-      }
+      // Asked as it was: the list shows a reader no hidden record, and the note says why (never a broader answer).
+      if (visibility === 'hidden' && !atLeast(this.options.access, 'research')) this.notes.push('Hidden records are seen by the research team only: none is shown to you.');
       if (!values.includes(visibility)) values.push(visibility);
     }
     if (values.length > 0) this.add('visibility', negated ? 'not' : 'is', values, values, this.question.slice(from, this.pos).trim());
@@ -893,16 +1098,16 @@ class QuestionParser {
   /** "for Acme", "by Amelia Hart", "about lithium", "mentioning Jane Doe", "published by McKinsey". */
   private async relations(): Promise<boolean> {
     const start = this.skipSpace();
-    const match = this.at(/(published\s+by|(?:written|authored|created|produced)\s+by|by)\s+|(for)\s+|(about|on|regarding|concerning|covering|re)\s+|(mentioning|mentions?|involving|naming|citing|referencing|(?:related|linked|connected)\s+to|with)\s+/);
+    const match = this.at(/(published\s+by|(?:written|authored|created|produced)\s+by|by)\s+|(for)\s+|(about|on|regarding|concerning|covering|re)\s+|(mentioning|mentions?|involv(?:ing|es?)|includ(?:ing|es?)|featur(?:ing|es?)|concerns?|naming|citing|referencing|with)\s+|((?:(?:that|which|who)\s+(?:is\s+|are\s+|was\s+|were\s+)?)?(?:(?:(?:involved|participating|named|listed|appearing)\s+)?(?:in|on)\s+(?:the\s+)?(?:deals?|transactions?|ledger\s+entries)\s+(?:with|involving|of|for)|(?:related|linked|connected|associated|tied|affiliated|involved)\s+(?:to|with|in)|(?:with\s+)?(?:ties|links|connections|relationships?)\s+(?:to|with)|(?:works?|worked|working|deals?|dealt|dealing)\s+with))\s+/);
     if (!match) return false;
-    const [, by, forWord, about] = match;
+    const [, by, forWord, about, , linked] = match;
     const values = this.readValues();
     if (values.length === 0) return false;
     const { negated, start: from } = this.takeNegation(start);
     const text = this.question.slice(from, this.pos).trim();
     const op: ConditionOp = negated ? 'not' : 'is';
     const publishedBy = by?.startsWith('published');
-    const targets = publishedBy ? [] : by ? BY_TARGETS[this.entity] : FOR_TARGETS[this.entity];
+    const targets = publishedBy ? [] : by ? BY_TARGETS[this.entity] : linked ? LINKED_TARGETS[this.entity] : FOR_TARGETS[this.entity];
     // "with X" names a related record or nothing ("with an email" is emptiness, read before).
     if (match[4]?.startsWith('with') && targets.length === 0) return false;
     const unresolved: Written[] = [];
@@ -910,13 +1115,13 @@ class QuestionParser {
       if (about && (await this.keywordCondition(value, op, text))) continue;
       if (await this.relationCondition(value, targets, op, text)) continue;
       if (by && this.entity === 'library' && (await this.categoryCondition(value, 'publisher', op, text))) continue;
-      if (!about && !forWord && !by && (await this.keywordCondition(value, op, text))) continue;
+      if (!about && !forWord && !by && !linked && (await this.keywordCondition(value, op, text))) continue;
       unresolved.push(value);
     }
     for (const value of unresolved) {
       // "about lithium" with no such keyword or record: its words are searched. "with a good ESG
       // score", "linked to X" where nothing links: not understood, never a text search that reads like an answer.
-      if ((about || /^(?:mention|naming|citing|referenc)/.test(match[4] ?? '')) && !negated && operatorResource(this.entity).search) {
+      if ((about || /^(?:mention|naming|citing|referenc|featur|includ)/.test(match[4] ?? '')) && !negated && operatorResource(this.entity).search) {
         this.searchParts.push(value.text);
         continue;
       }
@@ -932,19 +1137,120 @@ class QuestionParser {
     return true;
   }
 
+  /**
+   * Investments, through the engine's link filters: "(which deals) did Northwind Capital invest
+   * in", "Jane Doe has invested in", "invested in by / backed by X" name the investors; "that
+   * invested in Acme", "investing in Acme" the organization whose deals they hold stakes in.
+   */
+  private async investing(): Promise<boolean> {
+    const start = this.skipSpace();
+    const verb = String.raw`(?:invest(?:ed|s)?|put\s+money|(?:backed|funded|financed)(?=\s*(?:$|[,;:?!.])))`;
+    const byInvestor = this.at(/(?:(?:that|which|who)\s+(?:were\s+|was\s+|have\s+been\s+|has\s+been\s+)?)?(?:(?:invested\s+in|backed|funded|financed)\s+by|investments?\s+(?:made\s+|held\s+)?(?:by|of|from))\s+/);
+    let targets = INVESTOR_TARGETS;
+    let values: Written[] = [];
+    if (byInvestor) values = this.readValues();
+    else if (this.at(/(?:(?:that|which|who)\s+(?:have\s+|has\s+|had\s+)?)?(?:invested|invests?|investing|(?:are|is|were|was)\s+investors?)\s+in(?:to)?\s+/)) {
+      targets = INVESTED_IN_TARGETS;
+      values = this.readValues();
+    } else {
+      // The investor named before the verb: "did Northwind Capital invest in", "Jane Doe has backed".
+      return this.nameBeforeVerb(start, String.raw`(?:(?:did|has|have|had|do|does)\s+)?`, String.raw`(?:(?:has|have|had|did)\s+)?${verb}(?:\s+in(?:to)?)?`, targets);
+    }
+    if (values.length === 0) return false;
+    const { negated, start: from } = this.takeNegation(start);
+    const text = this.question.slice(from, this.pos).trim();
+    const op: ConditionOp = negated ? 'not' : 'is';
+    let used = false;
+    for (const value of values) {
+      if (await this.relationCondition(value, targets, op, text)) {
+        used = true;
+        continue;
+      }
+      this.notUnderstood.push(value.text);
+      this.notes.push(targets.some((target) => this.allows(target.relation, op))
+        ? `No organization or person named “${value.text}” was found.`
+        : `“${text}” cannot be used to filter ${(operatorResource(this.entity).plural ?? this.entity).toLowerCase()}.`);
+    }
+    return used || values.length > 0;
+  }
+
+  /**
+   * A record named before the verb that links it: "(which deals) was Jane Doe involved in",
+   * "(organizations) Jane Doe is connected to", "(deals) where Acme took part" — through the
+   * entity's relation to it (ledger entries' parties, the link filters of people and organizations).
+   */
+  private async linkedBeforeVerb(): Promise<boolean> {
+    const start = this.skipSpace();
+    const targets = this.entity === 'ledger_entries' ? FOR_TARGETS.ledger_entries : this.entity === 'library' ? [...FOR_TARGETS.library, ...BY_TARGETS.library] : LINKED_TARGETS[this.entity];
+    return this.nameBeforeVerb(
+      start,
+      String.raw`(?:(?:did|has|have|had|do|does|is|was|were|are|where|in\s+which)\s+)?`,
+      String.raw`(?:(?:is|was|were|are|has\s+been|have\s+been|got)\s+)?(?:(?:involved|connected|linked|related|associated|affiliated|tied)(?:\s+(?:in|to|with))?|took\s+part(?:\s+in)?|participated(?:\s+in)?|(?:was|is)\s+a\s+party(?:\s+to)?|appears?|appeared)`,
+      targets,
+    );
+  }
+
+  /**
+   * A name between a lead (`did`, `was` …) and a verb after it, read among `targets`. A name
+   * nobody has is not read here: its words are left to the other phrasings (and reported if none
+   * reads them).
+   */
+  private async nameBeforeVerb(start: number, lead: string, verb: string, targets: Array<{ relation: string; kind: NamedKind }>): Promise<boolean> {
+    const named = new RegExp(String.raw`${lead}(["“]?[^\s,;:?!"“”][^,;:?!]{0,80}?["”]?)\s+${verb}(?=$|[\s,;:?!.])`, 'y');
+    named.lastIndex = start;
+    const found = named.exec(this.lower);
+    if (!found) return false;
+    const nameStart = start + found[0].indexOf(found[1]!);
+    const name = this.question.slice(nameStart, nameStart + found[1]!.length).replace(/^["“]|["”]$/g, '').trim();
+    const first = name.split(/\s+/)[0]!.toLowerCase();
+    if (FILLER.has(first) || STOP_WORDS.has(first) || this.isEntityWordAt(nameStart)) return false;
+    this.pos = start + found[0].length;
+    const value = { text: name, start: nameStart, end: nameStart + found[1]!.length };
+    if (!(await this.relationCondition(value, targets, this.negation ? 'not' : 'is', this.textFrom(this.negation?.start ?? start)))) return false;
+    this.negation = null;
+    return true;
+  }
+
+  /** "Jane Doe's deals", "Emily Carter's articles", "Acme Robotics' contacts": the record whose they are, through the entity's relation to it. */
+  private async possessive(): Promise<boolean> {
+    const start = this.skipSpace();
+    const found = /^([^\s,;:?!"“”'][^,;:?!"“”]{0,60}?)(?:'s|(?<=s)')(?=\s)/.exec(this.lower.slice(start));
+    if (!found) return false;
+    const end = start + found[0].length;
+    const name = this.question.slice(start, start + found[1]!.length);
+    if (FILLER.has(name.toLowerCase()) || !this.isEntityWordAt(end + (/^\s*/.exec(this.lower.slice(end))?.[0].length ?? 0))) return false;
+    const targets = this.entity === 'library' ? [...BY_TARGETS.library, ...FOR_TARGETS.library] : this.entity === 'ledger_entries' ? FOR_TARGETS.ledger_entries : LINKED_TARGETS[this.entity];
+    this.pos = end;
+    const { negated, start: from } = this.takeNegation(start);
+    return this.relationCondition({ text: name, start, end }, targets, negated ? 'not' : 'is', this.question.slice(from, end).trim());
+  }
+
   private async keywordCondition(value: Written, op: ConditionOp, text: string): Promise<boolean> {
     if (!this.allows('keywords', op)) return false;
     const keyword = await this.resolveKeyword(value.text);
     return keyword !== null && this.add('keywords', op, [keyword.id], [keyword.name], text);
   }
 
+  /** A related record by its name, else (said as a correction) by a name like it ("Acme Robotcs"). */
   private async relationCondition(value: Written, targets: Array<{ relation: string; kind: NamedKind }>, op: ConditionOp, text: string): Promise<boolean> {
-    for (const target of targets) {
-      if (!this.allows(target.relation, op)) continue;
+    const allowed = targets.filter((target) => this.allows(target.relation, op));
+    for (const target of allowed) {
       const record = await this.options.resolver.record(target.kind, value.text);
       if (record) return this.add(target.relation, op, [record.id], [record.name], text);
     }
+    for (const target of allowed) {
+      const record = await this.similarRecord(target.kind, value.text);
+      if (record) return this.add(target.relation, op, [record.id], [record.name], text);
+    }
     return false;
+  }
+
+  /** A record whose name is like the text (a typo), said as a correction; only for names of four letters or more. */
+  private async similarRecord(kind: NamedKind, text: string) {
+    if (text.replace(/\s/g, '').length < 4) return null;
+    const record = await this.options.resolver.similarRecord(kind, text);
+    if (record) this.corrections.push({ written: text, read: record.name });
+    return record;
   }
 
   private async categoryCondition(value: Written, field: string, op: ConditionOp, text: string, asTyped = false): Promise<boolean> {
@@ -981,8 +1287,15 @@ class QuestionParser {
     const op: ConditionOp = negated ? 'not' : 'is';
     for (const value of values) {
       let used = false;
+      // "in Germany" for organizations: a country, when no row holds it as a city, is its cities.
+      const country = COUNTRY_CITY[this.entity] && /^\p{Lu}/u.test(value.text) ? [value.text, ...(countryOf(value.text) ?? [])] : null;
+      if (country && countryCode(country) && !(await this.options.resolver.categoryValue(this.entity, COUNTRY_CITY[this.entity]!, value.text))) {
+        used = await this.countryCities(country, op, text);
+        if (used) continue;
+      }
       for (const target of PLACES[this.entity]) {
-        if ('category' in target && target.asTyped) used = await this.similarCondition(value, target.category, op, text);
+        // "people in Key Investors": a list of the entity's kind, before a misspelt or unknown city.
+        if ('category' in target && target.asTyped) used = (await this.listCondition(value.text, op, text)) || (await this.similarCondition(value, target.category, op, text));
         if (used) break;
         if ('category' in target) used = await this.categoryCondition(value, target.category, op, text, target.asTyped);
         else if ('relation' in target) used = await this.relationCondition(value, [target], op, text);
@@ -1021,7 +1334,7 @@ function money(parts: Array<string | undefined>): { value: number; currency: str
   const currencyOf = (word: string | undefined): string | null => {
     if (!word) return null;
     if (CURRENCY_SIGNS[word]) return CURRENCY_SIGNS[word]!;
-    const named = CURRENCY_WORDS.find(([re]) => re.test(word))?.[1];
+    const named = CURRENCY_WORDS.find(([re]) => re.test(word.replace(/\s+/g, ' ')))?.[1];
     if (named) return named;
     return CURRENCIES.includes(word.toUpperCase()) ? word.toUpperCase() : null;
   };

@@ -11,8 +11,12 @@ const WRITE_VERBS = [
   'update', 'edit', 'modify', 'rename', 'move', 'merge', 'tag', 'untag', 'assign', 'hide', 'unhide', 'publish', 'unpublish',
   'archive', 'import', 'upload', 'write', 'save', 'mark', 'replace', 'reject', 'accept', 'approve', 'put', 'append', 'attach',
   'detach', 'link', 'unlink', 'register', 'record', 'enter', 'fix', 'correct', 'overwrite', 'reset', 'restore',
+  // Not "favourite", "email" or "share": "favourite people", "email addresses of …", "share prices" read.
+  'send', 'star', 'unstar', 'unfavourite', 'unfavorite', 'increase', 'decrease', 'raise',
+  'lower', 'deduplicate', 'dedupe', 'duplicate', 'copy', 'flag', 'unflag', 'relabel', 'categorize', 'categorise',
+  'convert', 'revert', 'undo', 'cancel', 'populate', 'fill', 'reassign', 'recategorize', 'retag', 'downgrade', 'upgrade',
 ];
-const LEAD = String.raw`^(?:(?:please|kindly|now|ok(?:ay)?|hey|operator)[\s,]+)*(?:(?:can|could|would|will)\s+you\s+(?:please\s+)?|i\s+(?:want|need|would\s+like)\s+(?:you\s+)?to\s+|let'?s\s+|go\s+ahead\s+and\s+)?`;
+const LEAD = String.raw`^(?:(?:please|kindly|now|ok(?:ay)?|hey|operator|just|quickly)[\s,]+)*(?:(?:can|could|would|will)\s+you\s+(?:please\s+)?|(?:i|we)\s+(?:want|need|would\s+like|wish)\s+(?:you\s+)?to\s+|i'?d\s+like\s+(?:you\s+)?to\s+|(?:please\s+)?help\s+me\s+(?:to\s+)?|let'?s\s+|go\s+ahead\s+and\s+|i\s+want\s+)?(?:please\s+)?`;
 const WRITE_RE = new RegExp(`${LEAD}(${WRITE_VERBS.join('|')})\\b(?!\\s*(?:ed|ing)\\b)`, 'i');
 
 /** The verb of a question that asks for a change, or null for a question that reads. */

@@ -12,12 +12,14 @@ import {
 import { fieldError } from '../../resources/errors.ts';
 import type { FieldType } from '../../resources/fields.ts';
 import {
-  fieldLookups, lookupParameter, MAX_LIMIT, MAX_SEARCH_LENGTH, MEMBERSHIP_FIELD, membershipFilters, orderingNames, parseListQuery, rangedTimestamps, type Lookup,
+  fieldLookups, linkFilters, lookupParameter, MAX_LIMIT, MAX_SEARCH_LENGTH, MEMBERSHIP_FIELD, membershipFilters, orderingNames, parseListQuery, rangedTimestamps,
+  type Lookup,
 } from '../../resources/list-query.ts';
 import type { Resource } from '../../resources/resource.ts';
 import { isUuid, parseIncompleteDate } from '../../resources/values.ts';
 import { ledgerEntries } from '../ledger/ledger.resource.ts';
 import { library } from '../library/library.resource.ts';
+import { lists } from '../lists/lists.resource.ts';
 import { organizations } from '../organizations/organizations.resource.ts';
 import { people } from '../people/people.resource.ts';
 
@@ -43,13 +45,15 @@ export function operatorLookups(resource: Resource, access: AccessLevel): Record
   const lookups = fieldLookups(resource, access);
   for (const timestamp of rangedTimestamps(resource)) lookups[timestamp] = ['gte', 'lt'];
   if (membershipFilters(resource).size > 0) lookups[MEMBERSHIP_FIELD] = ['is', 'not'];
+  // Links through other records (people on deals with an organization, investors): ids of records.
+  for (const { name } of linkFilters(resource, access).values()) lookups[name] = ['is', 'not'];
   return lookups;
 }
 /**
  * The declarations the Operator's language is written for (vocabulary.ts names their words): its
  * parsing depends on their fields alone, so it reads them here rather than from an engine.
  */
-const OPERATOR_RESOURCES: Record<OperatorEntity, Resource> = { organizations, people, ledger_entries: ledgerEntries, library };
+const OPERATOR_RESOURCES: Record<OperatorEntity, Resource> = { organizations, people, ledger_entries: ledgerEntries, library, lists };
 export const operatorResource = (entity: OperatorEntity): Resource => OPERATOR_RESOURCES[entity];
 
 /** The list endpoint's path and query parameters for a query (values joined with commas). */
@@ -164,7 +168,7 @@ function checkCondition(resource: Resource, lookups: Record<string, Lookup[]>, r
     throw fieldError(`${at}.values`, `Give 1 to ${MAX_CONDITION_VALUES} values.`);
   }
   const values = rawValues.map((value, index) => {
-    const checked = field ? checkValue(field, value, compare) : checkFilterValue(name, value);
+    const checked = field ? checkValue(field, value, compare) : checkFilterValue(resource, name, value);
     if (typeof checked !== 'string') throw fieldError(`${at}.values[${index}]`, checked.problem);
     return checked;
   });
@@ -186,9 +190,10 @@ function checkCondition(resource: Resource, lookups: Record<string, Lookup[]>, r
   };
 }
 
-/** A value of a filter that is no field: a list's id (membership), or a day (a timestamp's range). */
-function checkFilterValue(name: string, value: string): string | { problem: string } {
+/** A value of a filter that is no field: a list's id (membership), a record's (a link), or a day (a timestamp's range). */
+function checkFilterValue(resource: Resource, name: string, value: string): string | { problem: string } {
   if (name === MEMBERSHIP_FIELD) return isUuid(value) ? value.toLowerCase() : { problem: 'Must be the id of a list.' };
+  if (resource.links?.[name]) return isUuid(value) ? value.toLowerCase() : { problem: 'Must be the id of a record.' };
   return /^\d{4}-\d{2}-\d{2}$/.test(value) && parseIncompleteDate(value).ok ? value : { problem: 'Must be a date: YYYY-MM-DD.' };
 }
 

@@ -14,7 +14,17 @@ export const ENTITY_WORDS: Record<OperatorEntity, string> = {
   library: String.raw`library(?:\s+(?:entries|entry|items?|records?|documents?))?|documents|publications?|sources`,
   organizations: String.raw`organi[sz]ations?|orgs?|compan(?:y|ies)|firms?|startups?|businesses|business|corporations?|institutions?|enterprises?`,
   people: String.raw`people|persons?|individuals?|contacts?|women|men|females?|males?|everyone|everybody|anyone|anybody|(?:passport\s+)?holders|nationals|citizens`,
+  // Lists as the subject ("show all lists", "people lists"): detectEntity reads them only where no list is named.
+  lists: String.raw`lists|collections`,
 };
+
+/** Kinds of list by the words of the entity their items are ("organization lists", "lists of people"). */
+export const LIST_KIND_WORDS: Array<[string, string]> = [
+  [String.raw`organi[sz]ations?|orgs?|compan(?:y|ies)|firms?|startups?|business(?:es)?|corporations?|institutions?`, 'OrganizationsList'],
+  [String.raw`people|persons?|individuals?|contacts?|investors?`, 'PeopleList'],
+  [String.raw`ledger(?:\s+(?:entries|entry))?|deals?|transactions?`, 'LedgerList'],
+  [String.raw`library(?:\s+(?:entries|entry))?|documents?|reports?|publications?|reading`, 'LibraryList'],
+];
 
 /** Library types by the words that name them (plural or singular). */
 export const LIBRARY_TYPE_WORDS: Array<[string, LibraryType]> = [
@@ -78,6 +88,12 @@ export const FIELD_NOUNS: Record<OperatorEntity, Array<[string, string]>> = {
     [String.raw`symbols?|tickers?`, 'symbol'],
     [String.raw`captions?|titles?|names?`, 'caption'],
   ],
+  lists: [
+    [String.raw`keywords?|tags?`, 'keywords'],
+    [String.raw`descriptions?`, 'description'],
+    [String.raw`kinds?|types?`, 'kind'],
+    [String.raw`names?|titles?`, 'display_name'],
+  ],
   library: [
     [String.raw`keywords?|tags?`, 'keywords'],
     [String.raw`authors?|writers?`, 'authors'],
@@ -107,6 +123,7 @@ export const FILLER = new Set([
   'their', 'in', 'on', 'at', 'for', 'from', 'by', 'or', 'than', 'both', 'either', 'so', 'far', 'how', 'many', "i'm", 'im',
   'looking', 'interested', 'searching', 'kindly', 'now', 'currently', 'recorded', 'stored', 'saved', 'database',
   'holders', 'holder', 'nationals', 'citizens', 'members', 'passport', 'passports', 'ownership', 'owned', 'enterprises',
+  'anything', 'everything', 'something', 'things', 'thing', 'stuff',
 ]);
 
 /** Words that end a name or value being read ("Berlin" in "in Berlin founded after 2015"). */

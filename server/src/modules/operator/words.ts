@@ -4,6 +4,7 @@
  * in words, and other names of ownership types. The values themselves are the tenant's: a
  * word here only says which stored value it may mean.
  */
+import isoCountries from 'i18n-iso-countries';
 import { ENTITY_WORDS, LIBRARY_TYPE_WORDS } from './vocabulary.ts';
 
 /** Optimal string alignment distance: insertions, deletions, substitutions and swaps of neighbours. */
@@ -155,6 +156,24 @@ export function countryOf(word: string): string[] | null {
   return found ? [found[0], ...found[2]] : null;
 }
 
+/** A plural demonym ("Brazilians", "Britons", "Frenchmen", "Swedes"): people of that nationality (not "Swiss", which may be anything's). */
+export function isPeopleDemonym(word: string): boolean {
+  const lower = word.toLowerCase();
+  const adjectives = COUNTRIES.flatMap(([, words]) => words);
+  if (!adjectives.includes(lower)) return false;
+  return /(?:wo)?men$/.test(lower) ? lower !== 'men' : /s$/.test(lower) && adjectives.includes(lower.slice(0, -1));
+}
+
+/** The ISO 3166-1 alpha-2 code of a country named (or one of its other names: "UK", "Holland"), or null. */
+export function countryCode(names: string[]): string | null {
+  for (const name of names) {
+    if (/^[A-Z]{2}$/.test(name) && isoCountries.isValid(name)) return name;
+    const code = isoCountries.getAlpha2Code(name, 'en');
+    if (code) return code;
+  }
+  return null;
+}
+
 /** Currencies named in words, for ledger entries ("in US dollars", "euro deals", "Brazilian reais"). */
 export const CURRENCY_NAMES: Array<[string, string]> = [
   [String.raw`(?:us\s+|u\.s\.\s+|american\s+)?dollars?|usd|us\$`, 'USD'],
@@ -163,7 +182,7 @@ export const CURRENCY_NAMES: Array<[string, string]> = [
   [String.raw`(?:swiss\s+)?francs?|chf`, 'CHF'],
   [String.raw`(?:japanese\s+)?yen|jpy`, 'JPY'],
   [String.raw`(?:chinese\s+)?yuan|renminbi|rmb|cny`, 'CNY'],
-  [String.raw`(?:brazilian\s+)?reais|(?:brazilian\s+)?real|brl`, 'BRL'],
+  [String.raw`(?:brazilian\s+)?reais|brazilian\s+real|brl`, 'BRL'],
   [String.raw`(?:canadian\s+dollars?)|cad`, 'CAD'],
   [String.raw`(?:australian\s+dollars?)|aud`, 'AUD'],
   [String.raw`(?:indian\s+)?rupees?|inr`, 'INR'],
@@ -185,4 +204,32 @@ export const OWNERSHIP_SYNONYMS: Array<[RegExp, string[]]> = [
 export function singulars(text: string): string[] {
   if (!/s$/i.test(text)) return [];
   return [...new Set([text.replace(/ies$/i, 'y'), text.replace(/es$/i, ''), text.replace(/s$/i, '')])].filter((one) => one !== text);
+}
+
+/** Signs written before an amount, by the currency they mean ("R$1bn", "€250k", "₹5 crore"). */
+export const CURRENCY_SIGNS: Record<string, string> = {
+  '$': 'USD', 'us$': 'USD', 'r$': 'BRL', 'c$': 'CAD', 'ca$': 'CAD', 'a$': 'AUD', 'au$': 'AUD', 'hk$': 'HKD', 's$': 'SGD', 'nz$': 'NZD',
+  'mx$': 'MXN', '€': 'EUR', '£': 'GBP', '¥': 'JPY', '₹': 'INR', '₩': 'KRW', '₽': 'RUB', '₺': 'TRY', '₪': 'ILS', 'chf': 'CHF',
+};
+/** The signs as a pattern, longest first ("us$" before "$"). */
+export const CURRENCY_SIGN_PATTERN = Object.keys(CURRENCY_SIGNS).filter((sign) => sign !== 'chf')
+  .sort((a, b) => b.length - a.length).map((sign) => sign.replace('$', '\\$')).join('|');
+
+const NUMBER_WORDS: Record<string, number> = {
+  two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, eleven: 11, twelve: 12, fifteen: 15,
+  twenty: 20, thirty: 30, forty: 40, fifty: 50, sixty: 60, seventy: 70, eighty: 80, ninety: 90, hundred: 100,
+};
+const MAGNITUDE = String.raw`(?=\s+(?:thousand|million|billion|trillion|hundred)\b)`;
+
+/**
+ * Number words as digits, so amounts and limits read them ("deals under five million", "the
+ * top ten companies", "a billion dollars"): "one" and "a" only before a magnitude; a capitalized
+ * word after the first (a name: "Two Sigma") is left as written.
+ */
+export function digitsForNumberWords(text: string): string {
+  return text
+    .replace(/\bhalf\s+an?\s+(?=(?:million|billion)\b)/gi, '0.5 ')
+    .replace(new RegExp(String.raw`\b(?:one|an?)${MAGNITUDE}`, 'gi'), (word, offset: number) => (offset > 0 && /^[A-Z]/.test(word) ? word : '1'))
+    .replace(new RegExp(String.raw`\b(?:${Object.keys(NUMBER_WORDS).join('|')})\b`, 'gi'), (word, offset: number) =>
+      offset > 0 && /^[A-Z]/.test(word) ? word : String(NUMBER_WORDS[word.toLowerCase()]));
 }

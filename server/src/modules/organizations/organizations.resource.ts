@@ -14,7 +14,7 @@ export const organizations = defineResource({
   writeAccess: 'research',
   quickSearch: {},
   mergeable: true,
-  search: { fields: { name_inc: 'A', name_dba: 'A', hq_city: 'B', emails: 'B', ownership_type: 'C', associated_urls: 'C', notes: 'D' } },
+  search: { fields: { name_inc: 'A', name_dba: 'A', hq_city: 'B', emails: 'B', phones: 'B', ownership_type: 'C', associated_urls: 'C', notes: 'D' } },
   fields: {
     name_inc: text({ max: 300 }),
     name_dba: text({ max: 300 }),
@@ -33,6 +33,17 @@ export const organizations = defineResource({
   ordering: ['name_inc', 'name_dba', 'founding_date', 'hq_city'],
   filters: ['hq_city', 'ownership_type', 'keywords'],
   listItem: { listKind: 'OrganizationsList', column: 'organization_id' },
+  links: {
+    // Organizations on ledger entries with these people ("organizations linked to Jane Doe").
+    linked_people: { label: 'Linked people', path: [{ from: 'ledger_entries', field: 'organizations' }, { field: 'people' }] },
+    // Organizations of the ledger entries these organizations or people hold stakes in ("organizations Northwind invested in").
+    investors: {
+      label: 'Investors',
+      path: [{ from: 'ledger_entries', field: 'organizations' }, { from: 'investments', field: 'ledger_entry' }, { field: ['owner', 'owner_person'] }],
+    },
+    // Organizations holding stakes in ledger entries of these organizations ("organizations that invested in Acme").
+    invested_in: { label: 'Invested in', path: [{ from: 'investments', field: 'owner' }, { field: 'ledger_entry' }, { field: 'organizations' }] },
+  },
   identity: { names: ['name_inc', 'name_dba'], emails: 'emails', urls: 'associated_urls' },
   detailFields: ['hq_city', 'emails'],
   headerAliases: {

@@ -17,7 +17,7 @@ export const people = defineResource({
   mergeable: true,
   search: { fields: {
       name_given: 'A', name_family: 'A', name_nickname: 'A', name_legal: 'A',
-      current_address_city: 'B', emails: 'B', passport_city: 'C', passport_country: 'C', met_event_name: 'C',
+      current_address_city: 'B', emails: 'B', phones: 'B', passport_city: 'C', passport_country: 'C', met_event_name: 'C',
       professional_profile: 'C', associated_urls: 'C', notes: 'D', about: 'D',
     } },
   fields: {
@@ -52,6 +52,12 @@ export const people = defineResource({
   ordering: ['name_given', 'name_family', 'birth_date', 'met_event_date', 'current_address_city'],
   filters: ['gender', 'current_address_city', 'passport_country', 'is_fav', 'keywords'],
   listItem: { listKind: 'PeopleList', column: 'person_id' },
+  links: {
+    // People on ledger entries with these organizations ("people linked to Acme").
+    linked_organizations: { label: 'Linked organizations', path: [{ from: 'ledger_entries', field: 'people' }, { field: 'organizations' }] },
+    // People holding stakes in ledger entries of these organizations ("people who invested in Acme").
+    invested_in: { label: 'Invested in', path: [{ from: 'investments', field: 'owner_person' }, { field: 'ledger_entry' }, { field: 'organizations' }] },
+  },
   identity: {
     names: ['name_given', 'name_family', 'name_nickname', 'name_legal'],
     // A given name alone is shared by too many people: the full name and the

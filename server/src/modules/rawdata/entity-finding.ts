@@ -127,7 +127,6 @@ export async function itemSourceUrl(ctx: EngineContext, itemId: string): Promise
 /** The keys (normalizeName) of every run of capitalized words in the text, and of its parts. */
 export function candidateKeys(text: string): string[] {
   const keys = new Set<string>();
-  const words = [...text.matchAll(/[\p{L}\p{N}][\p{L}\p{M}\p{N}.'’&-]*|&/gu)];
   let run: string[] = [];
   const flush = () => {
     for (let start = 0; start < run.length; start += 1) {
@@ -139,11 +138,14 @@ export function candidateKeys(text: string): string[] {
     }
     run = [];
   };
-  for (let i = 0; i < words.length && keys.size < MAX_CANDIDATE_KEYS; i += 1) {
-    const word = words[i]![0];
-    const previous = words[i - 1];
+  // The words one at a time (not all of a long text's matches in an array: 300,000 of them for a book).
+  let previousEnd = -1;
+  for (const match of text.matchAll(/[\p{L}\p{N}][\p{L}\p{M}\p{N}.'’&-]*|&/gu)) {
+    if (keys.size >= MAX_CANDIDATE_KEYS) break;
+    const word = match[0];
     // A run ends at sentence punctuation or a line break between two words.
-    const gap = previous ? text.slice(previous.index! + previous[0].length, words[i]!.index) : '';
+    const gap = previousEnd >= 0 ? text.slice(previousEnd, match.index) : '';
+    previousEnd = match.index + word.length;
     if (/[.!?;:\n()[\]"“”]/.test(gap)) flush();
     // "&" joins a name's words ("Grenfeld & Marsh").
     if (/^\p{Lu}/u.test(word) || /^\p{N}/u.test(word) || (word === '&' && run.length > 0)) run.push(word);

@@ -6,7 +6,7 @@
  * the item names another (superseded, deleted, given a new file).
  */
 import { sql } from 'drizzle-orm';
-import { query } from '../../db/client.ts';
+import { query, tenantPin } from '../../db/client.ts';
 import { publish } from '../../events/bus.ts';
 import type { EngineContext } from '../../resources/context.ts';
 import type { Row } from '../../resources/repository.ts';
@@ -22,8 +22,8 @@ export async function markPending(ctx: EngineContext, itemId: string, jobId: str
     ctx.tx,
     sql`UPDATE raw_data r SET processing_status = 'pending', processing_stage = NULL, processing_error = NULL,
           processing_percent = ${jobId === null ? null : 0}, processing_job = ${jobId}, processing_warnings = '{}', updated_at = now()
-        FROM (SELECT processing_status AS was FROM raw_data WHERE id = ${itemId} FOR UPDATE) before
-        WHERE r.id = ${itemId} RETURNING r.*, before.was`,
+        FROM (SELECT processing_status AS was FROM raw_data WHERE ${tenantPin(ctx.tx)} AND id = ${itemId} FOR UPDATE) before
+        WHERE ${tenantPin(ctx.tx, 'r')} AND r.id = ${itemId} RETURNING r.*, before.was`,
   );
   const { was, ...item } = row!;
   if (jobId !== null || was !== 'pending') await publish(ctx, 'raw_data_update', { id: itemId, processing_status: 'pending', updated_at: iso(item['updated_at']) });
@@ -45,7 +45,7 @@ export async function markStage(ctx: EngineContext, itemId: string, jobId: strin
 
 /** Whether the item still names the job, locking it until the transaction ends (the results are written under the lock). */
 export async function lockIfCurrent(ctx: EngineContext, itemId: string, jobId: string): Promise<boolean> {
-  const rows = await query(ctx.tx, sql`SELECT 1 FROM raw_data WHERE id = ${itemId} AND processing_job = ${jobId} FOR UPDATE`);
+  const rows = await query(ctx.tx, sql`SELECT 1 FROM raw_data WHERE ${tenantPin(ctx.tx)} AND id = ${itemId} AND processing_job = ${jobId} FOR UPDATE`);
   return rows.length > 0;
 }
 

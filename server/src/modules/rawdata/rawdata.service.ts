@@ -7,7 +7,7 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { sql } from 'drizzle-orm';
-import { query } from '../../db/client.ts';
+import { query, tenantPin } from '../../db/client.ts';
 import { publish } from '../../events/bus.ts';
 import { ApiError, badRequest, fieldError, notFound } from '../../resources/errors.ts';
 import type { EngineContext } from '../../resources/context.ts';
@@ -292,7 +292,7 @@ export class RawDataService {
 
   private async directUpload(ctx: EngineContext, id: string): Promise<Row | null> {
     if (!isUuid(id)) return null;
-    const [row] = await query<Row>(ctx.tx, sql`SELECT *, expires_at < now() AS expired FROM raw_data_direct_uploads WHERE id = ${id} FOR UPDATE`);
+    const [row] = await query<Row>(ctx.tx, sql`SELECT *, expires_at < now() AS expired FROM raw_data_direct_uploads WHERE ${tenantPin(ctx.tx)} AND id = ${id} FOR UPDATE`);
     return row ?? null;
   }
 }

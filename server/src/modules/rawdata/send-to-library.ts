@@ -12,7 +12,7 @@
  * byline), organizations as assets, keywords.
  */
 import { sql } from 'drizzle-orm';
-import { query } from '../../db/client.ts';
+import { query, tenantPin } from '../../db/client.ts';
 import type { EngineContext } from '../../resources/context.ts';
 import type { Row } from '../../resources/repository.ts';
 import type { ResourceService } from '../../resources/service.ts';
@@ -47,7 +47,7 @@ export async function sendToLibrary(
   const results = [];
   for (const item of rows) {
     const body = await entryFor(ctx, item);
-    const [kept] = await query<{ library_entry: string | null }>(ctx.tx, sql`SELECT library_entry FROM raw_data WHERE id = ${item.id} FOR UPDATE`);
+    const [kept] = await query<{ library_entry: string | null }>(ctx.tx, sql`SELECT library_entry FROM raw_data WHERE ${tenantPin(ctx.tx)} AND id = ${item.id} FOR UPDATE`);
     // The entry sent before, unless it was deleted since (then a new one is made).
     const current = kept?.library_entry ? ((await library.findVisibleMany(ctx.tx, ctx.actor.access, [kept.library_entry])).get(kept.library_entry) ?? null) : null;
     const entry = current ? await library.write(ctx, current, library.parseInput(body, current, ctx.actor.access)) : await library.write(ctx, null, library.parseInput(body, null, ctx.actor.access));

@@ -4,7 +4,7 @@
  * statement runs in a tenant transaction, so row-level security keeps it in the tenant.
  */
 import { sql } from 'drizzle-orm';
-import { query, type Tx } from '../../db/client.ts';
+import { query, tenantPin, type Tx } from '../../db/client.ts';
 import { textArray, uuidArray, type Row } from '../../resources/repository.ts';
 import type { Resource } from '../../resources/resource.ts';
 import type { SuggestionProvenance } from '../../contracts.ts';
@@ -155,7 +155,7 @@ export async function lockSuggestionsNamed(tx: Tx, resource: Resource, by: { nam
   if (('nameKeys' in by ? by.nameKeys : by.values).length === 0) return [];
   return query<Row>(
     tx,
-    sql`SELECT * FROM ${sql.identifier(resource.table)} WHERE status = 'suggested' AND ${named} ORDER BY created_at, id FOR UPDATE`,
+    sql`SELECT * FROM ${sql.identifier(resource.table)} WHERE ${tenantPin(tx)} AND status = 'suggested' AND ${named} ORDER BY created_at, id FOR UPDATE`,
   );
 }
 

@@ -143,15 +143,14 @@ function rankedMatches(resource: Resource, visible: Visibility[], types: string[
   /**
    * Records with a name word like the key word (word similarity: a typo, or the word inside a
    * longer one), beyond those found by their words: the words like it from the tenant's
-   * vocabulary of name words (search_name_words, a trigram index over distinct words rather than
-   * over every name), the likest first, then their records in search_words — the first
+   * vocabulary of name words (search_similar_words, migration 0200 — the one typo rule list
+   * search forgives by too — over search_name_words, a trigram index over distinct words rather
+   * than over every name), the likest first, then their records in search_words — the first
    * `wordCandidates` found.
    */
   const similarByWord = sql`SELECT record.* FROM (
-        SELECT v.word FROM search_name_words v
-        WHERE ${oneWord} AND v.record_table = ${recordTable} AND ${key} <% v.word
-        ORDER BY strpos(v.word, ${key}) > 0 DESC, word_similarity(${key}, v.word) DESC, v.word
-        LIMIT ${wordCandidates}) alike
+        SELECT app_tenant_id() AS tenant_id, alike.word FROM search_similar_words(${recordTable}, ${key}, true, ${wordCandidates}) AS alike(word)
+        WHERE ${oneWord}) alike
       CROSS JOIN LATERAL (
         SELECT matched.* FROM search_words w
         CROSS JOIN LATERAL (
@@ -159,7 +158,7 @@ function rankedMatches(resource: Resource, visible: Visibility[], types: string[
           WHERE ${table}.tenant_id = w.tenant_id AND ${table}.id = w.record_id AND ${scope} AND ${notPrefixed}
             AND NOT coalesce(${fullMatch}, false)
           OFFSET 0) matched
-        WHERE w.record_table = ${recordTable} AND w.in_name AND w.word = alike.word
+        WHERE w.tenant_id = alike.tenant_id AND w.record_table = ${recordTable} AND w.in_name AND w.word = alike.word
         LIMIT ${wordCandidates}) record
       LIMIT ${wordCandidates}`;
   /** Trigram matches of the name, beyond `excluded`: the first CANDIDATES found, ranked. */

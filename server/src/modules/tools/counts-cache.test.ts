@@ -6,10 +6,9 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from '../../app.ts';
-import { createEngine } from '../../engine.ts';
-import { openPostgres, type Database } from '../../db/client.ts';
+import type { Database } from '../../db/client.ts';
 import type { TenantRow } from '../../tenancy/tenants.repository.ts';
+import { eventually, openSecondApp } from '../../test/second-app.ts';
 import { createTestApp, hostOf, type TestContext } from '../../test/test-app.ts';
 import { CountsCache } from './counts-cache.ts';
 
@@ -159,17 +158,12 @@ describe('entity counts served from memory', () => {
 
   describe('two app instances on one server database (two processes)', () => {
     let second: FastifyInstance;
-    let secondDb: Database;
+    let closeSecond: () => Promise<void>;
 
     before(async () => {
-      secondDb = await openPostgres(t.databaseUrl, 3);
-      second = await buildApp({ engine: createEngine(t.config, { db: secondDb, storage: t.files.driver }), logger: false });
-      await second.ready();
+      ({ app: second, close: closeSecond } = await openSecondApp(t));
     });
-    after(async () => {
-      await second.close();
-      await secondDb.close();
-    });
+    after(() => closeSecond());
 
     it('a write through one instance drops the other instance\'s cached counts', async () => {
       const before = await publicOrganizations(second, acme);
@@ -208,12 +202,3 @@ describe('entity counts served from memory', () => {
     });
   });
 });
-
-/** Reads until `done(value)` (a notification crossing connections takes a moment); the test's timeout bounds it. */
-async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}

@@ -12,6 +12,7 @@
  * before the change.
  */
 import type { Database } from '../../db/client.ts';
+import { followTenantChanges } from '../../resources/read-cache.ts';
 
 export const ENTITY_COUNTS_CHANNEL = 'intelnotes_entity_counts';
 
@@ -67,13 +68,6 @@ export class CountsCache<T> {
 }
 
 /** Keeps the cache in step with the database's change notifications; the returned function stops listening. */
-export async function followCountChanges<T>(db: Database, cache: CountsCache<T>): Promise<() => Promise<void>> {
-  const stop = await db.listen(ENTITY_COUNTS_CHANNEL, {
-    notify: (tenantId) => (tenantId ? cache.invalidate(tenantId) : cache.invalidateAll()),
-    state: (listening) => cache.setActive(listening),
-  });
-  return async () => {
-    cache.setActive(false);
-    await stop();
-  };
+export function followCountChanges<T>(db: Database, cache: CountsCache<T>): Promise<() => Promise<void>> {
+  return followTenantChanges(db, ENTITY_COUNTS_CHANNEL, cache);
 }

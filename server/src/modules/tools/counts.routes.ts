@@ -7,10 +7,9 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { EntityCounts } from '../../contracts.ts';
 import type { Database } from '../../db/client.ts';
 import { withContext } from '../../http/engine-context.ts';
+import { dropOnWriteRequests } from '../../http/read-cache.plugin.ts';
 import { followCountChanges, type CountsCache } from './counts-cache.ts';
 import { entityCounts } from './counts.service.ts';
-
-const READ_ONLY_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /**
  * Keeps the engine's counts cache current for as long as the app runs: follows change
@@ -19,13 +18,7 @@ const READ_ONLY_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 export async function registerCountsCache<T>(app: FastifyInstance, db: Database, cache: CountsCache<T>): Promise<void> {
   const stop = await followCountChanges(db, cache);
   app.addHook('onClose', stop);
-  // onSend runs once the handler's transaction has committed (or rolled back), before the
-  // client has the answer. Without a tenant (tenant management), any tenant may have changed.
-  app.addHook('onSend', async (request) => {
-    if (READ_ONLY_METHODS.has(request.method)) return;
-    if (request.tenant) cache.invalidate(request.tenant.id);
-    else cache.invalidateAll();
-  });
+  dropOnWriteRequests(app, cache);
 }
 
 export async function countsRoutes(app: FastifyInstance, { cache }: { cache: CountsCache<EntityCounts> }): Promise<void> {

@@ -89,6 +89,75 @@ const logistic = (value: number) => 1 / (1 + Math.exp(-value));
 export function extractEntities(input: string, options: ExtractOptions = {}): { mentions: Mention[]; ledger: LedgerCandidate[] } {
   const maxChars = options.maxChars ?? DEFAULT_MAX_CHARS;
   const text = cleanControlCharacters(input.length > maxChars ? input.slice(0, maxChars) : input);
+  if (text.length <= WINDOW_CHARS) return extractWindow(text, options);
+  // A long text (a 500-page PDF, a book) is read in windows that end at a paragraph or a line:
+  // the tokens, features and tagger scores of two million characters at once held ~150 MiB
+  // more than a window's. Names are settled within their window; mentions of one name in
+  // several windows still make one entity (grouped by their normalized name downstream).
+  const mentions: Mention[] = [];
+  const ledger: LedgerCandidate[] = [];
+  for (const [from, to] of windowsOf(text, WINDOW_CHARS)) {
+    const external = (options.external ?? []).filter((entity) => entity.start >= from && entity.end <= to).map((entity) => ({ ...entity, start: entity.start - from, end: entity.end - from }));
+    const found = extractWindow(text.slice(from, to), { ...options, external });
+    const shifted = new Set<object>();
+    const shift = (span: { start: number; end: number } | undefined) => {
+      if (!span || shifted.has(span)) return;
+      shifted.add(span);
+      span.start += from;
+      span.end += from;
+    };
+    const shiftMention = (mention: Mention | undefined) => {
+      if (!mention || shifted.has(mention)) return;
+      shift(mention);
+      shift(mention.sentence);
+    };
+    found.mentions.forEach(shiftMention);
+    for (const candidate of found.ledger) {
+      shift(candidate.sentence);
+      shiftMention(candidate.money);
+      candidate.organizations.forEach(shiftMention);
+      candidate.people.forEach(shiftMention);
+      candidate.deal?.parties.forEach((party) => shiftMention(party.mention));
+      shift(candidate.deal?.trigger);
+    }
+    mentions.push(...found.mentions);
+    ledger.push(...found.ledger);
+  }
+  return { mentions, ledger };
+}
+
+/** Characters read at once (extractEntities): a long text is read in windows of about this many. */
+export const WINDOW_CHARS = 100_000;
+
+/**
+ * [start, end) windows of at most `size` characters covering the text, each ending after the
+ * last paragraph break — else line break, else sentence end, else space — in its final fifth,
+ * so a window never cuts a sentence that has a break near it.
+ */
+export function windowsOf(text: string, size: number): Array<[number, number]> {
+  const windows: Array<[number, number]> = [];
+  let from = 0;
+  while (text.length - from > size) {
+    const limit = from + size;
+    const floor = from + Math.floor(size * 0.8);
+    let cut = -1;
+    for (const separator of ['\n\n', '\n', '. ', ' ']) {
+      const at = text.lastIndexOf(separator, limit - separator.length);
+      if (at >= floor) {
+        cut = at + separator.length;
+        break;
+      }
+    }
+    if (cut <= from) cut = limit;
+    windows.push([from, cut]);
+    from = cut;
+  }
+  windows.push([from, text.length]);
+  return windows;
+}
+
+/** extractEntities on text of at most a window's length (cleaned of control characters). */
+function extractWindow(text: string, options: ExtractOptions): { mentions: Mention[]; ledger: LedgerCandidate[] } {
   const minConfidence = options.minConfidence ?? RULE_THRESHOLD;
   const { tokens, sentences } = tokenize(text);
   const sentenceAt = sentenceFinder(sentences, text.length);

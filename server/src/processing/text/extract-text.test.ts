@@ -205,11 +205,11 @@ describe('extractText: text formats', () => {
     assert.match(json.warnings[0]!, /^The file looks like JSON but does not parse/);
   });
 
-  it('reads JSON string values with their key paths', async () => {
+  it('reads JSON values (strings, numbers, booleans) with their key paths', async () => {
     const result = await extract(JSON.stringify({ company: { name: 'Acme Holdings GmbH', officers: [{ name: 'Jane Doe', role: 'CEO' }] }, revenue: 5000000 }));
     assert.equal(result.method, 'json');
-    assert.equal(result.text, 'company.name: Acme Holdings GmbH\ncompany.officers[0].name: Jane Doe\ncompany.officers[0].role: CEO');
-    assert.deepEqual(labels(result), ['key company.name', 'key company.officers[0].name', 'key company.officers[0].role']);
+    assert.equal(result.text, 'company.name: Acme Holdings GmbH\ncompany.officers[0].name: Jane Doe\ncompany.officers[0].role: CEO\nrevenue: 5000000');
+    assert.deepEqual(labels(result), ['key company.name', 'key company.officers[0].name', 'key company.officers[0].role', 'key revenue']);
   });
 
   it('decodes UTF-8 and UTF-16 with byte-order marks, and Latin-1 with a warning', async () => {

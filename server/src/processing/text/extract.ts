@@ -1,4 +1,4 @@
-import { SNIFF_BYTES, sniffType } from '../../storage/sniff.ts';
+import { isTiffSignature, isXhtml, SNIFF_BYTES, sniffType } from '../../storage/sniff.ts';
 import { TextBuilder } from './builder.ts';
 import { type ExtractionContext, type NestedInput, throwIfAborted } from './context.ts';
 import { extractEmail } from './email.ts';
@@ -59,8 +59,6 @@ function isTextWithStrays(bytes: Uint8Array): boolean {
   return true;
 }
 
-const isTiffSignature = (bytes: Uint8Array) =>
-  (bytes[0] === 0x49 && bytes[1] === 0x49 && bytes[2] === 0x2a && bytes[3] === 0) || (bytes[0] === 0x4d && bytes[1] === 0x4d && bytes[2] === 0 && bytes[3] === 0x2a);
 
 interface Detected {
   mime: string;
@@ -87,21 +85,6 @@ function zipKind(bytes: Uint8Array): string {
   }
   if (names.has('META-INF/container.xml') && [...names].some((name) => name.endsWith('.opf'))) return EPUB;
   return 'application/zip';
-}
-
-/** Whether XML text's root element is <html> (XHTML, inline XBRL filings): read as a page, not as data. */
-function isXhtml(text: string): boolean {
-  let at = 0;
-  for (let steps = 0; steps < 100; steps += 1) {
-    at = text.indexOf('<', at);
-    if (at < 0) return false;
-    if (text.startsWith('<?', at)) at = text.indexOf('?>', at) + 2;
-    else if (text.startsWith('<!--', at)) at = text.indexOf('-->', at) + 3;
-    else if (text.startsWith('<!', at)) at = text.indexOf('>', at) + 1;
-    else return /^<(?:[\w-]+:)?html[\s>]/i.test(text.slice(at, at + 20));
-    if (at <= 1) return false;
-  }
-  return false;
 }
 
 /** An mbox-style "From sender date" line before an e-mail's headers (a message saved from a mailbox). */

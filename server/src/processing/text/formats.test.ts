@@ -117,6 +117,20 @@ describe('extractText: documents of issue 26', () => {
     assert.match(segmentText(cc, 'e-mail headers'), /\nCc: .+\n/);
   });
 
+  it("reads a DOCX's headers and footers (mammoth reads the body only), each distinct one once", async () => {
+    const parts = unzipSync(fixture('report.docx'));
+    const w = 'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"';
+    const paragraph = (text: string) => `<w:p><w:r><w:t>${text}</w:t></w:r></w:p>`;
+    parts['word/header1.xml'] = strToU8(`<w:hdr ${w}>${paragraph('Northwind Traders Ltd — Confidential')}<w:tbl><w:tr><w:tc>${paragraph('Ref. NT-2025-114')}</w:tc><w:tc>${paragraph('Draft')}</w:tc></w:tr></w:tbl></w:hdr>`);
+    parts['word/header2.xml'] = parts['word/header1.xml'];
+    parts['word/footer1.xml'] = strToU8(`<w:ftr ${w}>${paragraph('Registered in Rotterdam &amp; Lisbon')}</w:ftr>`);
+    const result = await extract(zipSync(parts));
+    assert.equal(result.method, 'docx');
+    assert.equal(segmentText(result, 'header'), 'Northwind Traders Ltd — Confidential\nRef. NT-2025-114 | Draft');
+    assert.equal(segmentText(result, 'footer'), 'Registered in Rotterdam & Lisbon');
+    assert.equal(labels(result).filter((label) => label === 'header').length, 1, 'the same header twice is read once');
+  });
+
   it('reads a DOCX, PPTX or e-book whose parts lie beyond the first 64 KiB (told from the zip directory)', async () => {
     const parts = unzipSync(fixture('report.docx'));
     const padding = new Uint8Array(100_000).map((_, index) => (index * 7919) % 251);
@@ -191,6 +205,66 @@ describe('extractText: OCR of real scans (issue 26 item 2)', () => {
   });
 });
 
+describe('extractText: PDFs the benchmark found incomplete (issue 26)', () => {
+  /** A one-page PDF in Helvetica whose lines are [text, drawn twice?]: each glyph placed by its own Tm, a copy 0.3 pt right. */
+  const pdfOfLines = (rows: Array<[string, boolean]>) => {
+    // Helvetica's advance widths (per 1,000 of the size), so pdf.js infers no space between glyphs.
+    const widths: Record<string, number> = { ' ': 278, i: 222, l: 222, t: 278, f: 278, r: 333, s: 500, c: 500, k: 500, M: 833, O: 778, D: 722, T: 611, L: 556 };
+    const width = (char: string) => ((widths[char] ?? (/[A-Z]/.test(char) ? 667 : 556)) * 12) / 1000;
+    const ops: string[] = ['BT', '/F1 12 Tf'];
+    rows.forEach(([line, twice], index) => {
+      const y = 700 - index * 30;
+      let x = 72;
+      for (const char of line) {
+        if (char !== ' ') {
+          ops.push(`1 0 0 1 ${x.toFixed(2)} ${y} Tm (${char}) Tj`);
+          if (twice) ops.push(`1 0 0 1 ${(x + 0.3).toFixed(2)} ${y + 0.2} Tm (${char}) Tj`);
+        }
+        x += width(char);
+      }
+    });
+    ops.push('ET');
+    const stream = ops.join('\n');
+    const objects = [
+      '<< /Type /Catalog /Pages 2 0 R >>',
+      '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+      '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 4 0 R >> >> /Contents 5 0 R >>',
+      '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
+      `<< /Length ${stream.length} >>\nstream\n${stream}\nendstream`,
+    ];
+    let pdf = '%PDF-1.4\n';
+    const offsets = objects.map((body, index) => {
+      const at = pdf.length;
+      pdf += `${index + 1} 0 obj\n${body}\nendobj\n`;
+      return at;
+    });
+    const xref = pdf.length;
+    pdf += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n${offsets.map((at) => `${String(at).padStart(10, '0')} 00000 n \n`).join('')}`;
+    pdf += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
+    return strToU8(pdf);
+  };
+
+  it('reads "fake bold" (each glyph painted twice, a fraction of a point apart) once, and leaves real double letters alone', async () => {
+    const result = await extract(pdfOfLines([['BOLD TEXT SAMPLE', true], ['Testing Deduplication', true], ['Bookkeeping all week', false], ['All Hallowed Hills', true]]));
+    const read = lines(result.text).map((line) => line.trim());
+    assert.deepEqual(read, ['BOLD TEXT SAMPLE', 'Testing Deduplication', 'Bookkeeping all week', 'All Hallowed Hills'], result.text);
+    assert.deepEqual(result.warnings, []);
+    // The corpus's own sample, when it is beside the repository.
+    const sample = realDoc('pdf/fake-bold-sample.pdf');
+    if (sample) assert.match((await extract(sample)).text, /BOLD TEXT SAMPLE\nTesting Deduplication\n/);
+  });
+
+  it('reads a 72-dpi scanned page at its own resolution, like the image it holds: every row of the table', async (t) => {
+    const bytes = realDoc('pdf/table-multi-row-column-cells.pdf');
+    if (!bytes) return t.skip('../shared/real-docs is not beside the repository');
+    const result = await extract(bytes);
+    assert.equal(result.method, 'pdf-ocr');
+    for (const row of ['Blind 5 1 4 34.5%, n=1 1199 sec, n=1', 'Dexterity 5 4 1 98.3%, n=4 1672.1 sec, n=4', 'Mobility 3 3 0 95.4%, n=3 1416 sec, n=3']) {
+      assert.ok(result.text.split('\n').some((line) => line.replace(/\s*\|\s*/g, ' ').includes(row)), `no line "${row}" in:\n${result.text}`);
+    }
+  });
+});
+
 describe('extractText: encodings, JSON lines, HTML tables', () => {
   const sentence = 'Zoë Müller met Acme Holdings in Zürich.';
   const utf32 = (text: string, littleEndian: boolean, bom: boolean) => {
@@ -228,6 +302,9 @@ describe('extractText: encodings, JSON lines, HTML tables', () => {
     const result = await extract(ndjson);
     assert.equal(result.method, 'json-lines');
     assert.equal(result.text, 'name: Acme Holdings\ncity: Zürich\n\nname: Northwind\ncity: Lisbon\n\nnot json');
+    // Numbers and booleans are read with the strings (an amount, a year); nulls are nothing.
+    const record = await extract('{"company": {"name": "Acme", "revenue": 5000000, "listed": true, "parent": null}}');
+    assert.equal(record.text, 'company.name: Acme\ncompany.revenue: 5000000\ncompany.listed: true');
     assert.deepEqual(labels(result), ['line 1: key name', 'line 1: key city', 'line 2: key name', 'line 2: key city', 'line 3']);
     assert.deepEqual(result.warnings, ["1 of the file's lines are not JSON; they were read as plain text"]);
   });

@@ -1,8 +1,21 @@
+import { strFromU8, unzipSync } from 'fflate';
 import mammoth from 'mammoth';
 import readXlsxFile from 'read-excel-file/node';
 import { abortable, type ExtractionContext, throwIfAborted } from './context.ts';
 import { TextExtractionError } from './types.ts';
+import { xmlToText, type XmlTextLayout } from './xml-text.ts';
 import { officeZip } from './zip.ts';
+
+/** WordprocessingML's text: w:t runs in paragraphs and table rows (a shape's VML fallback repeats its text: skipped). */
+const WORD_LAYOUT: XmlTextLayout = {
+  paragraphs: new Set(['w:p']),
+  rows: new Set(['w:tr']),
+  cells: new Set(['w:tc']),
+  breaks: new Set(['w:br', 'w:cr']),
+  tabs: new Set(['w:tab']),
+  textIn: new Set(['w:t']),
+  skip: new Set(['mc:Fallback']),
+};
 
 /** DOCX: the document's raw text (paragraphs, tables, headers' text) with mammoth. */
 export async function extractDocx(file: Uint8Array, ctx: ExtractionContext): Promise<void> {
@@ -15,6 +28,18 @@ export async function extractDocx(file: Uint8Array, ctx: ExtractionContext): Pro
     throw new TextExtractionError('corrupt', `Not a readable DOCX file: ${(error as Error).message}`, { cause: error });
   }
   ctx.out.append(result.value);
+  // mammoth reads the body only: the headers' and footers' text (a company's name, a
+  // "confidential" notice, a reference number) would be lost without a word. Each distinct one
+  // once (a document's first-page, even-page and default headers often say the same).
+  const parts = unzipSync(bytes, { filter: (entry) => /^word\/(header|footer)\d*\.xml$/.test(entry.name) });
+  const seen = new Set<string>();
+  for (const name of Object.keys(parts).sort((a, b) => a.localeCompare(b, 'en', { numeric: true }))) {
+    throwIfAborted(ctx.signal);
+    const text = xmlToText(strFromU8(parts[name]!), WORD_LAYOUT).trim();
+    if (text === '' || seen.has(text)) continue;
+    seen.add(text);
+    ctx.out.append(text, name.startsWith('word/header') ? 'header' : 'footer', '\n\n');
+  }
 }
 
 function cellText(value: unknown): string {

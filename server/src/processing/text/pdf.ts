@@ -23,27 +23,103 @@ const loadPdfJs = () => (pdfjsModule ??= import('pdfjs-dist/legacy/build/pdf.mjs
 type PdfDocument = Awaited<ReturnType<PdfJs['getDocument']>['promise']>;
 type PdfPage = Awaited<ReturnType<PdfDocument['getPage']>>;
 
+type TextItem = { str: string; transform: number[]; width: number; hasEOL: boolean };
+
+/**
+ * The page's text layer, line by line as pdf.js gives it. Text drawn twice at a slight offset —
+ * "fake bold", each glyph painted again a fraction of a point to the right — comes from pdf.js
+ * as runs that each begin with the glyph the run before ended with ("B", "BO", "OL", "LD": read
+ * "BBOOLLDD"); such a repeated glyph is dropped. A narrow glyph (i, l, t, f, j, r) sits so close
+ * to its copy that pdf.js keeps both in one run ("plliic"), sometimes set apart by spaces it
+ * infers (" ii "): on a line where repeats were found, every glyph is painted twice, so such a
+ * pair is one glyph ("ll" painted twice is "llll", made "ll"). pdftotext drops overlapping
+ * copies the same way.
+ */
 async function pageText(page: PdfPage): Promise<string> {
   const content = await page.getTextContent();
   let text = '';
-  for (const item of content.items) {
+  let lineStart = 0;
+  let repeats = 0;
+  let previous: TextItem | null = null;
+  const endLine = () => {
+    if (repeats >= 2) text = text.slice(0, lineStart) + text.slice(lineStart).replace(/ ([iljtfr])\1 /g, '$1').replace(/([iljtfrI1])\1/g, '$1');
+    lineStart = text.length;
+    repeats = 0;
+  };
+  for (const item of content.items as Array<TextItem | { type: string }>) {
     if (!('str' in item)) continue;
-    text += item.str;
-    if (item.hasEOL) text += '\n';
+    let str = item.str;
+    if (previous && str.length > 0 && repeatsLastGlyph(previous, item)) {
+      str = str.slice(1);
+      repeats += 1;
+    }
+    text += str;
+    previous = item.str.length > 0 ? item : previous;
+    if (item.hasEOL) {
+      text += '\n';
+      endLine();
+      previous = null;
+    }
   }
+  endLine();
   return text;
 }
 
-/** Whether the page draws any image: a page with neither text nor images is blank, not scanned. */
-async function drawsImages(page: PdfPage, ops: PdfJs['OPS']): Promise<boolean> {
-  const imageOps = new Set<number>([ops.paintImageXObject, ops.paintInlineImageXObject, ops.paintImageMaskXObject, ops.paintImageXObjectRepeat, ops.paintInlineImageXObjectGroup]);
+/**
+ * Whether `item` starts by painting again the glyph `previous` ended with: the same character,
+ * on the same line, starting back inside that glyph — before the run's end, by more than a
+ * tenth of the font size (more than kerning moves) and less than the whole size (one glyph).
+ */
+function repeatsLastGlyph(previous: TextItem, item: TextItem): boolean {
+  const last = previous.str.at(-1)!;
+  if (last !== item.str[0] || last === ' ') return false;
+  const size = Math.hypot(item.transform[0]!, item.transform[1]!) || 1;
+  if (Math.abs(item.transform[5]! - previous.transform[5]!) > size * 0.1) return false;
+  const overlap = previous.transform[4]! + previous.width - item.transform[4]!;
+  return overlap > size * 0.1 && overlap < size;
+}
+
+/**
+ * The pixels per point of the sharpest image the page draws (0: it draws none — a page with
+ * neither text nor images is blank, not scanned). Follows the operator list's transforms (save,
+ * restore, form XObjects) to the size each image is drawn at.
+ */
+async function imageDensity(page: PdfPage, ops: PdfJs['OPS']): Promise<number> {
   const operators = await page.getOperatorList();
-  return operators.fnArray.some((op) => imageOps.has(op));
+  type Matrix = [number, number, number, number, number, number];
+  const multiply = (m: Matrix, n: Matrix): Matrix => [
+    n[0] * m[0] + n[1] * m[2], n[0] * m[1] + n[1] * m[3], n[2] * m[0] + n[3] * m[2], n[2] * m[1] + n[3] * m[3],
+    n[4] * m[0] + n[5] * m[2] + m[4], n[4] * m[1] + n[5] * m[3] + m[5],
+  ];
+  let ctm: Matrix = [1, 0, 0, 1, 0, 0];
+  const stack: Matrix[] = [];
+  let densest = 0;
+  const drawn = (pixelsWide: number) => {
+    // An image is drawn into the unit square: its width in points is the transform's x scale.
+    const points = Math.hypot(ctm[0], ctm[1]);
+    // An image of unknown size: the sharpest render allowed, as before densities were read.
+    densest = Math.max(densest, points > 0 && pixelsWide > 0 ? pixelsWide / points : OCR_RENDER_MAX_SCALE);
+  };
+  operators.fnArray.forEach((op, index) => {
+    const args = operators.argsArray[index] as unknown[] | null;
+    if (op === ops.save) stack.push(ctm);
+    else if (op === ops.restore) ctm = stack.pop() ?? ctm;
+    else if (op === ops.transform) ctm = multiply(ctm, args as Matrix);
+    else if (op === ops.paintFormXObjectBegin) {
+      stack.push(ctm);
+      if (Array.isArray(args?.[0])) ctm = multiply(ctm, args[0] as Matrix);
+    } else if (op === ops.paintFormXObjectEnd) ctm = stack.pop() ?? ctm;
+    else if (op === ops.paintImageXObject || op === ops.paintImageXObjectRepeat) drawn(Number(args?.[1]) || 0);
+    else if (op === ops.paintInlineImageXObject || op === ops.paintImageMaskXObject) drawn(Number((args?.[0] as { width?: number } | undefined)?.width) || 0);
+    else if (op === ops.paintInlineImageXObjectGroup) drawn(0);
+  });
+  return densest;
 }
 
 /** The page drawn (with @napi-rs/canvas, pdf.js's canvas in Node) and read with OCR. */
 async function ocrPage(
   page: PdfPage,
+  density: number,
   ctx: ExtractionContext,
   step: <T>(promise: Promise<T>) => Promise<T>,
   onProgress: (fraction: number) => void,
@@ -55,7 +131,9 @@ async function ocrPage(
     throw new TextExtractionError('unsupported', 'The PDF has no text layer; OCR of scanned PDFs is not available', { cause: error });
   }
   const base = page.getViewport({ scale: 1 });
-  const scale = Math.min(OCR_RENDER_MAX_SCALE, OCR_RENDER_MAX_SIDE / Math.max(base.width, base.height));
+  // At the scan's own resolution (a 72-dpi scan is not smoothed up first: recognizeSmallText
+  // enlarges it by its line height, as for an image file), at least a point a pixel, within the caps.
+  const scale = Math.min(Math.max(1, density), OCR_RENDER_MAX_SCALE, OCR_RENDER_MAX_SIDE / Math.max(base.width, base.height));
   const viewport = page.getViewport({ scale });
   const canvas = canvasModule.createCanvas(Math.ceil(viewport.width), Math.ceil(viewport.height));
   const context = canvas.getContext('2d');
@@ -132,6 +210,7 @@ export async function extractPdf(bytes: Uint8Array, ctx: ExtractionContext): Pro
         break;
       }
       const label = `page ${number}`;
+      let density = 0;
       const page = await step(document.getPage(number)).catch((error: unknown) => {
         throw pdfError(error);
       });
@@ -140,10 +219,10 @@ export async function extractPdf(bytes: Uint8Array, ctx: ExtractionContext): Pro
         if (text.trim() !== '') {
           usedText = true;
           ctx.out.append(text, label);
-        } else if (!(await step(drawsImages(page, pdfjs.OPS)))) {
+        } else if ((density = await step(imageDensity(page, pdfjs.OPS))) === 0) {
           // A blank page: nothing to read.
         } else if (ctx.limits.ocr) {
-          const recognized = await ocrPage(page, ctx, step, (fraction) => ctx.progress((number - 1 + fraction) / readable));
+          const recognized = await ocrPage(page, density, ctx, step, (fraction) => ctx.progress((number - 1 + fraction) / readable));
           appendRecognized(ctx, recognized, label, `on page ${number}`);
           usedOcr = true;
         } else {

@@ -143,7 +143,8 @@ export async function extractDelimited(decoded: DecodedText, delimiter: string, 
 }
 
 /**
- * Appends each non-empty string of `root` as "path: value", labelled "key path" (`prefix`
+ * Appends each non-empty string, number and boolean of `root` as "path: value" (nulls are
+ * nothing to read), labelled "key path" (`prefix`
  * before both, for JSON lines). Depth first with an explicit stack: a deeply nested document
  * must not overflow the call stack. Returns false when it stopped at maxChars.
  */
@@ -156,9 +157,11 @@ async function appendJson(root: unknown, ctx: ExtractionContext, prefix = '', se
       throwIfAborted(ctx.signal);
       await yieldToEventLoop();
     }
-    if (typeof value === 'string') {
-      if (value.trim() !== '') {
-        ctx.out.append(path ? `${path}: ${value}` : value, `${prefix}key ${path || '(root)'}`, separator);
+    if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') {
+      // Numbers and booleans too: an amount, a year, a count is part of what a record says.
+      const shown = String(value);
+      if (shown.trim() !== '') {
+        ctx.out.append(path ? `${path}: ${shown}` : shown, `${prefix}key ${path || '(root)'}`, separator);
         separator = '\n';
       }
     } else if (Array.isArray(value)) {
@@ -175,7 +178,7 @@ async function appendJson(root: unknown, ctx: ExtractionContext, prefix = '', se
   return stack.length === 0;
 }
 
-/** JSON: each string value on its own line after its key path ("people[0].name: Jane Doe"). */
+/** JSON: each value on its own line after its key path ("people[0].name: Jane Doe", "people[0].born: 1971"). */
 export async function extractJson(decoded: DecodedText, ctx: ExtractionContext): Promise<void> {
   let root: unknown;
   try {

@@ -212,7 +212,12 @@ function TypeResults({ q, entry }: { q: string; entry: TypeWithMeta }) {
           </Typography>
           {page && (
             <Typography color="text.secondary" role="status" data-testid="search-results-total">
-              {page.count === 0 ? 'No results found.' : `${formatTotal(page.count, page.count_is_estimate)} ${page.count === 1 ? 'result' : 'results'} for “${q}”`}
+              {page.count === 0
+                ? 'No results found.'
+                : page.search_includes_similar
+                  // Nothing matched as typed: the server searched the words like those typed (typos).
+                  ? `No exact matches for “${q}”. ${formatTotal(page.count, page.count_is_estimate)} ${page.count === 1 ? 'result' : 'results'} for similar words`
+                  : `${formatTotal(page.count, page.count_is_estimate)} ${page.count === 1 ? 'result' : 'results'} for “${q}”`}
             </Typography>
           )}
         </Box>

@@ -50,6 +50,7 @@ const ENTITY_NAMES: Record<OperatorEntity, string> = {
   people: 'People',
   ledger_entries: 'Ledger entries',
   library: 'Library entries',
+  lists: 'Lists',
 };
 
 const SOURCE_TEXT: Record<OperatorAnswer['source'], string> = {
@@ -121,7 +122,7 @@ function Examples({ onAsk }: { onAsk: (question: string) => void }) {
   return (
     <Box>
       <Typography color="text.secondary" sx={{ mb: 1 }}>
-        Ask about organizations, people, ledger entries or library entries in your own words. For example:
+        Ask about organizations, people, ledger entries, library entries or lists in your own words. For example:
       </Typography>
       <Stack direction="row" useFlexGap sx={{ flexWrap: 'wrap', gap: 1 }}>
         {EXAMPLES.map((example) => (
