@@ -30,7 +30,7 @@
  * active content (HTML, SVG) is called so.
  */
 import { fileTypeFromBuffer } from 'file-type';
-import { decodeText as decodeAnyText, wideEncoding } from '../processing/text/plain.ts';
+import { decodeText as decodeAnyText, wideEncoding } from './text-encoding.ts';
 
 export interface SniffedType {
   mime: string;

@@ -9,9 +9,8 @@ import { extractDocx, extractXlsx } from './office.ts';
 import { extractCompoundFile } from './ole.ts';
 import { extractOdp, extractOds, extractOdt } from './opendocument.ts';
 import { extractPdf } from './pdf.ts';
-import {
-  type DecodedText, decodeText, extractDelimited, extractJson, extractJsonLines, extractPlainText, extractXml, isJsonLines, wideEncoding,
-} from './plain.ts';
+import { extractDelimited, extractJson, extractJsonLines, extractPlainText, extractXml, isJsonLines } from './plain.ts';
+import { type DecodedText, decodeText, wideEncoding } from '../../storage/text-encoding.ts';
 import { extractPptx } from './pptx.ts';
 import { extractRtf } from './rtf.ts';
 import { DEFAULT_TEXT_LIMITS, type ExtractedText, TextExtractionError, type TextLimits } from './types.ts';
