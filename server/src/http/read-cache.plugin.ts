@@ -6,8 +6,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Database } from '../db/client.ts';
 import { cacheableAudience, followWrites, type ReadCache, type TenantChanges } from '../resources/read-cache.ts';
+import { READ_ONLY_METHODS } from './methods.ts';
 
-const READ_ONLY_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 export async function registerReadCache(app: FastifyInstance, db: Database, cache: ReadCache): Promise<void> {
   const stop = await followWrites(db, cache);

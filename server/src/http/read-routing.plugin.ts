@@ -17,6 +17,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { LRUCache } from 'lru-cache';
 import type { ReplicaSettings } from '../config.ts';
 import { formatLsn, parseLsn, type ReplicaSet } from '../db/replicas.ts';
+import { READ_ONLY_METHODS } from './methods.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -96,7 +97,7 @@ export class ReadRouting {
 export function registerReadYourWrites(app: FastifyInstance, routing: ReadRouting): void {
   // onSend runs once the handler's transactions have committed, before the caller has the answer.
   app.addHook('onSend', async (request, reply) => {
-    if (READ_METHODS.has(request.method) || request.method === 'OPTIONS' || !request.url.startsWith('/api/')) return;
+    if (READ_ONLY_METHODS.has(request.method) || !request.url.startsWith('/api/')) return;
     // A refused request wrote nothing (a 503 for a database away, docs/faults.md, is guaranteed to
     // have written nothing), and asking the primary then would only delay the answer.
     if (reply.statusCode >= 400) return;

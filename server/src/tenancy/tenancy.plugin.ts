@@ -12,6 +12,7 @@ import { noteWrites } from '../resources/read-cache.ts';
 import { tenantFromHost, type HostTenant } from './host.ts';
 import type { TenantCache } from './tenant-cache.ts';
 import type { TenantRow } from './tenants.repository.ts';
+import { READ_ONLY_METHODS } from '../http/methods.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -40,7 +41,6 @@ declare module 'fastify' {
   }
 }
 
-const READ_ONLY_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 export const tenantNotFound = () => new ApiError(404, 'tenant_not_found', 'This tenant does not exist.');
 
