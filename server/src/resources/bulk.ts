@@ -258,7 +258,7 @@ export class BulkService {
     const visible = visibleTo(actor.access);
     let ids = parsed.ids;
     if (!ids) {
-      ids = await repo.matchingIds(tx, this.resource, visible, parsed.listQuery, BULK_MAX_ROWS + 1);
+      ids = await repo.matchingIds(tx, this.resource, visible, await this.service.matchingQuery(tx, visible, parsed.listQuery), BULK_MAX_ROWS + 1);
       if (ids.length > BULK_MAX_ROWS) {
         throw fieldError('all_matching', `Matches more than ${BULK_MAX_ROWS} rows, the most one request may change; narrow the search or filters.`);
       }

@@ -271,6 +271,19 @@ export class ResourceService {
     return { rows, read, count, estimate };
   }
 
+  /**
+   * The query a list search means for acting on its rows (exports, bulk "all matching"): the
+   * search as typed, or — when that finds nothing the reader may see — the same search
+   * forgiving typos, as `list` then shows (search_includes_similar): a file or a bulk action
+   * takes the rows the list showed.
+   */
+  async matchingQuery(tx: Tx, visible: Visibility[], listQuery: ListQuery): Promise<ListQuery> {
+    if (!listQuery.search) return listQuery;
+    if ((await repo.matchingIds(tx, this.resource, visible, listQuery, repo.FORGIVE_BELOW)).length >= repo.FORGIVE_BELOW) return listQuery;
+    const forgiving = await repo.forgivingSearchQuery(tx, this.resource, listQuery.search);
+    return forgiving ? { ...listQuery, searchBy: 'index', searchQuery: forgiving } : listQuery;
+  }
+
   async get({ tx, actor }: EngineContext, rowId: string): Promise<Record<string, unknown>> {
     const row = isUuid(rowId) ? await repo.selectOne(tx, this.resource, visibleTo(actor.access), rowId) : null;
     if (!row) throw await this.unreadable(tx, actor.access, rowId);

@@ -106,11 +106,15 @@ export class SpreadsheetExport {
   async write({ tx }: EngineContext, started: () => void): Promise<void> {
     const resource = this.service.resource;
     const selected = this.options.ids ? sql` AND id = ANY(${uuidArray(this.options.ids)})` : sql``;
+    const visible = visibleTo(this.access);
+    // Every row the list shows: a search that found nothing as typed is read forgiving typos, as
+    // the list reads it (a bulk export's ids were chosen so too).
+    const listQuery = await this.service.matchingQuery(tx, visible, this.listQuery);
     await tx.execute(
       sql`DECLARE export_rows NO SCROLL CURSOR FOR
           SELECT ${selectColumns(resource)} FROM ${sql.identifier(resource.table)}
-          WHERE ${whereClause(resource, visibleTo(this.access), this.listQuery)}${selected}
-          ORDER BY ${orderClause(this.listQuery)}`,
+          WHERE ${whereClause(resource, visible, listQuery)}${selected}
+          ORDER BY ${orderClause(listQuery)}`,
     );
     const fetchBatch = () => query<Row>(tx, sql.raw(`FETCH ${FETCH_SIZE} FROM export_rows`));
     let batch = await fetchBatch();

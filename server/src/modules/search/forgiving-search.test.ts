@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { readSheet } from 'read-excel-file/node';
 import type { TenantRow } from '../../tenancy/tenants.repository.ts';
 import { createTestApp, type TestContext } from '../../test/test-app.ts';
 
@@ -120,6 +121,23 @@ describe('forgiving search', () => {
     assert.equal(exact.search_includes_similar, undefined);
     // Ranked by relevance too.
     assert.deepEqual((await list('assets/organizations', 'kowalsky', undefined, '&ordering=relevance')).results.map((row) => row.id), [ids['kowalski']]);
+  });
+
+  it('exports and acts in bulk on the rows a forgiven search shows', async () => {
+    // A visitor's spreadsheet of the list: the row the list showed for the typo.
+    const sheet = await t.request(acme, { method: 'GET', url: `/api/v1/assets/organizations/?search=${encodeURIComponent('kowalsky consulting')}&format=xlsx` });
+    assert.equal(sheet.statusCode, 200, sheet.body);
+    const cells = JSON.stringify(await readSheet(sheet.rawPayload));
+    assert.match(cells, /Kowalski Consulting/);
+    assert.doesNotMatch(cells, /Kowalsky Covert/);
+    // An admin's bulk export of "all matching" the same search.
+    const bulk = await t.request(acme, {
+      method: 'POST', url: '/api/v1/assets/organizations/bulk/', token: tokens['admin'],
+      payload: { action: 'export', all_matching: { search: 'kowalsky consulting' }, format: 'csv' },
+    });
+    assert.equal(bulk.statusCode, 200, bulk.body);
+    assert.match(bulk.body, /Kowalski Consulting/);
+    assert.equal(bulk.body.trimEnd().split('\r\n').length, 2, 'a header and the one row');
   });
 
   it('never finds a hidden record through a word like the one typed', async () => {
