@@ -285,9 +285,14 @@ export class ResourceService {
   }
 
   async get({ tx, actor }: EngineContext, rowId: string): Promise<Record<string, unknown>> {
-    const row = isUuid(rowId) ? await repo.selectOne(tx, this.resource, visibleTo(actor.access), rowId) : null;
-    if (!row) throw await this.unreadable(tx, actor.access, rowId);
-    return (await this.presentRows(tx, actor.access, [row]))[0]!;
+    return (await this.presentRows(tx, actor.access, [await this.findReadable(tx, actor.access, rowId)]))[0]!;
+  }
+
+  /** The row to show a reader, or the error that says why not (a paywalled record offered to a visitor: 403 `paywalled`; else 404). */
+  async findReadable(tx: Tx, access: AccessLevel, rowId: string): Promise<repo.Row> {
+    const row = isUuid(rowId) ? await repo.selectOne(tx, this.resource, visibleTo(access), rowId) : null;
+    if (!row) throw await this.unreadable(tx, access, rowId);
+    return row;
   }
 
   async create(ctx: EngineContext, body: unknown): Promise<Record<string, unknown>> {
