@@ -272,8 +272,10 @@ export async function forgivingSearchQuery(tx: Tx, resource: Resource, search: s
  */
 export function similarWordsOf(forgivingQuery: string): string[] {
   const words = new Set<string>();
-  for (const match of forgivingQuery.matchAll(/'((?:[^'\\]|''|\\.)*)'(?!:\*)/g)) {
-    words.add(match[1]!.replace(/''/g, "'").replace(/\\(.)/g, '$1'));
+  // Each literal in turn, from its opening quote to its closing one (so a closing quote is never
+  // taken for an opening one), with its `:*` when it has one.
+  for (const match of forgivingQuery.matchAll(/'((?:[^'\\]|''|\\.)*)'(:\*)?/g)) {
+    if (!match[2]) words.add(match[1]!.replace(/''/g, "'").replace(/\\(.)/g, '$1'));
   }
   return [...words];
 }
