@@ -430,6 +430,12 @@ export const resourcePage = <T extends TSchema>(record: T) =>
     count_is_estimate: Type.Optional(Type.Boolean()),
     /** A search that found little as typed: the results include records with words like those typed (typos forgiven). */
     search_includes_similar: Type.Optional(Type.Boolean()),
+    /**
+     * With `search_includes_similar`: the words like those typed that the search matched as well,
+     * folded as the search folds words (lower case, no accents, transliterations folded), so a
+     * reader's screen can mark them where a record has them.
+     */
+    similar_words: Type.Optional(Type.Array(Type.String())),
     next: Type.Union([Type.String(), Type.Null()]),
     previous: Type.Union([Type.String(), Type.Null()]),
     results: Type.Array(record),

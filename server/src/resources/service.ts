@@ -206,14 +206,16 @@ export class ResourceService {
     // (repository.ts FORGIVE_BELOW): then each word typed also matches the tenant's words like it, the rule
     // quick search's typo tier has (search_similar_words, migration 0200). The decision depends
     // on the exact total alone, never on the page asked for, so every page of a search agrees.
-    let similar = false;
+    let similar: string[] | null = null;
     if (listQuery.search && !counterTotal && !estimate && count < repo.FORGIVE_BELOW) {
       const forgiving = await repo.forgivingSearchQuery(tx, this.resource, listQuery.search);
       if (forgiving) {
         const forgiven = await this.readPage(tx, visible, { ...listQuery, searchBy: 'index', searchQuery: forgiving }, undefined, columns, listQuery.ranked ? 'capped' : 'matched', null);
         if (forgiven.count > count || forgiven.estimate) {
           ({ rows, read, count, estimate } = forgiven);
-          similar = true;
+          // The words like those typed it matched, for the reader's screen to mark (similar_words):
+          // those the page's rows hold, so no word of a record the reader may not see is named.
+          similar = await repo.wordsOfRows(tx, this.resource, rows.map((row) => row.id), repo.similarWordsOf(forgiving));
         }
       }
     }
@@ -224,7 +226,10 @@ export class ResourceService {
       results: await this.presentRows(tx, access, rows, read),
     };
     if (estimate) page.count_is_estimate = true;
-    if (similar) page.search_includes_similar = true;
+    if (similar) {
+      page.search_includes_similar = true;
+      page.similar_words = similar;
+    }
     return page;
   }
 
