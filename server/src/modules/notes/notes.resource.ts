@@ -20,13 +20,13 @@ import { publish } from '../../events/bus.ts';
 import type { AfterSaveContext, DeleteContext, SaveContext } from '../../resources/resource.ts';
 import { responsibleUser, type EngineContext } from '../../resources/context.ts';
 import { itemError, permissionDenied } from '../../resources/errors.ts';
-import { markdown, relation, type FieldType } from '../../resources/fields.ts';
+import { markdown, relation, required, type FieldType } from '../../resources/fields.ts';
 import { relatedRefs } from '../../resources/relations.ts';
 import { defineResource } from '../../resources/resource.ts';
 import { isUuid, itemFailure } from '../../resources/values.ts';
 
 /** The kinds of record notes are kept on (the `record` relation's targets). */
-export const NOTED_KINDS = ['organizations', 'people', 'ledger_entries', 'library'] as const;
+export const NOTED_KINDS = ['organizations', 'people', 'ledger_entries', 'library', 'investments'] as const;
 
 /** The most teammates one note may mention. */
 export const MAX_MENTIONS = 50;
@@ -146,7 +146,7 @@ export const notes = defineResource({
   ownRoutes: ['upload'],
   fields: {
     record: relation([...NOTED_KINDS], { many: false, required: true, immutable: true, onDelete: 'cascade', inverseLabel: 'Notes' }),
-    body: markdown({ max: 10_000, required: true }),
+    body: required(markdown({ max: 10_000, required: true })),
     mentions: userIds(MAX_MENTIONS),
   },
   ordering: [],
