@@ -145,7 +145,7 @@ export const notes = defineResource({
   // Written one at a time on a record page; no spreadsheet import.
   ownRoutes: ['upload'],
   fields: {
-    record: relation([...NOTED_KINDS], { many: false, required: true, immutable: true, onDelete: 'cascade', inverseLabel: 'Notes' }),
+    record: relation([...NOTED_KINDS], { many: false, required: true, immutable: true, onDelete: 'cascade', backlinks: false }),
     body: required(markdown({ max: 10_000, required: true })),
     mentions: userIds(MAX_MENTIONS),
   },
