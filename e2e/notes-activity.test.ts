@@ -59,7 +59,11 @@ describe('notes and activity on a record page', { skip: unavailable ?? false }, 
     await page.keyboard.press('Enter');
     assert.equal(await box.inputValue(), 'Strong **lead**: @mate ');
     await page.keyboard.type('please call them.');
-    await section.getByRole('button', { name: 'Comment' }).click();
+    const [posted] = await Promise.all([
+      page.waitForResponse((response) => new URL(response.url()).pathname === '/api/v1/notes/' && response.request().method() === 'POST'),
+      section.getByRole('button', { name: 'Comment', exact: true }).click(),
+    ]);
+    assert.equal(posted.status(), 201, await posted.text());
 
     // The comment comes first, formatted, above the edit; the box is empty again.
     const first = section.locator('[data-activity]').first();
@@ -105,7 +109,7 @@ describe('notes and activity on a record page', { skip: unavailable ?? false }, 
     await theirs.getByText('no answer').waitFor();
     assert.equal(await theirs.getByRole('button', { name: /^Edit/ }).count(), 0, 'an admin edits only their own');
     await theirs.getByRole('button', { name: /^Delete the comment/ }).click();
-    await admin.getByRole('dialog').getByRole('button', { name: 'Delete' }).click();
+    await admin.getByRole('alertdialog').getByRole('button', { name: 'Delete' }).click();
     await activity(admin).locator('[data-activity="comment"]').first().waitFor({ state: 'detached' });
   });
 

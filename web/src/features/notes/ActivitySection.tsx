@@ -79,10 +79,7 @@ function NoteEditor({ initial, initialMentions, busy, submitLabel, onSubmit, onC
   const input = useRef<HTMLTextAreaElement | null>(null);
   const listId = useId();
   const typing = mentionAt(text, caret);
-  const options = useMemo(
-    () => (typing && typing.start !== dismissed ? matchingTeammates(teammates.data ?? [], typing.query) : []),
-    [typing?.query, typing?.start, dismissed, teammates.data], // eslint-disable-line react-hooks/exhaustive-deps
-  );
+  const options = typing && typing.start !== dismissed ? matchingTeammates(teammates.data ?? [], typing.query) : [];
   const open = options.length > 0;
 
   const pick = (user: NoteUser) => {

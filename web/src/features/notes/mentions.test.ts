@@ -17,7 +17,8 @@ describe('note mentions', () => {
   });
 
   it('offers teammates whose handle or address starts with the query first', () => {
-    assert.deepEqual(matchingTeammates([admin, mate, jane], 'ma').map((user) => user.id), ['m', 'a']);
+    assert.deepEqual(matchingTeammates([jane, mate, admin], 'a').map((user) => user.id), ['a', 'j', 'm']);
+    assert.deepEqual(matchingTeammates([admin, mate, jane], 'ma').map((user) => user.id), ['m']);
     assert.deepEqual(matchingTeammates([admin, mate, jane], 'jane').map((user) => user.id), ['j']);
     assert.equal(matchingTeammates([admin, mate, jane], '').length, 3);
   });
@@ -25,9 +26,9 @@ describe('note mentions', () => {
   it('puts the handle in place of the query, and sends only the mentions the text still holds', () => {
     assert.equal(handleOf(jane), 'Jane_Doe');
     assert.equal(handleOf(admin), 'admin@acme.test');
-    assert.deepEqual(insertMention('hi @ma, look', 6, 6, mate), { text: 'hi @mate, look', caret: 8 });
-    assert.deepEqual(insertMention('hi @ma', 6, 6, mate), { text: 'hi @mate ', caret: 9 });
-    assert.deepEqual(insertMention('hi @ma look', 6, 6, mate), { text: 'hi @mate look', caret: 9 });
+    assert.deepEqual(insertMention('hi @ma, look', 3, 6, mate), { text: 'hi @mate, look', caret: 8 });
+    assert.deepEqual(insertMention('hi @ma', 3, 6, mate), { text: 'hi @mate ', caret: 9 });
+    assert.deepEqual(insertMention('hi @ma look', 3, 6, mate), { text: 'hi @mate look', caret: 9 });
     assert.deepEqual(mentionedIn('@mate and @admin@acme.test.', [mate, admin, jane]), ['m', 'a']);
     assert.deepEqual(mentionedIn('@mateo is someone else', [mate]), []);
   });
