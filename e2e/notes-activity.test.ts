@@ -59,6 +59,7 @@ describe('notes and activity on a record page', { skip: unavailable ?? false }, 
     await page.keyboard.press('Enter');
     assert.equal(await box.inputValue(), 'Strong **lead**: @mate ');
     await page.keyboard.type('please call them.');
+    assert.equal(await box.inputValue(), 'Strong **lead**: @mate please call them.', 'typing goes on after the mention');
     const [posted] = await Promise.all([
       page.waitForResponse((response) => new URL(response.url()).pathname === '/api/v1/notes/' && response.request().method() === 'POST'),
       section.getByRole('button', { name: 'Comment', exact: true }).click(),

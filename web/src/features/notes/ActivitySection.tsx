@@ -1,4 +1,4 @@
-import { useEffect, useId, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { useEffect, useId, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
@@ -77,6 +77,13 @@ function NoteEditor({ initial, initialMentions, busy, submitLabel, onSubmit, onC
   const [active, setActive] = useState(0);
   const [dismissed, setDismissed] = useState<number | null>(null);
   const input = useRef<HTMLTextAreaElement | null>(null);
+  /** Where the caret goes once a picked mention is in the text: set as the text is committed, before any further key is handled. */
+  const pendingCaret = useRef<number | null>(null);
+  useLayoutEffect(() => {
+    if (pendingCaret.current === null) return;
+    input.current?.setSelectionRange(pendingCaret.current, pendingCaret.current);
+    pendingCaret.current = null;
+  }, [text]);
   const listId = useId();
   const typing = mentionAt(text, caret);
   const options = typing && typing.start !== dismissed ? matchingTeammates(teammates.data ?? [], typing.query) : [];
@@ -85,11 +92,11 @@ function NoteEditor({ initial, initialMentions, busy, submitLabel, onSubmit, onC
   const pick = (user: NoteUser) => {
     if (!typing) return;
     const next = insertMention(text, typing.start, caret, user);
+    pendingCaret.current = next.caret;
     setText(next.text);
     setCaret(next.caret);
     setChosen((list) => (list.some((one) => one.id === user.id) ? list : [...list, user]));
     setActive(0);
-    requestAnimationFrame(() => input.current?.setSelectionRange(next.caret, next.caret));
   };
 
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
