@@ -92,12 +92,17 @@ async function authorOnly({ actor, current }: SaveContext): Promise<void> {
   }
 }
 
-/** Every mention names a research user or admin of this tenant: anyone else is a 400 naming the field. */
-async function checkMentions({ tx, input }: SaveContext): Promise<void> {
+/**
+ * Every new mention names a research user or admin of this tenant: anyone else is a 400 naming
+ * the field. Mentions the note already holds stay allowed (a teammate disabled since then does
+ * not stop the author from editing their note).
+ */
+async function checkMentions({ tx, input, current }: SaveContext): Promise<void> {
   if (!Array.isArray(input['mentions'])) return;
   const ids = input['mentions'] as string[];
-  const teammates = new Set((await teammatesAmong(tx, ids)).map((user) => user.id));
-  const index = ids.findIndex((id) => !teammates.has(id));
+  const kept = new Set((current?.['mentions'] as string[] | undefined) ?? []);
+  const teammates = new Set((await teammatesAmong(tx, ids.filter((id) => !kept.has(id)))).map((user) => user.id));
+  const index = ids.findIndex((id) => !kept.has(id) && !teammates.has(id));
   if (index >= 0) throw itemError('mentions', index, `${ids[index]} is not a teammate: mention research users and admins of this team.`);
 }
 

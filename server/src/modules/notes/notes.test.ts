@@ -9,6 +9,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
+import { sql } from 'drizzle-orm';
 import { publish } from '../../events/bus.ts';
 import { inTenant, systemActor } from '../../resources/context.ts';
 import type { TenantRow } from '../../tenancy/tenants.repository.ts';
@@ -103,6 +104,8 @@ describe('notes and activity', () => {
         [{ record: org, body: 'x', mentions: 'someone' }, 'mentions'],
         [{ record: org, body: 'x', mentions: ['not-a-uuid'] }, 'mentions'],
         [{ record: org, body: 'x', color: 'red' }, 'color'],
+        [{ record: org, body: 'nul \u0000 inside' }, 'body'],
+        [{ record: org, body: 'x', mentions: ['\u0000'] }, 'mentions'],
       ];
       for (const [payload, field] of cases) {
         const response = await call('POST', `${API}/notes/`, 'research', payload);
@@ -153,6 +156,18 @@ describe('notes and activity', () => {
       const edit = await call('PATCH', `${API}/notes/${made.id}/`, 'research', { mentions: [ids['paywall']] });
       assert.equal(edit.statusCode, 400);
       assert.ok(edit.json().errors.mentions);
+    });
+
+    it('keeps a mention of a teammate disabled since, but refuses to add one', async () => {
+      const org = await createOrg('Leaver Co');
+      const leaver = (await t.createUser(acme, 'leaver@acme.test', { is_research: true })).id;
+      const made = await note(org, 'Ask @leaver.', 'research', [leaver]);
+      await t.db.withTenant({ tenantId: acme.id }, (tx) => tx.execute(sql`UPDATE users SET disabled = true WHERE id = ${leaver}`));
+      const kept = await call('PATCH', `${API}/notes/${made.id}/`, 'research', { body: 'Ask @leaver, or not.', mentions: [leaver] });
+      assert.equal(kept.statusCode, 200, kept.body);
+      const added = await call('POST', `${API}/notes/`, 'research', { record: org, body: 'Ask @leaver again.', mentions: [leaver] });
+      assert.equal(added.statusCode, 400);
+      assert.ok(added.json().errors.mentions);
     });
 
     it('lists the teammates one may mention: research users and admins, not readers, the disabled or another tenant', async () => {
@@ -229,6 +244,8 @@ describe('notes and activity', () => {
       assert.equal((await activity(org, 'research', '?colour=1')).statusCode, 400);
       assert.equal((await activity('not-an-id', 'research')).statusCode, 400);
       assert.equal((await activity(randomUUID(), 'research')).statusCode, 404);
+      assert.equal((await activity(org, 'research', '?limit=%00')).statusCode, 400);
+      assert.equal((await call('GET', `${API}/notes/teammates/?search=%00`, 'research')).statusCode, 400);
     });
 
     it("hides changes of fields the viewer may not read (an investment's admin notes from a research user)", async () => {
