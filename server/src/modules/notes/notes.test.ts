@@ -75,6 +75,12 @@ describe('notes and activity', () => {
         assert.equal((await call('GET', url, 'research')).statusCode, 200, `research ${url}`);
         assert.equal((await call('GET', url, 'admin')).statusCode, 200, `admin ${url}`);
       }
+      // What the engine derives for every resource works for notes too.
+      for (const url of [`${API}/notes/available-filters/`, `${API}/notes/?format=xlsx`, `${API}/notes/${made.id}/history/`]) {
+        const response = await call('GET', url, 'admin');
+        assert.equal(response.statusCode, 200, `${url}: ${response.body.slice(0, 200)}`);
+      }
+      assert.equal((await call('POST', `${API}/notes/upload/`, 'research')).statusCode, 404, 'no spreadsheet import of notes');
       assert.equal((await call('POST', `${API}/notes/`, 'paywall', { record: org, body: 'x' })).statusCode, 403);
       assert.equal((await call('POST', `${API}/notes/`, undefined, { record: org, body: 'x' })).statusCode, 401);
     });
