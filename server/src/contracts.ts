@@ -762,6 +762,44 @@ export type ImportJobAccepted = Static<typeof ImportJobAccepted>;
 /** Live events: every event's name, channel and payload (events/event-map.ts, docs/events.md). */
 export type { CloseReason, EventChannel, EventName, EventPayload, LiveEvent, ResetPayload, StreamClosedPayload } from './events/event-map.ts';
 
+/** A user as notes show them (docs/notes.md): a note's author, a teammate it mentions or may mention. */
+export const NoteUser = Type.Object({ id: Type.String(), email: Type.String(), alias: Type.Union([Type.String(), Type.Null()]) });
+export type NoteUser = Static<typeof NoteUser>;
+/** GET notes/teammates/: the research users and admins of the tenant, whom a note may mention. */
+export const Teammates = Type.Object({ results: Type.Array(NoteUser) });
+export type Teammates = Static<typeof Teammates>;
+/** A note as GET notes/ presents it: its fields, plus its author and the teammates it mentions. */
+export const Note = Type.Intersect([
+  Type.Object({
+    id: Type.String(),
+    display_name: Type.Union([Type.String(), Type.Null()]),
+    record: Type.Union([RelatedRef, Type.Null()]),
+    body: Type.String(),
+    mentions: Type.Array(Type.String()),
+    author: Type.Union([NoteUser, Type.Null()]),
+    mentioned: Type.Array(NoteUser),
+    created_at: Type.String(),
+    updated_at: Type.String(),
+  }),
+  Type.Record(Type.String(), Type.Unknown()),
+]);
+export type Note = Static<typeof Note>;
+/** Where a suggestion accepted into a record was found (its provenance). */
+export const ActivitySource = Type.Object({ source_kind: Type.String(), source_id: Type.Union([Type.String(), Type.Null()]), snippet: Type.String() });
+/** One item of a record's activity timeline: a note, an edit (an audit entry as the viewer may see it) or an accepted suggestion. */
+export const ActivityItem = Type.Union([
+  Type.Object({ type: Type.Literal('comment'), id: Type.String(), at: Type.String(), note: Note }),
+  Type.Object({ type: Type.Literal('edit'), id: Type.String(), at: Type.String(), entry: AuditEntry }),
+  Type.Object({
+    type: Type.Literal('suggestion'), id: Type.String(), at: Type.String(), entry: AuditEntry,
+    suggestion: Type.Object({ how: Type.Union([Type.Literal('accepted'), Type.Literal('merged')]), sources: Type.Array(ActivitySource) }),
+  }),
+]);
+export type ActivityItem = Static<typeof ActivityItem>;
+/** GET {path}/{id}/activity/: a record's timeline, newest first, one page. */
+export const ActivityPage = resourcePage(ActivityItem);
+export type ActivityPage = Static<typeof ActivityPage>;
+
 // Intelbooks (docs/intelbooks.md, modules/facts)
 
 const NullableString = Type.Union([Type.String(), Type.Null()]);

@@ -6,7 +6,7 @@
  * these has none.
  */
 import { Type, type Static, type TSchema } from 'typebox';
-import { EVENT_NAMES, EVENTS, type EventName, type EventPayload } from '../events/event-map.ts';
+import { EVENT_NAMES, EVENTS, type EventDeclaration, type EventName, type EventPayload } from '../events/event-map.ts';
 
 export interface JobTypeOptions<S extends TSchema = TSchema> {
   payload: S;
@@ -58,7 +58,8 @@ export const JOB_TYPES = {
   'probe.event': define({
     payload: Type.Unsafe<AnyEvent>(
       Type.Union(
-        EVENT_NAMES.map((name) => Type.Object({ event: Type.Literal(name), payload: EVENTS[name].payload }, { additionalProperties: false })),
+        // Channel events only: a personal event names its recipient, which the probe has none of.
+        EVENT_NAMES.filter((name) => !(EVENTS[name] as EventDeclaration).personal).map((name) => Type.Object({ event: Type.Literal(name), payload: EVENTS[name].payload }, { additionalProperties: false })),
       ),
     ),
     timeoutMs: 30_000,

@@ -326,7 +326,7 @@ export class ResourceService {
     if (current) await this.keepUnseenRelations(tx, actor.access, current, values);
     throwIfErrors(await checkRelationIds(tx, this.catalog, this.resource, values, actor.access, current));
     for (const hook of this.resource.beforeSave ?? []) {
-      const extra = await hook({ tx, resource: this.resource, tenantId: actor.tenantId, record: { ...(current ?? {}), ...values }, input: values, current });
+      const extra = await hook({ tx, resource: this.resource, tenantId: actor.tenantId, actor, record: { ...(current ?? {}), ...values }, input: values, current });
       if (extra) Object.assign(values, extra);
     }
     const before = current ? (await this.presentRows(tx, 'admin', [current]))[0]! : null;
