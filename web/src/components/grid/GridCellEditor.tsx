@@ -37,27 +37,36 @@ const TABBABLE =
  * NumberField, IncompleteDateField, a choice, VisibilityField, RelationField), in a small panel
  * under the cell. Enter saves and moves down, Tab from the last control saves and moves right
  * (Shift+Tab from the first, left), Escape cancels; a click elsewhere saves. An Enter that a
- * control uses itself (picking an option, opening a menu) stays the control's.
+ * control uses itself (picking an option, opening a menu) stays the control's. A choice opens
+ * with its menu open and is saved as soon as one is picked.
  */
 export function GridCellEditor({ field, label, anchor, initial, onExit }: GridCellEditorProps) {
   const id = useId();
   const [value, setValue] = useState<FormValue>(initial);
   const panel = useRef<HTMLDivElement>(null);
   const done = useRef(false);
-  const exit = (next: EditorExit) => {
+  const exit = (next: EditorExit, chosen: FormValue = value) => {
     if (done.current) return;
     done.current = true;
-    onExit(value, next);
+    onExit(chosen, next);
   };
 
   useEffect(() => {
     // The checked radio of a visibility, else the first control; a typed character stays typed.
-    const first = panel.current?.querySelector<HTMLElement>('input[type=radio]:checked') ?? panel.current?.querySelector<HTMLElement>(TABBABLE);
-    first?.focus();
-    if (first instanceof HTMLInputElement && typeof initial === 'string' && first.type === 'text') {
-      const end = first.value.length;
-      first.setSelectionRange(end, end);
-    }
+    const focusFirst = () => {
+      const first = panel.current?.querySelector<HTMLElement>('input[type=radio]:checked') ?? panel.current?.querySelector<HTMLElement>(TABBABLE);
+      first?.focus();
+      if (first instanceof HTMLInputElement && typeof initial === 'string' && first.type === 'text') {
+        const end = first.value.length;
+        first.setSelectionRange(end, end);
+      }
+    };
+    focusFirst();
+    // The grid puts the focus back on its active cell when it renders it again just after.
+    const frame = requestAnimationFrame(() => {
+      if (!panel.current?.contains(document.activeElement)) focusFirst();
+    });
+    return () => cancelAnimationFrame(frame);
   }, [initial]);
 
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
@@ -105,14 +114,30 @@ export function GridCellEditor({ field, label, anchor, initial, onExit }: GridCe
         return <VisibilityField id={id} label={label} value={text} onChange={setValue} />;
       case 'boolean':
         return (
-          <TextField id={id} label={label} select fullWidth value={value === true ? 'yes' : 'no'} onChange={(event) => setValue(event.target.value === 'yes')}>
+          <TextField
+            id={id}
+            label={label}
+            select
+            fullWidth
+            value={value === true ? 'yes' : 'no'}
+            onChange={(event) => exit({ save: true, move: 'none' }, event.target.value === 'yes')}
+            slotProps={{ select: { defaultOpen: true } }}
+          >
             <MenuItem value="yes">Yes</MenuItem>
             <MenuItem value="no">No</MenuItem>
           </TextField>
         );
       case 'choice':
         return (
-          <TextField id={id} label={label} select fullWidth value={text} onChange={(event) => setValue(event.target.value)}>
+          <TextField
+            id={id}
+            label={label}
+            select
+            fullWidth
+            value={text}
+            onChange={(event) => exit({ save: true, move: 'none' }, event.target.value)}
+            slotProps={{ select: { defaultOpen: true } }}
+          >
             {field.default === null && (
               <MenuItem value="">
                 <em>Not set</em>
@@ -143,7 +168,14 @@ export function GridCellEditor({ field, label, anchor, initial, onExit }: GridCe
 
   const wide = field.kind === 'relation' || field.kind === 'visibility' || field.kind === 'date' || field.kind === 'incomplete_date' || field.multiline;
   return (
-    <Popper open anchorEl={anchor} placement="bottom-start" sx={{ zIndex: (theme) => theme.zIndex.modal }} modifiers={[{ name: 'flip', enabled: true }]}>
+    <Popper
+      open
+      anchorEl={anchor}
+      placement="bottom-start"
+      sx={{ zIndex: (theme) => theme.zIndex.modal }}
+      // Kept on the screen when the cell is partly scrolled out of the table (a phone).
+      modifiers={[{ name: 'preventOverflow', options: { rootBoundary: 'viewport', boundary: document.body, padding: 8, altAxis: true, tether: false } }]}
+    >
       <ClickAwayListener onClickAway={() => exit({ save: true, move: 'none' })}>
         <Paper
           ref={panel}

@@ -29,6 +29,8 @@ interface Editing {
   field: FieldMeta;
   anchor: HTMLElement;
   initial: FormValue;
+  /** Started by typing: keys pressed before the editor has the focus are added to what it starts from. */
+  typed: boolean;
 }
 
 /** The cells of one column chosen with Shift (arrow keys or click): from `anchor` to `end`. */
@@ -223,12 +225,20 @@ export function useGridEditing({ meta, view, enabled, access, rows, apiRef }: Gr
   const label = useCallback((name: string) => fieldLabel(view, name), [view]);
 
   const open = useCallback(
-    (id: string, name: string, initial?: FormValue) => {
+    (id: string, name: string, typed?: string) => {
       const field = fields.get(name);
       const row = rowById(id);
       const anchor = apiRef.current?.getCellElement(id, name);
       if (!field || !row || !anchor) return;
-      setEditing({ id, field, anchor, initial: initial ?? formValueOf(field, row) });
+      setEditing((current) => {
+        if (current && current.id === id && current.field.name === name) {
+          // Keys that reach the cell while its editor is opening: typed ones are added, others hand the focus back.
+          if (typed !== undefined && current.typed) return { ...current, initial: `${String(current.initial)}${typed}` };
+          requestAnimationFrame(() => document.querySelector<HTMLElement>('[data-testid="cell-editor"] input:not([type=hidden]), [data-testid="cell-editor"] textarea')?.focus());
+          return current;
+        }
+        return { id, field, anchor, initial: typed ?? formValueOf(field, row), typed: typed !== undefined };
+      });
     },
     [fields, rowById, apiRef],
   );
@@ -439,7 +449,7 @@ export function useGridEditing({ meta, view, enabled, access, rows, apiRef }: Gr
       if (!fields.has(params.field)) return '';
       const id = String(params.id);
       const classes = ['grid-editable'];
-      if (range?.field === params.field && rangeIds.has(id)) classes.push('grid-range');
+      if (range?.field === params.field && rangeIds.size > 1 && rangeIds.has(id)) classes.push('grid-range');
       if (errors[cellKey(id, params.field)]) classes.push('grid-cell-error');
       if (pending[id] && params.field in pending[id]!.values && !pending[id]!.settled) classes.push('grid-cell-saving');
       return classes.join(' ');
@@ -448,7 +458,9 @@ export function useGridEditing({ meta, view, enabled, access, rows, apiRef }: Gr
   );
 
   const editor = editing ? (
-    <GridCellEditor key={cellKey(editing.id, editing.field.name)} field={editing.field} label={label(editing.field.name)} anchor={editing.anchor} initial={editing.initial} onExit={onEditorExit} />
+    <GridCellEditor
+      // Keys typed before the editor took the focus start it again with them.
+      key={`${cellKey(editing.id, editing.field.name)}\u0000${editing.typed ? String(editing.initial) : ''}`} field={editing.field} label={label(editing.field.name)} anchor={editing.anchor} initial={editing.initial} onExit={onEditorExit} />
   ) : null;
 
   return {
