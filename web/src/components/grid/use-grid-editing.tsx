@@ -9,7 +9,8 @@ import { notify, truncate } from '../notify';
 import { refName } from '../RelationField';
 import { fieldLabel, recordName, type ResourceView } from '../resource-view';
 import { GridCellEditor, type EditorExit } from './GridCellEditor';
-import { bodyOf, cellEditable, changedFields, formValueOf, parseTsv, pastedFormValue, pastedNames, recordValueOf } from './grid-values';
+import { bodyOf, cellEditable, changedFields, formValueOf, pastedFormValue, recordValueOf } from './grid-values';
+import { parseTsv, pastedNames } from './tsv';
 
 /** One cell's new value: the form value (what the request sends) and the record value shown meanwhile. */
 interface CellChange {
