@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Locator, Page } from 'playwright-core';
-import { useServerAndBrowser, browserUnavailable, DESKTOP, openSignedIn, screenshot, screenshots, type E2EServer } from './support/browser.ts';
+import { useServerAndBrowser, browserUnavailable, DESKTOP, navigateInApp, openSignedIn, screenshot, screenshots, type E2EServer } from './support/browser.ts';
 
 const unavailable = browserUnavailable();
 const ORGS = '/api/v1/assets/organizations';
@@ -30,6 +30,7 @@ describe('editing in the table', { skip: unavailable ?? false }, () => {
     for (const [caption, year] of [['Entry 1', 2010], ['Entry 2', 2011], ['Entry 3', 2012], ['Entry 4', 2013]] as const) {
       ids[caption] = await create('assets/ledger', { caption, year, quarter: 'Q1', visibility: 'public' });
     }
+    ids['Overview'] = await create('facts/sections', { name: 'Overview', position: 1 });
   });
 
   const grid = (page: Page, name: string) => page.getByRole('grid', { name });
@@ -129,6 +130,16 @@ describe('editing in the table', { skip: unavailable ?? false }, () => {
     await until(async () => (await record(ORGS, ids['Grid Gamma']!))['visibility'] === 'hidden', 'visibility saved');
     assert.equal(sent.length, 5, 'one request per change');
     await screenshots(page, 'grid-edited', { hideToasts: true });
+
+    // On a phone (390 px) the editor opens under the cell, inside the screen.
+    await page.setViewportSize({ width: 390, height: 844 });
+    await cell(page, TABLE, 'Grid Beta', 'founding_date').dblclick();
+    await editor(page).getByRole('group', { name: 'Founding date' }).waitFor();
+    const box = await editor(page).boundingBox();
+    assert.ok(box && box.x >= 0 && box.x + box.width <= 390, `the editor fits the screen: ${JSON.stringify(box)}`);
+    await screenshot(page, 'grid-edit-date-390', { fullPage: false });
+    await page.keyboard.press('Escape');
+    await editor(page).waitFor({ state: 'detached' });
     await context.close();
   });
 
@@ -234,6 +245,14 @@ describe('editing in the table', { skip: unavailable ?? false }, () => {
     await edit.waitFor();
     assert.match(await edit.innerText(), /Edited\s+by research@demo\.test/);
     assert.match(await edit.locator('tr[data-change="hq_city"]').innerText(), /Lisbon\s+Porto/);
+
+    // Admins also edit the resources only they write (intelbook sections).
+    await navigateInApp(page, server.url('demo', '/sections'));
+    await cell(page, 'Sections', 'Overview', 'position').dblclick();
+    await editor(page).getByLabel('Position').fill('5');
+    await editor(page).getByLabel('Position').press('Enter');
+    await cell(page, 'Sections', 'Overview', 'position').filter({ hasText: '5' }).waitFor();
+    await until(async () => (await record('/api/v1/facts/sections', ids['Overview']!))['position'] === 5, 'position saved');
     await context.close();
   });
 });
