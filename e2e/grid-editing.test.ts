@@ -214,6 +214,14 @@ describe('editing in the table', { skip: unavailable ?? false }, () => {
     await until(async () => (await record(LEDGER, ids['Entry 4']!))['quarter'] === 'Q3', 'filled down');
     assert.equal((await record(LEDGER, ids['Entry 3']!))['quarter'], 'Q3');
     assert.deepEqual(sent.slice(beforeFill).map((patch) => patch.body), [{ quarter: 'Q3' }, { quarter: 'Q3' }]);
+
+    // A relation pasted by name: found among the records the picker offers; a name not found is said on its cell.
+    await cell(page, TABLE, 'Entry 3', 'organizations').click();
+    await paste(page, 'Northwind Capital\nNobody Corp');
+    await waitForToast(page, 'Saved Organizations of “Entry 3”.').waitFor();
+    await until(async () => JSON.stringify((await record(LEDGER, ids['Entry 3']!))['organizations']).includes(ids['Northwind']!), 'relation pasted');
+    assert.match(await cell(page, TABLE, 'Entry 4', 'organizations').getByTestId('cell-error').innerText(), /Not found: Nobody Corp\./);
+    assert.deepEqual((await record(LEDGER, ids['Entry 4']!))['organizations'], []);
     await context.close();
   });
 

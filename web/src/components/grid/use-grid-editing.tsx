@@ -297,6 +297,7 @@ export function useGridEditing({ meta, view, enabled, access, rows, apiRef }: Gr
       const changes: CellChange[] = [];
       const skipped = new Set<string>();
       let beyond = 0;
+      let unknown = 0;
       for (const [lineIndex, line] of lines.entries()) {
         const row = rowById(rowIds[firstRow + lineIndex] ?? '');
         if (!row) {
@@ -325,6 +326,7 @@ export function useGridEditing({ meta, view, enabled, access, rows, apiRef }: Gr
           }
           if (missing.length > 0) {
             setErrors((current) => ({ ...current, [cellKey(row.id, name)]: `Not found: ${missing.join(', ')}.` }));
+            unknown += 1;
             continue;
           }
           changes.push({ row, field, value: field.relation?.many === false ? (refs[0] ?? null) : refs });
@@ -332,6 +334,7 @@ export function useGridEditing({ meta, view, enabled, access, rows, apiRef }: Gr
       }
       if (skipped.size > 0) notify.warning(`Not pasted into ${[...skipped].join(', ')}: ${skipped.size === 1 ? 'it is' : 'they are'} not edited in the table.`);
       if (beyond > 0) notify.warning(`${beyond} pasted ${beyond === 1 ? 'row goes' : 'rows go'} past the last row of this page and ${beyond === 1 ? 'was' : 'were'} left out.`);
+      if (unknown > 0) notify.warning(`Not pasted into ${unknown} ${unknown === 1 ? 'cell' : 'cells'}: a name matches no record (see the marked ${unknown === 1 ? 'cell' : 'cells'}).`);
       const what = new Set(changes.map((change) => label(change.field.name)));
       if (changes.length > 0) await save(changes, [...what].join(', '));
     },
