@@ -1,4 +1,5 @@
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
+import Autocomplete from '@mui/material/Autocomplete';
 import Button from '@mui/material/Button';
 import ClickAwayListener from '@mui/material/ClickAwayListener';
 import MenuItem from '@mui/material/MenuItem';
@@ -8,6 +9,7 @@ import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import type { FieldMeta, RelatedRef } from '@intelnotes/server/contracts';
+import { useAvailableFiltersQuery } from '../../api/resources';
 import { choiceText } from '../field-format';
 import type { FormValue } from '../form-values';
 import { IncompleteDateField } from '../IncompleteDateField';
@@ -19,6 +21,8 @@ import { VisibilityField } from '../VisibilityField';
 export type EditorExit = { save: true; move: 'down' | 'right' | 'left' | 'none' } | { save: false };
 
 interface GridCellEditorProps {
+  /** The resource's API path (a category offers the values already used, as the form does). */
+  path: string;
   field: FieldMeta;
   label: string;
   /** The cell being edited, which the editor opens under. */
@@ -40,11 +44,13 @@ const TABBABLE =
  * control uses itself (picking an option, opening a menu) stays the control's. A choice opens
  * with its menu open and is saved as soon as one is picked.
  */
-export function GridCellEditor({ field, label, anchor, initial, onExit }: GridCellEditorProps) {
+export function GridCellEditor({ path, field, label, anchor, initial, onExit }: GridCellEditorProps) {
   const id = useId();
   const [value, setValue] = useState<FormValue>(initial);
   const panel = useRef<HTMLDivElement>(null);
   const done = useRef(false);
+  // The same request as the table's filters: answered from the cache.
+  const categoryValues = useAvailableFiltersQuery(path, { skip: field.kind !== 'category' }).data?.filters;
   const exit = (next: EditorExit, chosen: FormValue = value) => {
     if (done.current) return;
     done.current = true;
@@ -88,6 +94,15 @@ export function GridCellEditor({ field, label, anchor, initial, onExit }: GridCe
         event.stopPropagation();
         exit({ save: true, move: event.shiftKey ? 'left' : 'right' });
       }
+    }
+  };
+
+  // Escape with no list of options open cancels at once (a picker would otherwise take it first to close a popup that shows nothing).
+  const onKeyDownCapture = (event: KeyboardEvent<HTMLDivElement>) => {
+    if (event.key === 'Escape' && !document.querySelector('[role="listbox"]')) {
+      event.preventDefault();
+      event.stopPropagation();
+      exit({ save: false });
     }
   };
 
@@ -150,6 +165,28 @@ export function GridCellEditor({ field, label, anchor, initial, onExit }: GridCe
             ))}
           </TextField>
         );
+      case 'category': {
+        const options = (categoryValues?.find((filter) => filter.name === field.name)?.values ?? []).map((entry) => String(entry.value));
+        return (
+          <Autocomplete<string, false, false, true>
+            id={id}
+            freeSolo
+            options={options}
+            value={text}
+            inputValue={text}
+            onInputChange={(_event, next) => setValue(next)}
+            onChange={(_event, next) => setValue(next ?? '')}
+            renderInput={(params) => (
+              <TextField
+                {...params}
+                label={label}
+                fullWidth
+                slotProps={{ ...params.slotProps, htmlInput: { ...params.slotProps.htmlInput, maxLength: field.max_length ?? undefined } }}
+              />
+            )}
+          />
+        );
+      }
       default:
         return (
           <TextField
@@ -184,6 +221,7 @@ export function GridCellEditor({ field, label, anchor, initial, onExit }: GridCe
           aria-label={`Edit ${label}`}
           data-testid="cell-editor"
           onKeyDown={onKeyDown}
+          onKeyDownCapture={onKeyDownCapture}
           sx={{ p: 1.5, width: { xs: 'calc(100vw - 32px)', sm: wide ? 480 : Math.max(anchor.offsetWidth, 280) }, maxWidth: 'calc(100vw - 32px)' }}
         >
           <Stack spacing={1}>

@@ -464,7 +464,7 @@ export function useGridEditing({ meta, view, enabled, access, rows, apiRef }: Gr
   const editor = editing ? (
     <GridCellEditor
       // Keys typed before the editor took the focus start it again with them.
-      key={`${cellKey(editing.id, editing.field.name)}\u0000${editing.typed ? String(editing.initial) : ''}`} field={editing.field} label={label(editing.field.name)} anchor={editing.anchor} initial={editing.initial} onExit={onEditorExit} />
+      key={`${cellKey(editing.id, editing.field.name)}\u0000${editing.typed ? String(editing.initial) : ''}`} path={meta.path} field={editing.field} label={label(editing.field.name)} anchor={editing.anchor} initial={editing.initial} onExit={onEditorExit} />
   ) : null;
 
   return {
