@@ -292,6 +292,12 @@ export const FieldMeta = Type.Object({
   immutable: Type.Boolean(),
   /** Whether the server sets the value (e.g. a slug): shown, not edited; sent values are ignored. */
   read_only: Type.Boolean(),
+  /**
+   * Whether a change to an existing record may set the field (PATCH): not set by the server
+   * (read_only), not fixed once created (immutable), and a value rather than a JSON object.
+   * Who may set it is `write_access`; the table's inline editing offers exactly these fields.
+   */
+  editable: Type.Boolean(),
   /** The audience that may read the field (records omit it for others), and the one that may write it. */
   read_access: AccessLevelSchema,
   write_access: AccessLevelSchema,

@@ -62,6 +62,7 @@ function fieldsMeta(resource: Resource, catalog: Catalog): FieldMeta[] {
     required: field.required ?? false,
     immutable: field.immutable ?? false,
     read_only: field.readOnly ?? false,
+    editable: !field.readOnly && !field.immutable && field.kind !== 'object',
     read_access: highestAccess([fieldReadAccess(field), resource.readAccess ?? 'public']),
     write_access: field.writeAccess ?? (resource.writeAccess === 'manage-tenants' ? 'admin' : resource.writeAccess),
     relation: field.relation

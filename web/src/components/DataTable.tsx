@@ -6,7 +6,7 @@ import Link from '@mui/material/Link';
 import Stack from '@mui/material/Stack';
 import FileDownloadIcon from '@mui/icons-material/FileDownload';
 import FileUploadIcon from '@mui/icons-material/FileUpload';
-import { DataGrid, type GridApi, type GridColDef } from '@mui/x-data-grid';
+import { DataGrid, useGridApiRef, type GridApi, type GridColDef } from '@mui/x-data-grid';
 import { Link as RouterLink } from 'react-router';
 import type { FieldMeta, ResourceMeta } from '@intelnotes/server/contracts';
 import { apiErrorMessage } from '../api/api-error';
@@ -25,6 +25,7 @@ import { refName } from './RelationField';
 import { ListFilters } from './ListFilters';
 import { notify } from './notify';
 import { fieldLabel, recordName, recordPath, useAccessLevel, useCanWrite, visibleFields, type ResourceView } from './resource-view';
+import { GRID_EDITING_SX, useGridEditing } from './grid/use-grid-editing';
 import { SearchField } from './SearchField';
 import { SpreadsheetUploadDialog } from './SpreadsheetUploadDialog';
 import { gridDensity, useTablePrefs } from './table-prefs';
@@ -63,6 +64,11 @@ interface DataTableProps {
    * Operator's query holds its own); the URL's by default.
    */
   listState?: ListStateControl;
+  /**
+   * Whether those who may write the resource edit its fields in the table's cells (docs/web.md
+   * "Editing in the table"); off where rows are not the resource's records as such (suggestions).
+   */
+  inlineEdit?: boolean;
 }
 
 /** Columns a cell cannot show (objects) are never offered. */
@@ -104,6 +110,7 @@ export function DataTable({
   spreadsheetUpload = true,
   bulk,
   listState,
+  inlineEdit = false,
 }: DataTableProps) {
   const pathOf = useCallback((row: ResourceRecord) => (rowPath ? rowPath(row) : recordPath(view, row.id)), [rowPath, view]);
   const canWrite = useCanWrite(meta);
@@ -122,6 +129,10 @@ export function DataTable({
   const pageRows = useMemo(() => list.currentData?.results ?? [], [list.currentData]);
   const pageIds = useMemo(() => pageRows.map((row) => row.id), [pageRows]);
   const rowSelection = useRowSelection(JSON.stringify(query), pageIds);
+  const gridRows = useMemo(() => list.data?.results ?? [], [list.data]);
+  const ownApiRef = useGridApiRef();
+  const gridApiRef = apiRef ?? ownApiRef;
+  const editing = useGridEditing({ meta, view, enabled: inlineEdit && canWrite, access, rows: gridRows, apiRef: gridApiRef });
   const filters = useAvailableFiltersQuery(meta.path, { skip: !filterable });
   const [exportList, exportState] = useExportResourceMutation();
   const [uploadOpen, setUploadOpen] = useState(false);
@@ -164,6 +175,7 @@ export function DataTable({
       }),
     [meta, view, available, pathOf, derivedColumns],
   );
+  const gridColumns = useMemo(() => (editing.active ? columns.map(editing.decorate) : columns), [columns, editing.active, editing.decorate]);
   const columnVisibility = useMemo(
     () => Object.fromEntries(available.map((name) => [name, prefs.shown.includes(name)])),
     [available, prefs.shown],
@@ -258,12 +270,12 @@ export function DataTable({
         />
       )}
 
-      <Box sx={{ width: '100%', minWidth: 0, bgcolor: 'background.paper' }}>
+      <Box sx={{ width: '100%', minWidth: 0, bgcolor: 'background.paper' }} onPaste={editing.active ? editing.onPaste : undefined}>
         <DataGrid<ResourceRecord>
-          apiRef={apiRef}
+          apiRef={gridApiRef}
           aria-label={view.title}
-          rows={page?.results ?? []}
-          columns={columns}
+          rows={editing.active ? editing.rows : (page?.results ?? [])}
+          columns={gridColumns}
           columnVisibilityModel={columnVisibility}
           onColumnVisibilityModelChange={(model) => prefs.setShown(available.filter((name) => model[name] !== false))}
           density={gridDensity(prefs.density)}
@@ -272,6 +284,17 @@ export function DataTable({
           rowSelectionModel={rowSelection.model}
           onRowSelectionModelChange={rowSelection.onModelChange}
           {...grid}
+          {...(editing.active && {
+            getCellClassName: editing.getCellClassName,
+            onCellClick: editing.onCellClick,
+            onCellDoubleClick: editing.onCellDoubleClick,
+            onRowClick: (params) => {
+              if (editing.rowClickAllowed(params)) grid.onRowClick(params);
+            },
+            onCellKeyDown: (params, event) => {
+              if (!editing.onCellKeyDown(params, event)) grid.onCellKeyDown(params, event);
+            },
+          })}
           localeText={{
             noRowsLabel: state.search || Object.keys(state.filters).length > 0 ? 'No results found.' : (view.emptyText ?? `No ${view.title.toLowerCase()} yet.`),
             paginationDisplayedRows: ({ from, to, count }) =>
@@ -283,8 +306,10 @@ export function DataTable({
             '& .MuiDataGrid-row': { cursor: 'pointer' },
             '& .MuiDataGrid-cell:focus-within': { outline: 'none' },
             '& .MuiDataGrid-cell:focus': { outline: (theme) => `2px solid ${theme.palette.primary.dark}`, outlineOffset: -2 },
+            ...GRID_EDITING_SX,
           }}
         />
+        {editing.editor}
       </Box>
 
       {canWrite && spreadsheetUpload && <SpreadsheetUploadDialog meta={meta} view={view} open={uploadOpen} onClose={() => setUploadOpen(false)} />}
