@@ -294,8 +294,9 @@ function emailText(file: string): string | null {
  * A reference made without the product's readers, for formats where one is true: the text runs
  * of a DOCX's body (w:t), a PPTX's slides (a:t), an XLSX's shared strings, an OpenDocument
  * file's content.xml, an e-book's pages (tags stripped), an e-mail's headers and text parts
- * (Python's email package), and the words of a text file itself (CSV, TSV, JSON, NDJSON,
- * Markdown, reStructuredText, org-mode, plain text; XML's text nodes). Our text must hold 90% of
+ * (Python's email package), a JSON or NDJSON file's keys and values as JSON.parse decodes them
+ * (its raw bytes would count escapes such as "\u062f" as words), and the words of a text file
+ * itself (CSV, TSV, Markdown, reStructuredText, org-mode, plain text; XML's text nodes). Our text must hold 90% of
  * its words. Not for HTML: the product keeps a page's article and tables, not its navigation,
  * so a page's every word is no true reference.
  */
@@ -323,10 +324,32 @@ function independentReference(root: string, file: string, format: string, method
       return text("Python's email package", emailText(full));
     case 'xml':
       return text('text nodes', markupText(new TextDecoder().decode(bytes)));
+    case 'json':
+    case 'ndjson': {
+      // Its keys and values as JSON.parse decodes them: the file's raw words would count every
+      // escape ("\\u062f" for د, "\\nFr" for a line break before "Fr") as a word no reader shows.
+      let decoded: string;
+      try {
+        decoded = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+      } catch {
+        return null;
+      }
+      const values: unknown[] = [];
+      try {
+        values.push(JSON.parse(decoded));
+      } catch {
+        for (const line of decoded.split(/\r?\n/)) {
+          try {
+            values.push(JSON.parse(line));
+          } catch {
+            values.push(line);
+          }
+        }
+      }
+      return text('its keys and values, JSON-decoded', jsonWords(values));
+    }
     case 'csv':
     case 'tsv':
-    case 'json':
-    case 'ndjson':
     case 'md':
     case 'rst':
     case 'org':
@@ -340,6 +363,24 @@ function independentReference(root: string, file: string, format: string, method
     default:
       return null;
   }
+}
+
+/** Every key and every string, number and boolean of a parsed JSON value, one a line. */
+function jsonWords(root: unknown): string {
+  const out: string[] = [];
+  const stack: unknown[] = [root];
+  while (stack.length > 0) {
+    const value = stack.pop();
+    if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') out.push(String(value));
+    else if (Array.isArray(value)) stack.push(...value);
+    else if (value && typeof value === 'object') {
+      for (const [key, child] of Object.entries(value)) {
+        out.push(key);
+        stack.push(child);
+      }
+    }
+  }
+  return out.join('\n');
 }
 
 async function referenceText(root: string, twin: string): Promise<string | null> {
