@@ -37,6 +37,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
+import { register } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -443,6 +444,8 @@ async function judge(root: string, file: string, outcome: { text: string; warnin
 // Reading: extractText in this process
 
 async function readAll(root: string, files: string[]): Promise<Row[]> {
+  // As a worker process does (worker.ts): installed packages' ES modules load without tsx's transform.
+  register('../server/src/processes/dependency-loader.mjs', import.meta.url);
   // Each reader's first use loads it (pdf.js, Tesseract, SheetJS…): not the file's cost. A
   // partial run (BENCH_REAL_DOCS_ONLY, for checking a few files) skips it: its times are the cold ones.
   for (const warm of process.env['BENCH_REAL_DOCS_ONLY'] ? [] : ['pdf/fake-memo.pdf', 'img/DA-1p.png', 'tests-example.xls', 'fake.docx']) {
