@@ -283,7 +283,7 @@ describe('jobs', () => {
       },
       'probe.echo': async (context) => {
         if (processing > 0) echoBesideProcessing = true;
-        return probeJobs['probe.echo'](context);
+        return runnerOf(probeJobs['probe.echo']!)(context);
       },
     };
     const items = [];
