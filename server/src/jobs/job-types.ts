@@ -23,6 +23,12 @@ export interface JobTypeOptions<S extends TSchema = TSchema> {
    * (the default) the system on its own, an admin of the job's tenant.
    */
   actsFor?: 'creator' | 'system';
+  /**
+   * At most this many attempts of this type run at once in one worker process, whatever its
+   * WORKER_CONCURRENCY (other types fill its other slots). For jobs whose working memory is
+   * large and not given back: two of them at once in one process add up (docs/processes.md).
+   */
+  perWorker?: number;
 }
 
 const define = <S extends TSchema>(options: JobTypeOptions<S>) => options;
@@ -102,6 +108,9 @@ export const JOB_TYPES = {
     maxAttempts: 3,
     backoffMs: 10_000,
     actsFor: 'creator',
+    // Reading a file loads pdf.js, the OCR engine's WebAssembly, SheetJS…: two files read at
+    // once in one process took a worker to 860 MiB (docs/BENCHMARKS.md "Real documents").
+    perWorker: 1,
   }),
   /**
    * Writes a raw data analysis report (modules/rawdata/analysis-report.ts) for the user who

@@ -194,18 +194,23 @@ function allowed(previous: string, tag: string): boolean {
 
 export class EntityTagger {
   /** Feature → offset of its row in `table` (one array for all rows: a typed array per feature cost 30 MB of heap). */
-  private readonly rows = new Map<string, number>();
+  private readonly rows: Map<string, number> = new Map();
   private readonly table: Float32Array;
   readonly lists: WordLists;
   readonly meta: Record<string, unknown>;
 
-  constructor(weights: Map<string, ArrayLike<number>>, lists: WordLists, meta: Record<string, unknown> = {}) {
-    this.table = new Float32Array(weights.size * TAGS.length);
-    let offset = 0;
-    for (const [feature, row] of weights) {
-      for (let tag = 0; tag < TAGS.length; tag++) this.table[offset + tag] = row[tag] ?? 0;
-      this.rows.set(feature, offset);
-      offset += TAGS.length;
+  constructor(weights: Map<string, ArrayLike<number>> | { rows: Map<string, number>; table: Float32Array }, lists: WordLists, meta: Record<string, unknown> = {}) {
+    if (weights instanceof Map) {
+      this.table = new Float32Array(weights.size * TAGS.length);
+      let offset = 0;
+      for (const [feature, row] of weights) {
+        for (let tag = 0; tag < TAGS.length; tag++) this.table[offset + tag] = row[tag] ?? 0;
+        this.rows.set(feature, offset);
+        offset += TAGS.length;
+      }
+    } else {
+      this.table = weights.table;
+      this.rows = weights.rows;
     }
     this.lists = lists;
     this.meta = meta;
@@ -214,14 +219,20 @@ export class EntityTagger {
   static fromFile(file: TaggerFile): EntityTagger {
     if (file.version !== TAGGER_VERSION) throw new Error(`entity tagger weights are version ${file.version}, this code reads ${TAGGER_VERSION}: run scripts/train-ner.ts`);
     if (file.tags.join() !== TAGS.join()) throw new Error('entity tagger weights have other tags than this code');
-    // Sparse rows ([tag, weight, …] in 1/scale) read as dense ones on the fly.
-    const weights = new Map<string, ArrayLike<number>>();
-    for (const [feature, packed] of Object.entries(file.weights)) {
-      const dense: number[] = new Array<number>(TAGS.length).fill(0);
-      for (let at = 0; at < packed.length; at += 2) dense[packed[at]!] = packed[at + 1]! / file.scale;
-      weights.set(feature, dense);
+    // Sparse rows ([tag, weight, …] in 1/scale) written straight into the one table: a dense
+    // array per feature on the way (97,000 of them) left ~90 MiB of a worker's memory grown for
+    // garbage that V8 does not give back to the system (docs/BENCHMARKS.md "Real documents").
+    const features = Object.keys(file.weights);
+    const table = new Float32Array(features.length * TAGS.length);
+    const rows = new Map<string, number>();
+    let offset = 0;
+    for (const feature of features) {
+      const packed = file.weights[feature]!;
+      for (let at = 0; at < packed.length; at += 2) table[offset + packed[at]!] = packed[at + 1]! / file.scale;
+      rows.set(feature, offset);
+      offset += TAGS.length;
     }
-    return new EntityTagger(weights, listsFrom(file.lists), file.meta);
+    return new EntityTagger({ rows, table }, listsFrom(file.lists), file.meta);
   }
 
   /** Scores of every tag for one token's features. */
