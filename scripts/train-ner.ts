@@ -24,7 +24,7 @@ import countries from 'i18n-iso-countries';
 import { LEGAL_SUFFIXES, ORGANIZATION_WORDS, PERSON_TITLES, ROLE_WORDS, STOP_WORDS, loadGivenNames } from '../server/src/processing/entities/lexicon.ts';
 import { contextOf } from '../server/src/processing/entities/model.ts';
 import { TAGGER_VERSION, TAGS, WEIGHTS_FILE, listsFrom, tokenFeatures, type TaggerFile, type TaggingContext, type WordLists } from '../server/src/processing/entities/tagger.ts';
-import { tokenize } from '../server/src/processing/entities/tokens.ts';
+import { tokenize, wordKey } from '../server/src/processing/entities/tokens.ts';
 import { DEV_FOLD, TRAINING_FILES, inDevSplit, readCorpora, type Labelled } from '../bench/ner-corpora.ts';
 
 const require = createRequire(import.meta.url);
@@ -59,6 +59,26 @@ trading resources petroleum petroleo petróleos energia énergie energie electri
 telekom communications broadcasting news times post journal gazette herald tribune press agency agencia agence
 associates association associação asociación fund funds foundation fundación fondation stiftung trust bank`;
 
+const BRANDS = !process.argv.includes('--no-brands');
+
+/**
+ * One-word brand names from simple-icons (CC0 data: 3,400 brands and their other names), as
+ * the extractor's keys; common English words and stop words left out ("Abstract", "About").
+ */
+function brandWords(common: Set<string>): string[] {
+  const data = JSON.parse(readFileSync(require.resolve('simple-icons/icons.json'), 'utf8')) as Array<{ title: string; aliases?: { aka?: string[] } }> | { icons: Array<{ title: string; aliases?: { aka?: string[] } }> };
+  const icons = Array.isArray(data) ? data : data.icons;
+  const words = new Set<string>();
+  for (const icon of icons) {
+    for (const name of [icon.title, ...(icon.aliases?.aka ?? [])]) {
+      if (!/^\p{L}[\p{L}\p{N}&'’-]+$/u.test(name)) continue;
+      const key = wordKey(name);
+      if (key.length >= 2 && !common.has(key) && !STOP_WORDS.has(key)) words.add(key);
+    }
+  }
+  return [...words];
+}
+
 interface FakerLocale {
   person?: { last_name?: string[] | Record<string, string[]> };
   word?: Record<string, string[]>;
@@ -83,6 +103,7 @@ function nameLists(): Record<string, string[]> {
   const countryWords = new Set<string>();
   for (const names of Object.values(countries.getNames('en', { select: 'all' }))) for (const name of names) if (!/\s/.test(name)) countryWords.add(name.toLowerCase());
   const sorted = (words: Iterable<string>) => [...words].sort();
+  const common = new Set(Object.values(faker.en?.word ?? {}).flat().map((word) => word.toLowerCase()).filter((word) => !/\s/.test(word)));
   return {
     given: sorted(loadGivenNames()),
     surname: sorted(surnames),
@@ -96,9 +117,30 @@ function nameLists(): Record<string, string[]> {
     stop: sorted(STOP_WORDS),
     // Common English words (@faker-js/faker's en word lists, MIT): capitalized, more often a word than a name.
     // Words of company names (@cspell/dict-companies, MIT): "Google", "Pepsi", "BlackRock", tickers.
-    company: sorted(new Set(readFileSync(new URL('dict/companies.txt', pathToFileURL(require.resolve('@cspell/dict-companies/cspell-ext.json'))), 'utf8').split('\n').filter((line) => line && !line.startsWith('#')).map((word) => word.trim().toLowerCase()))),
-    common: sorted(new Set(Object.values(faker.en?.word ?? {}).flat().map((word) => word.toLowerCase()).filter((word) => !/\s/.test(word)))),
+    // and one-word brand names (simple-icons' titles, CC0: "Accenture", "Adidas", "Aeroflot").
+    company: sorted(new Set([...readFileSync(new URL('dict/companies.txt', pathToFileURL(require.resolve('@cspell/dict-companies/cspell-ext.json'))), 'utf8').split('\n').filter((line) => line && !line.startsWith('#')).map((word) => word.trim().toLowerCase()), ...(BRANDS ? brandWords(common) : [])])),
+    common: sorted(common),
   };
+}
+
+/** Share of the training texts copied in lower case, and in capitals (deterministic choice). */
+const LOWER_SHARE = Number(argument('--lower-share') ?? 0.25);
+const CAPS_SHARE = Number(argument('--caps-share') ?? 0.05);
+
+function recasedCopies(items: Labelled[]): Labelled[] {
+  let state = 7;
+  const random = () => ((state = (Math.imul(state, 1664525) + 1013904223) >>> 0) / 2 ** 32);
+  const copies: Labelled[] = [];
+  for (const item of items) {
+    const draw = random();
+    const recase = draw < LOWER_SHARE ? (text: string) => text.toLowerCase() : draw < LOWER_SHARE + CAPS_SHARE ? (text: string) => text.toUpperCase() : undefined;
+    if (!recase) continue;
+    const text = recase(item.text);
+    // Offsets must hold: a few letters change length when their case does ("İ").
+    if (text.length !== item.text.length || text === item.text) continue;
+    copies.push({ ...item, id: `${item.id}~recased`, text });
+  }
+  return copies;
 }
 
 interface Example {
@@ -206,12 +248,16 @@ const lists = nameLists();
 const DEV_SPLIT = process.argv.includes('--dev-split');
 const items = readCorpora(TRAINING_FILES).filter((item) => !DEV_SPLIT || !inDevSplit(item));
 const examples = items.flatMap((item) => Array.from({ length: item.style === 'uner' ? PROSE_WEIGHT : 1 }, () => toExample(item)));
-console.error(`${examples.length} training texts (${TRAINING_FILES.join(', ')}); lists: ${Object.entries(lists).map(([name, words]) => `${name} ${words.length}`).join(', ')}`);
+// Tweet-style copies: a share of the texts again in lower case and in capitals, spans unchanged,
+// so the tagger learns names where capitals say nothing ("met carlos at blackrock", "GOOGLE BUYS").
+const recased = recasedCopies(items);
+examples.push(...recased.map(toExample));
+console.error(`${examples.length} training texts (${recased.length} recased copies) (${TRAINING_FILES.join(', ')}); lists: ${Object.entries(lists).map(([name, words]) => `${name} ${words.length}`).join(', ')}`);
 const weights = train(examples, listsFrom(lists));
 const file: TaggerFile = {
   version: TAGGER_VERSION,
   tags: TAGS,
-  meta: { trainedOn: TRAINING_FILES, ...(DEV_SPLIT ? { devSplitLeftOut: true, devFold: DEV_FOLD } : {}), texts: items.length, proseWeight: PROSE_WEIGHT, epochs: EPOCHS, features: weights.size },
+  meta: { trainedOn: TRAINING_FILES, recased: { lowerShare: LOWER_SHARE, capsShare: CAPS_SHARE, texts: recased.length }, ...(DEV_SPLIT ? { devSplitLeftOut: true, devFold: DEV_FOLD } : {}), texts: items.length, proseWeight: PROSE_WEIGHT, epochs: EPOCHS, features: weights.size },
   lists,
   scale: SCALE,
   weights: pack(weights),

@@ -387,6 +387,11 @@ function joinPersonParts(tokens: Token[], spans: TaggedSpan[]): TaggedSpan[] {
   return out;
 }
 
+const SIGILS = new Set(['@', '#']);
+/** How much surer than the floor the tagger must be of a name in text written without capitals. */
+const UNCASED_MARGIN = Number(process.env.NER_UNCASED_MARGIN ?? 0.1);
+const LOWER_CASE_NAME_IN_CASED_TEXT = Number(process.env.NER_LOWER_IN_CASED ?? 2);
+
 /** Roman numerals and words cut at a hyphen before a lower-case part ("II", "Non-regular"): never a name alone. */
 const NOT_A_NAME_ALONE = /^(?:[IVXLC]+|\p{Lu}\p{Ll}*-\p{Ll}.*)$/u;
 
@@ -416,8 +421,14 @@ function taggedNames(
     for (let index = first; index < end; index++) if (known.blockedTokens.has(index)) blocked = true;
     if (blocked || known.geoSpans.has(`${first}:${end}`) || vetoed(context, first, end)) continue;
     const firstToken = tokens[first]!;
-    const handle = first > 0 && tokens[first - 1]!.text === '@' && tokens[first - 1]!.end === firstToken.start;
-    if (!firstToken.capitalized && !handle) continue;
+    // A tweet's "@" or "#" stays with its handle or hashtag ("@BlackRock", "#Google"), as the
+    // social corpus marks them; the normalized name leaves it out.
+    const handle = first > 0 && SIGILS.has(tokens[first - 1]!.text) && tokens[first - 1]!.end === firstToken.start;
+    // In text written without capitals ("met carlos at blackrock") a name need not start with one,
+    // but the tagger must be surer of it.
+    const uncased = context.lowerCaseSentences.has(firstToken.sentence);
+    if (!firstToken.capitalized && !handle && !uncased && span.confidence < LOWER_CASE_NAME_IN_CASED_TEXT) continue;
+    if (uncased && !handle && span.confidence < known.minConfidence + UNCASED_MARGIN) continue;
     // Alone, a word that is as often a word as a name ("Grant money ran out") is left to the rules' cues.
     if (end - first === 1 && !handle && (NOT_A_NAME_ALONE.test(firstToken.text) || WORDS_THAT_ARE_ALSO_NAMES.has(firstToken.key))) continue;
     let type: NameType = span.type;
