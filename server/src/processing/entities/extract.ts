@@ -213,7 +213,9 @@ function extractWindow(text: string, options: ExtractOptions): { mentions: Menti
     const [first, end] = range;
     let blocked = false;
     for (let index = first; index < end; index++) if (blockedTokens.has(index)) blocked = true;
-    if (blocked || vetoed(context, first, end)) continue;
+    // A lone cell in lower case ("n/a", "tbd") is no name, unless the text is written without capitals.
+    const lowerCaseCell = end - first === 1 && !tokens[first]!.capitalized && !context.lowerCaseSentences.has(tokens[first]!.sentence);
+    if (blocked || lowerCaseCell || vetoed(context, first, end)) continue;
     const span = { start: tokens[first]!.start, end: tokens[end - 1]!.end };
     const name = text.slice(span.start, span.end);
     const linked = options.gazetteer?.lookup(name, found.type)[0];
