@@ -109,6 +109,15 @@ describe('social posts', () => {
     assert.equal(vetoed(context, at('Apple'), at('Apple') + 1), true);
   });
 
+  it('finds names in a post written without capitals, and lower-case handles', () => {
+    const { mentions } = extractEntities('met carlos and jensen at the google office yesterday, great chat');
+    assert.deepEqual(of(mentions, 'PER'), ['carlos', 'jensen']);
+    assert.deepEqual(of(mentions, 'ORG'), ['google']);
+    const handle = extractEntities('lol @colgo hey, congrats to you and the team!').mentions.find((mention) => mention.type === 'PER');
+    assert.equal(handle?.text, '@colgo');
+    assert.equal(handle?.normalized, 'colgo', 'the normalized name leaves the sigil out');
+  });
+
   it('keeps a handle whole: its sigil and every part of it', () => {
     for (const text of ['congrats @angie_weather on the new job', 'Thanks for the shoutout @Staceylee_ !', 'Big win for #Google today']) {
       for (const mention of extractEntities(text).mentions) {
