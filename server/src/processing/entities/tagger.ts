@@ -19,7 +19,7 @@ export type Tag = (typeof TAGS)[number];
 export type TaggedType = 'PER' | 'ORG' | 'LOC';
 
 /** Bumped when the features change meaning: a weights file of another version is refused. */
-export const TAGGER_VERSION = 3;
+export const TAGGER_VERSION = 4;
 export const WEIGHTS_FILE = new URL('./tagger-weights.json.gz', import.meta.url);
 
 /** Word lists the features read, by name; each a set of lower-cased words. */
@@ -55,6 +55,9 @@ export interface TaggingContext {
   lowercaseWords: Set<string>;
   /** Sentences (index) where most words are capitalized: headlines, lists of names. */
   titleCaseSentences: Set<number>;
+  /** Sentences written without capitals, or all in capitals (./model.ts contextOf). */
+  lowerCaseSentences: Set<number>;
+  allCapsSentences: Set<number>;
 }
 
 /** Longest word (in characters) a feature holds. */
@@ -101,6 +104,22 @@ export function tokenFeatures(context: TaggingContext, lists: WordLists, index: 
   out.push('start=' + (token.sentenceStart ? 1 : 0) + cap(token));
   if (token.capitalized && context.lowercaseWords.has(token.text.toLowerCase())) out.push('lowerElsewhere');
   if (context.titleCaseSentences.has(token.sentence)) out.push('titleCase' + cap(token));
+  // Lower-case or all-caps text ("met carlos from blackrock", "GOOGLE BUYS FITBIT"): capitals say
+  // nothing there, so the lists and neighbours speak for themselves, apart from mixed-case text.
+  const casing = context.lowerCaseSentences.has(token.sentence) ? 'lo' : context.allCapsSentences.has(token.sentence) ? 'up' : '';
+  if (casing && token.isWord) {
+    out.push('case=' + casing);
+    for (let at2 = 0; at2 < own.length; at2 += 2) out.push(`cL=${casing}${own.slice(at2, at2 + 2)}`);
+    if (own === '') out.push(`cL=${casing}none${token.key.length > 3 ? 'long' : 'short'}`);
+    out.push(`cw=${casing}|${key}`);
+    for (const offset of [-1, 1]) {
+      const other = at(offset);
+      if (!other) continue;
+      const theirs = listsOf(other.key.slice(0, MAX_FEATURE_WORD));
+      out.push(`cL${offset}=${casing}${theirs.slice(0, 2) || (other.isWord ? 'none' : other.text)}`);
+    }
+    out.push(`ct-1=${casing}|${previousTag}|${own.slice(0, 2)}`);
+  }
   const previousToken = tokens[index - 1];
   if (previousToken && previousToken.end === token.start && (previousToken.text === '@' || previousToken.text === '#')) out.push('after' + previousToken.text);
   for (const offset of [-2, -1, 1, 2]) {
