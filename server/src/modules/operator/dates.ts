@@ -60,7 +60,8 @@ const POINT = [
   String.raw`(?:h([12])|(?:the\s+)?(first|second|1st|2nd)\s+half)\s*(?:of\s+)?('?\d{2,4})`,
 ].map((source) => `(?:${source})`);
 
-const POINT_RE = new RegExp(`(?:${POINT.join('|')})(?![\\w-])`, 'y');
+// A point ends a word; a year may be followed by "-" and another ("2015-2018").
+const POINT_RE = new RegExp(`(?:${POINT.join('|')})(?!\\w|-(?!\\d{4}(?!\\w)))`, 'y');
 
 /** The period a point in time names, read at `at` of `text` (lower case), or null. */
 export function readPoint(text: string, at: number, today: Date): { period: Period; end: number } | null {

@@ -346,7 +346,6 @@ class QuestionParser {
     this.rules = [
       () => this.entityWords(),
       () => this.listKinds(),
-      () => this.listByName(),
       () => this.quoted(),
       () => this.limitWords(),
       () => this.sorting(),
@@ -372,6 +371,7 @@ class QuestionParser {
       () => this.relations(),
       () => this.places(),
       () => this.searchWords(),
+      () => this.listByName(),
     ];
   }
 
@@ -637,7 +637,7 @@ class QuestionParser {
       let to = words.length;
       for (; to > from; to--) {
         const part = this.question.slice(words[from]!.start, words[to - 1]!.end);
-        if (await this.phraseValue(part, op, negated ? text : part, to - from > 1 || part.length >= 5)) break;
+        if (await this.phraseValue(part, op, negated ? text : part, to - from === 1 && part.length >= 5)) break;
       }
       if (to > from) {
         used = true;
@@ -696,7 +696,8 @@ class QuestionParser {
     if (written.length < 4 || !similarToo) return false;
     for (const field of fields) {
       const similar = await this.options.resolver.similarValue(this.entity, field, written);
-      if (similar) {
+      // Only a look-alike of every word written ("fintech london" is not London).
+      if (similar && wordsAlike(written, similar)) {
         this.corrections.push({ written, read: similar });
         return this.add(field, op, [similar], [similar], text);
       }
@@ -1298,6 +1299,8 @@ class QuestionParser {
     if (match[4]?.startsWith('with') && targets.length === 0) return false;
     const unresolved: Written[] = [];
     for (const value of values) {
+      // "what's on Watchlist Europe": a list of the entity's kind.
+      if ((about || match[4]?.startsWith('includ')) && (await this.listCondition(value.text, op, text))) continue;
       if (about && (await this.keywordCondition(value, op, text))) continue;
       if (await this.relationCondition(value, targets, op, text)) continue;
       if (by && this.entity === 'library' && (await this.categoryCondition(value, 'publisher', op, text))) continue;
@@ -1466,7 +1469,7 @@ class QuestionParser {
   private async similarCondition(value: Written, field: string, op: ConditionOp, text: string): Promise<boolean> {
     if (!this.allows(field, op) || value.text.length < 4) return false;
     const similar = await this.options.resolver.similarValue(this.entity, field, value.text);
-    if (!similar || !this.add(field, op, [similar], [similar], text)) return false;
+    if (!similar || !wordsAlike(value.text, similar) || !this.add(field, op, [similar], [similar], text)) return false;
     this.corrections.push({ written: value.text, read: similar });
     return true;
   }
