@@ -172,7 +172,7 @@ export function readDateComparison(text: string, at: number, today: Date, bare: 
     if (word === 'between') return null;
   }
   const kind: DateComparison['kind'] =
-    word === null || ['in', 'during', 'from', 'of'].includes(word)
+    word === null || ['in', 'during', 'from', 'of', 'for'].includes(word)
       ? 'within'
       : ['after', 'later than'].includes(word)
         ? 'after'
