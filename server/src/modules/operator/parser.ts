@@ -632,7 +632,7 @@ class QuestionParser {
       return;
     }
     let used = false;
-    let unused: Written | null = null;
+    let unused = null as Written | null;
     for (let from = 0; from < words.length;) {
       let to = words.length;
       for (; to > from; to--) {
