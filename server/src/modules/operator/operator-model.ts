@@ -10,7 +10,7 @@ import { Type, type Static } from 'typebox';
 import { Value } from 'typebox/value';
 import { CONDITION_OPS, OPERATOR_ENTITIES, QueryOrdering, type AccessLevel, type OperatorEntity, type StructuredQuery } from '../../contracts.ts';
 import { askChatForJson, problems, type ChatSettings } from '../../processing/entities/llm.ts';
-import { linkHops } from '../../resources/catalog.ts';
+import { linkTargets as catalogLinkTargets } from '../../resources/catalog.ts';
 import { fieldLookups, linkFilters, MAX_LIMIT, MEMBERSHIP_FIELD, membershipFilters, orderingNames } from '../../resources/list-query.ts';
 import type { Resource } from '../../resources/resource.ts';
 import { namedResource, type NamedKind, type Resolver } from './resolver.ts';
@@ -44,9 +44,7 @@ const NAMED_KINDS: NamedKind[] = ['keyword', 'organizations', 'people', 'geos'];
 export function linkTargets(resource: Resource, name: string): NamedKind[] {
   const filter = resource.links?.[name];
   if (!filter) return [];
-  const last = linkHops(filter).at(-1)!;
-  const declared = last.direction === 'back' ? [last.resource.table] : last.fields.flatMap((field) => last.from.fields[field]?.relation?.targets ?? []);
-  return [...new Set(declared)].filter((kind): kind is NamedKind => (NAMED_KINDS as string[]).includes(kind));
+  return catalogLinkTargets(filter).filter((kind): kind is NamedKind => (NAMED_KINDS as string[]).includes(kind));
 }
 
 /** The instructions, built once per audience from the declarations: the fields, their comparisons and their choices. */
