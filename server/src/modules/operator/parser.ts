@@ -994,25 +994,29 @@ class QuestionParser {
     this.at(/(?:the|its|their)\s+/);
     const field = this.fieldNoun();
     if (!field || field === 'display_name') return false;
-    const verb = this.at(/(?:is|are|was|=|:|equals?|of)\s*(not\s+)?/);
+    const verb = this.at(/(?:(isn'?t|aren'?t|wasn'?t)|(?:is|are|was|=|:|equals?|of)\s*(not\s+)?)\s*/);
     if (!verb) return false;
+    const verbNot = Boolean(verb[1] || verb[2]);
     const resource = operatorResource(this.entity);
     const definition = resource.fields[field]!;
     const negation = this.takeNegation(start);
-    const negated = negation.negated !== Boolean(verb[1]);
+    const negated = negation.negated !== verbNot;
+    // "whose ownership type is unknown", "where the city is not set": no value.
+    const none = this.at(/(?:unknown|not\s+known|empty|blank|missing|none|null|not\s+set|unset|unspecified|not\s+specified|n\/a)(?=$|[\s,;:?!.])/);
+    // "whose city is not set", "isn't known": the "not" was the verb's.
+    const notSet = none || !verbNot ? null : this.at(/(?:set|known|specified|given|filled(?:\s+in)?|recorded|entered)(?=$|[\s,;:?!.])/);
+    if (none || notSet) {
+      const text = this.question.slice(negation.start, this.pos).trim();
+      const empty = notSet ? !negation.negated : !negated;
+      if (!this.add(field, empty ? 'empty' : 'not_empty', [], [], text)) this.notUnderstood.push(text);
+      return true;
+    }
     if (definition.kind === 'incomplete_date') {
       const read = readDateComparison(this.lower, this.skipSpace(), this.options.today, true);
       if (!read || negated) return false;
       this.pos = read.end;
       const text = this.question.slice(negation.start, this.pos).trim();
       for (const [lookup, value] of dateLookups(read.comparison)) this.add(field, lookup, [value], [value], text);
-      return true;
-    }
-    // "whose ownership type is unknown", "where the city is not set": no value.
-    const none = this.at(/(?:unknown|not\s+known|empty|blank|missing|none|null|not\s+set|unset|unspecified|not\s+specified|n\/a)(?=$|[\s,;:?!.])/);
-    if (none) {
-      const text = this.question.slice(negation.start, this.pos).trim();
-      if (!this.add(field, negated ? 'not_empty' : 'empty', [], [], text)) this.notUnderstood.push(text);
       return true;
     }
     const values = this.readValues(false);
