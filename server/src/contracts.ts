@@ -336,6 +336,11 @@ export const ResourceMeta = Type.Object({
   mergeable: Type.Boolean(),
   /** Shared by every tenant (geos, cities) rather than the tenant's own. */
   shared: Type.Boolean(),
+  /**
+   * The link filters (docs/engine.md "Link filters"): list parameters `<name>` / `<name>__not`
+   * holding ids of records of `targets`, related through other records ("people linked to X").
+   */
+  links: Type.Array(Type.Object({ name: Type.String(), label: Type.String(), targets: Type.Array(RelationTarget) })),
   /** What POST {path}/bulk/ offers for this resource (see BulkRequest), and how many rows one request may touch. */
   bulk_actions: Type.Array(Type.String()),
   bulk_max_rows: Type.Integer(),
