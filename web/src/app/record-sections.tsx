@@ -3,7 +3,8 @@ import type { RecordSectionsByKind } from '../lib/record-sections';
 
 /**
  * What fills the record pages' slots (lib/record-sections.tsx): the investments an
- * organization or a person holds come from the ledger feature. Loaded with the page that
+ * organization or a person holds come from the ledger feature; the relationship graph of an
+ * organization, a person, a ledger entry or a library entry from the graph feature. Loaded with the page that
  * shows them, as the ledger's own pages are, so the home page does not carry them.
  */
 const loadInvestments = () => import('../features/ledger/InvestmentsSection');
@@ -18,7 +19,17 @@ const PersonInvestments = lazy(async () => {
   return { default: ({ id }: { id: string }) => <InvestmentsSection parentKind="people" parentId={id} /> };
 });
 
+/** The relationship graph (features/graph), and cytoscape with it, loads only with a record page that shows it. */
+const loadGraph = () => import('../features/graph/GraphSection');
+const graphOf = (kind: string) =>
+  lazy(async () => {
+    const { GraphSection } = await loadGraph();
+    return { default: ({ id }: { id: string }) => <GraphSection kind={kind} id={id} /> };
+  });
+
 export const recordSections: RecordSectionsByKind = {
-  organizations: [OrganizationInvestments],
-  people: [PersonInvestments],
+  organizations: [OrganizationInvestments, graphOf('organizations')],
+  people: [PersonInvestments, graphOf('people')],
+  ledger_entries: [graphOf('ledger_entries')],
+  library: [graphOf('library')],
 };
