@@ -6,8 +6,8 @@ import { GRAPH_OPTIONS, GRAPH_STYLE, kindLook } from './graph-style';
 /**
  * The drawn graph (cytoscape on a canvas). Loaded lazily by GraphSection, so only pages
  * showing a graph carry cytoscape. It keeps its own element set in step with the nodes and
- * edges it is given: the first set (or one after a change of kinds) is laid out in rings by
- * depth around the root; records an expansion adds are placed in a ring around the record
+ * edges it is given: the first set (or one after a change of kinds) is laid out by forces
+ * (cose) or, past FORCE_LAYOUT_MOST records, in rings by steps from the root; records an expansion adds are placed in a ring around the record
  * expanded, so the rest of the picture stays where the reader left it.
  */
 export interface CanvasNode {
@@ -43,6 +43,11 @@ interface GraphCanvasProps {
   ref?: Ref<GraphCanvasHandle>;
 }
 
+/** Graphs up to this many records are laid out by forces (cose); larger ones in rings, which costs little at 2,000. */
+const FORCE_LAYOUT_MOST = 300;
+/** The largest zoom a fit leaves a small graph at. */
+const MOST_ZOOM_ON_FIT = 1.2;
+
 const nodeData = (node: CanvasNode) => ({ id: node.id, label: node.label, kind: node.kind, depth: node.depth, ...kindLook(node.kind) });
 
 export default function GraphCanvas({ nodes, edges, selectedId, anchorId, onSelect, onOpen, label, ref }: GraphCanvasProps) {
@@ -52,7 +57,9 @@ export default function GraphCanvas({ nodes, edges, selectedId, anchorId, onSele
   handlers.current = { onSelect, onOpen };
 
   useImperativeHandle(ref, () => ({
-    fit: () => cyRef.current?.animate({ fit: { eles: cyRef.current.elements(), padding: 30 } }, { duration: 200 }),
+    fit: () => {
+      if (cyRef.current) fitAll(cyRef.current);
+    },
     zoomBy: (factor: number) => {
       const cy = cyRef.current;
       if (!cy) return;
@@ -68,7 +75,18 @@ export default function GraphCanvas({ nodes, edges, selectedId, anchorId, onSele
     cy.on('tap', (event) => {
       if (event.target === cy) handlers.current.onSelect(null);
     });
+    // A frame that changes size (a phone turned, a window resized) shows the whole graph again.
+    let width = container.current?.clientWidth ?? 0;
+    const resized = new ResizeObserver(() => {
+      const now = container.current?.clientWidth ?? 0;
+      if (now === width) return;
+      width = now;
+      cy.resize();
+      fitAll(cy);
+    });
+    if (container.current) resized.observe(container.current);
     return () => {
+      resized.disconnect();
       cy.destroy();
       cyRef.current = null;
     };
@@ -96,15 +114,15 @@ export default function GraphCanvas({ nodes, edges, selectedId, anchorId, onSele
     const anchor = anchorId ? cy.getElementById(anchorId) : null;
     const elements = cy.add(added);
     if (fresh || !anchor || anchor.length === 0) {
-      cy.layout({
-        name: 'concentric',
-        concentric: (node) => 100 - Number(node.data('depth')),
-        levelWidth: () => 1,
-        minNodeSpacing: 14,
-        animate: false,
-        fit: true,
-        padding: 30,
-      }).run();
+      const root = cy.nodes('.root');
+      cy.layout(
+        cy.nodes().length <= FORCE_LAYOUT_MOST
+          ? // A force-directed picture: related records close, clusters apart.
+            { name: 'cose', animate: false, fit: true, padding: 30, randomize: true, nodeRepulsion: () => 9000, idealEdgeLength: () => 70, numIter: 1500 }
+          : // Rings by steps from the root (the answer's depth is its breadth-first depth): linear, for large graphs.
+            { name: 'breadthfirst', circle: true, roots: root.length > 0 ? root.map((node) => node.id()) : undefined, spacingFactor: 0.6, avoidOverlap: false, animate: false, fit: true, padding: 30 },
+      ).run();
+      fitAll(cy);
     } else {
       // Around the record expanded: a ring wide enough for what arrived.
       const arrived = elements.nodes();
@@ -114,7 +132,7 @@ export default function GraphCanvas({ nodes, edges, selectedId, anchorId, onSele
         const angle = (2 * Math.PI * index) / Math.max(arrived.length, 1);
         node.position({ x: centre.x + radius * Math.cos(angle), y: centre.y + radius * Math.sin(angle) });
       });
-      cy.animate({ fit: { eles: anchor.closedNeighborhood(), padding: 40 } }, { duration: 200 });
+      if (!arrived.toArray().every((node) => inView(cy, node.renderedPosition()))) cy.animate({ fit: { eles: anchor.closedNeighborhood(), padding: 40 } }, { duration: 200 });
     }
     container.current?.setAttribute('data-nodes', String(cy.nodes().length));
     container.current?.setAttribute('data-edges', String(cy.edges().length));
@@ -143,6 +161,19 @@ export default function GraphCanvas({ nodes, edges, selectedId, anchorId, onSele
       sx={{ position: 'relative', width: '100%', height: '100%', minHeight: 320, bgcolor: '#fbfcfe', borderRadius: 1, border: 1, borderColor: 'divider', overflow: 'hidden' }}
     />
   );
+}
+
+/** The whole graph in the frame; a few records are not blown up to fill it. */
+function fitAll(cy: Core): void {
+  cy.fit(cy.elements(), 30);
+  if (cy.zoom() > MOST_ZOOM_ON_FIT) {
+    cy.zoom(MOST_ZOOM_ON_FIT);
+    cy.center();
+  }
+}
+
+function inView(cy: Core, at: { x: number; y: number }): boolean {
+  return at.x >= 0 && at.y >= 0 && at.x <= cy.width() && at.y <= cy.height();
 }
 
 function classesOf(node: CanvasNode): string {
