@@ -1,13 +1,13 @@
 import { useEffect, useImperativeHandle, useRef, type Ref } from 'react';
 import Box from '@mui/material/Box';
 import cytoscape, { type Core, type ElementDefinition } from 'cytoscape';
-import { GRAPH_OPTIONS, GRAPH_STYLE, kindLook } from './graph-style';
+import { GRAPH_OPTIONS, GRAPH_STYLE, kindLook, RING_LAYOUT, RINGS_CENTRE, ringsOf } from './graph-style';
 
 /**
  * The drawn graph (cytoscape on a canvas). Loaded lazily by GraphSection, so only pages
  * showing a graph carry cytoscape. It keeps its own element set in step with the nodes and
  * edges it is given: the first set (or one after a change of kinds) is laid out by forces
- * (cose) or, past FORCE_LAYOUT_MOST records, in rings by steps from the root; records an expansion adds are placed in a ring around the record
+ * (cose) or, past FORCE_LAYOUT_MOST records, in rings by steps from the root (ringsOf); records an expansion adds are placed in a ring around the record
  * expanded, so the rest of the picture stays where the reader left it.
  */
 export interface CanvasNode {
@@ -43,7 +43,7 @@ interface GraphCanvasProps {
   ref?: Ref<GraphCanvasHandle>;
 }
 
-/** Graphs up to this many records are laid out by forces (cose); larger ones in rings, which costs little at 2,000. */
+/** Graphs up to this many records are laid out by forces (cose); larger ones in rings (ringsOf), which cost little at 2,000. */
 const FORCE_LAYOUT_MOST = 300;
 /** The largest zoom a fit leaves a small graph at. */
 const MOST_ZOOM_ON_FIT = 1.2;
@@ -114,14 +114,15 @@ export default function GraphCanvas({ nodes, edges, selectedId, anchorId, onSele
     const anchor = anchorId ? cy.getElementById(anchorId) : null;
     const elements = cy.add(added);
     if (fresh || !anchor || anchor.length === 0) {
-      const root = cy.nodes('.root');
-      cy.layout(
-        cy.nodes().length <= FORCE_LAYOUT_MOST
-          ? // A force-directed picture: related records close, clusters apart.
-            { name: 'cose', animate: false, fit: true, padding: 30, randomize: true, nodeRepulsion: () => 9000, idealEdgeLength: () => 70, numIter: 1500 }
-          : // Rings by steps from the root (the answer's depth is its breadth-first depth): linear, for large graphs.
-            { name: 'breadthfirst', circle: true, roots: root.length > 0 ? root.map((node) => node.id()) : undefined, spacingFactor: 0.6, avoidOverlap: false, animate: false, fit: true, padding: 30 },
-      ).run();
+      if (cy.nodes().length <= FORCE_LAYOUT_MOST) {
+        // A force-directed picture: related records close, clusters apart.
+        cy.layout({ name: 'cose', animate: false, fit: true, padding: 30, randomize: true, nodeRepulsion: () => 9000, idealEdgeLength: () => 70, numIter: 1500 }).run();
+      } else {
+        // Rings by steps from the root: cheap at 2,000 records, and round.
+        const rings = ringsOf(cy.nodes().map((node) => ({ id: node.id(), depth: Number(node.data('depth')) })));
+        cy.batch(() => cy.nodes().forEach((node) => void node.data('ring', rings.get(node.id()) ?? 0)));
+        cy.layout({ ...RING_LAYOUT, concentric: (node) => RINGS_CENTRE - Number(node.data('ring')) }).run();
+      }
       fitAll(cy);
     } else {
       // Around the record expanded: a ring wide enough for what arrived.

@@ -26,7 +26,7 @@ export const kindLook = (kind: string) => KINDS[kind] ?? OTHER;
  * when they would be readable; haystack edges are the cheapest kind cytoscape draws.
  */
 export const GRAPH_OPTIONS: Pick<CytoscapeOptions, 'minZoom' | 'maxZoom' | 'textureOnViewport' | 'hideEdgesOnViewport' | 'motionBlur' | 'pixelRatio' | 'boxSelectionEnabled' | 'selectionType'> = {
-  minZoom: 0.05,
+  minZoom: 0.02,
   maxZoom: 4,
   textureOnViewport: true,
   hideEdgesOnViewport: true,
@@ -66,3 +66,32 @@ export const GRAPH_STYLE: StylesheetJson = [
     style: { width: 2, 'line-color': '#4b5563', label: 'data(label)', 'font-size': 9, 'min-zoomed-font-size': 7, color: '#374151', 'text-rotation': 'autorotate', 'text-background-color': '#ffffff', 'text-background-opacity': 0.85 },
   },
 ];
+
+/**
+ * Rings for a large graph (concentric layout): the record alone in the middle, then its
+ * neighbours by steps from it, ring after ring, each ring holding a few more than the one inside
+ * it — about 13 rings at 2,000 records, so the picture is round rather than one huge ring. The
+ * layout reads each node's `ring` (data) and puts lower rings inside.
+ */
+export function ringsOf(nodes: ReadonlyArray<{ id: string; depth: number }>): Map<string, number> {
+  const rings = new Map<string, number>();
+  const ordered = [...nodes].sort((a, b) => a.depth - b.depth);
+  let ring = 0;
+  let room = 1;
+  let depth = ordered[0]?.depth ?? 0;
+  for (const node of ordered) {
+    // A new depth starts a new ring; so does a full one.
+    if (room === 0 || node.depth !== depth) {
+      ring += 1;
+      room = 12 + 24 * ring;
+      depth = node.depth;
+    }
+    rings.set(node.id, ring);
+    room -= 1;
+  }
+  return rings;
+}
+
+/** The concentric layout's options for rings set by ringsOf (each node's `ring`), but its `concentric` function: `(node) => RINGS_CENTRE - ring`. */
+export const RINGS_CENTRE = 100_000;
+export const RING_LAYOUT = { name: 'concentric', levelWidth: () => 1, minNodeSpacing: 10, animate: false, fit: true, padding: 30 } as const;
