@@ -183,6 +183,14 @@ describe('GET {resource}/{id}/graph/ (the relationship graph, derived from the r
       const body = response.json() as { errors: Record<string, string[]> };
       assert.ok(body.errors[field]?.[0]?.includes(message), `${queryString}: ${response.body}`);
     }
+    // Odd input is a 400 naming the parameter too, never a 500 (as the route fuzz walks every route).
+    for (const name of ['depth', 'kinds', 'limit']) {
+      for (const odd of ['%00', 'a%00b', 'x'.repeat(3000), '%C0%AE']) {
+        const response = await get('public', `${PEOPLE}/${ids['Ada Lovelace']}/graph/?${name}=${odd}`);
+        assert.equal(response.statusCode, 400, `${name}=${odd.slice(0, 20)}: ${response.body.slice(0, 200)}`);
+        assert.ok((response.json() as { errors: Record<string, string[]> }).errors[name], `${name}=${odd.slice(0, 20)} names ${name}: ${response.body.slice(0, 200)}`);
+      }
+    }
     // A kind of a resource the reader may not read is as unknown as a made-up one.
     const rawData = await get('public', `${PEOPLE}/${ids['Ada Lovelace']}/graph/?kinds=buckets`);
     assert.equal(rawData.statusCode, 400);

@@ -68,7 +68,7 @@ export function parseGraphQuery(catalog: Catalog, access: AccessLevel, raw: Reco
     const names = String(raw['kinds']).split(',').map((name) => name.trim()).filter(Boolean);
     const known = new Set(allowed.map((resource) => resource.kind));
     const unknown = names.filter((name) => !known.has(name));
-    if (unknown.length > 0) throw fieldError('kinds', `Unknown kind "${unknown[0]}". Use any of: ${[...known].join(', ')}.`);
+    if (unknown.length > 0) throw fieldError('kinds', `Unknown kind ${JSON.stringify(unknown[0]!.slice(0, 60))}. Use any of: ${[...known].join(', ')}.`);
     kinds = new Set(names);
   }
   return { depth: depthText === '1' ? 1 : 2, kinds, limit: pagingInteger('limit', raw['limit'], GRAPH_DEFAULT_NODES, 1, GRAPH_MAX_NODES) };
