@@ -30,10 +30,17 @@ describe('the relationship graph on record pages', { skip: unavailable ?? false 
     ids['graceDeal'] = await create('assets/ledger', { caption: 'Hopper seed round', year: 2023, organizations: [ids['acme']], people: [ids['grace']], visibility: 'public' });
   });
 
+  /** Runs on a fresh page; the page logs no error or warning (cytoscape warns of styles it cannot use). */
   async function withPage(run: (page: Page) => Promise<void>): Promise<void> {
     const context = await browser.newContext({ viewport: DESKTOP });
     try {
-      await run(await context.newPage());
+      const page = await context.newPage();
+      const logged: string[] = [];
+      page.on('console', (message) => {
+        if (message.type() === 'error' || message.type() === 'warning') logged.push(`${message.type()}: ${message.text()}`);
+      });
+      await run(page);
+      assert.deepEqual(logged, [], 'nothing logged');
     } finally {
       await context.close();
     }
@@ -71,6 +78,9 @@ describe('the relationship graph on record pages', { skip: unavailable ?? false 
       await section(page).waitFor();
       // Ada ← Acme revenue 2024 and Open Banking Report → Acme Corp; Acme ← Hopper seed round is a third step.
       assert.deepEqual(await drawnNames(page, 4), ['Acme Corp', 'Acme revenue 2024', 'Ada Lovelace', 'Open Banking Report']);
+      await section(page).getByRole('button', { name: 'List the records' }).click();
+      const listed = await section(page).getByRole('list', { name: 'Records in the graph' }).getByRole('link').allInnerTexts();
+      assert.deepEqual(listed.sort(), ['Acme Corp', 'Acme revenue 2024', 'Ada Lovelace', 'Open Banking Report']);
       const body = await section(page).innerText();
       assert.ok(!body.includes('Shadow Holdings'), 'the hidden organization is neither drawn nor listed');
       assert.match(await page.getByTestId('graph-summary').innerText(), /4 records · 4 relations/);

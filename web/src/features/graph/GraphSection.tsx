@@ -19,7 +19,6 @@ import { useResourceMeta } from '../../api/resources';
 import { notify } from '../../components/notify';
 import { recordHref } from '../../components/record-links';
 import { RetryAlert } from '../../components/RetryAlert';
-import { VisuallyHidden } from '../../components/VisuallyHidden';
 import type { CanvasEdge, CanvasNode, GraphCanvasHandle } from './GraphCanvas';
 import { useLazyRelationGraphQuery, useRelationGraphQuery, type RelationGraph, type RelationGraphKind } from './graph.api';
 import { kindLook } from './graph-style';
@@ -57,6 +56,7 @@ export function GraphSection({ kind, id }: { kind: string; id: string }) {
   const [selectedId, setSelectedId] = useState<string | null>(null);
   const [anchorId, setAnchorId] = useState<string | null>(null);
   const [expanding, setExpanding] = useState<string | null>(null);
+  const [listed, setListed] = useState(false);
   const canvas = useRef<GraphCanvasHandle>(null);
 
   const graph = first.data;
@@ -191,14 +191,21 @@ export function GraphSection({ kind, id }: { kind: string; id: string }) {
             {nodes.length} {nodes.length === 1 ? 'record' : 'records'} · {edges.length} {edges.length === 1 ? 'relation' : 'relations'}
           </Typography>
           {graph.truncated && <Alert severity="info" sx={{ mt: 1 }}>Only the first {graph.limit.toLocaleString('en')} records are shown.</Alert>}
-          <VisuallyHidden>
-            <ul aria-label="Records in the graph">
+          <Button size="small" sx={{ mt: 0.5, px: 0 }} aria-expanded={listed} onClick={() => setListed((open) => !open)}>
+            {listed ? 'Hide the list' : 'List the records'}
+          </Button>
+          {listed && (
+            <Box component="ul" aria-label="Records in the graph" sx={{ m: 0, pl: 2.5, columns: { sm: 2, md: 3 }, typography: 'body2' }}>
               {nodes.map((node) => {
                 const href = recordHref(node.kind, { id: node.id });
-                return <li key={node.id}>{href ? <RouterLink to={href}>{node.label}</RouterLink> : node.label} ({kindOf.get(node.kind)?.label ?? node.kind})</li>;
+                return (
+                  <li key={node.id}>
+                    {href ? <RouterLink to={href}>{node.label}</RouterLink> : node.label} <Typography component="span" variant="caption" color="text.secondary">{kindOf.get(node.kind)?.label ?? node.kind}</Typography>
+                  </li>
+                );
               })}
-            </ul>
-          </VisuallyHidden>
+            </Box>
+          )}
         </>
       )}
     </Paper>
