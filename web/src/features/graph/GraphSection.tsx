@@ -5,6 +5,7 @@ import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
 import CircularProgress from '@mui/material/CircularProgress';
 import IconButton from '@mui/material/IconButton';
+import Link from '@mui/material/Link';
 import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import Tooltip from '@mui/material/Tooltip';
@@ -200,7 +201,7 @@ export function GraphSection({ kind, id }: { kind: string; id: string }) {
                 const href = recordHref(node.kind, { id: node.id });
                 return (
                   <li key={node.id}>
-                    {href ? <RouterLink to={href}>{node.label}</RouterLink> : node.label} <Typography component="span" variant="caption" color="text.secondary">{kindOf.get(node.kind)?.label ?? node.kind}</Typography>
+                    {href ? <Link component={RouterLink} to={href}>{node.label}</Link> : node.label} <Typography component="span" variant="caption" color="text.secondary">{kindOf.get(node.kind)?.label ?? node.kind}</Typography>
                   </li>
                 );
               })}
