@@ -116,7 +116,7 @@ export default function GraphCanvas({ nodes, edges, selectedId, anchorId, onSele
     if (fresh || !anchor || anchor.length === 0) {
       if (cy.nodes().length <= FORCE_LAYOUT_MOST) {
         // A force-directed picture: related records close, clusters apart.
-        cy.layout({ name: 'cose', animate: false, fit: true, padding: 30, randomize: true, nodeRepulsion: () => 400_000, idealEdgeLength: () => 110, nodeOverlap: 20, componentSpacing: 80, numIter: 1500 }).run();
+        cy.layout({ name: 'cose', animate: false, fit: true, padding: 30, randomize: true, nodeRepulsion: () => 40_000, idealEdgeLength: () => 80, nodeOverlap: 20, componentSpacing: 80, numIter: 1500 }).run();
       } else {
         // Rings by steps from the root: cheap at 2,000 records, and round.
         const rings = ringsOf(cy.nodes().map((node) => ({ id: node.id(), depth: Number(node.data('depth')) })));
