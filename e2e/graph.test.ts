@@ -99,6 +99,9 @@ describe('the relationship graph on record pages', { skip: unavailable ?? false 
       await section(page).getByRole('button', { name: 'Ledger entries', exact: true }).click();
       assert.deepEqual(await drawnNames(page, 3), ['Acme Corp', 'Ada Lovelace', 'Open Banking Report']);
       assert.equal(await section(page).getByRole('button', { name: 'Ledger entries', exact: true }).getAttribute('aria-pressed'), 'false');
+      // Kinds beyond the usual four are offered on request.
+      assert.equal(await section(page).getByRole('button', { name: 'Keywords', exact: true }).count(), 0);
+      await section(page).getByRole('button', { name: 'More kinds' }).click();
       await section(page).getByRole('button', { name: 'Keywords', exact: true }).click();
       assert.deepEqual(await drawnNames(page, 4), ['Acme Corp', 'Ada Lovelace', 'Fintech', 'Open Banking Report']);
       await screenshots(page, 'graph-person-filtered');

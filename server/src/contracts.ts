@@ -681,6 +681,8 @@ export const RelationGraphKind = Type.Object({
   /** Its API path, e.g. /assets/people: where a node's own graph is asked for. */
   path: Type.String(),
   selected: Type.Boolean(),
+  /** In a graph unless the caller picks the kinds (the declaration's `graph`): the kinds offered first. */
+  usual: Type.Boolean(),
 });
 export type RelationGraphKind = Static<typeof RelationGraphKind>;
 

@@ -88,7 +88,10 @@ describe('GET {resource}/{id}/graph/ (the relationship graph, derived from the r
       answer.kinds.filter((kind) => kind.selected).map((kind) => kind.kind).sort(),
       ['ledger_entries', 'library', 'organizations', 'people'],
     );
-    assert.deepEqual(answer.kinds.find((kind) => kind.kind === 'people'), { kind: 'people', label: 'Person', plural: 'People', path: '/assets/people', selected: true });
+    assert.deepEqual(answer.kinds.find((kind) => kind.kind === 'people'), { kind: 'people', label: 'Person', plural: 'People', path: '/assets/people', selected: true, usual: true });
+    assert.equal(answer.kinds.find((kind) => kind.kind === 'keyword')?.usual, false, 'keywords are offered, not usual');
+    // A note annotates its record rather than linking records: never a kind of the graph.
+    assert.equal(answer.kinds.find((kind) => kind.kind === 'notes'), undefined);
   });
 
   for (const audience of AUDIENCES) {

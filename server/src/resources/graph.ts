@@ -42,9 +42,16 @@ const id = (name: string) => sql.identifier(name);
 const uuids = (values: string[]): SQL => sql`ARRAY[${sql.join(values.map((value) => sql`${value}`), sql`, `)}]::uuid[]`;
 const pin = (tx: Tx, resource: Resource): SQL => (resource.shared ? sql`true` : tenantPin(tx));
 
+/**
+ * The relation fields a graph follows: those declared `backlinks: false` (a note's record) are
+ * annotations of a record rather than links between records, left out of "Related" and here alike.
+ */
+const followedFields = (resource: Resource) => relationFields(resource).filter(([, field]) => field.relation!.backlinks !== false);
+const followedReferrers = (catalog: Catalog, kind: string) => catalog.referrersOf(kind).filter((referrer) => referrer.spec.backlinks !== false);
+
 /** Whether a resource takes part in graphs at all: it has relation fields, or some relation points at it. */
 export function inGraphs(catalog: Catalog, resource: Resource): boolean {
-  return relationFields(resource).length > 0 || catalog.referrersOf(resource.kind).length > 0;
+  return followedFields(resource).length > 0 || followedReferrers(catalog, resource.kind).length > 0;
 }
 
 /** The kinds a reader at `access` may ask for in `kinds=`, in catalog order: resources in graphs they may read. */
@@ -103,7 +110,7 @@ function stepPieces(tx: Tx, catalog: Catalog, access: AccessLevel, frontier: Map
     if (ids.length === 0) continue;
     const resource = catalog.get(kind);
     const frontierIds = uuids(ids);
-    for (const [name, field] of relationFields(resource)) {
+    for (const [name, field] of followedFields(resource)) {
       if (!mayReadField(field, access)) continue;
       for (const targetKind of field.relation!.targets) {
         if (!kinds.has(targetKind)) continue;
@@ -119,7 +126,7 @@ function stepPieces(tx: Tx, catalog: Catalog, access: AccessLevel, frontier: Map
           ORDER BY t.display_name, t.id LIMIT ${cap + 1})`);
       }
     }
-    for (const referrer of catalog.referrersOf(kind)) {
+    for (const referrer of followedReferrers(catalog, kind)) {
       const holder = referrer.resource;
       if (!kinds.has(holder.kind) || !mayReadField(holder.fields[referrer.field]!, access)) continue;
       const reached = reachedIn(holder.kind, sql`r.id`);
@@ -204,6 +211,7 @@ export async function relationGraph({ tx, actor }: EngineContext, service: Resou
     plural: kind.plural ?? `${kind.label}s`,
     path: kind.path,
     selected: graphQuery.kinds.has(kind.kind),
+    usual: kind.graph === true,
   }));
   return {
     root: { id: String(root.id), kind: resource.kind },

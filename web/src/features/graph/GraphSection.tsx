@@ -51,6 +51,8 @@ export function GraphSection({ kind, id }: { kind: string; id: string }) {
   const { meta } = useResourceMeta(kind);
   const navigate = useNavigate();
   const [kinds, setKinds] = useState<string[] | undefined>(undefined);
+  // The kinds people follow (organizations, people, ledger, library) first; the rest (keywords, geos, …) on request.
+  const [allKinds, setAllKinds] = useState(false);
   const first = useRelationGraphQuery(meta ? { path: meta.path, id, depth: 2, kinds, limit: FIRST_LIMIT } : skipToken, { refetchOnMountOrArgChange: true });
   const [fetchNeighbours] = useLazyRelationGraphQuery();
   const [added, setAdded] = useState<{ base: RelationGraph | undefined; value: Added }>({ base: undefined, value: nothingAdded() });
@@ -150,7 +152,7 @@ export function GraphSection({ kind, id }: { kind: string; id: string }) {
       </Stack>
       {graph && (
         <Box role="group" aria-label="Kinds shown" sx={{ display: 'flex', flexWrap: 'wrap', gap: 0.75, mb: 1.5 }}>
-          {graph.kinds.map((entry) => (
+          {graph.kinds.filter((entry) => allKinds || entry.usual || entry.selected).map((entry) => (
             <Chip
               key={entry.kind}
               size="small"
@@ -161,12 +163,20 @@ export function GraphSection({ kind, id }: { kind: string; id: string }) {
               sx={entry.selected ? { bgcolor: kindLook(entry.kind).color, color: '#fff', '&:hover': { bgcolor: kindLook(entry.kind).color, opacity: 0.9 } } : undefined}
             />
           ))}
+          {graph.kinds.some((entry) => !entry.usual && !entry.selected) && (
+            <Chip size="small" variant="outlined" label={allKinds ? 'Fewer kinds' : 'More kinds'} aria-expanded={allKinds} onClick={() => setAllKinds((shown) => !shown)} />
+          )}
         </Box>
       )}
       {first.error ? (
         <RetryAlert onRetry={() => void first.refetch()}>{apiErrorMessage(first.error as ApiError)}</RetryAlert>
       ) : !graph ? (
         <Box sx={{ display: 'flex', justifyContent: 'center', py: 6 }}><CircularProgress aria-label="Loading the graph" /></Box>
+      ) : edges.length === 0 ? (
+        // A record alone is no picture: say so instead of drawing one box on an empty canvas.
+        <Typography variant="body2" color="text.secondary" data-testid="graph-summary">
+          No relations of the kinds shown yet.
+        </Typography>
       ) : (
         <>
           <Box sx={{ display: 'flex', flexDirection: { xs: 'column', md: 'row' }, gap: 2 }}>
