@@ -315,6 +315,12 @@ export const ResourceMeta = Type.Object({
   fields: Type.Array(FieldMeta),
   ordering: Type.Array(Type.String()),
   filters: Type.Array(Type.String()),
+  /**
+   * The fields a list can be grouped by (one value per row: choices, categories, visibility,
+   * flags, numbers, relations to one record), every field's: a restricted field's for its
+   * read_access and above.
+   */
+  group_by: Type.Array(Type.String()),
   /** Field → the lookups its list parameters take (LOOKUPS), for every field that takes one; a restricted field's for its read_access and above. */
   lookups: Type.Record(Type.String(), Type.Array(LookupSchema)),
   /** Fields of which at least one must be filled in (the record's names). */
