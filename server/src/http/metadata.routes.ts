@@ -25,6 +25,7 @@ export function resourceMeta(resource: Resource, catalog: Catalog): ResourceMeta
     ordering: orderingNames(resource),
     filters: filterNames(resource),
     group_by: groupableFields(resource, 'admin'),
+    default_ordering: resource.defaultOrdering ?? DEFAULT_ORDERING,
     // Every field's, whoever reads this: a restricted field's read_access says who may use them.
     lookups: fieldLookups(resource, 'admin'),
     name_fields: resource.identity?.names ?? [],

@@ -6,7 +6,7 @@ import Link from '@mui/material/Link';
 import Stack from '@mui/material/Stack';
 import FileDownloadIcon from '@mui/icons-material/FileDownload';
 import FileUploadIcon from '@mui/icons-material/FileUpload';
-import { DataGrid, type GridApi, type GridColDef } from '@mui/x-data-grid';
+import { DataGrid, type DataGridProps, type GridApi, type GridColDef } from '@mui/x-data-grid';
 import { Link as RouterLink } from 'react-router';
 import type { FieldMeta, ResourceMeta } from '@intelnotes/server/contracts';
 import { apiErrorMessage } from '../api/api-error';
@@ -29,7 +29,11 @@ import { SearchField } from './SearchField';
 import { SpreadsheetUploadDialog } from './SpreadsheetUploadDialog';
 import { gridDensity, useTablePrefs } from './table-prefs';
 import { TableSettings } from './TableSettings';
-import { listParams, useListUrlState, type ListStateControl } from './use-list-url-state';
+import { DEFAULT_PAGE_SIZE, listParams, useListUrlState, type ListStateControl } from './use-list-url-state';
+import { GroupByMenu } from './GroupByMenu';
+import { groupedOrdering, isGroupRow, useGroupedRows, type GroupRow } from './grouped-rows';
+import { useTableView } from './views/table-view';
+import { ViewsMenu } from './views/ViewsMenu';
 import { useServerGrid } from './server-grid';
 import { VisibilityChip } from './VisibilityChip';
 
@@ -63,6 +67,8 @@ interface DataTableProps {
    * Operator's query holds its own); the URL's by default.
    */
   listState?: ListStateControl;
+  /** Whether research users and admins get the Views menu (default: on a list page — the URL's list state, with filters). */
+  savedViews?: boolean;
 }
 
 /** Columns a cell cannot show (objects) are never offered. */
@@ -104,21 +110,29 @@ export function DataTable({
   spreadsheetUpload = true,
   bulk,
   listState,
+  savedViews,
 }: DataTableProps) {
   const pathOf = useCallback((row: ResourceRecord) => (rowPath ? rowPath(row) : recordPath(view, row.id)), [rowPath, view]);
   const canWrite = useCanWrite(meta);
   const access = useAccessLevel();
   const urlState = useListUrlState(meta, view.pageSize);
   const { state, update } = listState ?? urlState;
-  const params = useMemo(() => ({ ...listParams(state), ...fixedParams }), [state, fixedParams]);
-  const query = useMemo(() => ({ ...listParams(state, false), ...fixedParams }), [state, fixedParams]);
-  const list = useListResourceQuery({ path: meta.path, params });
   const available = useMemo(() => {
     const fields = visibleFields(meta, view, access).filter((field) => !NOT_COLUMNS.includes(field.kind)).map((field) => field.name);
     return [...new Set([...view.columns, ...fields, ...Object.keys(derivedColumns ?? {}), 'created_at', 'updated_at'])];
   }, [meta, view, access, derivedColumns]);
+  const storedPrefs = useTablePrefs(tableKey ?? meta.kind, available, view.columns, ALWAYS_SHOWN);
+  // Columns, density and grouping from the URL, and the saved view shown (components/views).
+  const table = useTableView({
+    meta, savedViews: savedViews ?? (listState === undefined && filterable), listState: { state, update }, prefs: storedPrefs,
+    available, always: ALWAYS_SHOWN, defaultPageSize: view.pageSize ?? DEFAULT_PAGE_SIZE,
+  });
+  const prefs = table.layout;
+  const ordering = groupedOrdering(state.ordering, table.groupBy, meta);
+  const params = useMemo(() => ({ ...listParams({ ...state, ordering }), ...fixedParams }), [state, ordering, fixedParams]);
+  const query = useMemo(() => ({ ...listParams({ ...state, ordering }, false), ...fixedParams }), [state, ordering, fixedParams]);
+  const list = useListResourceQuery({ path: meta.path, params });
   const grid = useServerGrid<ResourceRecord>({ state, update, count: list.currentData?.count, fetching: list.isFetching, sortable: available, pathOf });
-  const prefs = useTablePrefs(tableKey ?? meta.kind, available, view.columns, ALWAYS_SHOWN);
   const pageRows = useMemo(() => list.currentData?.results ?? [], [list.currentData]);
   const pageIds = useMemo(() => pageRows.map((row) => row.id), [pageRows]);
   const rowSelection = useRowSelection(JSON.stringify(query), pageIds);
@@ -184,6 +198,8 @@ export function DataTable({
 
   // Kept stable: the grid treats a new sort model as a new sort and goes back to page 1.
   const page = list.data;
+  const groups = useGroupedRows<ResourceRecord>(page?.results ?? [], meta.fields.find((field) => field.name === table.groupBy), table.groupBy ? fieldLabel(view, table.groupBy) : '');
+  const gridColumns = table.groupBy ? groups.withHeaders(columns, prefs.shown.length) : columns;
   // A feature's own bulk actions make rows selectable even where the engine offers none (suggestions).
   const selecting = canWrite && (meta.bulk_actions.length > 0 || bulk !== undefined);
   const selectedCount = rowSelection.selection.allMatching ? 1 : rowSelection.selection.ids.size;
@@ -212,6 +228,13 @@ export function DataTable({
           )}
         </CollapsibleFilters>
         <Stack direction="row" spacing={1} sx={{ ml: { sm: 'auto' } }}>
+          <ViewsMenu meta={meta} table={table} />
+          <GroupByMenu
+            fields={meta.group_by.filter((name) => visibleFields(meta, view, access).some((field) => field.name === name))}
+            value={table.groupBy}
+            onChange={table.setGroupBy}
+            label={(name) => fieldLabel(view, name)}
+          />
           <TableSettings prefs={prefs} available={available} always={ALWAYS_SHOWN} label={(name) => fieldLabel(view, name)} />
           {exportControl !== undefined ? exportControl : (
             <Button
@@ -259,11 +282,11 @@ export function DataTable({
       )}
 
       <Box sx={{ width: '100%', minWidth: 0, bgcolor: 'background.paper' }}>
-        <DataGrid<ResourceRecord>
-          apiRef={apiRef}
+        <DataGrid<ResourceRecord | GroupRow>
+          apiRef={apiRef as RefObject<GridApi | null> | undefined}
           aria-label={view.title}
-          rows={page?.results ?? []}
-          columns={columns}
+          rows={groups.rows}
+          columns={gridColumns as GridColDef<ResourceRecord | GroupRow>[]}
           columnVisibilityModel={columnVisibility}
           onColumnVisibilityModelChange={(model) => prefs.setShown(available.filter((name) => model[name] !== false))}
           density={gridDensity(prefs.density)}
@@ -271,7 +294,12 @@ export function DataTable({
           keepNonExistentRowsSelected
           rowSelectionModel={rowSelection.model}
           onRowSelectionModelChange={rowSelection.onModelChange}
-          {...grid}
+          {...(grid as unknown as Partial<DataGridProps<ResourceRecord | GroupRow>>)}
+          // A group's header folds it; a record's row opens it.
+          onRowClick={(params) => (isGroupRow(params.row) ? groups.toggle(params.row.__group.key) : grid.onRowClick(params as never))}
+          onCellKeyDown={(params, event) => (isGroupRow(params.row) ? undefined : grid.onCellKeyDown(params as never, event))}
+          isRowSelectable={groups.isRowSelectable}
+          getRowClassName={groups.getRowClassName}
           localeText={{
             noRowsLabel: state.search || Object.keys(state.filters).length > 0 ? 'No results found.' : (view.emptyText ?? `No ${view.title.toLowerCase()} yet.`),
             paginationDisplayedRows: ({ from, to, count }) =>
@@ -281,6 +309,7 @@ export function DataTable({
           }}
           sx={{
             '& .MuiDataGrid-row': { cursor: 'pointer' },
+            '& .table-group-row': { bgcolor: 'action.hover' },
             '& .MuiDataGrid-cell:focus-within': { outline: 'none' },
             '& .MuiDataGrid-cell:focus': { outline: (theme) => `2px solid ${theme.palette.primary.dark}`, outlineOffset: -2 },
           }}

@@ -4,7 +4,7 @@
  * view never holds a filter, ordering, column or grouping its list would refuse. Each problem
  * is a 400 naming the setting (`state.filters.hq_city__like`, `state.columns`, …).
  */
-import type { AccessLevel } from '../../contracts.ts';
+import type { AccessLevel, SavedViewState } from '../../contracts.ts';
 import type { Catalog } from '../../resources/catalog.ts';
 import { ApiError, fieldError } from '../../resources/errors.ts';
 import { groupableFields, MAX_SEARCH_LENGTH, parseListQuery } from '../../resources/list-query.ts';
@@ -14,20 +14,8 @@ import { mayReadField } from '../../resources/visibility.ts';
 export const DENSITIES = ['comfortable', 'compact'] as const;
 export const VIEW_PAGE_SIZES = [25, 50, 100] as const;
 
-/** A saved view's settings, as stored and presented; a setting left out is the table's own. */
-export interface ViewState {
-  search: string;
-  /** The list's `ordering` ("-founding_date,name_inc"); '' for the list's default. */
-  ordering: string;
-  /** List parameter (a field and lookup, `hq_city`, `founding_date__gte`) → its values. */
-  filters: Record<string, string[]>;
-  /** Columns shown, in order; null: the table's defaults. */
-  columns: string[] | null;
-  density: (typeof DENSITIES)[number] | null;
-  /** The field rows are grouped by (groupableFields), or null. */
-  group_by: string | null;
-  page_size: (typeof VIEW_PAGE_SIZES)[number] | null;
-}
+/** A saved view's settings, as stored and presented (the contract's SavedViewState). */
+export type ViewState = SavedViewState;
 
 const SETTINGS: Array<keyof ViewState> = ['search', 'ordering', 'filters', 'columns', 'density', 'group_by', 'page_size'];
 /** List parameters that are not filters: a view keeps them as settings of their own. */
