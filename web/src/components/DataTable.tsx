@@ -227,7 +227,7 @@ export function DataTable({
             />
           )}
         </CollapsibleFilters>
-        <Stack direction="row" spacing={1} sx={{ ml: { sm: 'auto' } }}>
+        <Stack direction="row" useFlexGap sx={{ gap: 1, flexWrap: 'wrap', ml: { sm: 'auto' } }}>
           <ViewsMenu meta={meta} table={table} />
           <GroupByMenu
             fields={meta.group_by.filter((name) => visibleFields(meta, view, access).some((field) => field.name === name))}
@@ -310,6 +310,7 @@ export function DataTable({
           sx={{
             '& .MuiDataGrid-row': { cursor: 'pointer' },
             '& .table-group-row': { bgcolor: 'action.hover' },
+            '& .table-group-row .MuiDataGrid-cellCheckbox > *': { visibility: 'hidden' },
             '& .MuiDataGrid-cell:focus-within': { outline: 'none' },
             '& .MuiDataGrid-cell:focus': { outline: (theme) => `2px solid ${theme.palette.primary.dark}`, outlineOffset: -2 },
           }}

@@ -37,13 +37,14 @@ export function GroupByMenu({ fields, value, onChange, label }: GroupByMenuProps
     <>
       <Button
         variant="outlined"
+        sx={{ whiteSpace: 'nowrap' }}
         startIcon={<SegmentIcon />}
         aria-haspopup="menu"
         aria-expanded={anchor ? 'true' : undefined}
         aria-controls={anchor ? menuId : undefined}
         onClick={(event) => setAnchor(event.currentTarget)}
       >
-        {value ? `Grouped by ${label(value).toLowerCase()}` : 'Group'}
+        {value ? `Group: ${label(value)}` : 'Group'}
       </Button>
       <Menu id={menuId} anchorEl={anchor} open={anchor !== null} onClose={() => setAnchor(null)}>
         <ListSubheader>Group rows by</ListSubheader>

@@ -237,9 +237,9 @@ export function ViewsMenu({ meta, table }: { meta: ResourceMeta; table: TableVie
                 onChange={(event) => dialog && setDialog({ ...dialog, name: event.target.value, error: null })}
                 error={Boolean(dialog?.error)}
                 helperText={dialog?.error ?? (dialog?.mode === 'save' ? 'Saves the search, filters, ordering, columns, density and grouping.' : ' ')}
-                slotProps={{ htmlInput: { maxLength: 100 } }}
+                // Checked on save with a message of its own, not by the browser's bubble.
+                slotProps={{ htmlInput: { maxLength: 100, 'aria-required': true } }}
                 autoFocus
-                required
               />
               {dialog?.mode === 'save' && (
                 <>
