@@ -5,7 +5,7 @@ import Typography from '@mui/material/Typography';
 import ExpandMoreIcon from '@mui/icons-material/ExpandMore';
 import ChevronRightIcon from '@mui/icons-material/ChevronRight';
 import type { GridColDef, GridRowParams, GridValidRowModel } from '@mui/x-data-grid';
-import type { FieldMeta, ResourceMeta } from '@intelnotes/server/contracts';
+import type { FieldMeta } from '@intelnotes/server/contracts';
 import { choiceText } from './field-format';
 import { visibilityLabel } from './VisibilityChip';
 
@@ -127,15 +127,3 @@ function GroupHeader({ group, field, onToggle }: { group: GroupRow[typeof GROUP_
   );
 }
 
-/**
- * The ordering a grouped list asks for: the group's field first when the list can order by it
- * (ledger entries by year), so each group's rows come together on a page and across pages; the
- * table's own ordering (or the list's default) after it. A field the list cannot order by groups
- * the page's rows as they come.
- */
-export function groupedOrdering(ordering: string, groupBy: string | null, meta: Pick<ResourceMeta, 'ordering' | 'default_ordering'>): string {
-  if (!groupBy || !meta.ordering.includes(groupBy)) return ordering;
-  const terms = (ordering || meta.default_ordering).split(',').map((term) => term.trim()).filter(Boolean);
-  if (terms[0]?.replace(/^-/, '') === groupBy) return ordering;
-  return [groupBy, ...terms.filter((term) => term.replace(/^-/, '') !== groupBy)].join(',');
-}

@@ -6,6 +6,7 @@ import { useListResourceQuery } from '../../api/resources';
 import { atLeast, useAccessLevel } from '../resource-view';
 import type { TableDensity, TablePrefsState } from '../table-prefs';
 import type { ListStateControl } from '../use-list-url-state';
+import { COLUMNS, DENSITY, GROUP_BY, NO_VIEW, sameSettings, settingsOf, VIEW, viewParams } from './view-params';
 
 /**
  * What a table shows beyond its list state — the columns, density and grouping — and the saved
@@ -22,40 +23,7 @@ import type { ListStateControl } from '../use-list-url-state';
  */
 
 /** Not a saved view: the list as it is, even for a user with a default view. */
-export const NO_VIEW = 'none';
-const VIEW = 'view';
-const GROUP_BY = 'group_by';
-const COLUMNS = 'columns';
-const DENSITY = 'density';
-/** Parameters that are no setting of a list: where the page is, and the view itself. */
-const NOT_SETTINGS = ['tab', VIEW, 'page'];
-
-/** A view's settings as URL parameters, the way the table writes them (absent: the table's own). */
-export function viewParams(state: SavedViewState, meta: Pick<ResourceMeta, 'filters'>, defaultPageSize: number): Record<string, string> {
-  const params: Record<string, string> = {};
-  if (state.search) params['search'] = state.search;
-  if (state.ordering) params['ordering'] = state.ordering;
-  for (const [name, values] of Object.entries(state.filters)) {
-    if (meta.filters.includes(name) && values.length > 0) params[name] = values.join(',');
-  }
-  if (state.page_size !== null && state.page_size !== defaultPageSize) params['page_size'] = String(state.page_size);
-  if (state.group_by) params[GROUP_BY] = state.group_by;
-  if (state.columns) params[COLUMNS] = state.columns.join(',');
-  if (state.density) params[DENSITY] = state.density;
-  return params;
-}
-
-/** The settings in a URL, as viewParams writes them. */
-function settingsOf(params: URLSearchParams): Record<string, string> {
-  const settings: Record<string, string> = {};
-  for (const [name, value] of params) if (!NOT_SETTINGS.includes(name) && value !== '') settings[name] = value;
-  return settings;
-}
-
-const sameSettings = (a: Record<string, string>, b: Record<string, string>) => {
-  const keys = Object.keys(a);
-  return keys.length === Object.keys(b).length && keys.every((key) => b[key] === a[key]);
-};
+export { NO_VIEW };
 
 interface TableViewOptions {
   meta: ResourceMeta;
