@@ -125,7 +125,7 @@ describe('saved views and group-by', { skip: unavailable ?? false }, () => {
     assert.equal(await own.getByRole('menuitem', { name: /Rename|Delete|Update/ }).count(), 0);
     assert.equal(await own.getByRole('menuitemcheckbox', { name: 'Shared with the team' }).count(), 0);
     await own.getByRole('menuitemcheckbox', { name: 'My default view' }).click();
-    await page.locator('.Toastify__toast').filter({ hasText: 'Organization lists now open with “Porto by ownership”.' }).waitFor();
+    await page.locator('.Toastify__toast').filter({ hasText: 'This list now opens with “Porto by ownership” for you.' }).waitFor();
 
     // The list opened bare opens with the default view.
     await page.goto(server.url('demo', '/organizations?tab=1'));
@@ -144,6 +144,36 @@ describe('saved views and group-by', { skip: unavailable ?? false }, () => {
     await navigateInApp(page, server.url('demo', `/organizations?view=${privateId}`));
     await grid(page).getByRole('link', { name: 'Lisbon Trams' }).waitFor();
     assert.equal(await page.getByTestId('active-view').count(), 0);
+    await context.close();
+  });
+
+  it('the owner saves a view as their default, renames it and deletes it', async () => {
+    const { context, page } = await open('research@demo.test', 'research', '/organizations?tab=1&search=lisbon');
+    await grid(page).getByRole('link', { name: 'Lisbon Trams' }).waitFor();
+    await (await viewsMenu(page)).getByRole('menuitem', { name: 'Save current view as…' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Save the current view' });
+    await dialog.getByLabel('Name').fill('Lisbon only');
+    await dialog.getByLabel('Make it my default view of this list').check();
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await page.getByTestId('active-view').filter({ hasText: /^Lisbon only$/ }).waitFor();
+    const menu = await viewsMenu(page);
+    await menu.getByRole('menuitem', { name: /Lisbon only/ }).filter({ hasText: 'Your default' }).waitFor();
+    await menu.getByRole('menuitem', { name: 'Rename…' }).click();
+    const rename = page.getByRole('dialog', { name: 'Rename the view' });
+    await rename.getByLabel('Name').fill('Lisbon trams');
+    await rename.getByRole('button', { name: 'Rename' }).click();
+    await page.getByTestId('active-view').filter({ hasText: /^Lisbon trams$/ }).waitFor();
+    // The bare list opens with it, until it is deleted.
+    await page.goto(server.url('demo', '/organizations?tab=1'));
+    await page.getByTestId('active-view').filter({ hasText: /^Lisbon trams$/ }).waitFor();
+    await (await viewsMenu(page)).getByRole('menuitem', { name: 'Delete view…' }).click();
+    await page.getByRole('dialog', { name: 'Delete this view?' }).getByRole('button', { name: 'Delete' }).click();
+    await page.locator('.Toastify__toast').filter({ hasText: 'Deleted the view “Lisbon trams”.' }).waitFor();
+    await grid(page).getByRole('link', { name: 'Faro Hotels' }).waitFor();
+    assert.equal(await page.getByTestId('active-view').count(), 0);
+    await page.goto(server.url('demo', '/organizations?tab=1'));
+    await grid(page).getByRole('link', { name: 'Faro Hotels' }).waitFor();
+    assert.equal(new URL(page.url()).searchParams.get('view'), null, 'no default any more');
     await context.close();
   });
 

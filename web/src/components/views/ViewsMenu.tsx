@@ -96,7 +96,7 @@ export function ViewsMenu({ meta, table }: { meta: ResourceMeta; table: TableVie
     try {
       if (active.is_default) await clearDefault(active.id).unwrap();
       else await makeDefault(active.id).unwrap();
-      notify.success(active.is_default ? `“${active.name}” is no longer your default.` : `${meta.label} lists now open with “${active.name}”.`);
+      notify.success(active.is_default ? `“${active.name}” is no longer your default.` : `This list now opens with “${active.name}” for you.`);
     } catch (error) {
       failed('Changing your default view', error);
     }
@@ -249,7 +249,7 @@ export function ViewsMenu({ meta, table }: { meta: ResourceMeta; table: TableVie
                   />
                   <FormControlLabel
                     control={<Checkbox checked={dialog.makeDefault} onChange={(event) => setDialog({ ...dialog, makeDefault: event.target.checked })} />}
-                    label={`Open ${meta.label.toLowerCase()} lists with it`}
+                    label="Make it my default view of this list"
                   />
                 </>
               )}
