@@ -131,6 +131,8 @@ describe('saved views and group-by', { skip: unavailable ?? false }, () => {
     await page.goto(server.url('demo', '/organizations?tab=1'));
     await page.getByTestId('active-view').filter({ hasText: /^Porto by ownership$/ }).waitFor();
     assert.equal(new URL(page.url()).searchParams.get('view'), viewId);
+    // The rows of the bare list until the view's own have loaded.
+    await grid(page).getByRole('link', { name: 'Faro Hotels' }).waitFor({ state: 'detached' });
     assert.deepEqual(await names(page), ['Douro Co-op', 'Porto Council Fund', 'Porto Fisheries', 'Porto Shipping']);
     // Cleared, the list shows everything and stays so.
     await page.getByTestId('active-view').locator('.MuiChip-deleteIcon').click();
@@ -167,7 +169,7 @@ describe('saved views and group-by', { skip: unavailable ?? false }, () => {
     await page.goto(server.url('demo', '/organizations?tab=1'));
     await page.getByTestId('active-view').filter({ hasText: /^Lisbon trams$/ }).waitFor();
     await (await viewsMenu(page)).getByRole('menuitem', { name: 'Delete view…' }).click();
-    await page.getByRole('dialog', { name: 'Delete this view?' }).getByRole('button', { name: 'Delete' }).click();
+    await page.getByRole('alertdialog', { name: 'Delete this view?' }).getByRole('button', { name: 'Delete' }).click();
     await page.locator('.Toastify__toast').filter({ hasText: 'Deleted the view “Lisbon trams”.' }).waitFor();
     await grid(page).getByRole('link', { name: 'Faro Hotels' }).waitFor();
     assert.equal(await page.getByTestId('active-view').count(), 0);
