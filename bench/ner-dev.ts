@@ -43,6 +43,7 @@ const sets: Array<[string, Array<{ item: Labelled; tagger: EntityTagger }>]> = [
   ['dev uner', folds.flatMap((fold) => withModel(training.filter((item) => item.style === 'uner' && inDevSplit(item, fold)), fold))],
   ['dev btc', withModel(training.filter((item) => item.style === 'btc' && inDevSplit(item, firstFold)))],
   ['fresh dev news', withModel(fresh.filter((item) => item.style === 'news'))],
+  ['fresh dev social', withModel(fresh.filter((item) => item.style === 'social'))],
   ['fresh dev all', withModel(fresh)],
 ];
 

@@ -37,6 +37,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
+import { register } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -294,8 +295,9 @@ function emailText(file: string): string | null {
  * A reference made without the product's readers, for formats where one is true: the text runs
  * of a DOCX's body (w:t), a PPTX's slides (a:t), an XLSX's shared strings, an OpenDocument
  * file's content.xml, an e-book's pages (tags stripped), an e-mail's headers and text parts
- * (Python's email package), and the words of a text file itself (CSV, TSV, JSON, NDJSON,
- * Markdown, reStructuredText, org-mode, plain text; XML's text nodes). Our text must hold 90% of
+ * (Python's email package), a JSON or NDJSON file's keys and values as JSON.parse decodes them
+ * (its raw bytes would count escapes such as "\u062f" as words), and the words of a text file
+ * itself (CSV, TSV, Markdown, reStructuredText, org-mode, plain text; XML's text nodes). Our text must hold 90% of
  * its words. Not for HTML: the product keeps a page's article and tables, not its navigation,
  * so a page's every word is no true reference.
  */
@@ -323,10 +325,32 @@ function independentReference(root: string, file: string, format: string, method
       return text("Python's email package", emailText(full));
     case 'xml':
       return text('text nodes', markupText(new TextDecoder().decode(bytes)));
+    case 'json':
+    case 'ndjson': {
+      // Its keys and values as JSON.parse decodes them: the file's raw words would count every
+      // escape ("\\u062f" for د, "\\nFr" for a line break before "Fr") as a word no reader shows.
+      let decoded: string;
+      try {
+        decoded = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+      } catch {
+        return null;
+      }
+      const values: unknown[] = [];
+      try {
+        values.push(JSON.parse(decoded));
+      } catch {
+        for (const line of decoded.split(/\r?\n/)) {
+          try {
+            values.push(JSON.parse(line));
+          } catch {
+            values.push(line);
+          }
+        }
+      }
+      return text('its keys and values, JSON-decoded', jsonWords(values));
+    }
     case 'csv':
     case 'tsv':
-    case 'json':
-    case 'ndjson':
     case 'md':
     case 'rst':
     case 'org':
@@ -340,6 +364,24 @@ function independentReference(root: string, file: string, format: string, method
     default:
       return null;
   }
+}
+
+/** Every key and every string, number and boolean of a parsed JSON value, one a line. */
+function jsonWords(root: unknown): string {
+  const out: string[] = [];
+  const stack: unknown[] = [root];
+  while (stack.length > 0) {
+    const value = stack.pop();
+    if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') out.push(String(value));
+    else if (Array.isArray(value)) stack.push(...value);
+    else if (value && typeof value === 'object') {
+      for (const [key, child] of Object.entries(value)) {
+        out.push(key);
+        stack.push(child);
+      }
+    }
+  }
+  return out.join('\n');
 }
 
 async function referenceText(root: string, twin: string): Promise<string | null> {
@@ -402,6 +444,8 @@ async function judge(root: string, file: string, outcome: { text: string; warnin
 // Reading: extractText in this process
 
 async function readAll(root: string, files: string[]): Promise<Row[]> {
+  // As a worker process does (worker.ts): installed packages' ES modules load without tsx's transform.
+  register('../server/src/processes/dependency-loader.mjs', import.meta.url);
   // Each reader's first use loads it (pdf.js, Tesseract, SheetJS…): not the file's cost. A
   // partial run (BENCH_REAL_DOCS_ONLY, for checking a few files) skips it: its times are the cold ones.
   for (const warm of process.env['BENCH_REAL_DOCS_ONLY'] ? [] : ['pdf/fake-memo.pdf', 'img/DA-1p.png', 'tests-example.xls', 'fake.docx']) {

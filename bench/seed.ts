@@ -346,7 +346,10 @@ async function main(): Promise<void> {
     await rebuildCounters(client);
 
     log('VACUUM ANALYZE');
-    await client.query('VACUUM (ANALYZE) organizations, people, search_words, search_name_words, entity_counters, tenants, users');
+    // search_vocabulary too: left with the statistics of its empty table, the planner reads a
+    // forgiving search's similar words (search_similar_words) off the prefix index, every word of
+    // the tenant's table filtered by similarity (seconds), instead of the trigram index (~0.1 s).
+    await client.query('VACUUM (ANALYZE) organizations, people, search_words, search_name_words, search_vocabulary, entity_counters, tenants, users');
     const { rows } = await client.query<{ size: string }>('SELECT pg_size_pretty(pg_database_size(current_database())) AS size');
     log(`done: database ${settings.database} is ${rows[0]!.size}; admin ${settings.adminEmail} on ${tenants[0]!.code}.localhost … ${tenants.at(-1)!.code}.localhost`);
   } finally {

@@ -154,6 +154,25 @@ describe('the Operator and organizations/subquery', { skip: unavailable ?? false
     await page.getByRole('list', { name: 'Query conditions' }).getByRole('listitem').filter({ hasText: 'Spree Robotics' }).waitFor();
     await page.getByRole('grid', { name: 'People' }).getByRole('link', { name: 'Greta Lindqvist' }).waitFor();
     await screenshots(page, 'operator-linked');
+
+    // The link filter's chip is named like a relation's, and is edited and removed like one.
+    const chips = page.getByRole('list', { name: 'Query conditions' });
+    const linked = chips.getByRole('listitem').filter({ hasText: 'Linked organizations is Spree Robotics' });
+    await linked.click();
+    const dialog = page.getByRole('dialog', { name: 'Edit condition' });
+    await dialog.getByRole('combobox', { name: 'Field' }).filter({ hasText: 'Linked organizations' }).waitFor();
+    await dialog.getByRole('button', { name: 'Spree Robotics' }).or(dialog.getByText('Spree Robotics')).first().waitFor();
+    await dialog.getByRole('combobox', { name: 'Comparison' }).click();
+    await page.getByRole('option', { name: 'is none of' }).click();
+    await dialog.getByRole('button', { name: 'Save condition' }).click();
+    const excluded = chips.getByRole('listitem').filter({ hasText: /Linked organizations is (?:not|none of) Spree Robotics/ });
+    await excluded.waitFor();
+    await page.getByText('Nothing matches this query.').waitFor();
+    await screenshots(page, 'operator-linked-edited');
+    await excluded.focus();
+    await page.keyboard.press('Delete');
+    await excluded.waitFor({ state: 'detached' });
+    await page.getByRole('grid', { name: 'People' }).getByRole('link', { name: 'Greta Lindqvist' }).waitFor();
     await context.close();
   });
 

@@ -41,6 +41,7 @@ describe('rough edges (issue 28)', { skip: unavailable ?? false }, () => {
     ids['deal'] = await create('assets/ledger', { caption: 'Vault revenue 2024', year: 2024, visibility: 'paywalled' });
     ids['report'] = await create('library', { title: 'Open Banking Report', type: 'Report', assets: [ids['acme']], visibility: 'public' });
     ids['book'] = await create('library', { title: 'Paywalled Markets Book', type: 'Book', visibility: 'paywalled' });
+    ids['watchlist'] = await create('lists', { name: 'Paid Watchlist', kind: 'OrganizationsList', visibility: 'paywalled' });
     // Raw data of two kinds: pasted text and an HTML page.
     for (let index = 1; index <= 3; index += 1) await create('raw-data', { title: `Harbour notes ${index}`, text: `Ships seen in Porto, day ${index}.` });
     const html = await server.request(demo, {
@@ -88,6 +89,9 @@ describe('rough edges (issue 28)', { skip: unavailable ?? false }, () => {
     await page.getByRole('heading', { level: 1, name: 'This person is locked' }).waitFor();
     await page.goto(server.url('demo', `/library/${ids['book']}`));
     await page.getByRole('heading', { level: 1, name: 'This library entry is locked' }).waitFor();
+    await page.goto(server.url('demo', '/lists/organizations/paid-watchlist'));
+    await page.getByRole('heading', { level: 1, name: 'This list is locked' }).waitFor();
+    assert.equal(await page.getByText('Paid Watchlist').count(), 0, 'nothing of the list shows');
     await page.goto(server.url('demo', `/organizations/${ids['ghost']}`));
     await page.getByRole('heading', { level: 1, name: 'Organization not found' }).waitFor();
 

@@ -34,6 +34,9 @@ describe('advanced search', { skip: unavailable ?? false }, () => {
     });
     await create('assets/organizations', { name_dba: 'Secret Lithium Holdings', visibility: 'paywalled' });
     await create('assets/people', { name_given: 'Amelia', name_family: 'Hart', notes: 'Board member of a lithium refiner.', visibility: 'public' });
+    // Names a search finds through a transliteration (Lindquist, Mueller).
+    await create('assets/people', { name_given: 'Karin', name_family: 'Lindqvist', visibility: 'public' });
+    await create('assets/people', { name_given: 'Hans', name_family: 'Müller', visibility: 'public' });
     await create('library', { title: 'The lithium report 2023', type: 'Report', visibility: 'public' });
     await create('lists', { name: 'Lithium watchlist', kind: 'OrganizationsList', visibility: 'public' });
     await create('assets/ledger', { caption: 'Copper royalties', year: 2024, visibility: 'public' });
@@ -146,6 +149,20 @@ describe('advanced search', { skip: unavailable ?? false }, () => {
     await page.close();
   });
 
+  it('marks names matched through a transliteration', async () => {
+    const page = await browser.newPage();
+    await page.goto(url('/search?q=lindquist&type=people'));
+    const karin = hits(page).filter({ hasText: 'Karin Lindqvist' });
+    await karin.waitFor();
+    assert.equal(await karin.getByRole('link').locator('mark').innerText(), 'Lindqvist');
+    await page.goto(url('/search?q=mueller&type=people'));
+    const hans = hits(page).filter({ hasText: 'Hans Müller' });
+    await hans.waitFor();
+    assert.equal(await hans.getByRole('link').locator('mark').innerText(), 'Müller');
+    await screenshots(page, 'search-transliteration');
+    await page.close();
+  });
+
   it('a paywalled record is found by a signed-in reader only', async () => {
     const visitor = await browser.newPage();
     await visitor.goto(url('/search?q=secret'));
@@ -162,8 +179,11 @@ describe('advanced search', { skip: unavailable ?? false }, () => {
   it('finds the records of a mistyped word, saying nothing matched as typed', async () => {
     const page = await browser.newPage();
     await page.goto(url('/search?q=atacamma'));
-    await hits(page).filter({ hasText: 'Andes Minerals' }).waitFor();
+    const andes = hits(page).filter({ hasText: 'Andes Minerals' });
+    await andes.waitFor();
     assert.match((await total(page).innerText()).trim(), /^No exact matches for “atacamma”\. 1 result for similar words$/);
+    // The word like the one typed that it matched (the answer's similar_words) is marked where the record has it.
+    assert.deepEqual(await andes.getByTestId('search-hit-match').locator('mark').allInnerTexts(), ['Atacama']);
     await screenshots(page, 'search-similar-words');
     await page.close();
   });

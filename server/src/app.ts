@@ -28,6 +28,7 @@ import { clientsRoutes } from './modules/clients/clients.routes.ts';
 import { emailsRoutes } from './modules/emails/emails.routes.ts';
 import { factsRoutes } from './modules/facts/facts.routes.ts';
 import { listsRoutes } from './modules/lists/lists.routes.ts';
+import { notesRoutes } from './modules/notes/notes.routes.ts';
 import { operatorRoutes } from './modules/operator/operator.routes.ts';
 import { organizationsRoutes } from './modules/organizations/organizations.routes.ts';
 import { rawdataRoutes } from './modules/rawdata/rawdata.routes.ts';
@@ -134,6 +135,7 @@ export async function buildApp({ engine, logger, mail }: AppDeps): Promise<Fasti
       await api.register(emailsRoutes, { list: engine.emailList, db, config, mail: mail ?? mailTransportFor(config, app.log) });
       await api.register(taggingRoutes, { services: engine.services });
       await api.register(viewsRoutes, { services: engine.services });
+      await api.register(notesRoutes, { services: engine.services });
       await api.register(metadataRoutes, { catalog: engine.catalog });
       await api.register(jobsRoutes);
       await api.register(eventsRoutes, { hub: events });

@@ -489,10 +489,11 @@ export const CONFIG_EXIT = 78;
 export const RECYCLE_EXIT = 75;
 
 /**
- * A worker's memory mark (MiB, WORKER_RECYCLE_MB). A fresh worker holds about 250 MiB, one that
- * has loaded every reader (pdf.js, Tesseract's WebAssembly, libheif, the tagger) about 500 MiB;
- * reading a 500-page PDF or finding entities in 2,000,000 characters adds 150–350 MiB while it
- * runs and V8 keeps much of it. docs/BENCHMARKS.md "Real documents" measures the choice.
+ * A worker's memory mark (MiB, WORKER_RECYCLE_MB). A fresh worker holds about 250 MiB; after a
+ * file its readers and the tagger add 60–80 (text), ~75 more for pdf.js, ~165 for the OCR
+ * engine's WebAssembly; the 619-page PDF read and its entities found add ~250 while they run,
+ * and V8 keeps much of it. So a worker recycles after an OCR'd file or a large one, not after
+ * every PDF. docs/BENCHMARKS.md "Real documents" measures the choice.
  */
 export const WORKER_RECYCLE_MB = 450;
 

@@ -292,6 +292,12 @@ export const FieldMeta = Type.Object({
   immutable: Type.Boolean(),
   /** Whether the server sets the value (e.g. a slug): shown, not edited; sent values are ignored. */
   read_only: Type.Boolean(),
+  /**
+   * Whether a change to an existing record may set the field (PATCH): not set by the server
+   * (read_only), not fixed once created (immutable), and a value rather than a JSON object.
+   * Who may set it is `write_access`; the table's inline editing offers exactly these fields.
+   */
+  editable: Type.Boolean(),
   /** The audience that may read the field (records omit it for others), and the one that may write it. */
   read_access: AccessLevelSchema,
   write_access: AccessLevelSchema,
@@ -338,6 +344,11 @@ export const ResourceMeta = Type.Object({
   mergeable: Type.Boolean(),
   /** Shared by every tenant (geos, cities) rather than the tenant's own. */
   shared: Type.Boolean(),
+  /**
+   * The link filters (docs/engine.md "Link filters"): list parameters `<name>` / `<name>__not`
+   * holding ids of records of `targets`, related through other records ("people linked to X").
+   */
+  links: Type.Array(Type.Object({ name: Type.String(), label: Type.String(), targets: Type.Array(RelationTarget) })),
   /** What POST {path}/bulk/ offers for this resource (see BulkRequest), and how many rows one request may touch. */
   bulk_actions: Type.Array(Type.String()),
   bulk_max_rows: Type.Integer(),
@@ -471,6 +482,12 @@ export const resourcePage = <T extends TSchema>(record: T) =>
     count_is_estimate: Type.Optional(Type.Boolean()),
     /** A search that found little as typed: the results include records with words like those typed (typos forgiven). */
     search_includes_similar: Type.Optional(Type.Boolean()),
+    /**
+     * With `search_includes_similar`: the words like those typed that the search matched as well,
+     * folded as the search folds words (lower case, no accents, transliterations folded), so a
+     * reader's screen can mark them where a record has them.
+     */
+    similar_words: Type.Optional(Type.Array(Type.String())),
     next: Type.Union([Type.String(), Type.Null()]),
     previous: Type.Union([Type.String(), Type.Null()]),
     results: Type.Array(record),
@@ -796,6 +813,44 @@ export type ImportJobAccepted = Static<typeof ImportJobAccepted>;
 
 /** Live events: every event's name, channel and payload (events/event-map.ts, docs/events.md). */
 export type { CloseReason, EventChannel, EventName, EventPayload, LiveEvent, ResetPayload, StreamClosedPayload } from './events/event-map.ts';
+
+/** A user as notes show them (docs/notes.md): a note's author, a teammate it mentions or may mention. */
+export const NoteUser = Type.Object({ id: Type.String(), email: Type.String(), alias: Type.Union([Type.String(), Type.Null()]) });
+export type NoteUser = Static<typeof NoteUser>;
+/** GET notes/teammates/: the research users and admins of the tenant, whom a note may mention. */
+export const Teammates = Type.Object({ results: Type.Array(NoteUser) });
+export type Teammates = Static<typeof Teammates>;
+/** A note as GET notes/ presents it: its fields, plus its author and the teammates it mentions. */
+export const Note = Type.Intersect([
+  Type.Object({
+    id: Type.String(),
+    display_name: Type.Union([Type.String(), Type.Null()]),
+    record: Type.Union([RelatedRef, Type.Null()]),
+    body: Type.String(),
+    mentions: Type.Array(Type.String()),
+    author: Type.Union([NoteUser, Type.Null()]),
+    mentioned: Type.Array(NoteUser),
+    created_at: Type.String(),
+    updated_at: Type.String(),
+  }),
+  Type.Record(Type.String(), Type.Unknown()),
+]);
+export type Note = Static<typeof Note>;
+/** Where a suggestion accepted into a record was found (its provenance). */
+export const ActivitySource = Type.Object({ source_kind: Type.String(), source_id: Type.Union([Type.String(), Type.Null()]), snippet: Type.String() });
+/** One item of a record's activity timeline: a note, an edit (an audit entry as the viewer may see it) or an accepted suggestion. */
+export const ActivityItem = Type.Union([
+  Type.Object({ type: Type.Literal('comment'), id: Type.String(), at: Type.String(), note: Note }),
+  Type.Object({ type: Type.Literal('edit'), id: Type.String(), at: Type.String(), entry: AuditEntry }),
+  Type.Object({
+    type: Type.Literal('suggestion'), id: Type.String(), at: Type.String(), entry: AuditEntry,
+    suggestion: Type.Object({ how: Type.Union([Type.Literal('accepted'), Type.Literal('merged')]), sources: Type.Array(ActivitySource) }),
+  }),
+]);
+export type ActivityItem = Static<typeof ActivityItem>;
+/** GET {path}/{id}/activity/: a record's timeline, newest first, one page. */
+export const ActivityPage = resourcePage(ActivityItem);
+export type ActivityPage = Static<typeof ActivityPage>;
 
 // Intelbooks (docs/intelbooks.md, modules/facts)
 

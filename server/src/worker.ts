@@ -6,6 +6,7 @@
  * its reason and exits 1, and the process never ends by itself with status 0. Past its memory
  * mark (WORKER_RECYCLE_MB) between jobs it drains and exits with RECYCLE_EXIT, to be started afresh.
  */
+import { register } from 'node:module';
 import { createEngine } from './engine.ts';
 import { faultReason } from './jobs/faults.ts';
 import { Worker } from './jobs/worker.ts';
@@ -15,6 +16,8 @@ import { ConfigError, configOrExit, RECYCLE_EXIT } from './config.ts';
 import { openReady, stopOnSignals } from './startup.ts';
 
 async function main(): Promise<void> {
+  // Installed packages' ES modules load untransformed (pdf.js through tsx cost ~300 MiB a worker).
+  register('./processes/dependency-loader.mjs', import.meta.url);
   const config = configOrExit((settings) => {
     if (!settings.databaseUrl) throw new ConfigError('a worker process needs DATABASE_URL (`npm start` passes its own)');
   });

@@ -15,7 +15,7 @@ import { sql } from 'drizzle-orm';
 import { Value } from 'typebox/value';
 import { query } from '../db/client.ts';
 import type { EngineContext } from '../resources/context.ts';
-import { EVENTS, type EventName, type EventPayload } from './event-map.ts';
+import { EVENTS, type EventDeclaration, type EventName, type EventPayload } from './event-map.ts';
 
 /**
  * The notification channel: a tenant id (new events), `access:<tenant id>` (sessions or users
@@ -47,10 +47,21 @@ export function checkEventPayload<N extends EventName>(name: N, payload: unknown
 
 /**
  * Publishes an event of the transaction's tenant and returns its id. Old events beyond the
- * replay window go in the same statement (an index range each, usually nothing).
+ * replay window go in the same statement (an index range each, usually nothing). A personal
+ * event (declared `personal`, e.g. a note's mention) names its one `recipient`, a user of the
+ * tenant: only that user's streams receive it; every other stream moves its place past it.
  */
-export async function publish<N extends EventName>(ctx: Pick<EngineContext, 'tx'>, name: N, payload: EventPayload<N>): Promise<number> {
+export async function publish<N extends EventName>(
+  ctx: Pick<EngineContext, 'tx'>,
+  name: N,
+  payload: EventPayload<N>,
+  options: { recipient?: string } = {},
+): Promise<number> {
   checkEventPayload(name, payload);
+  const declaration: EventDeclaration = EVENTS[name];
+  if (Boolean(declaration.personal) !== (options.recipient !== undefined)) {
+    throw new EventPayloadError(`event "${name}" ${declaration.personal ? 'is personal: name its recipient' : 'goes to a channel, not to one recipient'}`);
+  }
   // A data-modifying CTE runs whether or not it is read; the DELETE does not see the row
   // inserted beside it, so the newest event always stays.
   const [row] = await query<{ id: string }>(
@@ -60,8 +71,8 @@ export async function publish<N extends EventName>(ctx: Pick<EngineContext, 'tx'
           ON CONFLICT (tenant_id) DO UPDATE SET last_id = c.last_id + 1
           RETURNING tenant_id, last_id
         ), added AS (
-          INSERT INTO events (tenant_id, id, name, channel, payload)
-          SELECT tenant_id, last_id, ${name}, ${EVENTS[name].channel}, ${JSON.stringify(payload)}::jsonb FROM next
+          INSERT INTO events (tenant_id, id, name, channel, payload, recipient_id)
+          SELECT tenant_id, last_id, ${name}, ${EVENTS[name].channel}, ${JSON.stringify(payload)}::jsonb, ${options.recipient ?? null}::uuid FROM next
           RETURNING tenant_id, id
         ), pruned AS (
           DELETE FROM events e USING next

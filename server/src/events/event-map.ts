@@ -44,6 +44,11 @@ const RawDataChange = closed({ id: Id, processing_status: ProcessingStatus, upda
 export interface EventDeclaration<S extends TSchema = TSchema> {
   channel: EventChannel;
   payload: S;
+  /**
+   * Sent to one user of the channel (publish's `recipient`), not to all of it: e.g. the
+   * teammate a note mentions. Other streams skip it (their place moves on, no reset).
+   */
+  personal?: boolean;
 }
 
 const defineEvent = <S extends TSchema>(declaration: EventDeclaration<S>) => declaration;
@@ -86,6 +91,20 @@ export const EVENTS = {
   generate_raw_data_report_start: defineEvent({ channel: 'research', payload: closed({ task_id: Id }) }),
   generate_raw_data_report_complete: defineEvent({ channel: 'research', payload: closed({ task_id: Id }) }),
   generate_raw_data_report_error: defineEvent({ channel: 'research', payload: closed({ task_id: Id, reason: Reason }) }),
+  /**
+   * A note mentions the recipient (docs/notes.md): personal, to that teammate only. `record`
+   * is the record the note is on (its kind, id and name as a link shows it); `by` who wrote it.
+   */
+  note_mention: defineEvent({
+    channel: 'research',
+    personal: true,
+    payload: closed({
+      id: Id,
+      record: closed({ kind: Type.String({ pattern: '^[a-z_]{1,40}$' }), id: Id, display_name: Type.Union([Type.String({ maxLength: 300 }), Type.Null()]) }),
+      by: Type.Union([Type.String({ maxLength: 254 }), Type.Null()]),
+      created_at: Timestamp,
+    }),
+  }),
 } satisfies Record<string, EventDeclaration>;
 
 export type EventName = keyof typeof EVENTS;

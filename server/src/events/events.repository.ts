@@ -10,6 +10,8 @@ export interface StoredEvent {
   channel: EventChannel;
   /** The payload as JSON text, sent as it is. */
   payload: string;
+  /** The one user a personal event is for (migration 0240); null: everyone on its channel. */
+  recipient: string | null;
 }
 
 /** The tenant's last event id (0 before its first event). */
@@ -21,9 +23,9 @@ export async function lastEventId(tx: Tx): Promise<number> {
 /** Up to `limit` of the tenant's events after `afterId`, oldest first. */
 export async function eventsAfter(tx: Tx, afterId: number, limit: number): Promise<StoredEvent[]> {
   // tenant_id is stated (row-level security says the same) so the primary key serves the range.
-  const rows = await query<{ id: string; name: EventName; channel: EventChannel; payload: string }>(
+  const rows = await query<{ id: string; name: EventName; channel: EventChannel; payload: string; recipient: string | null }>(
     tx,
-    sql`SELECT id::text AS id, name, channel, payload::text AS payload FROM events
+    sql`SELECT id::text AS id, name, channel, payload::text AS payload, recipient_id::text AS recipient FROM events
         WHERE tenant_id = app_tenant_id() AND id > ${afterId} ORDER BY id LIMIT ${limit}`,
   );
   return rows.map((row) => ({ ...row, id: Number(row.id) }));

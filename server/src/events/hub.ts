@@ -142,9 +142,10 @@ class TenantFeed {
   });
 }
 
-const outgoing = (row: { id: number; name: string; channel: EventChannel; payload: string }): OutgoingEvent => ({
+const outgoing = (row: { id: number; name: string; channel: EventChannel; payload: string; recipient: string | null }): OutgoingEvent => ({
   id: row.id,
   channel: row.channel,
+  recipient: row.recipient,
   frame: eventFrame(row.id, row.name, row.payload),
 });
 

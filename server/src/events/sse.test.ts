@@ -11,9 +11,10 @@ import type { EventChannel } from './event-map.ts';
 import { EventStream, eventFrame, type OutgoingEvent } from './sse.ts';
 
 const identity = (channels: EventChannel[]) => ({ tenantId: 't', userId: 'u', sessionId: 's', channels: new Set(channels) });
-const event = (id: number, channel: EventChannel = 'research'): OutgoingEvent => ({
+const event = (id: number, channel: EventChannel = 'research', recipient: string | null = null): OutgoingEvent => ({
   id,
   channel,
+  recipient,
   frame: eventFrame(id, 'raw_data_update', JSON.stringify({ n: id, filler: 'x'.repeat(200) })),
 });
 /** A socket-like writable that holds at most 1 KiB before asking the writer to wait; nobody reads it. */
@@ -76,5 +77,22 @@ describe('event stream writer', () => {
     assert.equal(stream.lastSent, 9);
     assert.match(writes[0]!, /^id: 6\nevent: raw_data_update\n.*\n\nid: 8\nevent: reset\ndata: \{"last_event_id":8\}\n\nid: 9\n/s);
     assert.doesNotMatch(writes[0]!, /id: [35]\n/);
+  });
+
+  it("gives a personal event to its recipient's streams only, moving the others' place on", () => {
+    const mine = unread();
+    const theirs = unread();
+    const own = new EventStream('a', identity(['all', 'research']), mine as unknown as ServerResponse, 1 << 20, 0);
+    const other = new EventStream('b', { ...identity(['all', 'research']), userId: 'v' }, theirs as unknown as ServerResponse, 1 << 20, 0);
+    for (const stream of [own, other]) {
+      stream.live = true;
+      stream.deliverAll([event(1, 'research', 'u'), event(2, 'research')]);
+      assert.equal(stream.lastSent, 2);
+    }
+    assert.match(text(mine), /^id: 1\n.*id: 2\n/s);
+    const written = text(theirs);
+    assert.doesNotMatch(written, /id: 1\n/, "another user's personal event");
+    assert.doesNotMatch(written, /event: reset/, 'a skipped personal event is no hole');
+    assert.match(written, /^id: 2\n/);
   });
 });

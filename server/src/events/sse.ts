@@ -26,6 +26,8 @@ export const retryFrame = (ms: number): string => `retry: ${ms}\n\n`;
 export interface OutgoingEvent {
   id: number;
   channel: EventChannel;
+  /** A personal event's one user (e.g. the teammate a note mentions); null: the whole channel. */
+  recipient: string | null;
   frame: string;
 }
 
@@ -92,7 +94,7 @@ export class EventStream {
       if (event.id <= this.lastSent) continue;
       if (event.id !== this.lastSent + 1) chunk += this.resetFrame(event.id - 1);
       this.lastSent = event.id;
-      if (this.identity.channels.has(event.channel)) chunk += event.frame;
+      if (this.identity.channels.has(event.channel) && (event.recipient === null || event.recipient === this.identity.userId)) chunk += event.frame;
     }
     if (chunk !== '') this.write(chunk);
   }

@@ -7,7 +7,7 @@ import { Type } from 'typebox';
 import { ResourceMeta, type FieldMeta } from '../contracts.ts';
 import { BULK_MAX_ROWS, bulkActions } from '../resources/bulk.ts';
 import { DEFAULT_ORDERING, fieldLookups, filterNames, groupableFields, orderingNames } from '../resources/list-query.ts';
-import type { Catalog } from '../resources/catalog.ts';
+import { linkTargets, type Catalog } from '../resources/catalog.ts';
 import { fieldSection } from '../resources/fields.ts';
 import type { Resource } from '../resources/resource.ts';
 import { suggestionsView } from '../resources/services.ts';
@@ -35,6 +35,7 @@ export function resourceMeta(resource: Resource, catalog: Catalog): ResourceMeta
     deletable: resource.deletable !== false,
     mergeable: resource.mergeable ?? false,
     shared: resource.shared,
+    links: Object.entries(resource.links ?? {}).map(([name, filter]) => ({ name, label: filter.label, targets: linkTargets(filter).map((kind) => relationTarget(kind, catalog)) })),
     bulk_actions: bulkActions(resource, catalog),
     bulk_max_rows: BULK_MAX_ROWS,
     suggestions: suggestions && {
@@ -64,20 +65,24 @@ function fieldsMeta(resource: Resource, catalog: Catalog): FieldMeta[] {
     required: field.required ?? false,
     immutable: field.immutable ?? false,
     read_only: field.readOnly ?? false,
+    editable: !field.readOnly && !field.immutable && field.kind !== 'object',
     read_access: highestAccess([fieldReadAccess(field), resource.readAccess ?? 'public']),
     write_access: field.writeAccess ?? (resource.writeAccess === 'manage-tenants' ? 'admin' : resource.writeAccess),
     relation: field.relation
       ? {
           many: field.relation.many,
-          targets: field.relation.targets.map((kind) => {
-            const target = catalog.get(kind);
-            return { kind, type: target.type, label: target.label, path: target.path, detail_fields: target.detailFields ?? [] };
-          }),
+          targets: field.relation.targets.map((kind) => relationTarget(kind, catalog)),
         }
       : null,
     section: fieldSection(field, name, resource.identity?.names ?? []),
     internal: field.internal ?? false,
   }));
+}
+
+/** A resource a relation (or a link filter) points at, as pickers need it. */
+function relationTarget(kind: string, catalog: Catalog) {
+  const target = catalog.get(kind);
+  return { kind, type: target.type, label: target.label, path: target.path, detail_fields: target.detailFields ?? [] };
 }
 
 export async function metadataRoutes(app: FastifyInstance, { catalog }: { catalog: Catalog }): Promise<void> {

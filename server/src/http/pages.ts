@@ -11,6 +11,7 @@ export interface Page<T> {
   count: number;
   count_is_estimate?: boolean;
   search_includes_similar?: boolean;
+  similar_words?: string[];
   next: string | null;
   previous: string | null;
   results: T[];
@@ -33,5 +34,6 @@ export function pageOf<T>(request: FastifyRequest, page: ResultPage<T>): Page<T>
   };
   if (page.count_is_estimate) answer.count_is_estimate = true;
   if (page.search_includes_similar) answer.search_includes_similar = true;
+  if (page.similar_words) answer.similar_words = page.similar_words;
   return answer;
 }

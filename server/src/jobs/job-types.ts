@@ -6,7 +6,7 @@
  * these has none.
  */
 import { Type, type Static, type TSchema } from 'typebox';
-import { EVENT_NAMES, EVENTS, type EventName, type EventPayload } from '../events/event-map.ts';
+import { EVENT_NAMES, EVENTS, type EventDeclaration, type EventName, type EventPayload } from '../events/event-map.ts';
 
 export interface JobTypeOptions<S extends TSchema = TSchema> {
   payload: S;
@@ -23,6 +23,12 @@ export interface JobTypeOptions<S extends TSchema = TSchema> {
    * (the default) the system on its own, an admin of the job's tenant.
    */
   actsFor?: 'creator' | 'system';
+  /**
+   * At most this many attempts of this type run at once in one worker process, whatever its
+   * WORKER_CONCURRENCY (other types fill its other slots). For jobs whose working memory is
+   * large and not given back: two of them at once in one process add up (docs/processes.md).
+   */
+  perWorker?: number;
 }
 
 const define = <S extends TSchema>(options: JobTypeOptions<S>) => options;
@@ -58,7 +64,8 @@ export const JOB_TYPES = {
   'probe.event': define({
     payload: Type.Unsafe<AnyEvent>(
       Type.Union(
-        EVENT_NAMES.map((name) => Type.Object({ event: Type.Literal(name), payload: EVENTS[name].payload }, { additionalProperties: false })),
+        // Channel events only: a personal event names its recipient, which the probe has none of.
+        EVENT_NAMES.filter((name) => !(EVENTS[name] as EventDeclaration).personal).map((name) => Type.Object({ event: Type.Literal(name), payload: EVENTS[name].payload }, { additionalProperties: false })),
       ),
     ),
     timeoutMs: 30_000,
@@ -101,6 +108,9 @@ export const JOB_TYPES = {
     maxAttempts: 3,
     backoffMs: 10_000,
     actsFor: 'creator',
+    // Reading a file loads pdf.js, the OCR engine's WebAssembly, SheetJS…: two files read at
+    // once in one process took a worker to 860 MiB (docs/BENCHMARKS.md "Real documents").
+    perWorker: 1,
   }),
   /**
    * Writes a raw data analysis report (modules/rawdata/analysis-report.ts) for the user who

@@ -269,6 +269,35 @@ describe('jobs', () => {
     assert.equal(runs!.n, 1);
   });
 
+  it('runs at most perWorker jobs of a type at once in one process (rawdata.process: 1), other types in its other slots', async () => {
+    let processing = 0;
+    let mostProcessing = 0;
+    let echoBesideProcessing = false;
+    const handlers: JobHandlers = {
+      'rawdata.process': async () => {
+        processing += 1;
+        mostProcessing = Math.max(mostProcessing, processing);
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        processing -= 1;
+        return {};
+      },
+      'probe.echo': async (context) => {
+        if (processing > 0) echoBesideProcessing = true;
+        return runnerOf(probeJobs['probe.echo']!)(context);
+      },
+    };
+    const items = [];
+    for (let index = 0; index < 3; index++) {
+      items.push(await t.db.withTenant({ tenantId: acme.id }, (tx) => enqueue(tx, { name: 'rawdata.process', payload: { item_id: crypto.randomUUID() } })));
+    }
+    const echo = await queue({ key: 'beside', sleep_ms: 0 });
+    await startWorker(handlers);
+    for (const id of items) assert.equal((await settled(id)).status, 'succeeded');
+    assert.equal((await settled(echo)).status, 'succeeded');
+    assert.equal(mostProcessing, 1, 'two files were never read at once in one process');
+    assert.ok(echoBesideProcessing, 'another type ran in the free slot meanwhile');
+  });
+
   it('past its memory mark, finishes the jobs it runs, claims no more, and says so (the process then starts afresh)', async () => {
     const registry = createJobRegistry([t.engine.jobs]);
     const reached: number[] = [];

@@ -208,8 +208,16 @@ export class Worker {
       const free = this.options.concurrency - this.attempts.size;
       if (free <= 0) return;
       const mine = [...this.attempts.keys()];
+      // A type at its per-process limit is not claimed; while a limited type may be, one job
+      // at a time, so that one claim cannot take more of it than the limit allows.
+      const names = this.names.filter((name) => {
+        const limit = (JOB_TYPES[name] as JobTypeOptions).perWorker;
+        return limit === undefined || [...this.attempts.values()].filter((attempt) => attempt.job.name === name).length < limit;
+      });
+      if (names.length === 0) return;
+      const batch = names.some((name) => (JOB_TYPES[name] as JobTypeOptions).perWorker !== undefined) ? 1 : free;
       const jobs = await this.options.db.withTenant({ tenantId: null, jobsWorker: true }, (tx) =>
-        claimDueJobs(tx, this.names, free, this.options.leaseMs, mine),
+        claimDueJobs(tx, names, batch, this.options.leaseMs, mine),
       );
       for (const job of jobs) {
         const run = this.run(job).finally(() => {
@@ -220,7 +228,7 @@ export class Worker {
         });
         this.running.add(run);
       }
-      if (jobs.length < free) return;
+      if (jobs.length < batch) return;
     }
   }
 

@@ -16,6 +16,7 @@ import { investments } from './ledger/investments.resource.ts';
 import { ledgerEntries } from './ledger/ledger.resource.ts';
 import { library } from './library/library.resource.ts';
 import { listsExtension } from './lists/lists.extension.ts';
+import { notes } from './notes/notes.resource.ts';
 import { lists } from './lists/lists.resource.ts';
 import { organizations } from './organizations/organizations.resource.ts';
 import { people } from './people/people.resource.ts';
@@ -32,7 +33,7 @@ import type { Resource } from '../resources/resource.ts';
 export const RESOURCES: Resource[] = withTaggingRules([
   organizations, people, keywords, library, ledgerEntries, investments,
   terminology, geos, cities, sourceUrls, taggingRules, lists, buckets, rawData, emailDomains, emailList,
-  factSections, factCategories, facts, savedViews,
+  factSections, factCategories, facts, notes, savedViews,
 ]);
 
 /** The resources by kind, with who references whom (relations, merges, deletes), and the engine's extensions. */

@@ -46,7 +46,7 @@ const pluralOf = (resource: Resource) => resource.plural ?? `${resource.label}s`
 export function backlinkSources(catalog: Catalog, resource: Resource, access: AccessLevel): BacklinkSource[] {
   const sources: BacklinkSource[] = catalog
     .referrersOf(resource.kind)
-    .filter(({ resource: source, field }) => mayReadResource(source, access) && mayReadField(source.fields[field]!, access))
+    .filter(({ resource: source, field, spec }) => spec.backlinks !== false && mayReadResource(source, access) && mayReadField(source.fields[field]!, access))
     .map(({ resource: source, field, spec }) => ({ key: `${source.kind}.${field}`, label: spec.inverseLabel ?? pluralOf(source), resource: source, field }));
   for (const group of catalog.extensions.flatMap((extension) => extension.backlinks?.(resource, catalog.resources) ?? [])) {
     if (mayReadResource(group.resource, access)) sources.push({ ...group, field: null });

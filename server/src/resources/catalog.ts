@@ -26,6 +26,13 @@ export function linkHops(filter: LinkFilter): LinkHop[] {
   return hops;
 }
 
+/** The kinds of record a link filter's ids are (its last step's: a back step's resource, a forward step's relation targets). */
+export function linkTargets(filter: LinkFilter): string[] {
+  const last = linkHops(filter).at(-1)!;
+  const kinds = last.direction === 'back' ? [last.resource.kind] : last.fields.flatMap((field) => last.from.fields[field]?.relation?.targets ?? []);
+  return [...new Set(kinds)];
+}
+
 export interface Referrer {
   resource: Resource;
   field: string;

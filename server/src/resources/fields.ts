@@ -88,6 +88,11 @@ export interface RelationSpec {
   onDelete: 'remove' | 'cascade' | 'restrict';
   /** The heading of the records holding this field on a target's page (e.g. 'Library entries as author'). */
   inverseLabel?: string;
+  /**
+   * False: a target's related records (GET {path}/{id}/related/) leave this relation's holders
+   * out, where the target's page shows them its own way (notes, in the record's activity).
+   */
+  backlinks?: false;
 }
 
 const ok = <T>(value: T): Parsed<T> => ({ ok: true, value });
@@ -408,7 +413,7 @@ function number(kind: 'integer' | 'decimal', options: { min?: number; max?: numb
  */
 export function relation(
   target: string | string[],
-  options: { many?: boolean; max?: number; required?: boolean; onDelete?: RelationSpec['onDelete']; immutable?: boolean; inverseLabel?: string } = {},
+  options: { many?: boolean; max?: number; required?: boolean; onDelete?: RelationSpec['onDelete']; immutable?: boolean; inverseLabel?: string; backlinks?: false } = {},
 ): FieldType {
   const many = options.many ?? true;
   const max = options.max ?? 500;
@@ -421,7 +426,11 @@ export function relation(
     kind: 'relation',
     columns: (name) => [name],
     columnCast: many ? 'uuid[]' : 'uuid',
-    relation: { targets, many, onDelete: options.onDelete ?? 'remove', ...(options.inverseLabel ? { inverseLabel: options.inverseLabel } : {}) },
+    relation: {
+      targets, many, onDelete: options.onDelete ?? 'remove',
+      ...(options.inverseLabel ? { inverseLabel: options.inverseLabel } : {}),
+      ...(options.backlinks === false ? { backlinks: false as const } : {}),
+    },
     multiple: many,
     required: options.required ?? false,
     immutable: options.immutable ?? false,

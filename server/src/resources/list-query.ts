@@ -36,6 +36,8 @@ export interface ResultPage<T> {
   count_is_estimate?: boolean;
   /** A search that found little as typed, answered with words like those typed too (service.ts `list`). */
   search_includes_similar?: boolean;
+  /** With `search_includes_similar`: the words like those typed the search matched too (folded, as stored). */
+  similar_words?: string[];
   offset: number;
   limit: number;
   results: T[];

@@ -265,6 +265,38 @@ export async function forgivingSearchQuery(tx: Tx, resource: Resource, search: s
   return row?.q ?? null;
 }
 
+/**
+ * The words like those typed that a forgiving search query (`forgivingSearchQuery`) matches as
+ * well, for the list answer (`similar_words`: the web marks them in the hits). In the query each
+ * typed word is a prefix (`'word':*`), as a phone number's digits are, and each word like one is
+ * a whole word, quoted by search_lexeme_literal ('' for a quote, \\ for a backslash): the
+ * quoted lexemes without `:*`, in the query's order, once each. The words come from the tenant's
+ * vocabulary, hidden records' words included: `wordsOfRows` keeps those of the rows shown.
+ */
+export function similarWordsOf(forgivingQuery: string): string[] {
+  const words = new Set<string>();
+  // Each literal in turn, from its opening quote to its closing one (so a closing quote is never
+  // taken for an opening one), with its `:*` when it has one.
+  for (const match of forgivingQuery.matchAll(/'((?:[^'\\]|''|\\.)*)'(:\*)?/g)) {
+    if (!match[2]) words.add(match[1]!.replace(/''/g, "'").replace(/\\(.)/g, '$1'));
+  }
+  return [...words];
+}
+
+/**
+ * Which of `words` (search lexemes) the search vectors of the rows `ids` hold, in the order of
+ * `words`: a forgiven search names only the similar words of the records it shows, never a word
+ * only a record the reader may not see has.
+ */
+export async function wordsOfRows(tx: Tx, resource: Resource, ids: unknown[], words: string[]): Promise<string[]> {
+  if (ids.length === 0 || words.length === 0) return [];
+  const held = await query<{ word: string }>(tx, sql`SELECT DISTINCT w.lexeme AS word
+    FROM ${id(resource.table)} AS r CROSS JOIN LATERAL unnest(r.search_vector) AS w
+    WHERE r.id IN (${list(ids)}) AND w.lexeme IN (${list(words)})`);
+  const found = new Set(held.map((row) => row.word));
+  return words.filter((word) => found.has(word));
+}
+
 /** Columns that are never null: ordered without NULLS LAST so their indexes apply. */
 const NOT_NULL_ORDERING = ['created_at', 'updated_at'];
 

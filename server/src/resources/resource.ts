@@ -5,7 +5,7 @@
 import type { AccessLevel } from '../contracts.ts';
 import type { Tx } from '../db/client.ts';
 import type { Catalog } from './catalog.ts';
-import type { EngineContext } from './context.ts';
+import type { Actor, EngineContext } from './context.ts';
 import { decimal, readOnly, type FieldType, type Visibility } from './fields.ts';
 import { searchFieldProblem, SEARCH_WEIGHTS } from './search-index.ts';
 
@@ -193,6 +193,8 @@ export interface SaveContext {
   /** What the writer reads and may write. */
   access: AccessLevel;
   tenantId: string | null;
+  /** Who writes (e.g. for a rule that only a record's author may edit it: notes). */
+  actor: Actor;
   /** The record's column values after the write (current merged with input). */
   record: Record<string, unknown>;
   /** Column values the input sets. */

@@ -208,14 +208,16 @@ export class ResourceService {
     // (repository.ts FORGIVE_BELOW): then each word typed also matches the tenant's words like it, the rule
     // quick search's typo tier has (search_similar_words, migration 0200). The decision depends
     // on the exact total alone, never on the page asked for, so every page of a search agrees.
-    let similar = false;
+    let similar: string[] | null = null;
     if (listQuery.search && !counterTotal && !estimate && count < repo.FORGIVE_BELOW) {
       const forgiving = await repo.forgivingSearchQuery(tx, this.resource, listQuery.search);
       if (forgiving) {
         const forgiven = await this.readPage(tx, visible, { ...listQuery, searchBy: 'index', searchQuery: forgiving }, undefined, columns, listQuery.ranked ? 'capped' : 'matched', null);
         if (forgiven.count > count || forgiven.estimate) {
           ({ rows, read, count, estimate } = forgiven);
-          similar = true;
+          // The words like those typed it matched, for the reader's screen to mark (similar_words):
+          // those the page's rows hold, so no word of a record the reader may not see is named.
+          similar = await repo.wordsOfRows(tx, this.resource, rows.map((row) => row.id), repo.similarWordsOf(forgiving));
         }
       }
     }
@@ -226,7 +228,10 @@ export class ResourceService {
       results: await this.presentRows(tx, access, rows, read),
     };
     if (estimate) page.count_is_estimate = true;
-    if (similar) page.search_includes_similar = true;
+    if (similar) {
+      page.search_includes_similar = true;
+      page.similar_words = similar;
+    }
     return page;
   }
 
@@ -287,9 +292,14 @@ export class ResourceService {
   }
 
   async get({ tx, actor }: EngineContext, rowId: string): Promise<Record<string, unknown>> {
-    const row = isUuid(rowId) ? await repo.selectOne(tx, this.resource, visibleTo(actor.access), rowId) : null;
-    if (!row) throw await this.unreadable(tx, actor.access, rowId);
-    return (await this.presentRows(tx, actor.access, [row]))[0]!;
+    return (await this.presentRows(tx, actor.access, [await this.findReadable(tx, actor.access, rowId)]))[0]!;
+  }
+
+  /** The row to show a reader, or the error that says why not (a paywalled record offered to a visitor: 403 `paywalled`; else 404). */
+  async findReadable(tx: Tx, access: AccessLevel, rowId: string): Promise<repo.Row> {
+    const row = isUuid(rowId) ? await repo.selectOne(tx, this.resource, visibleTo(access), rowId) : null;
+    if (!row) throw await this.unreadable(tx, access, rowId);
+    return row;
   }
 
   async create(ctx: EngineContext, body: unknown): Promise<Record<string, unknown>> {
@@ -320,7 +330,7 @@ export class ResourceService {
     throwIfErrors(await checkRelationIds(tx, this.catalog, this.resource, values, actor.access, current));
     for (const hook of this.resource.beforeSave ?? []) {
       const extra = await hook({
-        tx, resource: this.resource, catalog: this.catalog, access: actor.access, tenantId: actor.tenantId,
+        tx, resource: this.resource, catalog: this.catalog, access: actor.access, tenantId: actor.tenantId, actor,
         record: { ...(current ?? {}), ...values }, input: values, current,
       });
       if (extra) Object.assign(values, extra);

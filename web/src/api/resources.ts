@@ -282,6 +282,7 @@ export const {
   useUploadResourceMutation,
   useImportJobQuery,
   useRelationOptionsQuery,
+  useLazyRelationOptionsQuery,
   useRecordHistoryQuery,
   useRecordNamesQuery,
 } = resourcesApi;

@@ -18,7 +18,16 @@ const PersonInvestments = lazy(async () => {
   return { default: ({ id }: { id: string }) => <InvestmentsSection parentKind="people" parentId={id} /> };
 });
 
+/** Notes and activity (features/notes) on every record page that has the slot; research users and admins only. */
+const activityOf = (kind: string) =>
+  lazy(async () => {
+    const { ActivitySection } = await import('../features/notes/ActivitySection');
+    return { default: ({ id }: { id: string }) => <ActivitySection kind={kind} id={id} /> };
+  });
+
 export const recordSections: RecordSectionsByKind = {
-  organizations: [OrganizationInvestments],
-  people: [PersonInvestments],
+  organizations: [OrganizationInvestments, activityOf('organizations')],
+  people: [PersonInvestments, activityOf('people')],
+  ledger_entries: [activityOf('ledger_entries')],
+  library: [activityOf('library')],
 };

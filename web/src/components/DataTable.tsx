@@ -6,7 +6,7 @@ import Link from '@mui/material/Link';
 import Stack from '@mui/material/Stack';
 import FileDownloadIcon from '@mui/icons-material/FileDownload';
 import FileUploadIcon from '@mui/icons-material/FileUpload';
-import { DataGrid, type DataGridProps, type GridApi, type GridColDef } from '@mui/x-data-grid';
+import { DataGrid, useGridApiRef, type DataGridProps, type GridApi, type GridColDef } from '@mui/x-data-grid';
 import { Link as RouterLink } from 'react-router';
 import type { FieldMeta, ResourceMeta } from '@intelnotes/server/contracts';
 import { apiErrorMessage } from '../api/api-error';
@@ -25,6 +25,7 @@ import { refName } from './RelationField';
 import { ListFilters } from './ListFilters';
 import { notify } from './notify';
 import { fieldLabel, recordName, recordPath, useAccessLevel, useCanWrite, visibleFields, type ResourceView } from './resource-view';
+import { GRID_EDITING_SX, useGridEditing } from './grid/use-grid-editing';
 import { SearchField } from './SearchField';
 import { SpreadsheetUploadDialog } from './SpreadsheetUploadDialog';
 import { gridDensity, useTablePrefs } from './table-prefs';
@@ -70,6 +71,11 @@ interface DataTableProps {
   listState?: ListStateControl;
   /** Whether research users and admins get the Views menu (default: on a list page — the URL's list state, with filters). */
   savedViews?: boolean;
+  /**
+   * Whether those who may write the resource edit its fields in the table's cells (docs/web.md
+   * "Editing in the table"); off where rows are not the resource's records as such (suggestions).
+   */
+  inlineEdit?: boolean;
 }
 
 /** Columns a cell cannot show (objects) are never offered. */
@@ -112,6 +118,7 @@ export function DataTable({
   bulk,
   listState,
   savedViews,
+  inlineEdit = false,
 }: DataTableProps) {
   const pathOf = useCallback((row: ResourceRecord) => (rowPath ? rowPath(row) : recordPath(view, row.id)), [rowPath, view]);
   const canWrite = useCanWrite(meta);
@@ -137,6 +144,10 @@ export function DataTable({
   const pageRows = useMemo(() => list.currentData?.results ?? [], [list.currentData]);
   const pageIds = useMemo(() => pageRows.map((row) => row.id), [pageRows]);
   const rowSelection = useRowSelection(JSON.stringify(query), pageIds);
+  const gridRows = useMemo(() => list.data?.results ?? [], [list.data]);
+  const ownApiRef = useGridApiRef();
+  const gridApiRef = apiRef ?? ownApiRef;
+  const editing = useGridEditing({ meta, view, enabled: inlineEdit && canWrite, access, rows: gridRows, apiRef: gridApiRef });
   const filters = useAvailableFiltersQuery(meta.path, { skip: !filterable });
   const [exportList, exportState] = useExportResourceMutation();
   const [uploadOpen, setUploadOpen] = useState(false);
@@ -179,6 +190,7 @@ export function DataTable({
       }),
     [meta, view, available, pathOf, derivedColumns],
   );
+  const editedColumns = useMemo(() => (editing.active ? columns.map(editing.decorate) : columns), [columns, editing.active, editing.decorate]);
   const columnVisibility = useMemo(
     () => Object.fromEntries(available.map((name) => [name, prefs.shown.includes(name)])),
     [available, prefs.shown],
@@ -199,8 +211,9 @@ export function DataTable({
 
   // Kept stable: the grid treats a new sort model as a new sort and goes back to page 1.
   const page = list.data;
-  const groups = useGroupedRows<ResourceRecord>(page?.results ?? [], meta.fields.find((field) => field.name === table.groupBy), table.groupBy ? fieldLabel(view, table.groupBy) : '');
-  const gridColumns = table.groupBy ? groups.withHeaders(columns, prefs.shown.length) : columns;
+  // Grouping (grouped-rows.tsx) goes around editing: a group's header is no record's row.
+  const groups = useGroupedRows<ResourceRecord>(editing.active ? editing.rows : (page?.results ?? []), meta.fields.find((field) => field.name === table.groupBy), table.groupBy ? fieldLabel(view, table.groupBy) : '');
+  const gridColumns = (table.groupBy ? groups.withHeaders(editedColumns, prefs.shown.length) : editedColumns) as GridColDef<ResourceRecord | GroupRow>[];
   // A feature's own bulk actions make rows selectable even where the engine offers none (suggestions).
   const selecting = canWrite && (meta.bulk_actions.length > 0 || bulk !== undefined);
   const selectedCount = rowSelection.selection.allMatching ? 1 : rowSelection.selection.ids.size;
@@ -282,12 +295,12 @@ export function DataTable({
         />
       )}
 
-      <Box sx={{ width: '100%', minWidth: 0, bgcolor: 'background.paper' }}>
+      <Box sx={{ width: '100%', minWidth: 0, bgcolor: 'background.paper' }} onPaste={editing.active ? editing.onPaste : undefined}>
         <DataGrid<ResourceRecord | GroupRow>
-          apiRef={apiRef as RefObject<GridApi | null> | undefined}
+          apiRef={gridApiRef as RefObject<GridApi | null>}
           aria-label={view.title}
           rows={groups.rows}
-          columns={gridColumns as GridColDef<ResourceRecord | GroupRow>[]}
+          columns={gridColumns}
           columnVisibilityModel={columnVisibility}
           onColumnVisibilityModelChange={(model) => prefs.setShown(available.filter((name) => model[name] !== false))}
           density={gridDensity(prefs.density)}
@@ -296,11 +309,22 @@ export function DataTable({
           rowSelectionModel={rowSelection.model}
           onRowSelectionModelChange={rowSelection.onModelChange}
           {...(grid as unknown as Partial<DataGridProps<ResourceRecord | GroupRow>>)}
-          // A group's header folds it; a record's row opens it.
-          onRowClick={(params) => (isGroupRow(params.row) ? groups.toggle(params.row.__group.key) : grid.onRowClick(params as never))}
-          onCellKeyDown={(params, event) => (isGroupRow(params.row) ? undefined : grid.onCellKeyDown(params as never, event))}
+          // A group's header folds it; a record's row opens it (or, editing, selects its cell).
+          onRowClick={(params) => {
+            if (isGroupRow(params.row)) groups.toggle(params.row.__group.key);
+            else if (!editing.active || editing.rowClickAllowed(params as never)) grid.onRowClick(params as never);
+          }}
+          onCellKeyDown={(params, event) => {
+            if (isGroupRow(params.row)) return;
+            if (!editing.active || !editing.onCellKeyDown(params as never, event)) grid.onCellKeyDown(params as never, event);
+          }}
           isRowSelectable={groups.isRowSelectable}
           getRowClassName={groups.getRowClassName}
+          {...(editing.active && {
+            getCellClassName: (params) => (isGroupRow(params.row) ? '' : editing.getCellClassName(params as never)),
+            onCellClick: (params, event) => (isGroupRow(params.row) ? undefined : editing.onCellClick(params as never, event as never)),
+            onCellDoubleClick: (params) => (isGroupRow(params.row) ? undefined : editing.onCellDoubleClick(params as never)),
+          })}
           localeText={{
             noRowsLabel: state.search || Object.keys(state.filters).length > 0 ? 'No results found.' : (view.emptyText ?? `No ${view.title.toLowerCase()} yet.`),
             paginationDisplayedRows: ({ from, to, count }) =>
@@ -314,8 +338,10 @@ export function DataTable({
             '& .table-group-row .MuiDataGrid-cellCheckbox > *': { visibility: 'hidden' },
             '& .MuiDataGrid-cell:focus-within': { outline: 'none' },
             '& .MuiDataGrid-cell:focus': { outline: (theme) => `2px solid ${theme.palette.primary.dark}`, outlineOffset: -2 },
+            ...GRID_EDITING_SX,
           }}
         />
+        {editing.editor}
       </Box>
 
       {canWrite && spreadsheetUpload && <SpreadsheetUploadDialog meta={meta} view={view} open={uploadOpen} onClose={() => setUploadOpen(false)} />}

@@ -59,7 +59,7 @@ function ReviewTabs({ meta, view, tab }: { meta: ResourceMeta; view: ResourceVie
         />
       </Tabs>
       <Box role="tabpanel" id={`${id(tab)}-panel`} aria-labelledby={id(tab)}>
-        {tab === SUGGESTIONS_TAB ? <SuggestionsTab meta={meta} view={view} /> : <DataTable meta={meta} view={view} />}
+        {tab === SUGGESTIONS_TAB ? <SuggestionsTab meta={meta} view={view} /> : <DataTable meta={meta} view={view} inlineEdit />}
       </Box>
     </>
   );
@@ -94,7 +94,7 @@ export function ResourceListPage({ view, otherTabs = {}, listTabs = [LIST_TAB], 
         <Stack spacing={3}>
           <ListHeader meta={meta} view={view} />
           <ListLockedOffer kind={meta.kind} />
-          {canReview ? <ReviewTabs meta={meta} view={view} tab={isSuggestions ? SUGGESTIONS_TAB : LIST_TAB} /> : <DataTable meta={meta} view={view} />}
+          {canReview ? <ReviewTabs meta={meta} view={view} tab={isSuggestions ? SUGGESTIONS_TAB : LIST_TAB} /> : <DataTable meta={meta} view={view} inlineEdit />}
         </Stack>
       )}
     </ResourceMetaGate>

@@ -82,6 +82,8 @@ export const lists = defineResource({
   label: 'List',
   summary: ['kind'],
   writeAccess: 'research',
+  // The home card counts a tenant's paywalled lists behind a lock (SPEC §2), so a visitor's link to one says it is locked.
+  paywallOffer: true,
   search: { fields: { name: 'A', description: 'C' } },
   fields: {
     kind: immutable(required(choice(LIST_KINDS, { labels: LIST_KIND_LABELS }))),

@@ -46,7 +46,7 @@ export class ListsService {
   }
 
   private async findList(tx: Tx, access: AccessLevel, listId: string): Promise<Row> {
-    return this.lists.findVisible(tx, access, listId);
+    return this.lists.findReadable(tx, access, listId);
   }
 
   /** GET lists/{segment}/{slug or id}/: the list, or where it moved when an earlier slug is used. */

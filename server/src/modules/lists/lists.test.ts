@@ -72,9 +72,10 @@ describe('lists API', () => {
       });
     }
 
-    it('a list the caller may not see is a 404 by id and by slug', async () => {
+    it('a list the caller may not see is a 404 by id and by slug; a paywalled one tells a visitor it is locked', async () => {
       for (const [role, key, status] of [
-        ['public', 'paid', 404],
+        ['public', 'paid', 403],
+        ['public', 'secret', 404],
         ['paywall', 'secret', 404],
         ['paywall', 'secret', 404],
         ['research', 'secret', 200],
@@ -86,6 +87,10 @@ describe('lists API', () => {
         const slug = key === 'paid' ? 'paid-watchlist' : 'secret-watchlist';
         const bySlug = await call(role, 'GET', `${BASE}/organizations/${slug}/`);
         assert.equal(bySlug.statusCode, status, `${role} ${key} by slug`);
+        const items = await call(role, 'GET', `${BASE}/${ids[key]}/items/`);
+        assert.equal(items.statusCode, status, `${role} ${key} items`);
+        // Locked: the kind's label only, nothing of the list (its name, slug or items).
+        if (status === 403) for (const answer of [byId, bySlug, items]) assert.deepEqual(answer.json(), { code: 'paywalled', detail: 'This list is for signed-in readers.' });
       }
     });
 

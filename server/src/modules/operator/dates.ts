@@ -25,6 +25,9 @@ export const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', '
 const MONTH_PATTERN = '(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)';
 const NUMBER_WORDS: Record<string, number> = { a: 1, an: 1, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, eleven: 11, twelve: 12 };
 
+/** Ordinal words by their first three letters ("second" → 2, "2nd" → 2). */
+export const ORDINALS: Record<string, number> = { fir: 1, '1st': 1, sec: 2, '2nd': 2, thi: 3, '3rd': 3, fou: 4, '4th': 4 };
+
 const pad = (value: number) => String(value).padStart(2, '0');
 const monthIndex = (word: string) => MONTHS.findIndex((month) => month.startsWith(word.slice(0, 3))) + 1;
 const quarterPeriod = (year: number, quarter: number): Period => ({ start: `${year}-${pad(quarter * 3 - 2)}`, end: `${year}-${pad(quarter * 3)}` });
@@ -44,7 +47,7 @@ function shifted(today: Date, unit: string, amount: number): Date {
 
 /** The regular expression of a point in time (a period), as source text for sticky matching. */
 const POINT = [
-  String.raw`q([1-4])\s*(?:of\s+)?('?\d{2,4})`,
+  String.raw`(?:q([1-4])|(?:the\s+)?(first|second|third|fourth|1st|2nd|3rd|4th)\s+quarter)\s*(?:of\s+)?('?\d{2,4})`,
   String.raw`(\d{4})\s*q([1-4])`,
   String.raw`(\d{4})-(\d{2})(?:-(\d{2}))?`,
   String.raw`(\d{1,2})(?:st|nd|rd|th)?\s+(${MONTH_PATTERN})\.?,?\s+(\d{4})`,
@@ -54,9 +57,11 @@ const POINT = [
   String.raw`(\d{4})`,
   String.raw`(?:(?:the\s+)?(?:start|beginning)\s+of\s+)?(this|last|previous|past|current|next)\s+(year|quarter|month|week)`,
   String.raw`(today|yesterday)`,
+  String.raw`(?:h([12])|(?:the\s+)?(first|second|1st|2nd)\s+half)\s*(?:of\s+)?('?\d{2,4})`,
 ].map((source) => `(?:${source})`);
 
-const POINT_RE = new RegExp(`(?:${POINT.join('|')})(?![\\w-])`, 'y');
+// A point ends a word; a year may be followed by "-" and another ("2015-2018").
+const POINT_RE = new RegExp(`(?:${POINT.join('|')})(?!\\w|-(?!\\d{4}(?!\\w)))`, 'y');
 
 /** The period a point in time names, read at `at` of `text` (lower case), or null. */
 export function readPoint(text: string, at: number, today: Date): { period: Period; end: number } | null {
@@ -71,27 +76,33 @@ export function readPoint(text: string, at: number, today: Date): { period: Peri
     return digits.length === 2 ? (Number(digits) + 2000 > year ? 1900 : 2000) + Number(digits) : NaN;
   };
   let period: Period | null = null;
-  if (m[1]) period = quarterPeriod(fullYear(m[2]!), Number(m[1]));
-  else if (m[3]) period = quarterPeriod(Number(m[3]), Number(m[4]));
-  else if (m[5]) {
-    const month = Number(m[6]);
-    const day = m[7] ? Number(m[7]) : null;
+  if (m[1] || m[2]) period = quarterPeriod(fullYear(m[3]!), m[1] ? Number(m[1]) : ORDINALS[m[2]!.slice(0, 3)]!);
+  else if (m[4]) period = quarterPeriod(Number(m[4]), Number(m[5]));
+  else if (m[6]) {
+    const month = Number(m[7]);
+    const day = m[8] ? Number(m[8]) : null;
     if (month < 1 || month > 12 || (day !== null && (day < 1 || day > 31))) return null;
-    period = single(day === null ? `${m[5]}-${m[6]}` : `${m[5]}-${m[6]}-${m[7]}`);
-  } else if (m[8]) period = single(`${m[10]}-${pad(monthIndex(m[9]!))}-${pad(Number(m[8]))}`);
-  else if (m[11]) period = single(`${m[13]}-${pad(monthIndex(m[11]))}-${pad(Number(m[12]))}`);
-  else if (m[14]) {
-    const month = monthIndex(m[14]);
+    period = single(day === null ? `${m[6]}-${m[7]}` : `${m[6]}-${m[7]}-${m[8]}`);
+  } else if (m[9]) period = single(`${m[11]}-${pad(monthIndex(m[10]!))}-${pad(Number(m[9]))}`);
+  else if (m[12]) period = single(`${m[14]}-${pad(monthIndex(m[12]))}-${pad(Number(m[13]))}`);
+  else if (m[15]) {
+    const month = monthIndex(m[15]);
     // A month without a year is the last one that has begun ("since March" in January: last year's).
-    const monthYear = m[15] ? Number(m[15]) : month > today.getUTCMonth() + 1 ? year - 1 : year;
+    const monthYear = m[16] ? Number(m[16]) : month > today.getUTCMonth() + 1 ? year - 1 : year;
     period = single(`${monthYear}-${pad(month)}`);
-  } else if (m[16]) {
-    const decade = m[16].length === 4 ? Number(m[16]) : fullYear(m[16]);
+  } else if (m[17]) {
+    const decade = m[17].length === 4 ? Number(m[17]) : fullYear(m[17]);
     if (decade % 10 !== 0) return null;
     period = { start: String(decade), end: String(decade + 9) };
-  } else if (m[17]) period = single(m[17]);
-  else if (m[18]) period = relativePeriod(m[18], m[19]!, today);
-  else if (m[20]) period = single(isoDay(m[20] === 'today' ? today : shifted(today, 'day', 1)));
+  } else if (m[18]) period = single(m[18]);
+  else if (m[19]) period = relativePeriod(m[19], m[20]!, today);
+  else if (m[21]) period = single(isoDay(m[21] === 'today' ? today : shifted(today, 'day', 1)));
+  else if (m[22] || m[23]) {
+    // "H1 2021", "the second half of 2020": two quarters.
+    const half = m[22] ? Number(m[22]) : ORDINALS[m[23]!.slice(0, 3)]!;
+    const halfYear = fullYear(m[24]!);
+    period = { start: `${halfYear}-${pad(half * 6 - 5)}`, end: `${halfYear}-${pad(half * 6)}` };
+  }
   if (!period) return null;
   const startYear = Number(period.start.slice(0, 4));
   if (!(startYear >= 1000 && startYear <= 9999)) return null;
@@ -123,8 +134,10 @@ const ROLLING_RE = new RegExp(
   String.raw`(?:(?:in|within|during|over|for)\s+)?(?:the\s+)?(?:last|past|previous)\s+(\d{1,3}|${Object.keys(NUMBER_WORDS).join('|')})?\s*(days?|weeks?|months?|quarters?|years?)(?![\w-])`,
   'y',
 );
-const LEAD_RE = /(in|during|from|of|since|after|before|until|till|through|up\s+to|between|as\s+of|starting(?:\s+(?:in|from))?|prior\s+to|later\s+than|earlier\s+than|no\s+later\s+than)\s+/y;
+const LEAD_RE = /(in|during|from|of|for|since|after|before|until|till|through|up\s+to|between|as\s+of|starting(?:\s+(?:in|from))?|prior\s+to|later\s+than|earlier\s+than|no\s+later\s+than)\s+/y;
 const RELATIVE_START_RE = /^(?:this|last|previous|past|current|next|today|yesterday)\b/;
+/** A point that is a date on its own, without a preposition. */
+const BARE_POINT_RE = /^(?:(?:18|19|20)\d{2}|q[1-4].*|h[12].*|(?:the\s+)?(?:first|second|third|fourth|1st|2nd|3rd|4th)\s+(?:quarter|half).*)$/;
 const RANGE_JOIN_RE = /\s*(?:and|to|until|till|through|-|–)\s*/y;
 
 /**
@@ -146,17 +159,20 @@ export function readDateComparison(text: string, at: number, today: Date, bare: 
   const pointAt = lead ? at + lead[0].length : at;
   const first = readPoint(text, pointAt, today) ?? readRelativeWithThe(text, pointAt, today);
   if (!first) return null;
-  // Without a preposition only a relative period ("last quarter", "this year") says it is a date.
-  if (!lead && !bare && !RELATIVE_START_RE.test(text.slice(at, first.end))) return null;
-  if (word === 'between' || word === 'from') {
+  // Without a preposition only a relative period ("last quarter", "this year"), a year of the last
+  // two centuries or a named quarter or half ("ledger 2017", "2015-2018", "H1 2021") says it is a date.
+  if (!lead && !bare && !RELATIVE_START_RE.test(text.slice(at, first.end)) && !BARE_POINT_RE.test(text.slice(at, first.end))) return null;
+  if (word === null || word === 'between' || word === 'from' || word === 'in' || word === 'for') {
     RANGE_JOIN_RE.lastIndex = first.end;
     const join = RANGE_JOIN_RE.exec(text);
-    const second = join && (word === 'from' || /and/.test(join[0])) ? readPoint(text, first.end + join[0].length, today) : null;
+    // "between 2010 and 2015", "from 2019 to 2021", "2015-2018", "in 2015 to 2018".
+    const joins = word === 'between' ? /and/ : word === 'from' ? /./ : /to|-|–|through|until|till/;
+    const second = join && joins.test(join[0]) ? readPoint(text, first.end + join[0].length, today) : null;
     if (second) return { comparison: { kind: 'between', from: first.period, to: second.period }, end: second.end };
     if (word === 'between') return null;
   }
   const kind: DateComparison['kind'] =
-    word === null || ['in', 'during', 'from', 'of'].includes(word)
+    word === null || ['in', 'during', 'from', 'of', 'for'].includes(word)
       ? 'within'
       : ['after', 'later than'].includes(word)
         ? 'after'

@@ -96,6 +96,33 @@ describe('Operator with a chat endpoint (OpenAI-compatible, on loopback)', () =>
     assert.equal(messages[1]!.content, 'shiny fintech organizations in Berlin founded after 2015, newest first');
   });
 
+  it('knows the link filters and lists from the declarations: names of the linked records resolved, a hidden one falls back', async () => {
+    behaviour = answering({
+      entity: 'people', search: null,
+      conditions: [{ field: 'linked_organizations', op: 'is', values: ['nova pay'], text: 'linked to Nova Pay' }],
+      ordering: [], limit: 25,
+    });
+    const linked = await ask('people linked to Nova Pay');
+    assert.equal(linked.source, 'llm');
+    const nova = await t.request(acme, { method: 'GET', url: '/api/v1/assets/organizations/?search=Nova', token: tokens['admin'] });
+    const novaId = (nova.json() as { results: Array<{ id: string }> }).results[0]!.id;
+    assert.deepEqual(linked.list.params, { linked_organizations: novaId, limit: '25' });
+    const messages = requests.at(-1)!.body['messages'] as Array<{ role: string; content: string }>;
+    // The prompt is built from the resources' link filters and membership, as the parser reads them.
+    assert.match(messages[0]!.content, /linked_organizations \[is, not\] \(names of organizations/);
+    assert.match(messages[0]!.content, /invested_in \[is, not\] \(names of organizations/);
+    assert.match(messages[0]!.content, /investors \[is, not\] \(names of organizations or people/);
+    assert.match(messages[0]!.content, /linked_people \[is, not\] \(names of people/);
+    assert.match(messages[0]!.content, /lists \[is, not\] \(names of lists/);
+
+    behaviour = answering({ entity: 'organizations', conditions: [{ field: 'linked_people', op: 'not', values: ['Nova Pay'] }] });
+    // "Nova Pay" is no person: the answer does not hold up, the parser answers.
+    assert.equal((await ask('organizations not linked to Nova Pay')).source, 'parser');
+    // A hidden person, asked by a visitor, is a name that does not resolve: the parser answers.
+    behaviour = answering({ entity: 'organizations', conditions: [{ field: 'linked_people', op: 'is', values: ['Amelia Hart'] }] });
+    assert.equal((await ask('organizations linked to Amelia Hart', 'visitor')).source, 'parser');
+  });
+
   const fallsBack = async (role = 'admin') => {
     const result = await ask('organizations in Berlin', role);
     assert.equal(result.source, 'parser');

@@ -119,6 +119,30 @@ describe('Operator meanings (issue 27)', () => {
     assert.equal((await ask('organizations created before 2020')).statusCode, 200, 'a past participle reads');
   });
 
+  it('keyword-style questions, names before the subject, bare years and stakes, with real records (third round)', async () => {
+    // Each run of words is a value the tenant has: a city, an ownership type, a record's name.
+    assert.deepEqual(await params('london private cos'), { hq_city: 'London', ownership_type: 'Private' });
+    assert.deepEqual(await rows(await answer('london private cos')), ['Acme Robotics', 'Hidden Co']);
+    assert.deepEqual(await rows(await answer('london private cos', 'paywall'), 'paywall'), ['Acme Robotics']);
+    assert.deepEqual(await params('acme robotics deals'), { organizations: ids['Acme Robotics']! });
+    assert.deepEqual(await params('ledger 2021'), { year: '2021' });
+    assert.deepEqual(await params('deals 2021-2022'), { year__gte: '2021', year__lte: '2022' });
+    assert.deepEqual(await params('deals globex has a stake in'), { investors: ids['Globex']! });
+    assert.deepEqual(await rows(await answer('ppl who put money into initech')), ['Jane Doe']);
+    // A word that no value, record or phrasing reads is still reported, and nothing runs.
+    const unknown = await answer('london private cos with unicorn status');
+    assert.equal(unknown.list, null);
+    assert.ok(unknown.not_understood.some((words) => /unicorn/.test(words)), JSON.stringify(unknown.not_understood));
+    // A look-alike is taken only when every word written is like one of its name: "acme robotics
+    // series b" is no organization (flagged), never Acme Robotics in silence.
+    const series = await answer('people linked to acme robotics series b');
+    assert.equal(series.list, null);
+    assert.deepEqual(series.corrections, []);
+    // "public" beside an ownership type is one; alone it is the visibility.
+    assert.deepEqual(await params('private or public companies'), { ownership_type: 'Private,Public' });
+    assert.deepEqual(await params('public companies in London'), { visibility: 'public', hq_city: 'London' });
+  });
+
   it('negation in its phrasings', async () => {
     assert.deepEqual(await params("people who don't live in London"), { current_address_city__not: 'London' });
     assert.deepEqual(await params('people who do not live in London'), { current_address_city__not: 'London' });
@@ -146,10 +170,20 @@ describe('Operator meanings (issue 27)', () => {
     assert.deepEqual(await rows(inTop), ['Acme Robotics', 'Hidden Co']);
     assert.deepEqual(await rows(inTop, 'paywall'), ['Acme Robotics'], 'a hidden member is neither shown nor counted');
     assert.deepEqual(await params('Top Fintech 2024 companies based in London'), { lists: ids['top']!, hq_city: 'London' });
-    // A hidden list is a name nobody has for a reader: not understood, its id never sent.
+    // A hidden list is a name nobody has for a reader: its members are none for them (an empty
+    // answer, never a broader one), the same as for a list nobody has, and its id is never sent.
     const secret = await answer('organizations in the Secret Picks list', 'paywall');
-    assert.equal(secret.list, null);
+    const nobody = await answer('organizations in the Absent Picks list', 'paywall');
+    assert.deepEqual(secret.list?.params, { lists: '00000000-0000-0000-0000-000000000000', limit: '25' });
+    assert.deepEqual(nobody.list?.params, secret.list?.params);
+    assert.deepEqual(await rows(secret, 'paywall'), []);
     assert.ok(!JSON.stringify(secret).includes(ids['secretList']!));
+    assert.match(secret.explanation, /No list of organizations named “Secret Picks” is visible to you/);
+    // Named alone, such a list is looked for among the lists the reader may see: none.
+    const alone = await answer('secret picks list', 'paywall');
+    assert.equal(alone.query.entity, 'lists');
+    assert.deepEqual(await rows(alone, 'paywall'), []);
+    assert.ok(!JSON.stringify(alone).includes(ids['secretList']!));
     assert.deepEqual(await params('organizations in the Secret Picks list'), { lists: ids['secretList']! });
   });
 

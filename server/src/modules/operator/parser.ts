@@ -12,12 +12,12 @@ import {
 } from '../../contracts.ts';
 import { MAX_LIMIT, type Lookup } from '../../resources/list-query.ts';
 import { CURRENCIES } from '../ledger/investments.resource.ts';
-import { readDateComparison, dateLookups, ledgerDateLookups, type DateComparison } from './dates.ts';
+import { readDateComparison, dateLookups, ledgerDateLookups, ORDINALS, type DateComparison } from './dates.ts';
 import type { NamedKind, Resolver } from './resolver.ts';
 import { DEFAULT_OPERATOR_LIMIT, operatorLookups, operatorResource, paramOf } from './structured-query.ts';
 import { datePeriod, MEMBERSHIP_FIELD } from '../../resources/list-query.ts';
 import {
-  countryCode, countryOf, CURRENCY_NAMES, digitsForNumberWords, CURRENCY_SIGN_PATTERN, CURRENCY_SIGNS, isPeopleDemonym, NATIONALITY_PATTERN, OWNERSHIP_SYNONYMS, singulars, subjectWordFor,
+  countryCode, countryOf, CURRENCY_NAMES as KNOWN_CURRENCY_NAMES, currencyNamesOf, digitsForNumberWords, CURRENCY_SIGN_PATTERN, CURRENCY_SIGNS, editDistance, isPeopleDemonym, NATIONALITY_PATTERN, OWNERSHIP_SYNONYMS, singulars, subjectWordFor,
 } from './words.ts';
 import {
   ENTITY_WORDS, FIELD_NOUNS, FILLER, LIBRARY_TYPE_PATTERN, LIST_KIND_WORDS, libraryTypeOf, STOP_WORDS, VISIBILITY_PATTERN, VISIBILITY_WORDS,
@@ -77,6 +77,8 @@ const WORD_RE = /[^\s,;:?!()"“”]+/y;
 const QUOTED_RE = /["“]([^"“”]{1,200})["”]/y;
 const LIST_JOIN_RE = /\s*(?:,\s*(?:(?:or|and)\s+)?|\s+or\s+|\s*\/\s*|\s*&\s*(?=\S))/y;
 
+/** Currencies in words: the usual names, then every other currency's English name. */
+const CURRENCY_NAMES: Array<[string, string]> = [...KNOWN_CURRENCY_NAMES, ...currencyNamesOf(CURRENCIES)];
 const MULTIPLIERS: Record<string, number> = { k: 1e3, thousand: 1e3, m: 1e6, mm: 1e6, mn: 1e6, mio: 1e6, million: 1e6, millions: 1e6, b: 1e9, bn: 1e9, billion: 1e9, billions: 1e9, t: 1e12, tn: 1e12, trillion: 1e12 };
 const CURRENCY_WORDS: Array<[RegExp, string]> = [[/^bucks$/, 'USD'], ...CURRENCY_NAMES.map(([names, code]): [RegExp, string] => [new RegExp(`^(?:${names})$`), code])];
 const CURRENCY_NAME_PATTERN = CURRENCY_NAMES.map(([names]) => `(?:${names})`).join('|');
@@ -91,7 +93,7 @@ const DATE_VERBS: Record<OperatorEntity, Array<[RegExp, string]>> = {
   organizations: [[/^(?:founded|established|incorporated|started|formed|launched)$/, 'founding_date']],
   people: [[/^(?:born)$/, 'birth_date'], [/^(?:met|seen|encountered)$/, 'met_event_date']],
   ledger_entries: [[/^(?:dated|recorded|booked|reported)$/, 'year']],
-  library: [[/^(?:published|released|dated|issued|written|out|posted|aired)$/, 'publish_date']],
+  library: [[/^(?:published|released|dated|issued|written|out|posted|aired|came\s+out|come\s+out|appeared)$/, 'publish_date']],
   lists: [],
 };
 /** The date a bare date ("from 2023", "last quarter") is about, when the entity has one. */
@@ -150,6 +152,8 @@ const RECORD_NOUNS: Record<NamedKind, string> = { keyword: 'keyword', organizati
 /** The entity each kind of list holds. */
 const LIST_KINDS: Record<string, OperatorEntity> = { OrganizationsList: 'organizations', PeopleList: 'people', LedgerList: 'ledger_entries', LibraryList: 'library' };
 const KIND_OF_ENTITY = Object.fromEntries(Object.entries(LIST_KINDS).map(([kind, entity]) => [entity, kind])) as Partial<Record<OperatorEntity, string>>;
+/** The id no list has: membership of a list the caller cannot see, which nothing answers. */
+export const NO_LIST = '00000000-0000-0000-0000-000000000000';
 const LIST_WORD_RE = /["”]?\s+lists?\b/gi;
 
 /**
@@ -218,6 +222,8 @@ export async function parseQuestion(asked: string, options: ParseOptions): Promi
   // A misspelt subject ("peple", "orgnaisations") is read as the word it is closest to, and said.
   question = question.replace(/[\p{L}]+/gu, (word, offset: number) => {
     if (offset > 0 && /^\p{Lu}/u.test(word)) return word;
+    // A word the parser reads itself ("lives", "list") is no misspelt subject.
+    if (STOP_WORDS.has(word.toLowerCase()) || FILLER.has(word.toLowerCase())) return word;
     const read = subjectWordFor(word);
     if (!read) return word;
     corrections.push({ written: word, read });
@@ -236,6 +242,17 @@ export async function parseQuestion(asked: string, options: ParseOptions): Promi
     const list = await namedListByCapitals(question, options.resolver);
     if (list) entity = LIST_KINDS[list.kind]!;
   }
+  if (!entity) {
+    // "whats on watchlist europe": a list named in lower case, without the word "list".
+    const list = await namedListByWords(lower, options.resolver);
+    if (list) entity = LIST_KINDS[list.kind]!;
+  }
+  // "everything Emily Carter wrote", "what has Jane Doe written?": what people write is in the library.
+  if (!entity && /\b(?:wrote|written|authored|penned)\b/.test(lower)) entity = 'library';
+  // "what do we have from NZZ?": a publisher the tenant's library holds.
+  if (!entity && (await publisherNamed(question, options.resolver))) entity = 'library';
+  // "internal targets list": a list nobody may show the caller is asked among lists (none answers).
+  if (!entity && /\blists?\b/.test(lower)) entity = 'lists';
   // "who is linked to Acme?", "who invested in PayFlux?": only people are asked about as who.
   if (!entity && /(?:^|[\s,;:])(?:who|whom)\b/.test(lower)) entity = 'people';
   // "investments by Initech" are stakes in deals; "what did Northwind invest in?" asks for the organizations of those deals.
@@ -244,6 +261,34 @@ export async function parseQuestion(asked: string, options: ParseOptions): Promi
   if (!entity) return { query: null, notUnderstood: [], notes: [], corrections };
   const result = await new QuestionParser(question, lower, entity, options).parse();
   return { ...result, corrections: [...corrections, ...result.corrections] };
+}
+
+/** Runs of one to four words (not starting or ending with a filler or stop word) that name a list the caller may see. */
+async function namedListByWords(lower: string, resolver: Resolver) {
+  const words = lower.split(/[\s,;:?!()"“”]+/).filter(Boolean);
+  const plain = (word: string) => !FILLER.has(word) && !STOP_WORDS.has(word);
+  let asked = 0;
+  for (let length = Math.min(4, words.length); length >= 1; length--) {
+    for (let from = 0; from + length <= words.length; from++) {
+      const run = words.slice(from, from + length);
+      if (!plain(run[0]!) || !plain(run[run.length - 1]!) || run.join(' ').length < 4) continue;
+      if (++asked > 40) return null;
+      const list = await resolver.list(run.join(' '), Object.keys(LIST_KINDS));
+      if (list) return list;
+    }
+  }
+  return null;
+}
+
+/** A publisher of library entries named after "from" or "by" ("what do we have from NZZ?"). */
+async function publisherNamed(question: string, resolver: Resolver): Promise<boolean> {
+  for (const match of question.matchAll(/\b(?:from|by)\s+(?:the\s+)?([^,;:?!()"“”]{2,60})/gi)) {
+    const words = match[1]!.trim().split(/\s+/);
+    for (let length = Math.min(4, words.length); length >= 1; length--) {
+      if (await resolver.categoryValue('library', 'publisher', words.slice(0, length).join(' '))) return true;
+    }
+  }
+  return false;
 }
 
 /**
@@ -277,6 +322,8 @@ class QuestionParser {
   private limitFrom: 'first' | 'last' | null = null;
   /** Whether an ordering came from a superlative ("oldest", "largest"), which ranks only records with a value. */
   private superlative = false;
+  /** The word "newest" / "oldest" (and their kin) an ordering came from, which "we added" turns to when records were added. */
+  private newestWord: 'newest' | 'oldest' | null = null;
   /** Words not used yet, gathered into a phrase until something ends it. */
   private unknown: Written | null = null;
   /** A "not" / "excluding" waiting for the phrase it negates, and where it was written. */
@@ -309,6 +356,7 @@ class QuestionParser {
       () => this.fieldIs(),
       () => this.tagged(),
       () => this.dates(),
+      () => this.quarterOfAnyYear(),
       () => this.amounts(),
       () => this.currencyWords(),
       () => this.nationality(),
@@ -318,10 +366,12 @@ class QuestionParser {
       () => this.favourites(),
       () => this.investing(),
       () => this.linkedBeforeVerb(),
+      () => this.authoredBeforeVerb(),
       () => this.possessive(),
       () => this.relations(),
       () => this.places(),
       () => this.searchWords(),
+      () => this.listByName(),
     ];
   }
 
@@ -390,7 +440,7 @@ class QuestionParser {
     return {
       pos: this.pos, conditions: structuredClone(this.conditions), searchParts: [...this.searchParts], ordering: this.ordering,
       limit: this.limit, notUnderstood: [...this.notUnderstood], notes: [...this.notes], negation: this.negation, lastValues: this.lastValues,
-      corrections: [...this.corrections], singular: this.singular, superlative: this.superlative, limitFrom: this.limitFrom,
+      corrections: [...this.corrections], singular: this.singular, superlative: this.superlative, limitFrom: this.limitFrom, newestWord: this.newestWord,
       pendingDate: this.pendingDate,
     };
   }
@@ -408,6 +458,7 @@ class QuestionParser {
     this.corrections.splice(0, this.corrections.length, ...state.corrections);
     this.singular = state.singular;
     this.superlative = state.superlative;
+    this.newestWord = state.newestWord;
     this.limitFrom = state.limitFrom;
     this.pendingDate = state.pendingDate;
   }
@@ -571,14 +622,54 @@ class QuestionParser {
       return undefined;
     };
     // Words before a phrase ("fintech companies") may be a keyword's name, a list's ("Top Fintech
-    // 2024 companies") or one of the tenant's values of a field ("private companies", "London firms").
-    if (this.allows('keywords', op)) {
-      const keyword = await this.resolveKeyword(phrase.text);
-      if (keyword && this.add('keywords', op, [keyword.id], [keyword.name], text)) return done();
+    // 2024 companies"), one of the tenant's values of a field ("private companies", "London
+    // firms") or a related record's name ("zenith payments deals"). Keyword-style questions
+    // ("fintech london private") are read as the longest runs of words that are one of these.
+    if (await this.phraseValue(phrase.text, op, text)) return done();
+    const words = [...phrase.text.matchAll(/\S+/g)].map((match) => ({ text: match[0], start: phrase.start + match.index, end: phrase.start + match.index + match[0].length }));
+    if (words.length < 2) {
+      this.notUnderstood.push(phrase.text);
+      return;
     }
-    if (await this.listCondition(phrase.text, op, text)) return done();
-    if (await this.anyCategoryValue(phrase.text, op, text)) return done();
-    this.notUnderstood.push(phrase.text);
+    let used = false;
+    let unused = null as Written | null;
+    for (let from = 0; from < words.length;) {
+      let to = words.length;
+      for (; to > from; to--) {
+        const part = this.question.slice(words[from]!.start, words[to - 1]!.end);
+        if (await this.phraseValue(part, op, negated ? text : part, to - from === 1 && part.length >= 5)) break;
+      }
+      if (to > from) {
+        used = true;
+        if (unused) this.notUnderstood.push(unused.text);
+        unused = null;
+        from = to;
+        continue;
+      }
+      const word = words[from]!;
+      unused = unused ? { ...unused, end: word.end, text: this.question.slice(unused.start, word.end) } : word;
+      from++;
+    }
+    if (unused) this.notUnderstood.push(unused.text);
+    if (used) done();
+  }
+
+  /** A phrase as a keyword, a list, a stored value of a category field, or a related record named so (not a look-alike unless `similar`). */
+  private async phraseValue(written: string, op: ConditionOp, text: string, similar = true): Promise<boolean> {
+    if (this.allows('keywords', op)) {
+      const keyword = await this.resolveKeyword(written);
+      if (keyword && this.add('keywords', op, [keyword.id], [keyword.name], text)) return true;
+    }
+    if (await this.listCondition(written, op, text)) return true;
+    if (await this.anyCategoryValue(written, op, text, similar)) return true;
+    // "zenith payments deals", "acme robotics people": a record the entity relates or links to, by its name (no look-alike).
+    if (written.length < 4 || STOP_WORDS.has(written.toLowerCase())) return false;
+    const targets = this.entity === 'ledger_entries' ? FOR_TARGETS.ledger_entries : this.entity === 'library' ? [...FOR_TARGETS.library, ...BY_TARGETS.library] : LINKED_TARGETS[this.entity];
+    for (const target of targets.filter((one) => this.allows(one.relation, op))) {
+      const record = await this.options.resolver.record(target.kind, written);
+      if (record) return this.add(target.relation, op, [record.id], [record.name], text);
+    }
+    return false;
   }
 
   /** The entity's category fields a reader may filter by (cities, countries, ownership types, publishers). */
@@ -591,7 +682,7 @@ class QuestionParser {
    * A phrase that is one of the tenant's stored values of a category field, as written, as a
    * singular, under another name of an ownership type, or (said as a correction) misspelt.
    */
-  private async anyCategoryValue(written: string, op: ConditionOp, text: string): Promise<boolean> {
+  private async anyCategoryValue(written: string, op: ConditionOp, text: string, similarToo = true): Promise<boolean> {
     const fields = this.categoryFields().filter((field) => this.allows(field, op));
     const plain = written.toLowerCase().trim();
     const spellings = [written, ...singulars(written)];
@@ -602,10 +693,11 @@ class QuestionParser {
         if (stored) return this.add(field, op, [stored], [stored], text);
       }
     }
-    if (written.length < 4) return false;
+    if (written.length < 4 || !similarToo) return false;
     for (const field of fields) {
       const similar = await this.options.resolver.similarValue(this.entity, field, written);
-      if (similar) {
+      // Only a look-alike of every word written ("fintech london" is not London).
+      if (similar && wordsAlike(written, similar)) {
         this.corrections.push({ written, read: similar });
         return this.add(field, op, [similar], [similar], text);
       }
@@ -632,6 +724,12 @@ class QuestionParser {
     const { negated, start: from } = this.takeNegation(start);
     const text = this.question.slice(from, this.pos).trim();
     if (await this.listCondition(value.text, negated ? 'not' : 'is', text)) return true;
+    // A list asked for by name that the caller cannot see (or nobody has) has no members for them:
+    // the answer is empty, said in a note — the same whether it is hidden from them or does not exist.
+    if (!negated && this.add(MEMBERSHIP_FIELD, 'is', [NO_LIST], [value.text], text)) {
+      this.notes.push(`No list of ${(operatorResource(this.entity).plural ?? this.entity).toLowerCase()} named “${value.text}” is visible to you: nothing is in it for you.`);
+      return true;
+    }
     this.notUnderstood.push(text);
     this.notes.push(`No list of ${(operatorResource(this.entity).plural ?? this.entity).toLowerCase()} named “${value.text}” was found.`);
     return true;
@@ -643,8 +741,10 @@ class QuestionParser {
     const start = this.skipSpace();
     this.at(/(?:in|(?:denominated|paid|priced|valued|quoted|booked|settled|raised)\s+in)\s+/);
     const match = this.at(new RegExp(`(${CURRENCY_NAMES.map(([words]) => `(?:${words})`).join('|')})(?:-denominated)?(?:\\s+amounts?)?`));
-    if (!match) return false;
-    const currency = CURRENCY_NAMES.find(([words]) => new RegExp(`^(?:${words})$`).test(match[1]!.replace(/\s+/g, ' ')))?.[1];
+    // A sign on its own ("€ deals", "deals in £"): its currency.
+    const sign = match ? null : this.at(new RegExp(`(${CURRENCY_SIGN_PATTERN})(?=\\s|$)`));
+    if (!match && !sign) return false;
+    const currency = sign ? CURRENCY_SIGNS[sign[1]!] : CURRENCY_NAMES.find(([words]) => new RegExp(`^(?:${words})$`).test(match![1]!.replace(/\s+/g, ' ')))?.[1];
     if (!currency) return false;
     const { negated, start: from } = this.takeNegation(start);
     return this.add('currency', negated ? 'not' : 'is', [currency], [currency], this.question.slice(from, this.pos).trim());
@@ -703,7 +803,7 @@ class QuestionParser {
     // "women" and "men" name people of a gender: the gender phrasing reads them.
     if (this.entity === 'people' && this.peopleWords()) return true;
     const match = this.at(new RegExp(ENTITY_WORDS[this.entity]));
-    if (match && !this.singular) this.singular = /^(?:organi[sz]ation|org|company|firm|startup|business|corporation|institution|enterprise|person|individual|contact|woman|man|female|male|deal|transaction|entry|item|record|document|publication)$/.test(match[0].split(/\s+/).pop()!);
+    if (match && !this.singular) this.singular = /^(?:organi[sz]ation|org|company|firm|startup|business|corporation|institution|enterprise|person|individual|contact|woman|man|female|male|deal|transaction|entry|item|record|document|publication|piece|writing)$/.test(match[0].split(/\s+/).pop()!);
     return match !== null;
   }
 
@@ -718,6 +818,19 @@ class QuestionParser {
     const { negated, start: from } = this.takeNegation(start);
     const label = (operatorResource(LIST_KINDS[kind]!).plural ?? LIST_KINDS[kind]!).toLowerCase();
     return this.add('kind', negated ? 'not' : 'is', [kind], [label], this.question.slice(from, this.pos).trim());
+  }
+
+  /** Lists as the subject, one named: "the internal targets list" → lists whose name has those words (none, when the caller may not see it). */
+  private listByName(): boolean {
+    if (this.entity !== 'lists') return false;
+    const start = this.skipSpace();
+    const value = this.readValue();
+    if (!value || value.text.split(/\s+/).every((word) => FILLER.has(word.toLowerCase())) || !this.at(/lists?\b/)) {
+      this.pos = start;
+      return false;
+    }
+    this.searchParts.push(value.text);
+    return true;
   }
 
   private quoted(): boolean {
@@ -763,6 +876,7 @@ class QuestionParser {
       if (recently || actionFirst) this.ordering = [{ field: /added|created/.test(action ?? actionFirst!) ? 'created_at' : 'updated_at', descending: true }];
       else if (newest) this.ordering = this.newestOrdering(true, newest);
       else if (oldest) this.ordering = this.newestOrdering(false, oldest);
+      if (newest || oldest) this.newestWord = newest ? 'newest' : 'oldest';
       else if (largest || smallest) {
         if (!('amount' in operatorResource(this.entity).fields)) return false;
         this.ordering = [{ field: 'amount', descending: Boolean(largest) }];
@@ -791,12 +905,21 @@ class QuestionParser {
    * added by someone, so without "first" or "last" the words ask for nothing more.
    */
   private addedOrder(): boolean {
-    const match = this.at(/(?:(?:that|which|who)\s+)?(?:(?:we|i|you|they|someone|somebody)\s+(?:have\s+|had\s+|just\s+)?|(?:were|was|have\s+been|has\s+been|got|being)\s+)?(?:added|created|imported|entered|recorded)/);
+    const match = this.at(/(?:(?:that|which|who)\s+)?(?:(?:we|i|you|they|someone|somebody)\s+(?:have\s+|had\s+|just\s+|last\s+)?|(?:were|was|have\s+been|has\s+been|got|being)\s+)?(?:(?:last|recently|most\s+recently)\s+)?(added|created|imported|entered|recorded|updated|modified|changed|edited|touched)/);
     // "added last month", "created in 2019": a date, which the dates phrasing reads.
     if (!match || this.negation || readDateComparison(this.lower, this.skipSpace(), this.options.today, true)) return false;
     const which = this.at(/(first|last)(?!\s+(?:\d+\s+)?(?:days?|weeks?|months?|quarters?|years?|night|time)\b)/);
+    const field = /^(?:updated|modified|changed|edited|touched)$/.test(match[1]!) ? 'updated_at' : 'created_at';
+    // "the 3 newest library entries we added", "the latest people we imported": newest by when added, not by the entity's own date.
+    if (this.newestWord !== null && this.ordering.length > 0) {
+      this.ordering = [{ field, descending: this.newestWord === 'newest' }];
+      this.superlative = false;
+      return true;
+    }
     const from = which?.[1] ?? this.limitFrom;
-    if (from && this.ordering.length === 0) this.ordering = [{ field: 'created_at', descending: from === 'last' }];
+    if (from && this.ordering.length === 0) this.ordering = [{ field, descending: from === 'last' }];
+    // "last 10 orgs updated", "recently updated": when records last changed, newest first.
+    else if (field === 'updated_at' && this.ordering.length === 0 && /last|recently/.test(match[0])) this.ordering = [{ field, descending: true }];
     return true;
   }
 
@@ -821,7 +944,7 @@ class QuestionParser {
     // "non-profits", "non-profit organizations": a word of its own (an ownership type), not "not profits".
     const hyphenated = /^non-[\p{L}-]+/u.exec(this.lower.slice(start))?.[0];
     if (hyphenated && OWNERSHIP_SYNONYMS.some(([re]) => re.test(hyphenated) || singulars(hyphenated).some((one) => re.test(one)))) return false;
-    if (!this.at(/(?:(?:(?:that|which|who)\s+)?(?:(?:is|are|was|were|do|does|did)\s+not|isn'?t|aren'?t|wasn'?t|weren'?t|don'?t|doesn'?t|didn'?t|never)|not|non(?=-)|excluding|exclude|except(?:\s+for)?|but\s+not|other\s+than|apart\s+from|outside(?:\s+of)?)\s*-?\s*(?=\S)/)) return false;
+    if (!this.at(/(?:(?:(?:that|which|who)\s+)?(?:(?:is|are|was|were|do|does|did)\s+not|isn'?t|aren'?t|wasn'?t|weren'?t|don'?t|doesn'?t|didn'?t|never)|(?:nobody|no\s+one|no-one)(?:\s+(?:has|have|had))?|not|non(?=-)|excluding|exclude|except(?:\s+for)?|but\s+not|other\s+than|apart\s+from|outside(?:\s+of)?)\s*-?\s*(?=\S)/)) return false;
     const outside = /^outside/.test(this.lower.slice(start));
     this.negation = { text: this.textFrom(start), start, end: this.pos };
     // "outside Berlin" is "not in Berlin": the place comes right after.
@@ -871,12 +994,23 @@ class QuestionParser {
     this.at(/(?:the|its|their)\s+/);
     const field = this.fieldNoun();
     if (!field || field === 'display_name') return false;
-    const verb = this.at(/(?:is|are|was|=|:|equals?|of)\s*(not\s+)?/);
+    const verb = this.at(/(?:(isn'?t|aren'?t|wasn'?t)|(?:is|are|was|=|:|equals?|of)\s*(not\s+)?)\s*/);
     if (!verb) return false;
+    const verbNot = Boolean(verb[1] || verb[2]);
     const resource = operatorResource(this.entity);
     const definition = resource.fields[field]!;
     const negation = this.takeNegation(start);
-    const negated = negation.negated !== Boolean(verb[1]);
+    const negated = negation.negated !== verbNot;
+    // "whose ownership type is unknown", "where the city is not set": no value.
+    const none = this.at(/(?:unknown|not\s+known|empty|blank|missing|none|null|not\s+set|unset|unspecified|not\s+specified|n\/a)(?=$|[\s,;:?!.])/);
+    // "whose city is not set", "isn't known": the "not" was the verb's.
+    const notSet = none || !verbNot ? null : this.at(/(?:set|known|specified|given|filled(?:\s+in)?|recorded|entered)(?=$|[\s,;:?!.])/);
+    if (none || notSet) {
+      const text = this.question.slice(negation.start, this.pos).trim();
+      const empty = notSet ? !negation.negated : !negated;
+      if (!this.add(field, empty ? 'empty' : 'not_empty', [], [], text)) this.notUnderstood.push(text);
+      return true;
+    }
     if (definition.kind === 'incomplete_date') {
       const read = readDateComparison(this.lower, this.skipSpace(), this.options.today, true);
       if (!read || negated) return false;
@@ -957,12 +1091,14 @@ class QuestionParser {
 
   private dates(): boolean {
     const start = this.skipSpace();
-    const verbMatch = this.at(/(?:(?:last|first|most\s+recently)\s+(?=(?:added|imported|entered|created|updated|modified|changed|edited)\b))?(founded|established|incorporated|started|created|formed|launched|born|met|seen|encountered|published|released|dated|issued|written|posted|aired|recorded|booked|reported|added|imported|entered|updated|modified|changed|edited)\s*/);
+    const verbMatch = this.at(/(?:(?:last|first|most\s+recently)\s+(?=(?:added|imported|entered|created|updated|modified|changed|edited)\b))?(founded|established|incorporated|started|created|formed|launched|born|met|seen|encountered|published|released|dated|issued|written|posted|aired|came\s+out|come\s+out|appeared|recorded|booked|reported|added|imported|entered|updated|modified|changed|edited|touched)\s*/);
     const verb = verbMatch?.[1] ?? null;
     // When a record was added or last changed are its own timestamps, whatever the entity.
-    const timestamp = verb === null ? null : /^(?:added|imported|entered|created)$/.test(verb) ? 'created_at' : /^(?:updated|modified|changed|edited)$/.test(verb) ? 'updated_at' : null;
+    const timestamp = verb === null ? null : /^(?:added|imported|entered|created)$/.test(verb) ? 'created_at' : /^(?:updated|modified|changed|edited|touched)$/.test(verb) ? 'updated_at' : null;
     const pending = verb === null ? this.pendingDate : null;
     const field = timestamp ?? (verb ? (DATE_VERBS[this.entity].find(([re]) => re.test(verb))?.[1] ?? null) : (pending?.field ?? DEFAULT_DATE[this.entity]));
+    // A bare year right after words not understood is part of them ("Top Fintech 2024", a list's name).
+    if (verb === null && this.unknown && /^(?:\d|[qh][1-4]\b)/.test(this.lower.slice(this.skipSpace()))) return false;
     const read = readDateComparison(this.lower, this.skipSpace(), this.options.today, verb !== null);
     if (!read && verb && field && field !== 'birth_date' && !this.pendingDate && /^(?:in|at)\s/.test(this.lower.slice(this.pos))) {
       // "founded in Berlin in 2015": the verb's date comes after the place ("born in Paris" is a birthplace, which no field holds).
@@ -1006,6 +1142,18 @@ class QuestionParser {
     return true;
   }
 
+  /** "Q4 ledger entries", "deals of the second quarter": a quarter of any year (ledger entries' `quarter`). */
+  private quarterOfAnyYear(): boolean {
+    if (!this.allows('quarter', 'is')) return false;
+    const start = this.skipSpace();
+    const match = this.at(/(?:(?:in|of|during|for)\s+)?(?:the\s+)?(?:q([1-4])|(first|second|third|fourth|1st|2nd|3rd|4th)\s+quarter)(?:\s*(?:,|or|and|\/)\s*(?:q([1-4])|(first|second|third|fourth|1st|2nd|3rd|4th)(?:\s+quarter)?))?/);
+    if (!match) return false;
+    const quarter = (digit?: string, word?: string) => (digit ? `Q${digit}` : word ? `Q${ORDINALS[word.slice(0, 3)]}` : null);
+    const quarters = [quarter(match[1], match[2]), quarter(match[3], match[4])].filter((one): one is string => one !== null);
+    const { negated, start: from } = this.takeNegation(start);
+    return this.add('quarter', negated ? 'not' : 'is', quarters, quarters, this.question.slice(from, this.pos).trim());
+  }
+
   private ledgerDates(comparison: DateComparison, text: string): boolean {
     const { year, quarters, approximate } = ledgerDateLookups(comparison);
     for (const [lookup, value] of year) this.add('year', lookup, [value], [value], text);
@@ -1018,6 +1166,30 @@ class QuestionParser {
     if (this.entity !== 'ledger_entries') return false;
     const start = this.skipSpace();
     const between = this.at(new RegExp(String.raw`(?:amounts?\s+|worth\s+|valued\s+)?between\s+${MONEY}\s+and\s+${MONEY}`));
+    // "USD 500k to USD 2m", "$1m-$5m": a range of amounts.
+    const range = between ? null : this.at(new RegExp(String.raw`(?:amounts?\s+|worth\s+|valued\s+(?:at\s+)?)?${MONEY}\s*(?:to|-|–)\s*${MONEY}`));
+    // "£1bn+", "$5m or more", "€1m and under".
+    const open = between || range ? null : this.at(new RegExp(String.raw`${MONEY}\s*(\+|(?:or|and)\s+(?:more|above|over|higher|larger|bigger|up)|plus)|${MONEY}\s*((?:or|and)\s+(?:less|below|under|lower|smaller))`));
+    if (range || open) {
+      const amounts = range ? [money(range.slice(1, 5)), money(range.slice(5, 9))] : [money(open![5] ? open!.slice(1, 5) : open!.slice(6, 10))];
+      if (amounts.some((amount) => amount === null) || !amounts.some((amount) => amount!.explicit) || amounts.every((amount) => amount!.value < 10_000 && !amount!.currency)) {
+        this.pos = start;
+        return false;
+      }
+      const text = this.textFrom(start);
+      const { negated } = this.takeNegation(start);
+      const rounded = (amount: number) => String(Math.round(amount * 100) / 100);
+      if (range) {
+        this.add('amount', negated ? 'lt' : 'gte', [rounded(amounts[0]!.value)], [amounts[0]!.written], text);
+        this.add('amount', negated ? 'gt' : 'lte', [rounded(amounts[1]!.value)], [amounts[1]!.written], text);
+      } else {
+        const lookup: ConditionOp = open![5] ? (negated ? 'lt' : 'gte') : (negated ? 'gt' : 'lte');
+        this.add('amount', lookup, [rounded(amounts[0]!.value)], [amounts[0]!.written], text);
+      }
+      const currency = amounts.map((amount) => amount!.currency).find(Boolean);
+      if (currency) this.add('currency', 'is', [currency], [currency], text);
+      return true;
+    }
     const compare = between ? null : this.at(new RegExp(String.raw`(?:amounts?\s+|worth\s+|valued\s+(?:at\s+)?)?(over|above|more\s+than|(?:greater|larger|bigger|higher)\s+than|exceeding|at\s+least|from|under|below|less\s+than|(?:smaller|lower)\s+than|at\s+most|up\s+to|>=|<=|>|<)\s*${MONEY}`));
     if (!between && !compare) return false;
     const text = this.textFrom(start);
@@ -1046,10 +1218,21 @@ class QuestionParser {
     return true;
   }
 
-  private visibilityWords(): boolean {
+  private async visibilityWords(): Promise<boolean> {
     const start = this.skipSpace();
     const match = this.at(new RegExp(`(?:${VISIBILITY_PATTERN})(?:\\s*(?:,|or|and|/)\\s*(?:${VISIBILITY_PATTERN}))*`));
     if (!match) return false;
+    // "private or public companies", "public or state-owned": beside an ownership type, "public" is one too.
+    if (match[0] === 'public' && this.allows('ownership_type', 'is')) {
+      const before = /(?:^|\s)([\p{L}-]+)\s*(?:,|\bor\b|\band\b|\/)\s*$/u.exec(this.lower.slice(0, start))?.[1];
+      const after = /^\s*(?:,|\bor\b|\band\b|\/)\s*(?:(?:state|government|govt|privately|publicly)[\s-])?([\p{L}-]+)/u.exec(this.lower.slice(this.pos))?.[1];
+      const ownershipBefore = before !== undefined && this.conditions.some((condition) => condition.field === 'ownership_type');
+      if (ownershipBefore || (after !== undefined && (await this.isOwnershipWord(after)))) {
+        const { negated, start: from } = this.takeNegation(start);
+        if (await this.anyCategoryValue('public', negated ? 'not' : 'is', this.question.slice(from, this.pos).trim(), false)) return true;
+        this.pos = start + match[0].length;
+      }
+    }
     const { negated, start: from } = this.takeNegation(start);
     const values: string[] = [];
     for (const word of match[0].split(/\s*(?:,|\bor\b|\band\b|\/)\s*/)) {
@@ -1063,13 +1246,21 @@ class QuestionParser {
     return true;
   }
 
+  /** A word that names an ownership type: another name of one, or a value the tenant stores. */
+  private async isOwnershipWord(word: string): Promise<boolean> {
+    const plain = word.toLowerCase();
+    if (OWNERSHIP_SYNONYMS.some(([re]) => re.test(plain) || singulars(plain).some((one) => re.test(one)))) return true;
+    return (await this.options.resolver.categoryValue('organizations', 'ownership_type', word)) !== null;
+  }
+
   private libraryTypes(): boolean {
     if (this.entity !== 'library') return false;
     const start = this.skipSpace();
-    const match = this.at(new RegExp(`(?:${LIBRARY_TYPE_PATTERN})(?:\\s*(?:,|or|and|/|&)\\s*(?:${LIBRARY_TYPE_PATTERN}))*`));
+    // "a podcast or a book": articles between the values.
+    const match = this.at(new RegExp(`(?:an?\\s+)?(?:${LIBRARY_TYPE_PATTERN})(?:\\s*(?:,|or|and|/|&)\\s*(?:an?\\s+)?(?:${LIBRARY_TYPE_PATTERN}))*`));
     if (!match) return false;
     const { negated, start: from } = this.takeNegation(start);
-    const types = [...new Set(match[0].split(/\s*(?:,|\bor\b|\band\b|\/|&)\s*/).map(libraryTypeOf).filter((type) => type !== null))];
+    const types = [...new Set(match[0].split(/\s*(?:,|\bor\b|\band\b|\/|&)\s*/).map((word) => libraryTypeOf(word.replace(/^an?\s+/, ''))).filter((type) => type !== null))];
     this.add('type', negated ? 'not' : 'is', types, types, this.question.slice(from, this.pos).trim());
     return true;
   }
@@ -1112,6 +1303,8 @@ class QuestionParser {
     if (match[4]?.startsWith('with') && targets.length === 0) return false;
     const unresolved: Written[] = [];
     for (const value of values) {
+      // "what's on Watchlist Europe": a list of the entity's kind.
+      if ((about || match[4]?.startsWith('includ')) && (await this.listCondition(value.text, op, text))) continue;
       if (about && (await this.keywordCondition(value, op, text))) continue;
       if (await this.relationCondition(value, targets, op, text)) continue;
       if (by && this.entity === 'library' && (await this.categoryCondition(value, 'publisher', op, text))) continue;
@@ -1144,12 +1337,12 @@ class QuestionParser {
    */
   private async investing(): Promise<boolean> {
     const start = this.skipSpace();
-    const verb = String.raw`(?:invest(?:ed|s)?|put\s+money|(?:backed|funded|financed)(?=\s*(?:$|[,;:?!.])))`;
+    const verb = String.raw`(?:invest(?:ed|s)?|put\s+money|(?:holds?|held|has|have|had|owns?|owned|took|takes?|bought)\s+(?:an?\s+|some\s+)?(?:stakes?|shares?|equity|positions?|interests?|piece)|(?:backed|funded|financed)(?=\s*(?:$|[,;:?!.])))`;
     const byInvestor = this.at(/(?:(?:that|which|who)\s+(?:were\s+|was\s+|have\s+been\s+|has\s+been\s+)?)?(?:(?:invested\s+in|backed|funded|financed)\s+by|investments?\s+(?:made\s+|held\s+)?(?:by|of|from))\s+/);
     let targets = INVESTOR_TARGETS;
     let values: Written[] = [];
     if (byInvestor) values = this.readValues();
-    else if (this.at(/(?:(?:that|which|who)\s+(?:have\s+|has\s+|had\s+)?)?(?:invested|invests?|investing|(?:are|is|were|was)\s+investors?)\s+in(?:to)?\s+/)) {
+    else if (this.at(/(?:(?:that|which|who)\s+(?:have\s+|has\s+|had\s+|did\s+)?)?(?:invested|invests?|investing|put(?:s|ting)?\s+money|(?:hold|holds|held|have|has|had|own|owns|owned|took|take|takes|bought)\s+(?:an?\s+|some\s+)?(?:stakes?|shares?|equity|positions?|interests?)|(?:are|is|were|was)\s+investors?|investors)\s+in(?:to)?\s+/)) {
       targets = INVESTED_IN_TARGETS;
       values = this.readValues();
     } else {
@@ -1187,6 +1380,17 @@ class QuestionParser {
       String.raw`(?:(?:did|has|have|had|do|does|is|was|were|are|where|in\s+which)\s+)?`,
       String.raw`(?:(?:is|was|were|are|has\s+been|have\s+been|got)\s+)?(?:(?:involved|connected|linked|related|associated|affiliated|tied)(?:\s+(?:in|to|with))?|took\s+part(?:\s+in)?|participated(?:\s+in)?|(?:was|is)\s+a\s+party(?:\s+to)?|appears?|appeared)`,
       targets,
+    );
+  }
+
+  /** "(everything) Emily Carter wrote", "what has Jane Doe written": library entries by that author. */
+  private async authoredBeforeVerb(): Promise<boolean> {
+    if (this.entity !== 'library') return false;
+    return this.nameBeforeVerb(
+      this.skipSpace(),
+      String.raw`(?:(?:did|has|have|had)\s+)?`,
+      String.raw`(?:(?:has|have|had|did)\s+)?(?:wrote|write|written|authored|author|penned|published)`,
+      BY_TARGETS.library,
     );
   }
 
@@ -1249,7 +1453,10 @@ class QuestionParser {
   private async similarRecord(kind: NamedKind, text: string) {
     if (text.replace(/\s/g, '').length < 4) return null;
     const record = await this.options.resolver.similarRecord(kind, text);
-    if (record) this.corrections.push({ written: text, read: record.name });
+    // A look-alike only when every word written is like a word of its name: "Acme Robotcs" is
+    // Acme Robotics Ltd, "acme robotics series b" is not (it names something else).
+    if (!record || !wordsAlike(text, record.name)) return null;
+    this.corrections.push({ written: text, read: record.name });
     return record;
   }
 
@@ -1266,7 +1473,7 @@ class QuestionParser {
   private async similarCondition(value: Written, field: string, op: ConditionOp, text: string): Promise<boolean> {
     if (!this.allows(field, op) || value.text.length < 4) return false;
     const similar = await this.options.resolver.similarValue(this.entity, field, value.text);
-    if (!similar || !this.add(field, op, [similar], [similar], text)) return false;
+    if (!similar || !wordsAlike(value.text, similar) || !this.add(field, op, [similar], [similar], text)) return false;
     this.corrections.push({ written: value.text, read: similar });
     return true;
   }
@@ -1274,7 +1481,7 @@ class QuestionParser {
   /** "in Berlin", "based in Paris or London", "from Germany", "not in Berlin", "outside Berlin". */
   private async places(afterOutside = false): Promise<boolean> {
     const start = this.skipSpace();
-    if (!afterOutside && !this.at(/(?:(?:headquartered|based|located|living|lives?|residing|resides?|registered|situated)\s+)?(?:in|from)\s+/)) return false;
+    if (!afterOutside && !this.at(/(?:(?:headquartered|hq'?d|hq'?ed|hq|based|located|living|lives?|residing|resides?|registered|situated)\s+)?(?:in|from)\s+/)) return false;
     const values = this.readValues();
     if (values.length === 0) return false;
     const { negated, start: from } = this.takeNegation(start);
@@ -1302,6 +1509,8 @@ class QuestionParser {
         else used = await this.keywordCondition(value, op, text);
         if (used) break;
       }
+      // "what's in Required Reading?": a list of the entity's kind.
+      if (!used) used = await this.listCondition(value.text, op, text);
       if (!used) {
         this.notUnderstood.push(value.text);
         this.notes.push(`No place named “${value.text}” was found.`);
@@ -1311,7 +1520,7 @@ class QuestionParser {
 
   private searchWords(): boolean {
     const start = this.skipSpace();
-    if (!this.at(/(?:named|called|titled|containing|matching|that\s+mention|which\s+mention|with\s+the\s+words?|with\s+text|search(?:ing)?\s+for|look(?:ing)?\s+for)\s+/)) return false;
+    if (!this.at(/(?:named|called|titled|containing|matching|with\s+the\s+words?|with\s+text|search(?:ing)?\s+for|look(?:ing)?\s+for)\s+/)) return false;
     const values = this.readValues();
     if (values.length === 0) {
       this.pos = start;
@@ -1320,6 +1529,14 @@ class QuestionParser {
     this.searchParts.push(...values.map((value) => value.text));
     return true;
   }
+}
+
+/** Whether each word of `written` (of three letters or more) is within a few edits of a word of `name`. */
+function wordsAlike(written: string, name: string): boolean {
+  const fold = (text: string) => text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+  const named = fold(name);
+  return fold(written).filter((word) => word.length >= 3).every((word) =>
+    named.some((one) => one.startsWith(word) || (one.length >= 3 && word.startsWith(one)) || editDistance(one, word) <= Math.max(1, Math.floor(word.length / 3))));
 }
 
 /** An amount as written ("$5M", "2 million euros", "1.5bn"): its value, currency, and whether a currency or multiplier said it was money. */

@@ -11,6 +11,7 @@ import type { AccessLevel } from '../../contracts.ts';
 import { createCatalog } from '../registry.ts';
 import { PHRASING_RESOLVER } from './fake-resolver.ts';
 import { parseQuestion } from './parser.ts';
+import { writeVerb } from './refusal.ts';
 import { DEFAULT_OPERATOR_LIMIT, listRequest } from './structured-query.ts';
 
 // Relations know their targets once a catalog holds the declarations (the readers' lookups ask them).
@@ -77,5 +78,17 @@ describe('Operator phrasing table', () => {
       assert.ok(result.query, question);
       assert.ok(result.query.limit >= 1 && result.query.limit <= 100, question);
     }
+  });
+});
+
+describe('write requests anywhere in the question (issue 27)', () => {
+  it('refuses a change asked in a later clause or written as a new record, and reads questions', () => {
+    assert.equal(writeVerb('globex founding date is wrong, set it to 2011'), 'set');
+    assert.equal(writeVerb('these are duplicates; please merge them'), 'merge');
+    assert.equal(writeVerb('new organization: Globex, Berlin'), 'create');
+    assert.equal(writeVerb('New contact - Jane Doe'), 'create');
+    assert.equal(writeVerb('organizations in Berlin, newest first'), null);
+    assert.equal(writeVerb('new organizations in Berlin'), null);
+    assert.equal(writeVerb('deals and the people on them'), null);
   });
 });

@@ -11,9 +11,9 @@ type LibraryType = (typeof LIBRARY_TYPES)[number];
 /** Words naming each entity type (regular expression sources, lower case). */
 export const ENTITY_WORDS: Record<OperatorEntity, string> = {
   ledger_entries: String.raw`ledger(?:\s+(?:entries|entry|items?|records?|data|lines?))?|data\s+points?|transactions?|deals?`,
-  library: String.raw`library(?:\s+(?:entries|entry|items?|records?|documents?))?|documents|publications?|sources`,
-  organizations: String.raw`organi[sz]ations?|orgs?|compan(?:y|ies)|firms?|startups?|businesses|business|corporations?|institutions?|enterprises?`,
-  people: String.raw`people|persons?|individuals?|contacts?|women|men|females?|males?|everyone|everybody|anyone|anybody|(?:passport\s+)?holders|nationals|citizens`,
+  library: String.raw`library(?:\s+(?:entries|entry|items?|records?|documents?))?|documents|publications?|sources|pieces?|writings?`,
+  organizations: String.raw`organi[sz]ations?|orgs?|compan(?:y|ies)|cos|firms?|startups?|businesses|business|corporations?|institutions?|enterprises?`,
+  people: String.raw`people|ppl|folks|persons?|individuals?|contacts?|women|men|females?|males?|everyone|everybody|anyone|anybody|(?:passport\s+)?holders|nationals|citizens`,
   // Lists as the subject ("show all lists", "people lists"): detectEntity reads them only where no list is named.
   lists: String.raw`lists|collections`,
 };
@@ -124,6 +124,8 @@ export const FILLER = new Set([
   'looking', 'interested', 'searching', 'kindly', 'now', 'currently', 'recorded', 'stored', 'saved', 'database',
   'holders', 'holder', 'nationals', 'citizens', 'members', 'passport', 'passports', 'ownership', 'owned', 'enterprises',
   'anything', 'everything', 'something', 'things', 'thing', 'stuff',
+  // Verbs and nouns that say nothing about which records ("which lists exist", "people we track", "deals with no people attached").
+  'exist', 'exists', 'existing', 'track', 'tracked', 'follow', 'attached', 'whats', "what's", 'investment', 'available', 'there',
 ]);
 
 /** Words that end a name or value being read ("Berlin" in "in Berlin founded after 2015"). */

@@ -189,10 +189,43 @@ export const CURRENCY_NAMES: Array<[string, string]> = [
   [String.raw`(?:swedish\s+)?kronor|sek`, 'SEK'],
 ];
 
+/**
+ * Every other currency by its English name (Intl, from the currencies a ledger entry may hold):
+ * "polish zloty", "hungarian forints", and its last word where no other currency shares it
+ * and it is long enough not to be an everyday word ("zloty", "forint", "shekel", "ringgit").
+ */
+export function currencyNamesOf(codes: readonly string[]): Array<[string, string]> {
+  const covered = new Set(CURRENCY_NAMES.map(([, code]) => code));
+  let names: Intl.DisplayNames;
+  try {
+    names = new Intl.DisplayNames(['en'], { type: 'currency' });
+  } catch {
+    return [];
+  }
+  const fold = (text: string) => text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
+  const named = codes.filter((code) => !covered.has(code)).map((code) => {
+    const name = names.of(code);
+    return name && name !== code && /^[\p{L} .'-]+$/u.test(name) ? { code, name: fold(name) } : null;
+  }).filter((one): one is { code: string; name: string } => one !== null && !/\(|\d/.test(one.name));
+  const lastWords = new Map<string, number>();
+  for (const { name } of named) {
+    const last = name.split(' ').pop()!;
+    lastWords.set(last, (lastWords.get(last) ?? 0) + 1);
+  }
+  const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/ /g, String.raw`\s+`);
+  return named.map(({ code, name }): [string, string] => {
+    const last = name.split(' ').pop()!;
+    const alone = name.includes(' ') && lastWords.get(last) === 1 && last.length >= 5 && !COMMON_WORDS.has(last);
+    return [`${escape(name)}s?${alone ? `|${escape(last)}s?` : ''}`, code];
+  });
+}
+/** Last words of currency names that are everyday words. */
+const COMMON_WORDS = new Set(['mark', 'marks', 'crown', 'pound', 'dollar', 'franc', 'peso', 'dinar', 'dirham', 'rupee', 'riyal', 'rial', 'krona', 'krone', 'shilling', 'unit', 'units', 'metal', 'silver', 'gold', 'special', 'rights', 'drawing', 'fund', 'leone', 'nuevo']);
+
 /** Other names of ownership types, each read as the word a tenant's stored value is likely to use. */
 export const OWNERSHIP_SYNONYMS: Array<[RegExp, string[]]> = [
-  [/^(?:publicly[\s-](?:listed|traded|held|quoted)|listed|publicly|stock[\s-]exchange[\s-]listed|quoted)$/, ['Public', 'Listed', 'Publicly listed']],
-  [/^(?:(?:state|government|govt)[\s-](?:owned|run|controlled|backed)|state|government|sovereign)$/, ['State-owned', 'State owned', 'Government', 'Public sector']],
+  [/^(?:publicly[\s-](?:listed|traded|held|quoted)|listed|publicly|traded|stock[\s-]exchange[\s-]listed|quoted)$/, ['Public', 'Listed', 'Publicly listed']],
+  [/^(?:(?:state|government|govt|gov)[\s-](?:owned|run|controlled|backed)|state|government|govt|gov|sovereign|soes?)$/, ['State-owned', 'State owned', 'Government', 'Public sector']],
   [/^(?:privately[\s-](?:held|owned)|privately)$/, ['Private']],
   [/^(?:non[\s-]?profits?|not[\s-]for[\s-]profits?|nonprofits?|charit(?:y|ies)|ngos?|foundations?)$/, ['Non-profit', 'Nonprofit', 'Not-for-profit']],
   [/^(?:co-?ops?|co-?operatives?)$/, ['Cooperative', 'Co-operative']],

@@ -253,8 +253,9 @@ describe('raw data processing', () => {
   });
 
   it("says how sure it is of each suggestion, lists the surest first, and suggests nothing below the tenant's threshold", async () => {
-    // Issue 29 item 5. A legal form (rules, 0.95) and a name the trained tagger reads from its context (about 0.7).
-    const text = 'Halvorsen Maritime AS signed the lease. Reuters reported that Tessa Quillfeather met Brannock on Monday.';
+    // Issue 29 item 5. A legal form (rules, 0.95) and a name only its context vouches for (0.6–0.8;
+    // an invented one, as the trained tagger knows a real news agency well enough to be sure of it).
+    const text = 'Halvorsen Maritime AS signed the lease. Kestrova reported that Tessa Quillfeather met Brannock on Monday.';
     const first = await createText(text);
     await processIds([first]);
     worker = await t.startWorker();
@@ -262,10 +263,10 @@ describe('raw data processing', () => {
     const fromItem = (rows: Array<Record<string, unknown>>, id: string) =>
       rows.filter((row) => (row['provenance'] as Array<{ source_id: string }>).some((entry) => entry.source_id === id));
     const organizations = fromItem(await suggestions('organizations'), first);
-    assert.deepEqual(names(organizations), ['Halvorsen Maritime AS', 'Reuters']);
+    assert.deepEqual(names(organizations), ['Halvorsen Maritime AS', 'Kestrova']);
     const confidence = (name: string, rows = organizations) => rows.find((row) => row['display_name'] === name)!['confidence'] as number;
     assert.ok(confidence('Halvorsen Maritime AS') >= 0.9, `a legal form is sure: ${confidence('Halvorsen Maritime AS')}`);
-    assert.ok(confidence('Reuters') >= 0.6 && confidence('Reuters') < 0.8, `the tagger alone less so: ${confidence('Reuters')}`);
+    assert.ok(confidence('Kestrova') >= 0.6 && confidence('Kestrova') < 0.8, `a name with only its context less so: ${confidence('Kestrova')}`);
     for (const row of organizations) {
       // A suggestion's confidence is its surest source's.
       const entries = row['provenance'] as Array<{ confidence: number | null }>;
@@ -290,11 +291,11 @@ describe('raw data processing', () => {
       const second = await createText(text.replace('Halvorsen Maritime AS', 'Brekke Shipping ASA'));
       await processIds([second]);
       await completed(second);
-      assert.deepEqual(names(fromItem(await suggestions('organizations'), second)), ['Brekke Shipping ASA'], 'Reuters is below 0.8');
+      assert.deepEqual(names(fromItem(await suggestions('organizations'), second)), ['Brekke Shipping ASA'], 'Kestrova is below 0.8');
       const people = fromItem(await suggestions('people'), second);
       assert.ok(people.every((row) => (row['confidence'] as number) >= 0.8), JSON.stringify(people.map((row) => [row['display_name'], row['confidence']])));
       const found = (await json('GET', `${BASE}/extract-data/?ids=${second}&type=ORG`)).json().results as Array<{ text: string; record: unknown }>;
-      assert.equal(found.find((row) => row.text === 'Reuters')?.record, null, 'found, and not suggested');
+      assert.equal(found.find((row) => row.text === 'Kestrova')?.record, null, 'found, and not suggested');
     } finally {
       await json('PATCH', '/api/v1/settings/', { suggestion_min_confidence: 0.6 }, tokens['admin']);
     }

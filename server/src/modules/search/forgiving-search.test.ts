@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { readSheet } from 'read-excel-file/node';
+import { similarWordsOf } from '../../resources/repository.ts';
 import type { TenantRow } from '../../tenancy/tenants.repository.ts';
 import { createTestApp, type TestContext } from '../../test/test-app.ts';
 
@@ -49,7 +50,7 @@ describe('forgiving search', () => {
   });
   after(() => t.close());
 
-  type Page = { count: number; count_is_estimate?: boolean; search_includes_similar?: boolean; next: string | null; results: Array<{ id: string; display_name: string }> };
+  type Page = { count: number; count_is_estimate?: boolean; search_includes_similar?: boolean; similar_words?: string[]; next: string | null; results: Array<{ id: string; display_name: string }> };
   const list = async (path: string, search: string, token?: string, extra = ''): Promise<Page> => {
     const response = await t.request(acme, { method: 'GET', url: `/api/v1/${path}/?search=${encodeURIComponent(search)}${extra}`, token });
     assert.equal(response.statusCode, 200, response.body);
@@ -114,11 +115,13 @@ describe('forgiving search', () => {
     assert.deepEqual(page.results.map((row) => row.id), [ids['kowalski']]);
     assert.equal(page.count, 1);
     assert.equal(page.search_includes_similar, true);
+    assert.deepEqual(page.similar_words, ['kowalski'], 'the word like the one typed, for the screen to mark');
     assert.equal(page.count_is_estimate, undefined);
     // The exact match alone is not flagged.
     const exact = await list('assets/organizations', 'kowalski');
     assert.deepEqual(exact.results.map((row) => row.id), [ids['kowalski']]);
     assert.equal(exact.search_includes_similar, undefined);
+    assert.equal(exact.similar_words, undefined);
     // Ranked by relevance too.
     assert.deepEqual((await list('assets/organizations', 'kowalsky', undefined, '&ordering=relevance')).results.map((row) => row.id), [ids['kowalski']]);
   });
@@ -150,8 +153,14 @@ describe('forgiving search', () => {
     assert.deepEqual(admin.results.map((row) => row.id), [ids['kowalskyHidden']]);
     assert.equal(admin.count, 1);
     assert.equal(admin.search_includes_similar, undefined);
-    // Another word like the hidden name finds only the visible one for a visitor.
-    assert.deepEqual(await found('assets/organizations', 'kowalskie'), sorted('kowalski'));
+    // Another word like the hidden name finds only the visible one for a visitor, and the words
+    // the answer names are the shown record's: never the hidden name, though it is like the one typed.
+    const like = await list('assets/organizations', 'kowalskie');
+    assert.deepEqual(like.results.map((row) => row.id), [ids['kowalski']]);
+    assert.deepEqual(like.similar_words, ['kowalski']);
+    const likeAdmin = await list('assets/organizations', 'kowalskie', tokens['admin']);
+    assert.deepEqual(likeAdmin.results.map((row) => row.id).sort(), sorted('kowalski', 'kowalskyHidden'));
+    assert.deepEqual(likeAdmin.similar_words?.slice().sort(), ['kowalski', 'kowalsky']);
   });
 
   it('does not widen a search that finds something as typed; pages of a forgiven search agree', async () => {
@@ -165,10 +174,13 @@ describe('forgiving search', () => {
     assert.equal(first.search_includes_similar, true);
     assert.equal(first.count, 7);
     assert.equal(first.results.length, 4);
+    // Each page names the similar words its own rows hold (name order: Brandom Labs first).
+    assert.deepEqual(first.similar_words?.slice().sort(), ['brandom', 'brandon']);
     const second = await list('assets/organizations', 'brandox', undefined, '&limit=4&offset=4');
     assert.equal(second.count, 7);
     assert.equal(second.results.length, 3);
     assert.equal(second.next, null);
+    assert.deepEqual(second.similar_words, ['brandon']);
     const all = [...first.results, ...second.results].map((row) => row.id).sort();
     assert.deepEqual(all, sorted('brand1', 'brand2', 'brand3', 'brand4', 'brand5', 'brand6', 'brandom'));
   });
@@ -191,5 +203,12 @@ describe('forgiving search', () => {
     assert.equal(page.count, 0);
     assert.deepEqual(page.results, []);
     assert.equal(page.search_includes_similar, undefined);
+    assert.equal(page.similar_words, undefined);
+  });
+
+  it('reads the similar words out of a forgiving query: quoted whole words, not the prefixes typed', () => {
+    const query = "('kowalskj':* | 'kowalski' | 'it''s' | 'a\\\\b') & 'consulting':* | '442079':* | '2079':*";
+    assert.deepEqual(similarWordsOf(query), ['kowalski', "it's", 'a\\b']);
+    assert.deepEqual(similarWordsOf("'kowalskj':*"), []);
   });
 });

@@ -213,7 +213,9 @@ function extractWindow(text: string, options: ExtractOptions): { mentions: Menti
     const [first, end] = range;
     let blocked = false;
     for (let index = first; index < end; index++) if (blockedTokens.has(index)) blocked = true;
-    if (blocked || vetoed(context, first, end)) continue;
+    // A lone cell in lower case ("n/a", "tbd") is no name, unless the text is written without capitals.
+    const lowerCaseCell = end - first === 1 && !tokens[first]!.capitalized && !context.lowerCaseSentences.has(tokens[first]!.sentence);
+    if (blocked || lowerCaseCell || vetoed(context, first, end)) continue;
     const span = { start: tokens[first]!.start, end: tokens[end - 1]!.end };
     const name = text.slice(span.start, span.end);
     const linked = options.gazetteer?.lookup(name, found.type)[0];
@@ -387,6 +389,14 @@ function joinPersonParts(tokens: Token[], spans: TaggedSpan[]): TaggedSpan[] {
   return out;
 }
 
+const SIGILS = new Set(['@', '#']);
+/**
+ * A name the tagger reads in lower case inside text otherwise capitalized ("as much as mufc were
+ * poor", "search on google") needs this much confidence; in text written without capitals the
+ * floor is the usual one.
+ */
+const LOWER_CASE_NAME_IN_CASED_TEXT = 0.8;
+
 /** Roman numerals and words cut at a hyphen before a lower-case part ("II", "Non-regular"): never a name alone. */
 const NOT_A_NAME_ALONE = /^(?:[IVXLC]+|\p{Lu}\p{Ll}*-\p{Ll}.*)$/u;
 
@@ -416,8 +426,14 @@ function taggedNames(
     for (let index = first; index < end; index++) if (known.blockedTokens.has(index)) blocked = true;
     if (blocked || known.geoSpans.has(`${first}:${end}`) || vetoed(context, first, end)) continue;
     const firstToken = tokens[first]!;
-    const handle = first > 0 && tokens[first - 1]!.text === '@' && tokens[first - 1]!.end === firstToken.start;
-    if (!firstToken.capitalized && !handle) continue;
+    // A tweet's "@" or "#" stays with its handle or hashtag ("@BlackRock", "#Google"), as the
+    // social corpus marks them; the normalized name leaves it out.
+    const handle = first > 0 && SIGILS.has(tokens[first - 1]!.text) && tokens[first - 1]!.end === firstToken.start;
+    // A handle is one name however it is written: "@angie_weather", "@Staceylee_" to their end.
+    if (handle && end - first === 1) while (end < tokens.length && tokens[end]!.start === tokens[end - 1]!.end && (tokens[end]!.isWord || tokens[end]!.text === '_') && tokens[end]!.sentence === firstToken.sentence) end++;
+    // In text written without capitals ("met carlos at blackrock") a name need not start with one.
+    const uncased = context.lowerCaseSentences.has(firstToken.sentence);
+    if (!firstToken.capitalized && !handle && !uncased && span.confidence < LOWER_CASE_NAME_IN_CASED_TEXT) continue;
     // Alone, a word that is as often a word as a name ("Grant money ran out") is left to the rules' cues.
     if (end - first === 1 && !handle && (NOT_A_NAME_ALONE.test(firstToken.text) || WORDS_THAT_ARE_ALSO_NAMES.has(firstToken.key))) continue;
     let type: NameType = span.type;

@@ -296,9 +296,24 @@ function hash(text: string): number {
 export function contextOf(tokens: Token[]): NameContext {
   const lowercaseWords = new Set<string>();
   const wordCounts = new Map<number, { words: number; capitalized: number }>();
-  for (const token of tokens) {
+  // Casing: words of two letters or more, a handle or hashtag aside ("@IBM", "#NYC"): how many,
+  // how many written in capitals ("CEO"), how many capitalized otherwise ("Carlos", "I've").
+  const casings = new Map<number, Casing>();
+  const whole: Casing = { letters: 0, allCaps: 0, titled: 0 };
+  for (let index = 0; index < tokens.length; index++) {
+    const token = tokens[index]!;
     if (!token.isWord || token.isNumber) continue;
     if (!token.capitalized) lowercaseWords.add(token.text);
+    const sigil = index > 0 && (tokens[index - 1]!.text === '@' || tokens[index - 1]!.text === '#') && tokens[index - 1]!.end === token.start;
+    if (token.text.length >= 2 && !sigil && LETTER.test(token.text) && !PRONOUN_I.test(token.text)) {
+      let casing = casings.get(token.sentence);
+      if (!casing) casings.set(token.sentence, (casing = { letters: 0, allCaps: 0, titled: 0 }));
+      for (const counts of [casing, whole]) {
+        counts.letters++;
+        if (token.allCaps) counts.allCaps++;
+        else if (token.capitalized) counts.titled++;
+      }
+    }
     // Short words stay lower case even in Title Case ("at", "of", "and"), so they say nothing
     // either way; counted as capitalized, they made a sentence of names look like a headline
     // ("Lucia Brandt and Javier Osei both left Fennimore Partners in 2023").
@@ -310,7 +325,34 @@ export function contextOf(tokens: Token[]): NameContext {
   }
   const titleCaseSentences = new Set<number>();
   for (const [sentence, counts] of wordCounts) if (counts.words >= 3 && counts.capitalized / counts.words >= 0.8) titleCaseSentences.add(sentence);
-  return { tokens, lowercaseWords, titleCaseSentences };
+  // A sentence too short to tell ("lol", "thx carlos") takes the casing of the whole text.
+  const lowerCaseSentences = new Set<number>();
+  const allCapsSentences = new Set<number>();
+  for (const [sentence, own] of casings) {
+    const casing = own.letters >= MIN_CASING_WORDS ? casingOf(own) : casingOf(whole);
+    if (casing === 'lower') lowerCaseSentences.add(sentence);
+    else if (casing === 'caps') allCapsSentences.add(sentence);
+  }
+  return { tokens, lowercaseWords, titleCaseSentences, lowerCaseSentences, allCapsSentences };
+}
+
+interface Casing {
+  letters: number;
+  allCaps: number;
+  titled: number;
+}
+const LETTER = /\p{L}/u;
+/** "I'm", "I've", "I'd", "I'll": capitalized in text otherwise written without capitals. */
+const PRONOUN_I = /^I['’]/;
+const MIN_CASING_WORDS = 3;
+/**
+ * "lower": no word capitalized but those written all in capitals ("can't believe ted pick is
+ * CEO"); "caps": four words in five all in capitals ("GOOGLE BUYS FITBIT"); else mixed.
+ */
+function casingOf(counts: Casing): 'lower' | 'caps' | 'mixed' {
+  if (counts.letters < MIN_CASING_WORDS) return 'mixed';
+  if (counts.allCaps / counts.letters >= 0.8) return 'caps';
+  return counts.titled === 0 && counts.allCaps < counts.letters ? 'lower' : 'mixed';
 }
 
 /** The tokens covering [start, end), snapped outwards to whole tokens. */

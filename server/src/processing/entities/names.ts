@@ -167,6 +167,12 @@ export interface NameContext {
   lowercaseWords: Set<string>;
   /** Sentences written in Title Case, like headlines: most of their words capitalized. */
   titleCaseSentences: Set<number>;
+  /**
+   * Sentences written without capitals ("met carlos at the blackrock event") or all in capitals:
+   * capitalization says nothing there, so the tagger reads names from words and lists alone.
+   */
+  lowerCaseSentences: Set<number>;
+  allCapsSentences: Set<number>;
 }
 
 /** Every cue around the span, with what it says. */
@@ -279,7 +285,8 @@ export function vetoed(context: NameContext, first: number, end: number): boolea
     if (STOP_WORDS.has(only.key) || only.key.length < 2) return true;
     if (ORGANIZATION_WORDS.has(only.key) || LEGAL_SUFFIXES.has(only.key) || ROLE_WORDS.has(only.key)) return true;
     // Written in lower case elsewhere in the text: a common word at a sentence start or in a headline.
-    if (context.lowercaseWords.has(only.text.toLowerCase())) return true;
+    // (A word written in lower case here — a tweet's "@colgo", "met carlos" — is not "elsewhere".)
+    if (only.capitalized && context.lowercaseWords.has(only.text.toLowerCase())) return true;
   }
   return isCountryName(foldName(span.map((token) => token.text).join(' ')));
 }

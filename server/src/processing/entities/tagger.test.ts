@@ -3,6 +3,7 @@ import { describe, it } from 'node:test';
 import { groupMentions } from '../../modules/rawdata/entity-finding.ts';
 import { extractEntities, type Mention } from './index.ts';
 import { contextOf } from './model.ts';
+import { vetoed } from './names.ts';
 import { EntityTagger, TAGGER_VERSION, defaultTagger, spansOf, type TaggerFile } from './tagger.ts';
 import { tokenize } from './tokens.ts';
 
@@ -83,5 +84,47 @@ describe('extractEntities with the tagger', () => {
   it('makes no names of version numbers, hyphenated words and file formats', () => {
     const { mentions } = extractEntities('Open it in MS-Word, then see part II of the Non-regular XMLnamespaces guide.');
     assert.deepEqual([...of(mentions, 'PER'), ...of(mentions, 'ORG')], []);
+  });
+});
+
+describe('social posts', () => {
+  const casing = (text: string) => {
+    const context = contextOf(tokenize(text).tokens);
+    return { lower: [...context.lowerCaseSentences], caps: [...context.allCapsSentences] };
+  };
+
+  it('tells sentences written without capitals, or all in capitals, from mixed ones', () => {
+    assert.deepEqual(casing("can't believe ted pick is already 2 yrs in as CEO. anyway MS earnings thurs"), { lower: [0], caps: [] });
+    assert.deepEqual(casing("lol @Elonmusk really posted that at 3am. I'm done"), { lower: [0, 1], caps: [] }, 'a handle and "I\'m" leave the casing alone');
+    assert.deepEqual(casing('GOOGLE TO BUY FITBIT FOR $2.1BN'), { lower: [], caps: [0] });
+    assert.deepEqual(casing('Goldman Sachs cut its oil price forecast on Wednesday.\nthe rest is noise here'), { lower: [1], caps: [] });
+    assert.deepEqual(casing('Orion Freight Holdings said on Tuesday it had agreed to buy Baltic Rail Logistics.'), { lower: [], caps: [] });
+    assert.deepEqual(casing('thx carlos'), { lower: [], caps: [] }, 'too short to tell, in a text too short to tell');
+  });
+
+  it('does not veto a lower-case word as "written in lower case elsewhere" for being lower case itself', () => {
+    const context = contextOf(tokenize('@colgo hey, congrats to you and the team! Apple pie? we ate apple pie.').tokens);
+    const at = (text: string) => context.tokens.findIndex((token) => token.text === text);
+    assert.equal(vetoed(context, at('colgo'), at('colgo') + 1), false);
+    assert.equal(vetoed(context, at('Apple'), at('Apple') + 1), true);
+  });
+
+  it('finds names in a post written without capitals, and lower-case handles', () => {
+    const { mentions } = extractEntities('met carlos and jensen at the google office yesterday, great chat');
+    assert.deepEqual(of(mentions, 'PER'), ['carlos', 'jensen']);
+    assert.deepEqual(of(mentions, 'ORG'), ['google']);
+    const handle = extractEntities('lol @colgo hey, congrats to you and the team!').mentions.find((mention) => mention.type === 'PER');
+    assert.equal(handle?.text, '@colgo');
+    assert.equal(handle?.normalized, 'colgo', 'the normalized name leaves the sigil out');
+  });
+
+  it('keeps a handle whole: its sigil and every part of it', () => {
+    for (const text of ['congrats @angie_weather on the new job', 'Thanks for the shoutout @Staceylee_ !', 'Big win for #Google today']) {
+      for (const mention of extractEntities(text).mentions) {
+        if (!/^[@#]/.test(mention.text)) continue;
+        const end = mention.start + (/^[@#][\p{L}\p{N}_]+/u.exec(text.slice(mention.start))?.[0].length ?? 0);
+        assert.equal(mention.end, end, `${mention.text} in ${text}`);
+      }
+    }
   });
 });

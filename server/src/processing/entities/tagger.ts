@@ -19,7 +19,7 @@ export type Tag = (typeof TAGS)[number];
 export type TaggedType = 'PER' | 'ORG' | 'LOC';
 
 /** Bumped when the features change meaning: a weights file of another version is refused. */
-export const TAGGER_VERSION = 3;
+export const TAGGER_VERSION = 4;
 export const WEIGHTS_FILE = new URL('./tagger-weights.json.gz', import.meta.url);
 
 /** Word lists the features read, by name; each a set of lower-cased words. */
@@ -55,6 +55,9 @@ export interface TaggingContext {
   lowercaseWords: Set<string>;
   /** Sentences (index) where most words are capitalized: headlines, lists of names. */
   titleCaseSentences: Set<number>;
+  /** Sentences written without capitals, or all in capitals (./model.ts contextOf). */
+  lowerCaseSentences: Set<number>;
+  allCapsSentences: Set<number>;
 }
 
 /** Longest word (in characters) a feature holds. */
@@ -101,6 +104,22 @@ export function tokenFeatures(context: TaggingContext, lists: WordLists, index: 
   out.push('start=' + (token.sentenceStart ? 1 : 0) + cap(token));
   if (token.capitalized && context.lowercaseWords.has(token.text.toLowerCase())) out.push('lowerElsewhere');
   if (context.titleCaseSentences.has(token.sentence)) out.push('titleCase' + cap(token));
+  // Lower-case or all-caps text ("met carlos from blackrock", "GOOGLE BUYS FITBIT"): capitals say
+  // nothing there, so the lists and neighbours speak for themselves, apart from mixed-case text.
+  const casing = context.lowerCaseSentences.has(token.sentence) ? 'lo' : context.allCapsSentences.has(token.sentence) ? 'up' : '';
+  if (casing && token.isWord) {
+    out.push('case=' + casing);
+    for (let at2 = 0; at2 < own.length; at2 += 2) out.push(`cL=${casing}${own.slice(at2, at2 + 2)}`);
+    if (own === '') out.push(`cL=${casing}none${token.key.length > 3 ? 'long' : 'short'}`);
+    out.push(`cw=${casing}|${key}`);
+    for (const offset of [-1, 1]) {
+      const other = at(offset);
+      if (!other) continue;
+      const theirs = listsOf(other.key.slice(0, MAX_FEATURE_WORD));
+      out.push(`cL${offset}=${casing}${theirs.slice(0, 2) || (other.isWord ? 'none' : other.text)}`);
+    }
+    out.push(`ct-1=${casing}|${previousTag}|${own.slice(0, 2)}`);
+  }
   const previousToken = tokens[index - 1];
   if (previousToken && previousToken.end === token.start && (previousToken.text === '@' || previousToken.text === '#')) out.push('after' + previousToken.text);
   for (const offset of [-2, -1, 1, 2]) {
@@ -194,18 +213,23 @@ function allowed(previous: string, tag: string): boolean {
 
 export class EntityTagger {
   /** Feature → offset of its row in `table` (one array for all rows: a typed array per feature cost 30 MB of heap). */
-  private readonly rows = new Map<string, number>();
+  private readonly rows: Map<string, number> = new Map();
   private readonly table: Float32Array;
   readonly lists: WordLists;
   readonly meta: Record<string, unknown>;
 
-  constructor(weights: Map<string, ArrayLike<number>>, lists: WordLists, meta: Record<string, unknown> = {}) {
-    this.table = new Float32Array(weights.size * TAGS.length);
-    let offset = 0;
-    for (const [feature, row] of weights) {
-      for (let tag = 0; tag < TAGS.length; tag++) this.table[offset + tag] = row[tag] ?? 0;
-      this.rows.set(feature, offset);
-      offset += TAGS.length;
+  constructor(weights: Map<string, ArrayLike<number>> | { rows: Map<string, number>; table: Float32Array }, lists: WordLists, meta: Record<string, unknown> = {}) {
+    if (weights instanceof Map) {
+      this.table = new Float32Array(weights.size * TAGS.length);
+      let offset = 0;
+      for (const [feature, row] of weights) {
+        for (let tag = 0; tag < TAGS.length; tag++) this.table[offset + tag] = row[tag] ?? 0;
+        this.rows.set(feature, offset);
+        offset += TAGS.length;
+      }
+    } else {
+      this.table = weights.table;
+      this.rows = weights.rows;
     }
     this.lists = lists;
     this.meta = meta;
@@ -214,14 +238,20 @@ export class EntityTagger {
   static fromFile(file: TaggerFile): EntityTagger {
     if (file.version !== TAGGER_VERSION) throw new Error(`entity tagger weights are version ${file.version}, this code reads ${TAGGER_VERSION}: run scripts/train-ner.ts`);
     if (file.tags.join() !== TAGS.join()) throw new Error('entity tagger weights have other tags than this code');
-    // Sparse rows ([tag, weight, …] in 1/scale) read as dense ones on the fly.
-    const weights = new Map<string, ArrayLike<number>>();
-    for (const [feature, packed] of Object.entries(file.weights)) {
-      const dense: number[] = new Array<number>(TAGS.length).fill(0);
-      for (let at = 0; at < packed.length; at += 2) dense[packed[at]!] = packed[at + 1]! / file.scale;
-      weights.set(feature, dense);
+    // Sparse rows ([tag, weight, …] in 1/scale) written straight into the one table: a dense
+    // array per feature on the way (97,000 of them) left ~90 MiB of a worker's memory grown for
+    // garbage that V8 does not give back to the system (docs/BENCHMARKS.md "Real documents").
+    const features = Object.keys(file.weights);
+    const table = new Float32Array(features.length * TAGS.length);
+    const rows = new Map<string, number>();
+    let offset = 0;
+    for (const feature of features) {
+      const packed = file.weights[feature]!;
+      for (let at = 0; at < packed.length; at += 2) table[offset + packed[at]!] = packed[at + 1]! / file.scale;
+      rows.set(feature, offset);
+      offset += TAGS.length;
     }
-    return new EntityTagger(weights, listsFrom(file.lists), file.meta);
+    return new EntityTagger({ rows, table }, listsFrom(file.lists), file.meta);
   }
 
   /** Scores of every tag for one token's features. */

@@ -1,18 +1,10 @@
 import { isTiffSignature, isXhtml, SNIFF_BYTES, sniffType } from '../../storage/sniff.ts';
 import { TextBuilder } from './builder.ts';
 import { type ExtractionContext, type NestedInput, throwIfAborted } from './context.ts';
-import { extractEmail } from './email.ts';
-import { extractHtml } from './html.ts';
 import { extractImage } from './image.ts';
-import { extractEpub } from './epub.ts';
-import { extractDocx, extractXlsx } from './office.ts';
-import { extractCompoundFile } from './ole.ts';
-import { extractOdp, extractOds, extractOdt } from './opendocument.ts';
 import { extractPdf } from './pdf.ts';
 import { extractDelimited, extractJson, extractJsonLines, extractPlainText, extractXml, isJsonLines } from './plain.ts';
 import { type DecodedText, decodeText, wideEncoding } from '../../storage/text-encoding.ts';
-import { extractPptx } from './pptx.ts';
-import { extractRtf } from './rtf.ts';
 import { DEFAULT_TEXT_LIMITS, type ExtractedText, TextExtractionError, type TextLimits } from './types.ts';
 import { extractZip, zipEntryNames } from './zip.ts';
 
@@ -131,6 +123,22 @@ async function detect(bytes: Uint8Array, hint: string | undefined, fileName?: st
 }
 
 /** Reads one file (the extraction's own, or one inside it) into `ctx.out`; returns the method. */
+/**
+ * Readers loaded by the first file that needs them, not with this module: a worker holds only
+ * what its files used (the OLE reader with SheetJS ~70 MiB, linkedom ~30, mammoth ~20), and a
+ * worker is recycled after the files that grew it (docs/processes.md).
+ */
+const readers = {
+  email: () => import('./email.ts'),
+  html: () => import('./html.ts'),
+  epub: () => import('./epub.ts'),
+  office: () => import('./office.ts'),
+  ole: () => import('./ole.ts'),
+  opendocument: () => import('./opendocument.ts'),
+  pptx: () => import('./pptx.ts'),
+  rtf: () => import('./rtf.ts'),
+};
+
 async function extractInto(input: NestedInput, ctx: ExtractionContext): Promise<string> {
   throwIfAborted(ctx.signal);
   if (input.bytes.length === 0) throw new TextExtractionError('unsupported', 'The file is empty');
@@ -149,10 +157,10 @@ async function extractInto(input: NestedInput, ctx: ExtractionContext): Promise<
     case 'application/pdf':
       return extractPdf(bytes, ctx);
     case DOCX:
-      await extractDocx(bytes, ctx);
+      await (await readers.office()).extractDocx(bytes, ctx);
       return 'docx';
     case XLSX:
-      await extractXlsx(bytes, ctx);
+      await (await readers.office()).extractXlsx(bytes, ctx);
       return 'xlsx';
     case 'text/csv': {
       const decoded = text();
@@ -168,30 +176,30 @@ async function extractInto(input: NestedInput, ctx: ExtractionContext): Promise<
     case 'application/xhtml+xml': {
       const decoded = text();
       if (decoded.warning) ctx.out.warn(decoded.warning);
-      return extractHtml(decoded.text, ctx);
+      return (await readers.html()).extractHtml(decoded.text, ctx);
     }
     case 'message/rfc822':
       // Text that had to be decoded first (UTF-16, an mbox line) goes to the parser as UTF-8.
-      await extractEmail(preDecoded ? new TextEncoder().encode(preDecoded.text) : bytes, ctx);
+      await (await readers.email()).extractEmail(preDecoded ? new TextEncoder().encode(preDecoded.text) : bytes, ctx);
       return 'email';
     case PPTX:
-      await extractPptx(bytes, ctx);
+      await (await readers.pptx()).extractPptx(bytes, ctx);
       return 'pptx';
     case ODT:
-      await extractOdt(bytes, ctx);
+      await (await readers.opendocument()).extractOdt(bytes, ctx);
       return 'odt';
     case ODS:
-      await extractOds(bytes, ctx);
+      await (await readers.opendocument()).extractOds(bytes, ctx);
       return 'ods';
     case ODP:
-      await extractOdp(bytes, ctx);
+      await (await readers.opendocument()).extractOdp(bytes, ctx);
       return 'odp';
     case EPUB:
-      await extractEpub(bytes, ctx);
+      await (await readers.epub()).extractEpub(bytes, ctx);
       return 'epub';
     case 'application/rtf':
     case 'text/rtf':
-      await extractRtf(bytes, ctx);
+      await (await readers.rtf()).extractRtf(bytes, ctx);
       return 'rtf';
     case 'application/json':
       await extractJson(text(), ctx);
@@ -214,7 +222,7 @@ async function extractInto(input: NestedInput, ctx: ExtractionContext): Promise<
     case 'application/vnd.ms-excel':
     case 'application/vnd.ms-powerpoint':
     case 'application/vnd.ms-outlook':
-      return extractCompoundFile(bytes, ctx);
+      return (await readers.ole()).extractCompoundFile(bytes, ctx);
     default:
       if (mime.startsWith('image/')) {
         await extractImage(bytes, mime, ctx);

@@ -1,7 +1,8 @@
 // What the web app does with each live event (app/events/dispatch.ts): the toast of new
 // suggested organizations (stays open, names cut at 100 characters plus "…", a click goes to
 // /organizations?tab=2), the raw data, suggestion and email domain events refetching what they
-// name, reset refetching the cache, and events without a handler ignored.
+// name, a note's mention toast leading to the record, reset refetching the cache, and events
+// without a handler ignored.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { EventPayload } from '@intelnotes/server/contracts';
@@ -50,6 +51,18 @@ describe('live event dispatch', () => {
       suggestedOrganizationsText({ ...payload, count: 2, items: payload.items.slice(0, 2) }),
       '2 new suggested organizations: Acme, Globex',
     );
+  });
+
+  it("shows a note's mention as a toast that stays open and leads to the record's activity", () => {
+    const { context, toasts, visited, refetches } = recorder();
+    const record = { kind: 'organizations', id: id(7), display_name: 'Acme GmbH' };
+    dispatchLiveEvent({ id: '5', event: 'note_mention', data: JSON.stringify({ id: id(8), record, by: 'mate@acme.test', created_at: '2026-11-29T10:00:00.000Z' }) }, context);
+    assert.equal(toasts.length, 1);
+    assert.equal(toasts[0]!.message, 'mate@acme.test mentioned you on Acme GmbH');
+    assert.equal(toasts[0]!.id, 'note-mention-5');
+    assert.equal(refetches(), 1, 'an open timeline shows the note');
+    toasts[0]!.onClick();
+    assert.deepEqual(visited, [`/organizations/${id(7)}#activity`]);
   });
 
   it('refetches a raw data row and its lists on its update, completion and error events', () => {

@@ -1,6 +1,7 @@
 import type { EventName, EventPayload } from '@intelnotes/server/contracts';
 import { SUGGESTION_LISTS } from '../../api/review';
 import { truncate, type StickyToast } from '../../components/notify';
+import { recordHref } from '../../components/record-links';
 import { DOMAINS_PATH, EMAILS_PATH } from '../../features/emails/emails.api';
 import { RAW_DATA_PATH } from '../../features/rawdata/rawdata.api';
 import type { StreamMessage } from './stream';
@@ -75,7 +76,31 @@ const refetchDomain = ({ id }: { id: string }, { refetchRecord, refetchList }: E
   refetchList(EMAILS_PATH);
 };
 
+/** The toast's text for a note that mentions the user, e.g. "mate@acme.test mentioned you on Acme GmbH". */
+export function noteMentionText({ by, record }: EventPayload<'note_mention'>): string {
+  const where = record.display_name ? truncate(record.display_name, TOAST_NAME_LENGTH) : 'a record';
+  return `${by ?? 'A teammate'} mentioned you on ${where}`;
+}
+
+/**
+ * A note mentions the user (a personal event: only their streams get it). A toast that stays
+ * open leads to the record's page, whose Activity shows the note; the activity is refetched.
+ */
+const noteMention: Handler<'note_mention'> = (payload, { stickyToast, navigate, refetchCached }, eventId) => {
+  refetchCached();
+  const href = recordHref(payload.record.kind, { id: payload.record.id });
+  stickyToast({
+    id: `note-mention-${eventId}`,
+    message: noteMentionText(payload),
+    action: href ? 'Open' : 'OK',
+    onClick: () => {
+      if (href) navigate(`${href}#activity`);
+    },
+  });
+};
+
 const handlers: Handlers = {
+  note_mention: noteMention,
   raw_data_update: refetchRawData,
   raw_data_process_complete: refetchProcessedRawData,
   raw_data_error: refetchRawData,

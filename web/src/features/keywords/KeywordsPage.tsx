@@ -37,7 +37,7 @@ function KeywordsTable({ meta }: { meta: ResourceMeta }) {
           </Button>
         </Box>
       )}
-      <DataTable meta={meta} view={keywordsView} />
+      <DataTable meta={meta} view={keywordsView} inlineEdit />
     </Stack>
   );
 }

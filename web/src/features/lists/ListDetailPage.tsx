@@ -8,13 +8,14 @@ import DeleteIcon from '@mui/icons-material/Delete';
 import EditIcon from '@mui/icons-material/Edit';
 import { Link as RouterLink, useLocation, useNavigate, useParams } from 'react-router';
 import type { ResourceMeta } from '@intelnotes/server/contracts';
-import { apiErrorMessage, type ApiError } from '../../api/api-error';
+import { apiErrorMessage, isPaywalledError, type ApiError } from '../../api/api-error';
 import { useRemoveResourceMutation } from '../../api/resources';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { DetailFields } from '../../components/DetailList';
 import { formatDateTime } from '../../components/field-format';
 import { FieldValue, isEmptyFieldValue } from '../../components/FieldValue';
 import { HistoryPanel } from '../../components/HistoryPanel';
+import { LockedRecord } from '../../components/LockedOffer';
 import { notify } from '../../components/notify';
 import { NotFoundPage } from '../../components/NotFoundPage';
 import { recordName, toastName, useAccessLevel, useCanWrite } from '../../components/resource-view';
@@ -52,6 +53,7 @@ function ListDetail({ meta, kind, slug }: ListDetailProps) {
   }, [currentSlug, slug, kind.segment, location.search, navigate]);
 
   if (isLoading) return <LinearProgress aria-label="Loading the list" />;
+  if (isPaywalledError(error)) return <LockedRecord label="list" back={{ to: listsPage, label: kind.plural }} />;
   if (error && 'status' in error && error.status === 404) {
     return (
       <StatusMessage

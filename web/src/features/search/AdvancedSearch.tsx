@@ -182,9 +182,11 @@ function TypeResults({ q, entry }: { q: string; entry: TypeWithMeta }) {
   const request = useMemo(() => ({ ...listParams(state), search: q, ordering: state.ordering || RELEVANCE }), [state, q]);
   const list = useListResourceQuery({ path: meta.path, params: request });
   const filters = useAvailableFiltersQuery(meta.path);
-  const words = useMemo(() => searchWords(q), [q]);
   const top = useRef<HTMLDivElement>(null);
   const page = list.currentData;
+  // The words typed, and those like them a forgiven search matched (the answer names them).
+  const similar = page?.similar_words;
+  const words = useMemo(() => searchWords(q, similar), [q, similar]);
   const filtered = Object.keys(state.filters).length > 0;
 
   const orderings = meta.ordering.flatMap((name) => {

@@ -23,6 +23,7 @@ import { ResourceMetaGate } from '../../../components/ResourceMetaGate';
 import type { ListStateControl, ListUrlState } from '../../../components/use-list-url-state';
 import { useResourceView } from '../../../lib/resource-views';
 import { ConditionChips } from './ConditionChips';
+import { withLinkFilters } from './query-fields';
 import { useValidateQueryMutation, useNlpToQueryQuery } from './operator.api';
 import {
   CONTROL_PARAMS,
@@ -235,7 +236,9 @@ interface QueryResultsProps {
 function QueryResults({ meta, view, answer, busy, error, onEdit, onAccept }: QueryResultsProps) {
   const { query } = answer;
   const filtersQuery = useAvailableFiltersQuery(meta.path);
-  const filters = filtersQuery.data?.filters;
+  // Link filters ("people linked to X") are chips like the relations: named, edited and removed.
+  const linked = useMemo(() => withLinkFilters(meta, filtersQuery.data?.filters), [meta, filtersQuery.data]);
+  const filters = linked.filters;
   const [dialog, setDialog] = useState<'search' | 'limit' | null>(null);
   const [page, setPage] = useState(0);
 
@@ -288,7 +291,7 @@ function QueryResults({ meta, view, answer, busy, error, onEdit, onAccept }: Que
         )}
       </Stack>
       <ConditionChips
-        meta={meta}
+        meta={linked.meta}
         view={view}
         filters={filters}
         conditions={query.conditions}

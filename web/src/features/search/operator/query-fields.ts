@@ -51,3 +51,29 @@ export function describeCondition(meta: ResourceMeta, view: ResourceView, filter
   });
   return conditionText({ ...condition, labels }, fieldLabel(view, condition.field), valueKind(field));
 }
+
+/**
+ * The resource's link filters (GET resources/ `links`: "people linked to X", "investors") as
+ * relation fields a query may test: their chips are named, edited with a record picker and
+ * removed like any relation's. The server checks who may use them.
+ */
+export function withLinkFilters(meta: ResourceMeta, filters: readonly QueryFilter[] | undefined): { meta: ResourceMeta; filters: readonly QueryFilter[] | undefined } {
+  const links = (meta.links ?? []).filter((link) => !meta.fields.some((field) => field.name === link.name));
+  if (links.length === 0) return { meta, filters };
+  const template = meta.fields[0]!;
+  const fields: FieldMeta[] = links.map((link) => ({
+    ...template,
+    name: link.name,
+    kind: 'relation',
+    choices: null,
+    choice_labels: null,
+    filterable: true,
+    orderable: false,
+    read_access: meta.read_access,
+    relation: { many: true, targets: link.targets },
+  }));
+  return {
+    meta: { ...meta, fields: [...meta.fields, ...fields] },
+    filters: filters && [...filters, ...links.map((link): QueryFilter => ({ name: link.name, type: 'relation', lookups: ['is', 'not'], values: [] }))],
+  };
+}
