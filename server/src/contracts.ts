@@ -692,6 +692,53 @@ export type RelatedGroup = Static<typeof RelatedGroup>;
 export const RelatedGroups = Type.Object({ groups: Type.Array(RelatedGroup) });
 export type RelatedGroups = Static<typeof RelatedGroups>;
 
+/** A record of a relationship graph (GET {resource}/{id}/graph/). */
+export const RelationGraphNode = Type.Object({
+  id: Type.String(),
+  /** Its resource kind (organizations, people, ledger_entries, library, …). */
+  kind: Type.String(),
+  display_name: Type.Union([Type.String(), Type.Null()]),
+  /** Steps from the root (0 for the root). */
+  depth: Type.Integer(),
+});
+export type RelationGraphNode = Static<typeof RelationGraphNode>;
+
+/** A relation between two nodes: `source`'s relation field `field` holds `target`. */
+export const RelationGraphEdge = Type.Object({
+  source: Type.String(),
+  target: Type.String(),
+  /** `{resource kind}.{field}` of the source, e.g. library.authors. */
+  field: Type.String(),
+  /** The field, readable (authors, owner person). */
+  label: Type.String(),
+});
+export type RelationGraphEdge = Static<typeof RelationGraphEdge>;
+
+/** A kind the caller may ask for in `kinds=`, and whether this answer includes it. */
+export const RelationGraphKind = Type.Object({
+  kind: Type.String(),
+  label: Type.String(),
+  plural: Type.String(),
+  /** Its API path, e.g. /assets/people: where a node's own graph is asked for. */
+  path: Type.String(),
+  selected: Type.Boolean(),
+});
+export type RelationGraphKind = Static<typeof RelationGraphKind>;
+
+/** GET {resource}/{id}/graph/: the record's neighbours the caller may see, both ways, to depth 1 or 2. */
+export const RelationGraph = Type.Object({
+  root: Type.Object({ id: Type.String(), kind: Type.String() }),
+  depth: Type.Integer(),
+  /** The cap on nodes this answer was read with. */
+  limit: Type.Integer(),
+  /** Some visible records were left out by the cap (never said of records the caller may not see). */
+  truncated: Type.Boolean(),
+  nodes: Type.Array(RelationGraphNode),
+  edges: Type.Array(RelationGraphEdge),
+  kinds: Type.Array(RelationGraphKind),
+});
+export type RelationGraph = Static<typeof RelationGraph>;
+
 /** GET {resource}/{id}/merge-preview/?other={id}: both records field by field, and what would move. */
 export const MergePreview = Type.Object({
   survivor: Type.Record(Type.String(), Type.Unknown()),

@@ -7,7 +7,7 @@ import type { MultipartFile } from '@fastify/multipart';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type, type TSchema } from 'typebox';
-import { AuditHistory, AvailableFilters, BulkRefusedBody, BulkResult, BulkUndoResult, ErrorBody, ImportFailedBody, ImportJobAccepted, ImportReport, MergePreview, MergeRequest, MergeResult, RelatedGroups, resourcePage } from '../contracts.ts';
+import { AuditHistory, AvailableFilters, BulkRefusedBody, BulkResult, BulkUndoResult, ErrorBody, ImportFailedBody, ImportJobAccepted, ImportReport, MergePreview, MergeRequest, MergeResult, RelatedGroups, RelationGraph, resourcePage } from '../contracts.ts';
 import { actorOf, withContext } from './engine-context.ts';
 import { pageOf } from './pages.ts';
 import { cachedReply } from './read-cache.plugin.ts';
@@ -16,6 +16,7 @@ import { FilterParam, limitOffsetParams, pagingParams } from './list-params.ts';
 import { engineParsed } from './validation.ts';
 import { parseRelatedQuery, RELATED_DEFAULT_LIMIT, relatedGroups } from '../resources/backlinks.ts';
 import { BULK_MAX_ROWS, BulkService } from '../resources/bulk.ts';
+import { GRAPH_DEFAULT_NODES, GRAPH_MAX_NODES, inGraphs, parseGraphQuery, relationGraph } from '../resources/graph.ts';
 import { MergeService } from '../resources/merge.ts';
 import type { FileStore } from '../storage/files.ts';
 import type { PlannerStatistics } from '../resources/planner-statistics.ts';
@@ -237,6 +238,26 @@ export async function registerResource(instance: FastifyInstance, service: Resou
     const query = parseRelatedQuery(request.query);
     return withContext(request, (ctx) => relatedGroups(ctx, service, request.params.id, query));
   });
+
+  if (inGraphs(service.catalog, resource)) {
+    app.get(`${base}/:id/graph/`, {
+      ...read,
+      schema: {
+        tags,
+        summary: 'The record and its neighbours the caller may see, both ways through every relation, to depth 1 or 2: nodes and edges (at most `limit` nodes; `truncated` when more were left out)',
+        params: idParam,
+        querystring: Type.Object({
+          depth: Type.Optional(Type.String({ description: '1 or 2 (default 2)' })),
+          kinds: Type.Optional(Type.String({ description: 'Comma-separated resource kinds whose records may be nodes (default: organizations, people, ledger_entries, library); the answer\'s `kinds` lists those the caller may ask for' })),
+          limit: Type.Optional(Type.String({ description: `Nodes at most, the record included (default ${GRAPH_DEFAULT_NODES}, at most ${GRAPH_MAX_NODES})` })),
+        }),
+        response: { 200: RelationGraph, ...errors },
+      },
+    }, async (request) => {
+      const graphQuery = parseGraphQuery(service.catalog, request.principal.access, request.query);
+      return withContext(request, (ctx) => relationGraph(ctx, service, request.params.id, graphQuery));
+    });
+  }
 
   const bulk = new BulkService(service);
   app.post(`${base}/bulk/`, {

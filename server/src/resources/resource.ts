@@ -96,6 +96,12 @@ export interface ResourceDeclaration {
    */
   paywallOffer?: boolean;
   /**
+   * Whether records of this resource are in a relationship graph unless the caller picks the
+   * kinds (`GET {path}/{id}/graph/`, resources/graph.ts): the records people follow from one to
+   * another. Every resource with relations can be asked for (`kinds=`), and every one is a root.
+   */
+  graph?: boolean;
+  /**
    * 'tenant' (default): rows belong to the request's tenant. 'shared': one
    * table for every tenant (geos, cities), without tenant_id or visibility.
    */

@@ -18,6 +18,7 @@ export const ledgerEntries = defineResource({
   table: 'ledger_entries',
   label: 'Ledger entry',
   paywallOffer: true,
+  graph: true,
   plural: 'Ledger entries',
   summary: ['year', 'quarter', 'symbol'],
   writeAccess: 'research',

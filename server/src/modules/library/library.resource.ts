@@ -32,6 +32,7 @@ export const library = defineResource({
   table: 'library_entries',
   label: 'Library entry',
   paywallOffer: true,
+  graph: true,
   plural: 'Library entries',
   summary: ['type', 'publish_date', 'publisher'],
   writeAccess: 'research',

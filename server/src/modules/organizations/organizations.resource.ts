@@ -9,6 +9,7 @@ export const organizations = defineResource({
   table: 'organizations',
   label: 'Organization',
   paywallOffer: true,
+  graph: true,
   summary: ['hq_city', 'ownership_type'],
   review: { typeCode: 'ORG' },
   writeAccess: 'research',

@@ -9,6 +9,7 @@ export const people = defineResource({
   table: 'people',
   label: 'Person',
   paywallOffer: true,
+  graph: true,
   plural: 'People',
   summary: ['current_address_city', 'passport_country'],
   review: { typeCode: 'PER' },
