@@ -38,6 +38,7 @@ import { settingsRoutes } from './modules/settings/settings.routes.ts';
 import { taggingRoutes } from './modules/tagging/tagging.routes.ts';
 import { countsRoutes, registerCountsCache } from './modules/tools/counts.routes.ts';
 import { usersRoutes } from './modules/users/users.routes.ts';
+import { viewsRoutes } from './modules/views/views.routes.ts';
 import { jobsRoutes } from './jobs/jobs.routes.ts';
 import { probeRoutes } from './modules/probe/probe.routes.ts';
 import { metadataRoutes } from './http/metadata.routes.ts';
@@ -133,6 +134,7 @@ export async function buildApp({ engine, logger, mail }: AppDeps): Promise<Fasti
       await api.register(rawdataRoutes, { services: engine.services, processing: engine.rawDataProcessing, reports: engine.rawDataReports, files, config });
       await api.register(emailsRoutes, { list: engine.emailList, db, config, mail: mail ?? mailTransportFor(config, app.log) });
       await api.register(taggingRoutes, { services: engine.services });
+      await api.register(viewsRoutes, { services: engine.services });
       await api.register(notesRoutes, { services: engine.services });
       await api.register(metadataRoutes, { catalog: engine.catalog });
       await api.register(jobsRoutes);

@@ -321,6 +321,14 @@ export const ResourceMeta = Type.Object({
   fields: Type.Array(FieldMeta),
   ordering: Type.Array(Type.String()),
   filters: Type.Array(Type.String()),
+  /**
+   * The fields a list can be grouped by (one value per row: choices, categories, visibility,
+   * flags, numbers, relations to one record), every field's: a restricted field's for its
+   * read_access and above.
+   */
+  group_by: Type.Array(Type.String()),
+  /** The order of a list request without `ordering` (e.g. -updated_at, name). */
+  default_ordering: Type.String(),
   /** Field → the lookups its list parameters take (LOOKUPS), for every field that takes one; a restricted field's for its read_access and above. */
   lookups: Type.Record(Type.String(), Type.Array(LookupSchema)),
   /** Fields of which at least one must be filled in (the record's names). */
@@ -355,6 +363,39 @@ export const ResourceMeta = Type.Object({
   ]),
 });
 export type ResourceMeta = Static<typeof ResourceMeta>;
+
+/**
+ * What a saved view holds (server/src/modules/views, docs/web.md "Saved views"): a table's
+ * settings, checked against its resource's declaration when saved. A setting left null or
+ * empty is the table's own.
+ */
+export const SavedViewState = Type.Object({
+  search: Type.String(),
+  /** The list's ordering ("-founding_date,name_inc"); '' for its default. */
+  ordering: Type.String(),
+  /** List parameter (`hq_city`, `founding_date__gte`) → its values. */
+  filters: Type.Record(Type.String(), Type.Array(Type.String())),
+  columns: Type.Union([Type.Array(Type.String()), Type.Null()]),
+  density: Type.Union([Type.Literal('comfortable'), Type.Literal('compact'), Type.Null()]),
+  /** A field of the resource's `group_by`, or null. */
+  group_by: Type.Union([Type.String(), Type.Null()]),
+  page_size: Type.Union([Type.Literal(25), Type.Literal(50), Type.Literal(100), Type.Null()]),
+});
+export type SavedViewState = Static<typeof SavedViewState>;
+
+/** A saved view as GET views/ presents it. */
+export interface SavedView {
+  id: string;
+  name: string;
+  /** The resource kind whose list it shows. */
+  resource: string;
+  state: SavedViewState;
+  /** Shared with the team (research users and admins of the tenant); else its owner's alone. */
+  shared: boolean;
+  owner_id: string;
+  /** Whether it is the reader's default of its table. */
+  is_default: boolean;
+}
 
 /** Counts of one kind of entity by visibility; hidden_count for admins only. */
 export const KindCount = Type.Object({

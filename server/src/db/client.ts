@@ -25,6 +25,12 @@ export type Executor = Db | Tx;
 
 export interface TenantContext {
   tenantId: string | null;
+  /**
+   * The signed-in user the transaction works for (a person, or the user a system actor works
+   * for): `app_user_id()` in SQL, which the policies of rows that belong to a user read
+   * (saved views, migration 0230). None for a visitor or a system actor on its own.
+   */
+  userId?: string | null;
   /** Admins of the default tenant may write the tenants table. */
   manageTenants?: boolean;
   /** Job workers claim and settle jobs of every tenant (the jobs table's second policy). */
@@ -161,12 +167,15 @@ export function contextStatement(context: TenantContext): string {
   if (tenantId !== '' && !UUID.test(tenantId)) throw new Error(`tenant id is not a uuid: ${tenantId}`);
   const stage = context.importStage ?? '';
   if (stage !== '' && !UUID.test(stage)) throw new Error(`import stage is not a uuid: ${stage}`);
+  const userId = context.userId ?? '';
+  if (userId !== '' && !UUID.test(userId)) throw new Error(`user id is not a uuid: ${userId}`);
   return [
     `SET LOCAL ROLE ${APP_ROLE}`,
     `SET LOCAL app.tenant_id = '${tenantId}'`,
     `SET LOCAL app.manage_tenants = '${context.manageTenants ? 'on' : 'off'}'`,
     `SET LOCAL app.jobs_worker = '${context.jobsWorker ? 'on' : 'off'}'`,
     `SET LOCAL app.import_stage = '${stage}'`,
+    `SET LOCAL app.user_id = '${userId}'`,
   ].join(';\n');
 }
 

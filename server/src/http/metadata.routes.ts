@@ -6,7 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { ResourceMeta, type FieldMeta } from '../contracts.ts';
 import { BULK_MAX_ROWS, bulkActions } from '../resources/bulk.ts';
-import { DEFAULT_ORDERING, fieldLookups, filterNames, orderingNames } from '../resources/list-query.ts';
+import { DEFAULT_ORDERING, fieldLookups, filterNames, groupableFields, orderingNames } from '../resources/list-query.ts';
 import { linkTargets, type Catalog } from '../resources/catalog.ts';
 import { fieldSection } from '../resources/fields.ts';
 import type { Resource } from '../resources/resource.ts';
@@ -24,6 +24,8 @@ export function resourceMeta(resource: Resource, catalog: Catalog): ResourceMeta
     fields: fieldsMeta(resource, catalog),
     ordering: orderingNames(resource),
     filters: filterNames(resource),
+    group_by: groupableFields(resource, 'admin'),
+    default_ordering: resource.defaultOrdering ?? DEFAULT_ORDERING,
     // Every field's, whoever reads this: a restricted field's read_access says who may use them.
     lookups: fieldLookups(resource, 'admin'),
     name_fields: resource.identity?.names ?? [],

@@ -25,6 +25,7 @@ import { findJob } from '../jobs/jobs.repository.ts';
 import { filterNames, parseListQuery, rangeFilters, type ListQuery } from '../resources/list-query.ts';
 import type { Resource } from '../resources/resource.ts';
 import type { ResourceService } from '../resources/service.ts';
+import { OWNER_COLUMN } from '../resources/repository.ts';
 import { fieldReadAccess } from '../resources/visibility.ts';
 import { SpreadsheetExport, type ExportFormat } from '../resources/spreadsheet-export.ts';
 import { fileError, saveSpreadsheet, uploadError, withImportFolder, type Upload } from '../resources/spreadsheet-import.ts';
@@ -61,6 +62,8 @@ function recordSchema(resource: Resource): TSchema {
   const properties: Record<string, TSchema> = { id: Type.String({ format: 'uuid' }), display_name: Type.Union([Type.String(), Type.Null()]) };
   // A field some readers may not read (its readAccess, or a relation's targets': visibility.ts) is left out of their records, so it is optional.
   for (const [name, field] of Object.entries(resource.fields)) properties[name] = fieldReadAccess(field) !== 'public' ? Type.Optional(field.schema) : field.schema;
+  // A row that belongs to a user names them (resource.ts `owner`).
+  if (resource.owner) properties[OWNER_COLUMN] = Type.String({ format: 'uuid' });
   return Type.Object(properties, { additionalProperties: true, $id: `${resource.type}Record` });
 }
 

@@ -26,13 +26,14 @@ import { withTaggingRules } from './tagging/apply-tagging-rules.ts';
 import { taggingRules } from './tagging/tagging-rules.resource.ts';
 import { terminology } from './terminology/terminology.resource.ts';
 import { sourceUrls } from './urls/urls.resource.ts';
+import { savedViews } from './views/views.resource.ts';
 import { Catalog } from '../resources/catalog.ts';
 import type { Resource } from '../resources/resource.ts';
 
 export const RESOURCES: Resource[] = withTaggingRules([
   organizations, people, keywords, library, ledgerEntries, investments,
   terminology, geos, cities, sourceUrls, taggingRules, lists, buckets, rawData, emailDomains, emailList,
-  factSections, factCategories, facts, notes,
+  factSections, factCategories, facts, notes, savedViews,
 ]);
 
 /** The resources by kind, with who references whom (relations, merges, deletes), and the engine's extensions. */

@@ -8,7 +8,8 @@
  * - every choice list equals the CHECK constraint of its column;
  * - every tenant table has row-level security enabled and forced with the
  *   tenant_isolation policy (shared tables: read by all, written by tenant managers), and
- *   every engine table the staged_rows policy hiding an import's staged rows (migration 0115);
+ *   every engine table the staged_rows policy hiding an import's staged rows (migration 0115),
+ *   and exactly the tables of resources declared with `owner` the owner policies (migration 0230);
  * - the counter trigger exists exactly where the entity counts read counters;
  * - the search_words trigger (quick search's word index, migration 0120) exists exactly on the
  *   tables of resources declared with `quickSearch`;
@@ -20,7 +21,7 @@ import { sql } from 'drizzle-orm';
 import { query, type Executor } from '../db/client.ts';
 import type { FieldType } from './fields.ts';
 import { filterNames } from './list-query.ts';
-import { counterKindsOf } from './repository.ts';
+import { counterKindsOf, OWNER_COLUMN } from './repository.ts';
 import type { Resource } from './resource.ts';
 
 /** The SQL type (format_type, without a numeric's precision) of each column a field writes. */
@@ -76,6 +77,7 @@ function engineColumns(resource: Resource): Record<string, string> {
     // Staged writes of an all-or-nothing import job (migration 0115, staging.ts).
     staged_by: 'uuid',
     ...(resource.identity ? { name_keys: 'text[]' } : {}),
+    ...(resource.owner ? { [OWNER_COLUMN]: 'uuid' } : {}),
     ...(resource.search ? { search_vector: 'tsvector' } : {}),
     ...(resource.quickSearch ? { search_name: 'text' } : {}),
   };
@@ -186,6 +188,7 @@ export async function conformanceProblems(executor: Executor, resources: Resourc
   }
   rowLevelSecurityProblems(schema, resources, problems.rowLevelSecurity);
   for (const resource of resources) stagedRowsProblems(schema, resource, problems.rowLevelSecurity);
+  for (const resource of resources) ownerRowsProblems(schema, resource, problems.rowLevelSecurity);
   tenantKeyProblems(schema, problems.tenantKeys);
   return problems;
 }
@@ -278,6 +281,34 @@ function stagedRowsProblems(schema: Schema, resource: Resource, out: string[]): 
   const policy = schema.policies.find((row) => row.table === resource.table && row.name === 'staged_rows');
   if (!policy || policy.permissive !== 'RESTRICTIVE' || policy.command !== 'ALL' || policy.using !== STAGED_CONDITION) {
     out.push(`${resource.table}: no restrictive staged_rows policy FOR ALL USING ${STAGED_CONDITION} (SELECT enable_staged_writes('${resource.table}'))`);
+  }
+}
+
+const OWNER_CONDITION = '(owner_id = app_user_id())';
+
+/**
+ * The restrictive policies of rows that belong to a user (`owner`, enable_owner_rows in
+ * migration 0230): read by the owner (and the team where shared), written only by the owner.
+ * A resource without `owner` has none of them.
+ */
+function ownerRowsProblems(schema: Schema, resource: Resource, out: string[]): void {
+  const share = resource.owner?.shareField;
+  const expected: Record<string, { command: string; using: string | null; check: string | null }> = {
+    owner_read: { command: 'SELECT', using: share ? `((owner_id = app_user_id()) OR ${share})` : OWNER_CONDITION, check: null },
+    owner_insert: { command: 'INSERT', using: null, check: OWNER_CONDITION },
+    owner_update: { command: 'UPDATE', using: OWNER_CONDITION, check: OWNER_CONDITION },
+    owner_delete: { command: 'DELETE', using: OWNER_CONDITION, check: null },
+  };
+  const policies = schema.policies.filter((row) => row.table === resource.table && row.name in expected);
+  if (!resource.owner) {
+    if (policies.length > 0) out.push(`${resource.table}: owner policies (${policies.map((row) => row.name).join(', ')}), but ${resource.kind} declares no owner`);
+    return;
+  }
+  for (const [name, wanted] of Object.entries(expected)) {
+    const found = policies.find((row) => row.name === name);
+    if (!found || found.permissive !== 'RESTRICTIVE' || found.command !== wanted.command || found.using !== wanted.using || found.check !== wanted.check) {
+      out.push(`${resource.table}: no restrictive ${name} policy FOR ${wanted.command}${wanted.using ? ` USING ${wanted.using}` : ''}${wanted.check ? ` WITH CHECK ${wanted.check}` : ''} (SELECT enable_owner_rows('${resource.table}'${share ? `, '${share}'` : ''}))`);
+    }
   }
 }
 

@@ -82,7 +82,8 @@ export interface TransactionOptions {
 
 /** Runs `fn` in a transaction scoped to the actor's tenant (row-level security), without any request. */
 export function inTenant<T>(db: Database, actor: Actor, fn: (ctx: EngineContext) => Promise<T>, options: TransactionOptions = {}): Promise<T> {
-  return db.withTenant({ tenantId: actor.tenantId, manageTenants: actor.manageTenants ?? false, ...options }, async (tx) => {
+  const context = { tenantId: actor.tenantId, manageTenants: actor.manageTenants ?? false, userId: responsibleUser(actor)?.id ?? null, ...options };
+  return db.withTenant(context, async (tx) => {
     const result = await fn({ tx, actor });
     // Whatever wrote here (a job, a service), every process's read cache hears of it at commit.
     await noteWrites(tx, actor.tenantId);

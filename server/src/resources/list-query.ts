@@ -81,6 +81,20 @@ export function filterNames(resource: Resource): string[] {
 }
 
 /**
+ * The fields a list can be grouped by (a table's group-by, saved views): its declared filters
+ * that hold one value per row — a choice, category, visibility, flag, number or a relation to
+ * one record (organizations by ownership type, ledger entries by year, raw data by bucket) —
+ * among those a reader at `access` may read. A field of many values (keywords) would put a row
+ * in several groups.
+ */
+export function groupableFields(resource: Resource, access: AccessLevel): string[] {
+  return filterNames(resource).filter((name) => {
+    const field = resource.fields[name];
+    return field !== undefined && !field.multiple && mayReadField(field, access);
+  });
+}
+
+/**
  * How a list parameter compares a field: is any of (`f=a,b`), is none of (`f__not=a,b`),
  * compares with one value (`f__gt=`, `__gte`, `__lt`, `__lte`), has no value (`f__empty=true`)
  * or has one (`f__empty=false`). The parameter of a lookup is lookupParameter's.

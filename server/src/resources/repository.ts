@@ -13,6 +13,9 @@ import type { Resource } from './resource.ts';
 
 export type Row = Record<string, unknown> & { id: string };
 
+/** The column naming the user a row belongs to, for a resource declared with `owner`. */
+export const OWNER_COLUMN = 'owner_id';
+
 /** Filtered totals are exact up to this many rows, estimated beyond. */
 export const EXACT_COUNT_CAP = 1_000;
 
@@ -23,7 +26,7 @@ const list = (values: unknown[]) => sql.join(values.map((value) => sql`${value}`
 export const likeLiteral = (text: string) => text.replace(/[\\%_]/g, (char) => `\\${char}`);
 
 export function selectColumns(resource: Resource): SQL {
-  const columns = ['id', ...resource.columns, 'display_name', 'created_at', 'updated_at', 'created_by', 'updated_by'];
+  const columns = ['id', ...resource.columns, 'display_name', 'created_at', 'updated_at', 'created_by', 'updated_by', ...(resource.owner ? [OWNER_COLUMN] : [])];
   return sql.join([...new Set(columns)].map(id), sql`, `);
 }
 

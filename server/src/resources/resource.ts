@@ -158,6 +158,16 @@ export interface ResourceDeclaration {
     fields: string[];
     values: (context: AnnotateContext) => Promise<Map<string, Record<string, unknown>>>;
   };
+  /**
+   * Rows that belong to a user (saved views): the engine sets the row's `owner_id` column to
+   * the writer (a person, or the user a system actor works for; nobody: 403) and refuses an
+   * edit or delete by anyone else (403); it presents `owner_id`. Who reads which rows is
+   * row-level security's (`enable_owner_rows`, migration 0230, checked by the conformance test):
+   * the owner's own rows, and others' whose boolean `shareField` is true. Answers then differ
+   * per user, so such a resource is read by research users and admins only (whose answers the
+   * read cache never keeps).
+   */
+  owner?: { shareField?: string };
 }
 
 /** A filter through a chain of relations (ResourceDeclaration `links`). */
@@ -184,6 +194,10 @@ export interface AnnotateContext {
 export interface SaveContext {
   tx: Tx;
   resource: Resource;
+  /** Every resource (a hook checking a value against another resource's declaration). */
+  catalog: Catalog;
+  /** What the writer reads and may write. */
+  access: AccessLevel;
   tenantId: string | null;
   /** Who writes (e.g. for a rule that only a record's author may edit it: notes). */
   actor: Actor;
@@ -284,6 +298,14 @@ export function defineResource(declaration: ResourceDeclaration): Resource {
     if (!SEARCH_WEIGHTS.includes(weight)) throw new Error(`${declaration.kind}: search: weight of "${name}" must be A, B, C or D`);
   }
   const shared = declaration.scope === 'shared';
+  if (declaration.owner) {
+    const share = declaration.owner.shareField;
+    if (shared) throw new Error(`${declaration.kind}: a shared resource's rows belong to no user`);
+    if (declaration.readAccess !== 'research' && declaration.readAccess !== 'admin') {
+      throw new Error(`${declaration.kind}: rows with an owner are read per user: readAccess must be research or admin (the read cache keeps visitors' and readers' answers per audience)`);
+    }
+    if (share !== undefined && declaration.fields[share]?.kind !== 'boolean') throw new Error(`${declaration.kind}: owner.shareField "${share}" is not a boolean field`);
+  }
   if (declaration.review && (shared || !('visibility' in declaration.fields))) throw new Error(`${declaration.kind}: only a tenant's entities can be reviewed`);
   return { ...declaration, columns: [...new Set(columns)], shared, hasVisibility: 'visibility' in declaration.fields, status: 'active' };
 }

@@ -61,7 +61,8 @@ export class ResourceService {
       field.kind === 'incomplete_date' ? incompleteDateFlags(name) : [],
     );
     const presented = this.catalog.extensions.flatMap((extension) => extension.presented?.(this.resource) ?? []);
-    return [...READ_ONLY, ...flags, ...(this.resource.annotate?.fields ?? []), ...presented];
+    const owner = this.resource.owner ? [repo.OWNER_COLUMN] : [];
+    return [...READ_ONLY, ...flags, ...owner, ...(this.resource.annotate?.fields ?? []), ...presented];
   }
 
   /** The fields a reader at `access` receives: not a restricted one above them, nor a relation to records they may not read (visibility.ts). */
@@ -142,6 +143,7 @@ export class ResourceService {
         for (const flag of incompleteDateFlags(name)) output[flag] = Boolean(row[flag]);
       }
     }
+    if (this.resource.owner) output[repo.OWNER_COLUMN] = row[repo.OWNER_COLUMN] ?? null;
     output['created_at'] = timestamp(row['created_at']);
     output['updated_at'] = timestamp(row['updated_at']);
     output['updated_by'] = row['updated_by'] ?? null;
@@ -323,10 +325,14 @@ export class ResourceService {
     this.assertMayWrite(ctx.actor);
     const { tx, actor } = ctx;
     const values = { ...input.values };
+    const owner = this.assertOwner(actor, current);
     if (current) await this.keepUnseenRelations(tx, actor.access, current, values);
     throwIfErrors(await checkRelationIds(tx, this.catalog, this.resource, values, actor.access, current));
     for (const hook of this.resource.beforeSave ?? []) {
-      const extra = await hook({ tx, resource: this.resource, tenantId: actor.tenantId, actor, record: { ...(current ?? {}), ...values }, input: values, current });
+      const extra = await hook({
+        tx, resource: this.resource, catalog: this.catalog, access: actor.access, tenantId: actor.tenantId, actor,
+        record: { ...(current ?? {}), ...values }, input: values, current,
+      });
       if (extra) Object.assign(values, extra);
     }
     const before = current ? (await this.presentRows(tx, 'admin', [current]))[0]! : null;
@@ -340,7 +346,8 @@ export class ResourceService {
         }
         rowId = current.id;
       } else {
-        rowId = await repo.insertRow(tx, this.resource, this.resource.shared ? null : actor.tenantId, { ...values, created_by: userId, updated_by: userId });
+        const owned = owner ? { [repo.OWNER_COLUMN]: owner } : {};
+        rowId = await repo.insertRow(tx, this.resource, this.resource.shared ? null : actor.tenantId, { ...values, ...owned, created_by: userId, updated_by: userId });
       }
     } catch (error) {
       // Hooks check unique values with a clear field error; a concurrent write can still win the race.
@@ -387,6 +394,7 @@ export class ResourceService {
   async removeRow(ctx: EngineContext, row: repo.Row): Promise<boolean> {
     this.assertMayWrite(ctx.actor);
     const { tx, actor } = ctx;
+    this.assertOwner(actor, row);
     for (const hook of this.resource.beforeDelete ?? []) await hook(ctx, { resource: this.resource, row });
     for (const extension of this.catalog.extensions) await extension.beforeDelete?.(ctx, { resource: this.resource, row, services: this.services });
     const before = (await this.presentRows(tx, 'admin', [row]))[0]!;
@@ -408,6 +416,8 @@ export class ResourceService {
 
   async history({ tx, actor }: EngineContext, rowId: string): Promise<{ results: AuditEntry[] }> {
     if (!isUuid(rowId)) throw notFound(`${this.resource.label} not found.`);
+    // A row that belongs to a user shows its history only to those who may read it (its owner, or the team when shared).
+    if (this.resource.owner) await this.findVisible(tx, actor.access, rowId);
     const results = await recordHistory(tx, this.resource.kind, rowId);
     // A deleted record keeps its history; a record that never existed has none.
     if (results.length === 0) await this.findVisible(tx, actor.access, rowId);
@@ -484,6 +494,22 @@ export class ResourceService {
     const needed = this.resource.writeAccess;
     const allowed = needed === 'manage-tenants' ? actor.manageTenants === true : atLeast(actor.access, needed);
     if (!allowed) throw permissionDenied();
+  }
+
+  /**
+   * For a resource whose rows belong to a user (`owner`): the user a new row belongs to (the
+   * writer), or a 403 when the writer is nobody, or when `current` belongs to someone else — a
+   * shared row is read by the team but changed only by its owner. Row-level security holds the
+   * same rule (migration 0230); this says it as an answer rather than as a row not found.
+   * Null for other resources.
+   */
+  assertOwner(actor: Actor, current: repo.Row | null): string | null {
+    if (!this.resource.owner) return null;
+    const user = responsibleUser(actor)?.id ?? null;
+    const label = this.resource.label.toLowerCase();
+    if (!user) throw permissionDenied(`A ${label} belongs to a user: sign in to save one.`);
+    if (current && current[repo.OWNER_COLUMN] !== user) throw permissionDenied(`Only its owner may change or delete this ${label}.`);
+    return user;
   }
 
   async findVisible(tx: Tx, access: AccessLevel, rowId: string): Promise<repo.Row> {

@@ -51,6 +51,7 @@ export const tenancyPlugin = fp(
     const contextOf = (request: FastifyRequest) => ({
       tenantId: request.tenant?.id ?? null,
       manageTenants: request.principal?.canManageTenants ?? false,
+      userId: request.principal?.user?.id ?? null,
     });
     const reads = options.reads ?? null;
     app.decorateRequest('readsFromPrimary', false);

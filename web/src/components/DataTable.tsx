@@ -6,7 +6,7 @@ import Link from '@mui/material/Link';
 import Stack from '@mui/material/Stack';
 import FileDownloadIcon from '@mui/icons-material/FileDownload';
 import FileUploadIcon from '@mui/icons-material/FileUpload';
-import { DataGrid, useGridApiRef, type GridApi, type GridColDef } from '@mui/x-data-grid';
+import { DataGrid, useGridApiRef, type DataGridProps, type GridApi, type GridColDef } from '@mui/x-data-grid';
 import { Link as RouterLink } from 'react-router';
 import type { FieldMeta, ResourceMeta } from '@intelnotes/server/contracts';
 import { apiErrorMessage } from '../api/api-error';
@@ -30,7 +30,12 @@ import { SearchField } from './SearchField';
 import { SpreadsheetUploadDialog } from './SpreadsheetUploadDialog';
 import { gridDensity, useTablePrefs } from './table-prefs';
 import { TableSettings } from './TableSettings';
-import { listParams, useListUrlState, type ListStateControl } from './use-list-url-state';
+import { DEFAULT_PAGE_SIZE, listParams, useListUrlState, type ListStateControl } from './use-list-url-state';
+import { GroupByMenu } from './GroupByMenu';
+import { isGroupRow, useGroupedRows, type GroupRow } from './grouped-rows';
+import { groupedOrdering } from './views/view-params';
+import { useTableView } from './views/table-view';
+import { ViewsMenu } from './views/ViewsMenu';
 import { useServerGrid } from './server-grid';
 import { VisibilityChip } from './VisibilityChip';
 
@@ -64,6 +69,8 @@ interface DataTableProps {
    * Operator's query holds its own); the URL's by default.
    */
   listState?: ListStateControl;
+  /** Whether research users and admins get the Views menu (default: on a list page — the URL's list state, with filters). */
+  savedViews?: boolean;
   /**
    * Whether those who may write the resource edit its fields in the table's cells (docs/web.md
    * "Editing in the table"); off where rows are not the resource's records as such (suggestions).
@@ -110,6 +117,7 @@ export function DataTable({
   spreadsheetUpload = true,
   bulk,
   listState,
+  savedViews,
   inlineEdit = false,
 }: DataTableProps) {
   const pathOf = useCallback((row: ResourceRecord) => (rowPath ? rowPath(row) : recordPath(view, row.id)), [rowPath, view]);
@@ -117,15 +125,22 @@ export function DataTable({
   const access = useAccessLevel();
   const urlState = useListUrlState(meta, view.pageSize);
   const { state, update } = listState ?? urlState;
-  const params = useMemo(() => ({ ...listParams(state), ...fixedParams }), [state, fixedParams]);
-  const query = useMemo(() => ({ ...listParams(state, false), ...fixedParams }), [state, fixedParams]);
-  const list = useListResourceQuery({ path: meta.path, params });
   const available = useMemo(() => {
     const fields = visibleFields(meta, view, access).filter((field) => !NOT_COLUMNS.includes(field.kind)).map((field) => field.name);
     return [...new Set([...view.columns, ...fields, ...Object.keys(derivedColumns ?? {}), 'created_at', 'updated_at'])];
   }, [meta, view, access, derivedColumns]);
+  const storedPrefs = useTablePrefs(tableKey ?? meta.kind, available, view.columns, ALWAYS_SHOWN);
+  // Columns, density and grouping from the URL, and the saved view shown (components/views).
+  const table = useTableView({
+    meta, savedViews: savedViews ?? (listState === undefined && filterable), listState: { state, update }, prefs: storedPrefs,
+    available, always: ALWAYS_SHOWN, defaultPageSize: view.pageSize ?? DEFAULT_PAGE_SIZE,
+  });
+  const prefs = table.layout;
+  const ordering = groupedOrdering(state.ordering, table.groupBy, meta);
+  const params = useMemo(() => ({ ...listParams({ ...state, ordering }), ...fixedParams }), [state, ordering, fixedParams]);
+  const query = useMemo(() => ({ ...listParams({ ...state, ordering }, false), ...fixedParams }), [state, ordering, fixedParams]);
+  const list = useListResourceQuery({ path: meta.path, params });
   const grid = useServerGrid<ResourceRecord>({ state, update, count: list.currentData?.count, fetching: list.isFetching, sortable: available, pathOf });
-  const prefs = useTablePrefs(tableKey ?? meta.kind, available, view.columns, ALWAYS_SHOWN);
   const pageRows = useMemo(() => list.currentData?.results ?? [], [list.currentData]);
   const pageIds = useMemo(() => pageRows.map((row) => row.id), [pageRows]);
   const rowSelection = useRowSelection(JSON.stringify(query), pageIds);
@@ -175,7 +190,7 @@ export function DataTable({
       }),
     [meta, view, available, pathOf, derivedColumns],
   );
-  const gridColumns = useMemo(() => (editing.active ? columns.map(editing.decorate) : columns), [columns, editing.active, editing.decorate]);
+  const editedColumns = useMemo(() => (editing.active ? columns.map(editing.decorate) : columns), [columns, editing.active, editing.decorate]);
   const columnVisibility = useMemo(
     () => Object.fromEntries(available.map((name) => [name, prefs.shown.includes(name)])),
     [available, prefs.shown],
@@ -196,6 +211,9 @@ export function DataTable({
 
   // Kept stable: the grid treats a new sort model as a new sort and goes back to page 1.
   const page = list.data;
+  // Grouping (grouped-rows.tsx) goes around editing: a group's header is no record's row.
+  const groups = useGroupedRows<ResourceRecord>(editing.active ? editing.rows : (page?.results ?? []), meta.fields.find((field) => field.name === table.groupBy), table.groupBy ? fieldLabel(view, table.groupBy) : '');
+  const gridColumns = (table.groupBy ? groups.withHeaders(editedColumns, prefs.shown.length) : editedColumns) as GridColDef<ResourceRecord | GroupRow>[];
   // A feature's own bulk actions make rows selectable even where the engine offers none (suggestions).
   const selecting = canWrite && (meta.bulk_actions.length > 0 || bulk !== undefined);
   const selectedCount = rowSelection.selection.allMatching ? 1 : rowSelection.selection.ids.size;
@@ -223,7 +241,14 @@ export function DataTable({
             />
           )}
         </CollapsibleFilters>
-        <Stack direction="row" spacing={1} sx={{ ml: { sm: 'auto' } }}>
+        <Stack direction="row" useFlexGap sx={{ gap: 1, flexWrap: 'wrap', ml: { sm: 'auto' } }}>
+          <ViewsMenu meta={meta} table={table} />
+          <GroupByMenu
+            fields={meta.group_by.filter((name) => visibleFields(meta, view, access).some((field) => field.name === name))}
+            value={table.groupBy}
+            onChange={table.setGroupBy}
+            label={(name) => fieldLabel(view, name)}
+          />
           <TableSettings prefs={prefs} available={available} always={ALWAYS_SHOWN} label={(name) => fieldLabel(view, name)} />
           {exportControl !== undefined ? exportControl : (
             <Button
@@ -271,10 +296,10 @@ export function DataTable({
       )}
 
       <Box sx={{ width: '100%', minWidth: 0, bgcolor: 'background.paper' }} onPaste={editing.active ? editing.onPaste : undefined}>
-        <DataGrid<ResourceRecord>
-          apiRef={gridApiRef}
+        <DataGrid<ResourceRecord | GroupRow>
+          apiRef={gridApiRef as RefObject<GridApi | null>}
           aria-label={view.title}
-          rows={editing.active ? editing.rows : (page?.results ?? [])}
+          rows={groups.rows}
           columns={gridColumns}
           columnVisibilityModel={columnVisibility}
           onColumnVisibilityModelChange={(model) => prefs.setShown(available.filter((name) => model[name] !== false))}
@@ -283,17 +308,22 @@ export function DataTable({
           keepNonExistentRowsSelected
           rowSelectionModel={rowSelection.model}
           onRowSelectionModelChange={rowSelection.onModelChange}
-          {...grid}
+          {...(grid as unknown as Partial<DataGridProps<ResourceRecord | GroupRow>>)}
+          // A group's header folds it; a record's row opens it (or, editing, selects its cell).
+          onRowClick={(params) => {
+            if (isGroupRow(params.row)) groups.toggle(params.row.__group.key);
+            else if (!editing.active || editing.rowClickAllowed(params as never)) grid.onRowClick(params as never);
+          }}
+          onCellKeyDown={(params, event) => {
+            if (isGroupRow(params.row)) return;
+            if (!editing.active || !editing.onCellKeyDown(params as never, event)) grid.onCellKeyDown(params as never, event);
+          }}
+          isRowSelectable={groups.isRowSelectable}
+          getRowClassName={groups.getRowClassName}
           {...(editing.active && {
-            getCellClassName: editing.getCellClassName,
-            onCellClick: editing.onCellClick,
-            onCellDoubleClick: editing.onCellDoubleClick,
-            onRowClick: (params) => {
-              if (editing.rowClickAllowed(params)) grid.onRowClick(params);
-            },
-            onCellKeyDown: (params, event) => {
-              if (!editing.onCellKeyDown(params, event)) grid.onCellKeyDown(params, event);
-            },
+            getCellClassName: (params) => (isGroupRow(params.row) ? '' : editing.getCellClassName(params as never)),
+            onCellClick: (params, event) => (isGroupRow(params.row) ? undefined : editing.onCellClick(params as never, event as never)),
+            onCellDoubleClick: (params) => (isGroupRow(params.row) ? undefined : editing.onCellDoubleClick(params as never)),
           })}
           localeText={{
             noRowsLabel: state.search || Object.keys(state.filters).length > 0 ? 'No results found.' : (view.emptyText ?? `No ${view.title.toLowerCase()} yet.`),
@@ -304,6 +334,8 @@ export function DataTable({
           }}
           sx={{
             '& .MuiDataGrid-row': { cursor: 'pointer' },
+            '& .table-group-row': { bgcolor: 'action.hover' },
+            '& .table-group-row .MuiDataGrid-cellCheckbox > *': { visibility: 'hidden' },
             '& .MuiDataGrid-cell:focus-within': { outline: 'none' },
             '& .MuiDataGrid-cell:focus': { outline: (theme) => `2px solid ${theme.palette.primary.dark}`, outlineOffset: -2 },
             ...GRID_EDITING_SX,
