@@ -176,7 +176,7 @@ describe('lists: list page by type, create, items, rename, delete', { skip: unav
       await server.request('demo', { method: 'POST', url: `/api/v1/lists/${listId}/items/`, token, payload: { id: ids[name] } });
     }
 
-    // Signed out: public items only, no controls; the paywalled list and the hidden one are not found.
+    // Signed out: public items only, no controls; the paywalled list is locked, the hidden one not found.
     await page.goto(server.url('demo', '/lists/organizations/open-picks'));
     await page.getByRole('heading', { level: 1, name: 'Open picks' }).waitFor();
     await page.getByTestId('list-item').first().waitFor();
@@ -197,6 +197,9 @@ describe('lists: list page by type, create, items, rename, delete', { skip: unav
     await screenshots(page, 'list-detail-empty-fields');
     // From here on the pages are reached inside the app (navigateInApp): one app start per user.
     await navigateInApp(page, server.url('demo', '/lists/library/reading'));
+    await page.getByRole('heading', { level: 1, name: 'This list is locked' }).waitFor();
+    assert.equal(await page.getByText('Reading', { exact: true }).count(), 0, 'nothing of the list shows');
+    await navigateInApp(page, server.url('demo', '/lists/organizations/secret-picks'));
     await page.getByRole('heading', { name: 'List not found' }).waitFor();
     await navigateInApp(page, server.url('demo', '/lists?tab=1'));
     await grid(page, 'Lists').getByRole('link', { name: 'Founders' }).waitFor();
