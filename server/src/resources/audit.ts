@@ -68,7 +68,8 @@ export async function writeAudit(tx: Tx, entry: AuditWrite): Promise<string> {
   return row!.id;
 }
 
-interface AuditRow {
+/** The columns an audit entry is presented from, wherever it is read (history, a record's activity). */
+export interface AuditEntryRow {
   id: string;
   action: AuditAction;
   at: Date | string;
@@ -78,9 +79,12 @@ interface AuditRow {
   on_behalf_of_id: string | null;
   on_behalf_of_email: string | null;
   display_name: string | null;
-  changes: AuditEntry['changes'];
-  merge: { other?: { id?: string } } | null;
+  changes: AuditEntry['changes'] | null;
   undone_at: Date | string | null;
+}
+
+interface AuditRow extends AuditEntryRow {
+  merge: { other?: { id?: string } } | null;
 }
 
 const AUDIT_COLUMNS = sql.raw('id, action, at, actor, user_id, user_email, on_behalf_of_id, on_behalf_of_email, display_name, changes, merge, undone_at');
@@ -95,7 +99,12 @@ export async function recordHistory(tx: Tx, resource: string, recordId: string, 
         WHERE resource = ${resource} AND record_id = ${recordId}
         ORDER BY at DESC, id DESC LIMIT ${limit}`,
   );
-  return rows.map((row) => ({
+  return rows.map((row) => presentAuditEntry(row, row.merge?.other?.id ?? null));
+}
+
+/** An audit entry as the API sends it; `changes` narrowed by the caller to what the reader may see. */
+export function presentAuditEntry(row: AuditEntryRow, mergedId: string | null, changes: AuditEntry['changes'] = row.changes ?? {}): AuditEntry {
+  return {
     id: row.id,
     action: row.action,
     at: iso(row.at)!,
@@ -104,10 +113,10 @@ export async function recordHistory(tx: Tx, resource: string, recordId: string, 
     user_email: row.user_email,
     on_behalf_of: row.on_behalf_of_id === null ? null : { id: row.on_behalf_of_id, email: row.on_behalf_of_email },
     display_name: row.display_name,
-    changes: row.changes ?? {},
-    merged_id: row.merge?.other?.id ?? null,
+    changes,
+    merged_id: mergedId,
     undone_at: iso(row.undone_at),
-  }));
+  };
 }
 
 export async function findAuditEntry(tx: Tx, auditId: string): Promise<(AuditRow & { resource: string; record_id: string }) | null> {

@@ -8,7 +8,6 @@ import FormControl from '@mui/material/FormControl';
 import FormControlLabel from '@mui/material/FormControlLabel';
 import FormHelperText from '@mui/material/FormHelperText';
 import Link from '@mui/material/Link';
-import MenuItem from '@mui/material/MenuItem';
 import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import Switch from '@mui/material/Switch';
@@ -33,7 +32,8 @@ import { numberProblem, NumberField } from './NumberField';
 import { refName, RelationField } from './RelationField';
 import { afterFormPath, canWriteField, fieldLabel, toastName, useAccessLevel, visibleFields, writersOf, type ResourceView } from './resource-view';
 import { VisibilityField } from './VisibilityField';
-import { choiceText, formatItem } from './field-format';
+import { choiceMenuItems } from './choice-menu-items';
+import { formatItem } from './field-format';
 import { UnsavedChangesGuard } from './UnsavedChangesGuard';
 
 /** What a feature's extra form controls (e.g. suggestions from a URL) may read and change. */
@@ -365,17 +365,7 @@ export function EntityForm({ meta, view, record, renderBeforeFields, createWith,
       case 'choice':
         return (
           <TextField {...common} select value={String(value)} onChange={(event) => setValue(name, event.target.value)} helperText={error}>
-            {/* A choice with a default always holds a value: it cannot be cleared. */}
-            {field.default === null && (
-              <MenuItem value="">
-                <em>Not set</em>
-              </MenuItem>
-            )}
-            {(field.choices ?? []).map((choice) => (
-              <MenuItem key={choice} value={choice}>
-                {choiceText(field, choice)}
-              </MenuItem>
-            ))}
+            {choiceMenuItems(field)}
           </TextField>
         );
       case 'category': {

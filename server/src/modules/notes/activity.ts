@@ -15,6 +15,7 @@
 import { sql } from 'drizzle-orm';
 import type { AccessLevel, AuditEntry } from '../../contracts.ts';
 import { query, tenantPin, type Tx } from '../../db/client.ts';
+import { presentAuditEntry, type AuditEntryRow } from '../../resources/audit.ts';
 import type { EngineContext } from '../../resources/context.ts';
 import type { ResultPage } from '../../resources/list-query.ts';
 import type { Resource } from '../../resources/resource.ts';
@@ -40,19 +41,8 @@ interface PagedItem {
   total: string;
 }
 
-interface AuditRow {
-  id: string;
-  action: AuditEntry['action'];
-  at: Date | string;
-  actor: AuditEntry['actor'];
-  user_id: string | null;
-  user_email: string | null;
-  on_behalf_of_id: string | null;
-  on_behalf_of_email: string | null;
-  display_name: string | null;
-  changes: AuditEntry['changes'] | null;
+interface AuditRow extends AuditEntryRow {
   merged_id: string | null;
-  undone_at: Date | string | null;
   moved_provenance: string[] | null;
 }
 
@@ -182,17 +172,5 @@ function presentEntry(row: AuditRow, resource: Resource, access: AccessLevel): A
     if (field && !mayReadField(field, access)) continue;
     changes[name] = change;
   }
-  return {
-    id: row.id,
-    action: row.action,
-    at: iso(row.at)!,
-    actor: row.actor,
-    user_id: row.user_id,
-    user_email: row.user_email,
-    on_behalf_of: row.on_behalf_of_id === null ? null : { id: row.on_behalf_of_id, email: row.on_behalf_of_email },
-    display_name: row.display_name,
-    changes,
-    merged_id: row.merged_id,
-    undone_at: iso(row.undone_at),
-  };
+  return presentAuditEntry(row, row.merged_id, changes);
 }

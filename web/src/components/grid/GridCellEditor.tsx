@@ -10,7 +10,7 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import type { FieldMeta, RelatedRef } from '@intelnotes/server/contracts';
 import { useAvailableFiltersQuery } from '../../api/resources';
-import { choiceText } from '../field-format';
+import { choiceMenuItems } from '../choice-menu-items';
 import type { FormValue } from '../form-values';
 import { IncompleteDateField } from '../IncompleteDateField';
 import { NumberField } from '../NumberField';
@@ -153,16 +153,7 @@ export function GridCellEditor({ path, field, label, anchor, initial, onExit }: 
             onChange={(event) => exit({ save: true, move: 'none' }, event.target.value)}
             slotProps={{ select: { defaultOpen: true } }}
           >
-            {field.default === null && (
-              <MenuItem value="">
-                <em>Not set</em>
-              </MenuItem>
-            )}
-            {(field.choices ?? []).map((choice) => (
-              <MenuItem key={choice} value={choice}>
-                {choiceText(field, choice)}
-              </MenuItem>
-            ))}
+            {choiceMenuItems(field)}
           </TextField>
         );
       case 'category': {
