@@ -104,7 +104,7 @@ function GroupHeader({ group, field, onToggle }: { group: GroupRow[typeof GROUP_
     }
   };
   return (
-    <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, minWidth: 0 }}>
+    <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, minWidth: 0, height: '100%' }}>
       <IconButton
         size="small"
         aria-expanded={!group.collapsed}
